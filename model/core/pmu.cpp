@@ -1,0 +1,124 @@
+#include "model/core/pmu.hpp"
+
+#include <fmt/format.h>
+
+#include "model/core/register.hpp"
+
+namespace pmusim {
+
+std::string_view to_string(CoreState s) {
+    switch (s) {
+        case CoreState::run: return "run";
+        case CoreState::debug: return "debug";
+        case CoreState::fw_halt: return "fw-halt";
+        case CoreState::db_halt: return "db-halt";
+        case CoreState::sleep: return "sleep";
+    }
+    return "?";
+}
+
+std::optional<CoreState> parse_core_state(std::string_view s) {
+    const std::string l = to_lower(s);
+    if (l == "run") return CoreState::run;
+    if (l == "debug") return CoreState::debug;
+    if (l == "fw-halt") return CoreState::fw_halt;
+    if (l == "db-halt") return CoreState::db_halt;
+    if (l == "sleep") return CoreState::sleep;
+    return std::nullopt;
+}
+
+void EventBatch::add(uint32_t event, uint64_t n) {
+    for (auto& e : events) {
+        if (e.event == event) {
+            e.count += n;
+            return;
+        }
+    }
+    events.push_back(EventCount{event, n});
+}
+
+uint64_t EventBatch::count(uint32_t event) const {
+    for (const auto& e : events)
+        if (e.event == event) return e.count;
+    return 0;
+}
+
+AccessRecord Pmu::read(Register& r, const AccessContext& ctx) { return access(r, false, 0, ctx); }
+
+AccessRecord Pmu::write(Register& r, uint64_t value, const AccessContext& ctx) { return access(r, true, value, ctx); }
+
+// The memory-mapped view is made of 32-bit slots; a slot of a 64-bit register reads one half and a write
+// to it leaves the other half as it was.
+AccessRecord Pmu::read_offset(uint64_t offset, const AccessContext& ctx) {
+    const auto slot = bank_.find_offset(offset);
+    if (!slot.reg) return unallocated(fmt::format("@{:#x}", offset), false);
+    AccessRecord rec = access(*slot.reg, false, 0, ctx);
+    rec.value_read = (rec.value_read >> slot.shift) & 0xFFFFFFFFu;
+    return rec;
+}
+
+AccessRecord Pmu::write_offset(uint64_t offset, uint64_t value, const AccessContext& ctx) {
+    const auto slot = bank_.find_offset(offset);
+    if (!slot.reg) return unallocated(fmt::format("@{:#x}", offset), true, value);
+    value &= 0xFFFFFFFFu;
+    if (slot.reg->width > 32) {
+        const uint64_t keep = read_value(*slot.reg) & ~(uint64_t{0xFFFFFFFFu} << slot.shift);
+        value = keep | (value << slot.shift);
+    }
+    return access(*slot.reg, true, value, ctx);
+}
+
+AccessRecord Pmu::unallocated(std::string text, bool is_write, uint64_t value) {
+    AccessRecord rec;
+    rec.reg = std::move(text);
+    rec.is_write = is_write;
+    rec.value_written = value;
+    rec.refuse(diag::undefined, fmt::format("{} is not an allocated register: the access is UNDEFINED", rec.reg));
+    return rec;
+}
+
+Register* Pmu::resolve(Register& r, bool, const AccessContext&, AccessRecord&) { return &r; }
+
+AccessRecord Pmu::access(Register& r, bool is_write, uint64_t value, const AccessContext& ctx) {
+    AccessRecord rec;
+    rec.reg = r.name;
+    rec.is_write = is_write;
+    rec.value_written = is_write ? value : 0;
+    const bool external = ctx.origin == AccessOrigin::external_debug;
+    // Register-level direction rules. An instruction access in the wrong direction is UNDEFINED; the
+    // memory-mapped view reads a write-only register as zero and ignores writes to a read-only one.
+    if (is_write ? !r.writable : !r.readable) {
+        if (!external) {
+            rec.refuse(diag::undefined, fmt::format("{} is {}: the {} is UNDEFINED", r.name,
+                                                    is_write ? "read-only" : "write-only",
+                                                    is_write ? "write" : "read"));
+            return rec;
+        }
+        rec.add(Severity::info, diag::no_effect,
+                fmt::format("{} is {}: the external {}", r.name, is_write ? "read-only" : "write-only",
+                            is_write ? "write is ignored" : "read returns 0"));
+        rec.target = r.name;
+        if (!is_write) describe_read(r, 0, rec);
+        return rec;
+    }
+    check_access(r, is_write, ctx, rec);
+    if (rec.trapped()) return rec;
+    Register* target = resolve(r, is_write, ctx, rec);
+    if (rec.trapped()) return rec;
+    if (!target) {  // RAZ/WI by the model's choice
+        rec.value_read = 0;
+        return rec;
+    }
+    rec.target = target->name;
+    if (is_write) {
+        apply_write(*target, value, rec);
+        after_write(*target, ctx, rec);
+        rec.new_value = read_value(*target);
+        rec.value_read = rec.new_value;
+    } else {
+        describe_read(*target, read_value(*target), rec);
+    }
+    return rec;
+}
+
+}  // namespace pmusim

@@ -1,0 +1,108 @@
+// The interface every PMU model implements, and the generic access flow they share.
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "model/core/access.hpp"
+#include "model/core/register.hpp"
+
+namespace pmusim {
+
+// Core state input. ARM: run or debug (Debug state). VeeR EL2: run, fw-halt (pmu/fw-halt), db-halt
+// (debug halt), sleep.
+enum class CoreState { run, debug, fw_halt, db_halt, sleep };
+std::string_view to_string(CoreState s);
+std::optional<CoreState> parse_core_state(std::string_view s);
+
+struct EventCount {
+    uint32_t event = 0;
+    uint64_t count = 0;
+};
+
+// The events a span of cycles produced, applied to the PMU in one call. Reused between calls so that
+// bulk replay does not allocate.
+struct EventBatch {
+    uint64_t cycles = 0;
+    std::vector<EventCount> events;
+
+    void add(uint32_t event, uint64_t n = 1);
+    uint64_t count(uint32_t event) const;
+    void clear() {
+        cycles = 0;
+        events.clear();
+    }
+};
+
+// Where inside a batch the interrupt request rose, so a SystemC wrapper can place the edge exactly.
+struct AdvanceResult {
+    bool irq_rose = false;
+    uint64_t irq_cycle = 0;  // 1-based cycle offset within the batch (0 with a zero-cycle batch)
+    bool fiq_rose = false;
+    uint64_t fiq_cycle = 0;
+    uint64_t overflows = 0;  // overflow events of all counters in the batch
+};
+
+// The privilege and security state in which the core currently executes (event filtering uses it).
+struct ExecContext {
+    unsigned privilege = 1;
+    bool secure = false;
+};
+
+class Pmu {
+public:
+    virtual ~Pmu() = default;
+
+    virtual std::string_view family() const = 0;  // "armv8-pmuv3", "armv7-cp15", "arm11-pmnc", "veer-el2"
+
+    RegisterBank& bank() { return bank_; }
+    const RegisterBank& bank() const { return bank_; }
+
+    // Register accesses: checked against the context; a refused access traps and changes nothing.
+    AccessRecord read(Register& r, const AccessContext& ctx);
+    AccessRecord write(Register& r, uint64_t value, const AccessContext& ctx);
+    // Memory-mapped (external) view; an unmapped offset is refused.
+    AccessRecord read_offset(uint64_t offset, const AccessContext& ctx);
+    AccessRecord write_offset(uint64_t offset, uint64_t value, const AccessContext& ctx);
+    // An access whose encoding names no register (an unallocated encoding): UNDEFINED.
+    AccessRecord unallocated(std::string text, bool is_write, uint64_t value = 0);
+
+    // Time and events pass in bulk: `cycles` clock cycles and the event counts of that span.
+    virtual AdvanceResult advance(const EventBatch& batch) = 0;
+
+    virtual void set_state(CoreState s) { state_ = s; }
+    CoreState state() const { return state_; }
+    virtual bool supports_state(CoreState s) const { return s == CoreState::run || s == CoreState::debug; }
+
+    virtual void set_exec_context(const ExecContext& c) { exec_ = c; }
+    const ExecContext& exec_context() const { return exec_; }
+
+    // Interrupt request levels (true = requesting, whatever the pin's polarity).
+    virtual bool irq() const = 0;
+    virtual bool fiq() const { return false; }
+    virtual bool has_fiq() const { return false; }
+
+    virtual void reset() = 0;
+
+protected:
+    // Permission rules, as pure functions of the register, direction and context: refuse the record to trap.
+    virtual void check_access(const Register& r, bool is_write, const AccessContext& ctx, AccessRecord& rec) = 0;
+    // Indirection (PMXEVCNTR through PMSELR, say): the register actually accessed, or nullptr for RAZ/WI.
+    // May refuse the record.
+    virtual Register* resolve(Register& r, bool is_write, const AccessContext& ctx, AccessRecord& rec);
+    // The value a read returns (a model may compute live values).
+    virtual uint64_t read_value(const Register& r) { return r.read(); }
+    // Actions after the field semantics of a write were applied (write-only bits, counter resets, irq).
+    virtual void after_write(Register& r, const AccessContext& ctx, AccessRecord& rec) = 0;
+
+    RegisterBank bank_;
+    CoreState state_ = CoreState::run;
+    ExecContext exec_;
+
+private:
+    AccessRecord access(Register& r, bool is_write, uint64_t value, const AccessContext& ctx);
+};
+
+}  // namespace pmusim

@@ -1,0 +1,211 @@
+#include "model/core/register.hpp"
+
+#include <algorithm>
+#include <cassert>
+#include <cctype>
+
+#include "model/core/bits.hpp"
+#include <fmt/format.h>
+
+namespace pmusim {
+
+std::string to_lower(std::string_view s) {
+    std::string out(s);
+    for (auto& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return out;
+}
+
+std::string to_upper(std::string_view s) {
+    std::string out(s);
+    for (auto& c : out) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    return out;
+}
+
+uint64_t Register::read() const {
+    const uint64_t word = state ? *state : 0;
+    uint64_t v = 0;
+    for (const auto& f : fields) v |= f.read(word);
+    return v;
+}
+
+uint64_t Register::reset_value() const {
+    uint64_t v = 0;
+    for (const auto& f : fields) {
+        if (f.stored()) v |= (f.reset << f.lsb) & f.mask();
+    }
+    return v;
+}
+
+void Register::reset() {
+    if (!state) return;
+    uint64_t word = *state;
+    for (const auto& f : fields) {
+        if (f.stored()) word = deposit(word, f.lsb, f.width, f.reset);
+    }
+    *state = word;
+}
+
+const Field* Register::field(std::string_view field_name) const {
+    const std::string want = to_lower(field_name);
+    for (const auto& f : fields)
+        if (to_lower(f.name) == want) return &f;
+    return nullptr;
+}
+
+namespace {
+
+std::string hex(uint64_t v) { return fmt::format("{:#x}", v); }
+
+std::string field_label(const Register& r, const Field& f) {
+    return f.width == 1 ? fmt::format("{}.{}[{}]", r.name, f.name, f.lsb)
+                        : fmt::format("{}.{}[{}:{}]", r.name, f.name, f.msb(), f.lsb);
+}
+
+}  // namespace
+
+void apply_write(Register& r, uint64_t value, AccessRecord& rec) {
+    assert(r.state && "a writable register needs a state word");
+    const uint64_t old_word = *r.state;
+    uint64_t new_word = old_word;
+    rec.old_value = r.read();
+    rec.value_written = value;
+    for (const auto& f : r.fields) {
+        const uint64_t w = extract(value, f.lsb, f.width);
+        const uint64_t before = extract(f.read(old_word), f.lsb, f.width);
+        uint64_t after = before;
+        FieldEffect e{f.name, f.lsb, f.width, f.kind, w, before, before, {}};
+        switch (f.kind) {
+            case FieldKind::rw:
+                after = w;
+                e.effect = after == before ? "unchanged" : fmt::format("{} -> {}", hex(before), hex(after));
+                break;
+            case FieldKind::ro:
+            case FieldKind::raz_wi:
+            case FieldKind::rao_wi:
+                e.effect = "write ignored";
+                // Writing zero to an ignored field is the usual "don't care" write: not worth a diagnostic.
+                if (w != before && w != 0)
+                    rec.add(Severity::info, diag::no_effect,
+                            fmt::format("{} is {}: the write of {} is ignored", field_label(r, f),
+                                        to_string(f.kind), hex(w)));
+                break;
+            case FieldKind::wo:
+                e.effect = w ? "action" : "no action";
+                break;
+            case FieldKind::res0:
+                e.effect = "reserved";
+                if (w != 0)
+                    rec.add(Severity::warning, diag::res_violation,
+                            fmt::format("{} is RES0 but was written {}", field_label(r, f), hex(w)));
+                break;
+            case FieldKind::res1:
+                e.effect = "reserved";
+                if (w != extract(f.mask(), f.lsb, f.width))
+                    rec.add(Severity::warning, diag::res_violation,
+                            fmt::format("{} is RES1 but was written {}", field_label(r, f), hex(w)));
+                break;
+            case FieldKind::sbz:
+            case FieldKind::sbzp:
+                e.effect = "should be zero";
+                if (w != 0)
+                    rec.add(Severity::warning, diag::sbz_violation,
+                            fmt::format("{} is {} but was written {}", field_label(r, f), to_string(f.kind),
+                                        hex(w)));
+                break;
+            case FieldKind::w1c:
+                after = before & ~w;
+                e.effect = after != before ? "cleared" : (w ? "already clear" : "no effect");
+                break;
+            case FieldKind::w1s:
+                after = before | w;
+                e.effect = after != before ? "set" : (w ? "already set" : "no effect");
+                break;
+            case FieldKind::warl: {
+                assert(f.legalise && "WARL field without a legaliser");
+                after = f.legalise(w, before) & extract(f.mask(), f.lsb, f.width);
+                if (after != w) {
+                    e.effect = fmt::format("legalised {} -> {}", hex(w), hex(after));
+                    rec.add(Severity::warning, diag::warl_legalized,
+                            fmt::format("{} is WARL: {} written, {} stored", field_label(r, f), hex(w),
+                                        hex(after)));
+                } else {
+                    e.effect = after == before ? "unchanged" : fmt::format("{} -> {}", hex(before), hex(after));
+                }
+                break;
+            }
+        }
+        if (f.stored()) new_word = deposit(new_word, f.lsb, f.width, after);
+        e.new_value = after;
+        rec.fields.push_back(std::move(e));
+    }
+    *r.state = new_word;
+    rec.new_value = r.read();
+    rec.value_read = rec.new_value;
+}
+
+void describe_read(const Register& r, uint64_t value, AccessRecord& rec) {
+    rec.old_value = value;
+    rec.new_value = value;
+    rec.value_read = value;
+    for (const auto& f : r.fields) {
+        const uint64_t v = extract(value, f.lsb, f.width);
+        rec.fields.push_back(FieldEffect{f.name, f.lsb, f.width, f.kind, 0, v, v, "read"});
+    }
+}
+
+Register& RegisterBank::add(Register r) {
+    assert(r.width >= 1 && r.width <= 64);
+    std::sort(r.fields.begin(), r.fields.end(), [](const Field& a, const Field& b) { return a.lsb < b.lsb; });
+    // Validate: no overlap; fill gaps with RES0 so that every bit has a declared behaviour.
+    std::vector<Field> full;
+    unsigned next = 0;
+    for (auto& f : r.fields) {
+        assert(f.lsb >= next && "overlapping fields");
+        assert(f.msb() < r.width && "field beyond the register width");
+        if (f.lsb > next) full.push_back(make_field("RES0", f.lsb - 1, next, FieldKind::res0));
+        next = f.lsb + f.width;
+        full.push_back(std::move(f));
+    }
+    if (next < r.width) full.push_back(make_field("RES0", r.width - 1, next, FieldKind::res0));
+    r.fields = std::move(full);
+
+    auto owned = std::make_unique<Register>(std::move(r));
+    Register* p = owned.get();
+    regs_.push_back(std::move(owned));
+    const bool fresh = by_name_.emplace(to_lower(p->name), p).second;
+    assert(fresh && "duplicate register name");
+    (void)fresh;
+    for (const auto& a : p->aliases) by_name_.emplace(to_lower(a), p);
+    for (const auto& e : p->encodings) {
+        const bool unique = by_encoding_.emplace(e, p).second;
+        assert(unique && "duplicate register encoding");
+        (void)unique;
+    }
+    for (const auto& [off, shift] : p->offsets) {
+        const bool unique = by_offset_.emplace(off, Slot{p, shift}).second;
+        assert(unique && "duplicate register offset");
+        (void)unique;
+    }
+    return *p;
+}
+
+Register* RegisterBank::find(std::string_view name) {
+    auto it = by_name_.find(to_lower(name));
+    return it == by_name_.end() ? nullptr : it->second;
+}
+
+Register* RegisterBank::find(EncodingSpace space, uint32_t key) {
+    auto it = by_encoding_.find({space, key});
+    return it == by_encoding_.end() ? nullptr : it->second;
+}
+
+RegisterBank::Slot RegisterBank::find_offset(uint64_t offset) {
+    auto it = by_offset_.find(offset);
+    return it == by_offset_.end() ? Slot{} : it->second;
+}
+
+void RegisterBank::reset_all() {
+    for (auto& r : regs_) r->reset();
+}
+
+}  // namespace pmusim

@@ -1,0 +1,52 @@
+// Named cores: the data that builds a PMU (counter count, IDs, reset values, event table, options for
+// IMPLEMENTATION DEFINED choices). Platforms are data; the models hold the behaviour.
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "model/core/pmu.hpp"
+#include "platforms/event_tables.hpp"
+
+namespace pmusim {
+
+enum class IsaKind { a64, a32, rv32 };
+
+// key=value options that select IMPLEMENTATION DEFINED or CONSTRAINED UNPREDICTABLE behaviours.
+using PlatformOptions = std::map<std::string, std::string, std::less<>>;
+
+struct OptionInfo {
+    std::string key;
+    std::string values;       // e.g. "undefined|raz-wi"
+    std::string default_value;
+    std::string description;
+};
+
+struct Platform {
+    std::string name;
+    std::string family;       // PMU family: armv8-pmuv3, armv7-cp15, arm11-pmnc, veer-el2
+    std::string pmu;          // PMU version, e.g. PMUv3
+    unsigned counters = 0;    // event counters (the cycle counter is extra)
+    std::string description;
+    std::string source;       // where the platform's figures come from
+    IsaKind isa = IsaKind::a64;
+    std::vector<OptionInfo> options;
+    std::vector<uint32_t> retire_events;  // events every retired instruction signals
+    // Builds a PMU; throws std::invalid_argument naming a bad option or value.
+    std::function<std::unique_ptr<Pmu>(const PlatformOptions&)> make;
+    // Every event number the architecture names (for `event NAME`), and which the platform implements.
+    std::function<const std::vector<EventInfo>&()> event_names;
+    std::function<bool(const Pmu&, uint32_t)> implements;
+};
+
+const std::vector<Platform>& all_platforms();
+const Platform* find_platform(std::string_view name);
+// Event by number or name (case-insensitive) among the platform's architecture events.
+std::optional<EventInfo> find_event(const Platform& p, std::string_view text);
+
+}  // namespace pmusim

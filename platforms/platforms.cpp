@@ -1,0 +1,151 @@
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+#include "isa/number.hpp"
+#include "model/core/register.hpp"
+#include "model/pmu/arm_pmu.hpp"
+#include "platforms/platform.hpp"
+
+namespace pmusim {
+
+namespace {
+
+bool parse_bool_option(const std::string& key, const std::string& v) {
+    if (v == "1" || v == "true" || v == "on" || v == "yes") return true;
+    if (v == "0" || v == "false" || v == "off" || v == "no") return false;
+    throw std::invalid_argument(fmt::format("option {}: expected 0 or 1, got '{}'", key, v));
+}
+
+// Options every ARM architected PMU accepts.
+std::vector<OptionInfo> arm_options() {
+    return {
+        {"unpredictable", "undefined|raz-wi", "undefined",
+         "access to a counter n >= N (CONSTRAINED UNPREDICTABLE): UNDEFINED as KVM, or RAZ/WI as QEMU and gem5"},
+        {"secure-counting", "0|1", "0", "Secure non-invasive debug permitted: event counting allowed in Secure state"},
+        {"swinc-filters", "0|1", "1", "PMEVTYPER filters apply to PMSWINC increments (QEMU's behaviour)"},
+        {"aarch32", "0|1", "platform", "AArch32 supported at some EL: PMCR.LC and PMCR.D are RW (else LC RES1, D RES0)"},
+    };
+}
+
+ArmPmuConfig apply_arm_options(ArmPmuConfig cfg, const PlatformOptions& opts) {
+    for (const auto& [k, v] : opts) {
+        if (k == "unpredictable") {
+            if (v == "undefined") cfg.unpredictable = UnpredictableCounterAccess::undefined;
+            else if (v == "raz-wi") cfg.unpredictable = UnpredictableCounterAccess::raz_wi;
+            else throw std::invalid_argument(fmt::format("option unpredictable: expected undefined or raz-wi, got '{}'", v));
+        } else if (k == "secure-counting") {
+            cfg.secure_counting = parse_bool_option(k, v);
+        } else if (k == "swinc-filters") {
+            cfg.swinc_filters = parse_bool_option(k, v);
+        } else if (k == "aarch32") {
+            cfg.aarch32 = parse_bool_option(k, v);
+        } else {
+            throw std::invalid_argument(fmt::format("unknown platform option '{}'", k));
+        }
+    }
+    return cfg;
+}
+
+Platform armv8_platform(std::string name, std::string description, std::string source, ArmPmuConfig cfg) {
+    Platform p;
+    p.name = std::move(name);
+    p.family = "armv8-pmuv3";
+    p.pmu = std::string(to_string(cfg.version));
+    p.counters = cfg.num_counters;
+    p.description = std::move(description);
+    p.source = std::move(source);
+    p.isa = IsaKind::a64;
+    p.options = arm_options();
+    p.retire_events = {0x08, 0x1B};  // INST_RETIRED, INST_SPEC: every script instruction is both
+    p.make = [cfg](const PlatformOptions& o) -> std::unique_ptr<Pmu> {
+        return std::make_unique<ArmPmu>(apply_arm_options(cfg, o), ArmView::aarch64);
+    };
+    p.event_names = [] () -> const std::vector<EventInfo>& { return armv8_common_events(); };
+    p.implements = [](const Pmu& pmu, uint32_t e) { return static_cast<const ArmPmu&>(pmu).event_supported(e); };
+    return p;
+}
+
+std::vector<Platform> build_platforms() {
+    std::vector<Platform> v;
+    {
+        // Cortex-A53: PMCR 0x41033000 (IMP 0x41, IDCODE 0x03, N = 6) [TRM-A53 DDI0500]; PMCEID0 0x63FFFFFF and
+        // PMCEID1 0x00000001 (L2D_CACHE_ALLOCATE) per the Zynq UltraScale+ register reference UG1087 (A53_PMU).
+        ArmPmuConfig c;
+        c.version = ArmPmuVersion::v3;
+        c.num_counters = 6;
+        c.idcode = 0x03;
+        c.pmceid0 = 0x63FFFFFF;
+        c.pmceid1 = 0x00000001;
+        v.push_back(armv8_platform("cortex-a53", "Arm Cortex-A53 (ARMv8.0-A), PMUv3 with 6 event counters",
+                                   "Cortex-A53 TRM DDI0500 ch. 12; AMD UG1087 A53_PMU", c));
+    }
+    {
+        // Cortex-A57: PMCR 0x41013000 (IDCODE 0x01, N = 6) [issue 3]. PMCEID values unconfirmed: taken as the
+        // Cortex-A53's common-event set until checked against the Cortex-A57 TRM.
+        ArmPmuConfig c;
+        c.version = ArmPmuVersion::v3;
+        c.num_counters = 6;
+        c.idcode = 0x01;
+        c.pmceid0 = 0x63FFFFFF;
+        c.pmceid1 = 0x00000001;
+        v.push_back(armv8_platform("cortex-a57", "Arm Cortex-A57 (ARMv8.0-A), PMUv3 with 6 event counters",
+                                   "PMCR per issue 3; PMCEID unconfirmed (A53 values)", c));
+    }
+    {
+        // Cortex-A72: PMCR 0x41023000 (IDCODE 0x02, N = 6) [issue 3]. PMCEID unconfirmed, as for the A57.
+        ArmPmuConfig c;
+        c.version = ArmPmuVersion::v3;
+        c.num_counters = 6;
+        c.idcode = 0x02;
+        c.pmceid0 = 0x63FFFFFF;
+        c.pmceid1 = 0x00000001;
+        v.push_back(armv8_platform("cortex-a72", "Arm Cortex-A72 (ARMv8.0-A), PMUv3 with 6 event counters",
+                                   "PMCR per issue 3; PMCEID unconfirmed (A53 values)", c));
+    }
+    {
+        // A generic PMUv3p5 with every counter and every common event, for drivers that need the full range.
+        // No AArch32: PMCR.LC is RES1 and D RES0 (armv8-pmuv3.md §5.1); option aarch32=1 changes that.
+        ArmPmuConfig c;
+        c.version = ArmPmuVersion::v3p5;
+        c.num_counters = 31;
+        c.idcode = 0x00;
+        c.pmceid0 = 0xFFFFFFFF;
+        c.pmceid1 = 0xFFFFFFFF;
+        c.aarch32 = false;
+        v.push_back(armv8_platform("armv8-generic",
+                                   "generic ARMv8 PMUv3p5: 31 event counters (64-bit), every common event, no AArch32",
+                                   "armv8-pmuv3.md", c));
+    }
+    return v;
+}
+
+}  // namespace
+
+const std::vector<Platform>& all_platforms() {
+    static const std::vector<Platform> platforms = build_platforms();
+    return platforms;
+}
+
+const Platform* find_platform(std::string_view name) {
+    const std::string want = to_lower(name);
+    for (const auto& p : all_platforms())
+        if (p.name == want) return &p;
+    return nullptr;
+}
+
+std::optional<EventInfo> find_event(const Platform& p, std::string_view text) {
+    const auto& table = p.event_names();
+    if (auto n = isa::parse_number(text)) {
+        for (const auto& e : table)
+            if (e.number == *n) return e;
+        if (*n <= 0xFFFFFFFFu) return EventInfo{static_cast<uint32_t>(*n), fmt::format("{:#x}", *n), "IMPLEMENTATION DEFINED"};
+        return std::nullopt;
+    }
+    const std::string want = to_upper(text);
+    for (const auto& e : table)
+        if (e.name == want) return e;
+    return std::nullopt;
+}
+
+}  // namespace pmusim

@@ -1,0 +1,273 @@
+#include "testbench/commands.hpp"
+
+#include <iostream>
+#include <sstream>
+
+#include <boost/program_options.hpp>
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "isa/a64_sysreg.hpp"
+#include "isa/number.hpp"
+#include "platforms/platform.hpp"
+#include "testbench/script_runner.hpp"
+
+namespace po = boost::program_options;
+
+namespace pmusim::cli {
+
+namespace {
+
+// Exit status for command-line misuse (bad option, unknown platform or register).
+constexpr int usage_error = 2;
+
+struct Parsed {
+    po::variables_map vm;
+    bool help = false;
+};
+
+// Parses a subcommand's options; prints help or the error. Returns false when the caller should exit.
+bool parse(const std::vector<std::string>& args, po::options_description& desc, po::positional_options_description* pos,
+           Parsed& p, std::ostream& out, std::ostream& err, const std::string& usage, int& status) {
+    desc.add_options()("help,h", "show this help");
+    try {
+        po::command_line_parser parser(args);
+        parser.options(desc);
+        if (pos) parser.positional(*pos);
+        po::store(parser.run(), p.vm);
+        po::notify(p.vm);
+    } catch (const po::error& e) {
+        err << "pmusim: " << e.what() << "\n" << usage << "\n";
+        status = usage_error;
+        return false;
+    }
+    if (p.vm.count("help")) {
+        out << usage << "\n\n" << desc << "\n";
+        status = 0;
+        return false;
+    }
+    return true;
+}
+
+bool parse_options(const std::vector<std::string>& kvs, PlatformOptions& opts, std::ostream& err) {
+    for (const auto& kv : kvs) {
+        const size_t eq = kv.find('=');
+        if (eq == std::string::npos || eq == 0) {
+            err << fmt::format("pmusim: --option expects KEY=VALUE, got '{}'\n", kv);
+            return false;
+        }
+        opts[kv.substr(0, eq)] = kv.substr(eq + 1);
+    }
+    return true;
+}
+
+const Platform* need_platform(const std::string& name, std::ostream& err) {
+    const Platform* p = find_platform(name);
+    if (!p) {
+        std::string known;
+        for (const auto& q : all_platforms()) known += (known.empty() ? "" : ", ") + q.name;
+        err << fmt::format("pmusim: unknown platform '{}' (expected one of: {})\n", name, known);
+    }
+    return p;
+}
+
+std::unique_ptr<Pmu> make_pmu(const Platform& p, const PlatformOptions& opts, std::ostream& err) {
+    try {
+        return p.make(opts);
+    } catch (const std::invalid_argument& e) {
+        err << fmt::format("pmusim: platform {}: {}\n", p.name, e.what());
+        return nullptr;
+    }
+}
+
+std::string encoding_text(const Register& r) {
+    std::string s;
+    for (const auto& [space, key] : r.encodings) {
+        if (!s.empty()) s += "; ";
+        if (space == EncodingSpace::a64_sysreg) s += isa::a64::generic_name(key);
+        else if (space == EncodingSpace::cp15)
+            s += fmt::format("p15, {}, c{}, c{}, {}", key >> 11, (key >> 7) & 15u, (key >> 3) & 15u, key & 7u);
+        else s += fmt::format("CSR {:#05x}", key);
+    }
+    return s.empty() ? "-" : s;
+}
+
+std::string offsets_text(const Register& r) {
+    std::string s;
+    for (const auto& [off, shift] : r.offsets) s += fmt::format("{}{:#05x}", s.empty() ? "" : ",", off);
+    return s.empty() ? "-" : s;
+}
+
+std::string bits_text(const Field& f) {
+    return f.width == 1 ? fmt::format("[{}]", f.lsb) : fmt::format("[{}:{}]", f.msb(), f.lsb);
+}
+
+std::string hexw(uint64_t v, unsigned width) { return fmt::format("{:#0{}x}", v, width / 4 + 2); }
+
+}  // namespace
+
+int cmd_platforms(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+    po::options_description desc("pmusim platforms: options");
+    desc.add_options()("json", "print JSON instead of a table");
+    Parsed p;
+    int status = 0;
+    if (!parse(args, desc, nullptr, p, out, err, "usage: pmusim platforms [--json]", status)) return status;
+    if (p.vm.count("json")) {
+        nlohmann::json j = nlohmann::json::array();
+        for (const auto& pl : all_platforms())
+            j.push_back({{"name", pl.name}, {"family", pl.family}, {"pmu", pl.pmu}, {"counters", pl.counters},
+                         {"description", pl.description}});
+        out << j.dump(2) << "\n";
+        return 0;
+    }
+    out << fmt::format("{:<16} {:<14} {:<9} {:>8}  {}\n", "PLATFORM", "FAMILY", "PMU", "COUNTERS", "DESCRIPTION");
+    for (const auto& pl : all_platforms())
+        out << fmt::format("{:<16} {:<14} {:<9} {:>8}  {}\n", pl.name, pl.family, pl.pmu, pl.counters, pl.description);
+    return 0;
+}
+
+int cmd_regs(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+    po::options_description desc("pmusim regs: options");
+    std::string platform;
+    std::vector<std::string> kvs;
+    desc.add_options()("platform,p", po::value<std::string>(&platform)->required(), "platform name (see `pmusim platforms`)")(
+        "option,o", po::value<std::vector<std::string>>(&kvs), "platform option KEY=VALUE (repeatable)")(
+        "reg", po::value<std::string>(), "register to show field by field");
+    po::positional_options_description pos;
+    pos.add("reg", 1);
+    Parsed p;
+    int status = 0;
+    if (!parse(args, desc, &pos, p, out, err, "usage: pmusim regs --platform P [REG]", status)) return status;
+    PlatformOptions opts;
+    if (!parse_options(kvs, opts, err)) return usage_error;
+    const Platform* pl = need_platform(platform, err);
+    if (!pl) return usage_error;
+    auto pmu = make_pmu(*pl, opts, err);
+    if (!pmu) return usage_error;
+    if (p.vm.count("reg")) {
+        const std::string name = p.vm["reg"].as<std::string>();
+        Register* r = pmu->bank().find(name);
+        if (!r && pl->isa == IsaKind::a64)
+            if (auto k = isa::a64::parse_generic_name(name)) r = pmu->bank().find(EncodingSpace::a64_sysreg, *k);
+        if (!r) {
+            err << fmt::format("pmusim: unknown register '{}' on platform {}\n", name, pl->name);
+            return usage_error;
+        }
+        out << fmt::format("{} — {}\n", r->name, r->description);
+        out << fmt::format("  encoding: {}\n  offset:   {}\n  width:    {} bits\n  reset:    {}\n  access:   {}\n",
+                           encoding_text(*r), offsets_text(*r), r->width, hexw(r->read(), r->width),
+                           r->readable && r->writable ? "read/write" : (r->readable ? "read-only" : "write-only"));
+        if (!r->source.empty()) out << fmt::format("  source:   {}\n", r->source);
+        out << fmt::format("  {:<9} {:<10} {:<7} {:<12} {}\n", "BITS", "FIELD", "ACCESS", "RESET", "DESCRIPTION");
+        for (auto it = r->fields.rbegin(); it != r->fields.rend(); ++it) {
+            const uint64_t reset = (it->read(r->state ? *r->state : 0) >> it->lsb) & ((it->mask() >> it->lsb));
+            out << fmt::format("  {:<9} {:<10} {:<7} {:<12} {}\n", bits_text(*it), it->name, to_string(it->kind),
+                               fmt::format("{:#x}", reset), it->description);
+        }
+        return 0;
+    }
+    out << fmt::format("{:<18} {:<24} {:<12} {:>5}  {:<18}  {}\n", "REGISTER", "ENCODING", "OFFSET", "WIDTH", "RESET",
+                       "DESCRIPTION");
+    for (const auto& r : pmu->bank().all())
+        out << fmt::format("{:<18} {:<24} {:<12} {:>5}  {:<18}  {}\n", r->name, encoding_text(*r), offsets_text(*r),
+                           r->width, r->state ? hexw(r->read(), r->width) : "-", r->description);
+    return 0;
+}
+
+int cmd_script(const std::vector<std::string>& args, bool quiet, std::ostream& out, std::ostream& err) {
+    po::options_description desc("pmusim script: options");
+    ScriptConfig cfg;
+    cfg.quiet = quiet;
+    std::vector<std::string> kvs;
+    desc.add_options()("platform,p", po::value<std::string>(&cfg.default_platform), "default platform")(
+        "option,o", po::value<std::vector<std::string>>(&kvs), "platform option KEY=VALUE (repeatable)")(
+        "quiet,q", "hide info-level diagnostics")("file", po::value<std::string>()->required(), "script file");
+    po::positional_options_description pos;
+    pos.add("file", 1);
+    Parsed p;
+    int status = 0;
+    if (!parse(args, desc, &pos, p, out, err, "usage: pmusim script FILE [--platform P] [--option KEY=VALUE]", status))
+        return status;
+    if (p.vm.count("quiet")) cfg.quiet = true;
+    if (!parse_options(kvs, cfg.options, err)) return usage_error;
+    ScriptRunner runner(cfg, out, err);
+    return runner.run_file(p.vm["file"].as<std::string>());
+}
+
+int cmd_explain(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+    po::options_description desc("pmusim explain: options");
+    std::string platform;
+    std::vector<std::string> kvs;
+    unsigned el = 1;
+    desc.add_options()("platform,p", po::value<std::string>(&platform)->required(), "platform name")(
+        "option,o", po::value<std::vector<std::string>>(&kvs), "platform option KEY=VALUE (repeatable)")(
+        "el", po::value<unsigned>(&el)->default_value(1), "exception level / privilege of the access")(
+        "access", po::value<std::string>()->required(), "\"write REG VALUE\" or \"read REG\"");
+    po::positional_options_description pos;
+    pos.add("access", 1);
+    Parsed p;
+    int status = 0;
+    if (!parse(args, desc, &pos, p, out, err, "usage: pmusim explain --platform P \"write REG VALUE\"", status)) return status;
+    PlatformOptions opts;
+    if (!parse_options(kvs, opts, err)) return usage_error;
+    const Platform* pl = need_platform(platform, err);
+    if (!pl) return usage_error;
+    auto pmu = make_pmu(*pl, opts, err);
+    if (!pmu) return usage_error;
+
+    std::istringstream in(p.vm["access"].as<std::string>());
+    std::string verb, name, value_text;
+    in >> verb >> name >> value_text;
+    verb = to_lower(verb);
+    std::string extra;
+    in >> extra;
+    if ((verb != "write" && verb != "read") || name.empty() || (verb == "write") == value_text.empty() || !extra.empty()) {
+        err << "pmusim: explain expects \"write REG VALUE\" or \"read REG\"\n";
+        return usage_error;
+    }
+    Register* r = pmu->bank().find(name);
+    if (!r && pl->isa == IsaKind::a64)
+        if (auto k = isa::a64::parse_generic_name(name)) r = pmu->bank().find(EncodingSpace::a64_sysreg, *k);
+    if (!r) {
+        err << fmt::format("pmusim: unknown register '{}' on platform {}\n", name, pl->name);
+        return usage_error;
+    }
+    AccessContext ctx;
+    ctx.privilege = el;
+    AccessRecord rec;
+    if (verb == "write") {
+        const auto v = isa::parse_number(value_text);
+        if (!v) {
+            err << fmt::format("pmusim: expected a value (decimal, 0x hex or 0b binary), got '{}'\n", value_text);
+            return usage_error;
+        }
+        rec = pmu->write(*r, *v, ctx);
+        out << fmt::format("{} {} = {} on {} at EL{}\n", verb, r->name, hexw(*v, r->width), pl->name, el);
+    } else {
+        rec = pmu->read(*r, ctx);
+        out << fmt::format("read {} on {} at EL{}\n", r->name, pl->name, el);
+    }
+    if (rec.trapped()) {
+        out << "  the access is refused and changes nothing:\n";
+    } else {
+        if (rec.target != rec.reg) out << fmt::format("  accesses {}\n", rec.target);
+        if (rec.is_write)
+            out << fmt::format("  {}: {} -> {}\n", rec.target, hexw(rec.old_value, r->width), hexw(rec.new_value, r->width));
+        else
+            out << fmt::format("  {} reads {}\n", rec.target, hexw(rec.value_read, r->width));
+        out << fmt::format("  {:<9} {:<10} {:<7} {:>10} {:>10} {:>10}  {}\n", "BITS", "FIELD", "ACCESS",
+                           rec.is_write ? "WRITTEN" : "", "BEFORE", "AFTER", "EFFECT");
+        for (auto it = rec.fields.rbegin(); it != rec.fields.rend(); ++it) {
+            const std::string bits =
+                it->width == 1 ? fmt::format("[{}]", it->lsb) : fmt::format("[{}:{}]", it->lsb + it->width - 1, it->lsb);
+            out << fmt::format("  {:<9} {:<10} {:<7} {:>10} {:>10} {:>10}  {}\n", bits, it->name, to_string(it->kind),
+                               rec.is_write ? fmt::format("{:#x}", it->written) : "", fmt::format("{:#x}", it->old_value),
+                               fmt::format("{:#x}", it->new_value), it->effect);
+        }
+    }
+    for (const auto& d : rec.diagnostics)
+        out << fmt::format("  {} [{}] {}\n", to_string(d.severity), d.code, d.message);
+    return 0;
+}
+
+}  // namespace pmusim::cli

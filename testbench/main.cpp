@@ -1,0 +1,61 @@
+// pmusim: a cycle-approximate simulator and register model of hardware performance monitor units.
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include <spdlog/spdlog.h>
+
+#include "testbench/commands.hpp"
+
+namespace {
+
+constexpr const char* usage = R"(usage: pmusim [-v|--verbose] [--quiet] COMMAND [ARGS] [--help]
+
+commands:
+  platforms                       list every platform with its PMU and counter count
+  regs --platform P [REG]         the register map, or one register's fields
+  script FILE [--platform P]      run a register sequence script (docs/script.md)
+  explain --platform P "ACCESS"   the field-by-field effect of one access, e.g. "write PMCR_EL0 0x17"
+
+`pmusim COMMAND --help` describes each command. Documentation: docs/.
+)";
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    std::vector<std::string> args(argv + 1, argv + argc);
+    bool quiet = false;
+    spdlog::set_level(spdlog::level::warn);
+    spdlog::set_pattern("pmusim: %l: %v");
+    size_t i = 0;
+    for (; i < args.size(); ++i) {
+        const std::string& a = args[i];
+        if (a == "-v" || a == "--verbose") spdlog::set_level(spdlog::level::debug);
+        else if (a == "-q" || a == "--quiet") {
+            quiet = true;
+            spdlog::set_level(spdlog::level::err);
+        } else if (a == "-h" || a == "--help") {
+            std::cout << usage;
+            return 0;
+        } else if (a == "--version") {
+            std::cout << "pmusim 0.1.0\n";
+            return 0;
+        } else if (!a.empty() && a[0] == '-') {
+            std::cerr << "pmusim: unknown option '" << a << "'\n" << usage;
+            return 2;
+        } else break;
+    }
+    if (i == args.size()) {
+        std::cerr << usage;
+        return 2;
+    }
+    const std::string cmd = args[i];
+    const std::vector<std::string> rest(args.begin() + static_cast<long>(i) + 1, args.end());
+    spdlog::debug("command {}", cmd);
+    if (cmd == "platforms") return pmusim::cli::cmd_platforms(rest, std::cout, std::cerr);
+    if (cmd == "regs") return pmusim::cli::cmd_regs(rest, std::cout, std::cerr);
+    if (cmd == "script") return pmusim::cli::cmd_script(rest, quiet, std::cout, std::cerr);
+    if (cmd == "explain") return pmusim::cli::cmd_explain(rest, std::cout, std::cerr);
+    std::cerr << "pmusim: unknown command '" << cmd << "'\n" << usage;
+    return 2;
+}

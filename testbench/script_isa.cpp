@@ -1,0 +1,128 @@
+#include "testbench/script_isa.hpp"
+
+#include <cctype>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "isa/a64_sysreg.hpp"
+#include "isa/number.hpp"
+#include "model/core/register.hpp"
+
+namespace pmusim {
+
+namespace {
+
+std::string_view trim(std::string_view s) {
+    while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
+    while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
+    return s;
+}
+
+// "mnemonic op1, op2, ..." -> {mnemonic, operands}
+std::pair<std::string, std::vector<std::string>> split_insn(std::string_view text) {
+    text = trim(text);
+    size_t sp = 0;
+    while (sp < text.size() && !std::isspace(static_cast<unsigned char>(text[sp]))) ++sp;
+    std::string mnem = to_lower(text.substr(0, sp));
+    std::vector<std::string> ops;
+    std::string_view rest = trim(text.substr(sp));
+    while (!rest.empty()) {
+        const size_t comma = rest.find(',');
+        ops.emplace_back(trim(rest.substr(0, comma)));
+        if (comma == std::string_view::npos) break;
+        rest = rest.substr(comma + 1);
+        if (trim(rest).empty()) ops.emplace_back();
+    }
+    return {mnem, ops};
+}
+
+ParseOutcome parse_a64(std::string_view text) {
+    ParseOutcome out;
+    auto [m, ops] = split_insn(text);
+    auto xreg = [](const std::string& s) { return core_register(IsaKind::a64, s); };
+    if (m == "nop" || m == "isb" || m == "dsb" || m == "dmb") {
+        out.is_instruction = true;
+        if (m != "nop" && m != "isb" && ops.size() > 1) {
+            out.error = fmt::format("'{}' takes at most one option operand", m);
+            return out;
+        }
+        ScriptInsn i;
+        i.kind = ScriptInsn::Kind::nop;
+        out.insn = i;
+        return out;
+    }
+    if (m == "mov") {
+        out.is_instruction = true;
+        if (ops.size() != 2 || !xreg(ops[0])) {
+            out.error = "expected 'mov xN, #imm'";
+            return out;
+        }
+        std::string_view imm = ops[1];
+        if (!imm.empty() && imm.front() == '#') imm.remove_prefix(1);
+        const auto v = isa::parse_number(imm);
+        if (!v) {
+            out.error = fmt::format("expected an immediate (decimal, 0x hex or 0b binary) in 'mov', got '{}'", ops[1]);
+            return out;
+        }
+        ScriptInsn i;
+        i.kind = ScriptInsn::Kind::set_imm;
+        i.reg = *xreg(ops[0]);
+        i.imm = *v;
+        out.insn = i;
+        return out;
+    }
+    if (m == "mrs" || m == "msr") {
+        out.is_instruction = true;
+        const bool read = m == "mrs";
+        if (ops.size() != 2) {
+            out.error = read ? "expected 'mrs xN, <system register>'" : "expected 'msr <system register>, xN'";
+            return out;
+        }
+        const std::string& r = read ? ops[0] : ops[1];
+        const std::string& s = read ? ops[1] : ops[0];
+        if (!xreg(r)) {
+            out.error = fmt::format("expected a 64-bit register x0-x30 or xzr, got '{}'", r);
+            return out;
+        }
+        ScriptInsn i;
+        i.kind = read ? ScriptInsn::Kind::sys_read : ScriptInsn::Kind::sys_write;
+        i.reg = *xreg(r);
+        i.sysreg = s;
+        out.insn = i;
+        return out;
+    }
+    return out;
+}
+
+}  // namespace
+
+ParseOutcome parse_instruction(IsaKind isa, std::string_view text) {
+    switch (isa) {
+        case IsaKind::a64: return parse_a64(text);
+        default: return ParseOutcome{};
+    }
+}
+
+std::optional<unsigned> core_register(IsaKind isa, std::string_view name) {
+    const std::string n = to_lower(name);
+    if (isa == IsaKind::a64) {
+        if (n == "xzr") return 31u;
+        if (n.size() >= 2 && n[0] == 'x') {
+            const auto v = isa::parse_number(std::string_view(n).substr(1));
+            if (v && *v <= 30 && std::isdigit(static_cast<unsigned char>(n[1]))) return static_cast<unsigned>(*v);
+        }
+    }
+    return std::nullopt;
+}
+
+std::string core_register_name(IsaKind isa, unsigned index) {
+    if (isa == IsaKind::a64) return index == 31 ? "xzr" : fmt::format("x{}", index);
+    return fmt::format("r{}", index);
+}
+
+unsigned core_register_count(IsaKind isa) { return isa == IsaKind::a64 ? 32 : 32; }
+
+unsigned zero_register(IsaKind isa) { return isa == IsaKind::a64 ? 31 : core_register_count(isa); }
+
+}  // namespace pmusim

@@ -1,0 +1,452 @@
+#include "testbench/script_runner.hpp"
+
+#include <cctype>
+#include <fstream>
+#include <ostream>
+#include <sstream>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "isa/a64_sysreg.hpp"
+#include "isa/number.hpp"
+
+namespace pmusim {
+
+namespace {
+
+std::string_view trim(std::string_view s) {
+    while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
+    while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
+    return s;
+}
+
+// Splits off the first whitespace-separated word.
+std::string_view next_word(std::string_view& s) {
+    s = trim(s);
+    size_t i = 0;
+    while (i < s.size() && !std::isspace(static_cast<unsigned char>(s[i]))) ++i;
+    std::string_view w = s.substr(0, i);
+    s = trim(s.substr(i));
+    return w;
+}
+
+std::vector<std::string_view> words(std::string_view s) {
+    std::vector<std::string_view> out;
+    while (!trim(s).empty()) out.push_back(next_word(s));
+    return out;
+}
+
+// `#` starts a comment, except directly before a digit or '-', where it is an ARM immediate (`#0x8`).
+std::string_view strip_comment(std::string_view line) {
+    for (size_t i = 0; i < line.size(); ++i) {
+        if (line[i] != '#') continue;
+        const char next = i + 1 < line.size() ? line[i + 1] : ' ';
+        if (std::isdigit(static_cast<unsigned char>(next)) || next == '-') continue;
+        return line.substr(0, i);
+    }
+    return line;
+}
+
+std::string hex_width(uint64_t v, unsigned width) { return fmt::format("{:#0{}x}", v, width / 4 + 2); }
+
+}  // namespace
+
+struct ScriptRunner::Operand {
+    Register* reg = nullptr;
+    bool mmio = false;
+    uint64_t offset = 0;
+    bool unallocated = false;  // a well-formed encoding that names no register: UNDEFINED when accessed
+    std::string text;
+    unsigned width = 32;
+};
+
+ScriptRunner::ScriptRunner(ScriptConfig cfg, std::ostream& out, std::ostream& err)
+    : cfg_(std::move(cfg)), out_(out), err_(err) {}
+
+ScriptRunner::~ScriptRunner() = default;
+
+std::string ScriptRunner::where() const { return fmt::format("{}:{}", file_, line_); }
+
+int ScriptRunner::run_file(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+        err_ << fmt::format("{}: error: cannot open the script file\n", path);
+        return script_malformed;
+    }
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return run_text(ss.str(), path);
+}
+
+int ScriptRunner::run_text(std::string_view text, const std::string& name) {
+    file_ = name;
+    line_ = 0;
+    if (!cfg_.default_platform.empty()) {
+        try {
+            select_platform(cfg_.default_platform, cfg_.options);
+        } catch (const Malformed& m) {
+            err_ << fmt::format("{}: error: {}\n", name, m.message);
+            return script_malformed;
+        }
+    }
+    while (!text.empty()) {
+        const size_t nl = text.find('\n');
+        std::string_view line = text.substr(0, nl);
+        text = nl == std::string_view::npos ? std::string_view{} : text.substr(nl + 1);
+        ++line_;
+        line = strip_comment(line);
+        line = trim(line);
+        if (line.empty()) continue;
+        try {
+            exec(line);
+        } catch (const Malformed& m) {
+            err_ << fmt::format("{}: error: {}\n", where(), m.message);
+            return script_malformed;
+        }
+    }
+    if (failures_) {
+        err_ << fmt::format("{}: {} of {} expectations failed\n", file_, failures_, expectations_);
+        return script_failed;
+    }
+    return script_ok;
+}
+
+void ScriptRunner::select_platform(std::string_view name, const PlatformOptions& opts) {
+    const Platform* p = find_platform(name);
+    if (!p) {
+        std::string known;
+        for (const auto& q : all_platforms()) known += (known.empty() ? "" : ", ") + q.name;
+        throw Malformed{fmt::format("unknown platform '{}' (expected one of: {})", name, known)};
+    }
+    try {
+        pmu_ = p->make(opts);
+    } catch (const std::invalid_argument& e) {
+        throw Malformed{fmt::format("platform {}: {}", p->name, e.what())};
+    }
+    platform_ = p;
+    core_.fill(0);
+    now_ = 0;
+    pmu_->set_exec_context(ExecContext{privilege_, secure_});
+}
+
+Pmu& ScriptRunner::need_pmu(std::string_view what) {
+    if (!pmu_) throw Malformed{fmt::format("'{}' needs a platform: add 'platform NAME' first or pass --platform", what)};
+    return *pmu_;
+}
+
+uint64_t ScriptRunner::parse_value(std::string_view text, std::string_view what) const {
+    const auto v = isa::parse_number(text);
+    if (!v)
+        throw Malformed{fmt::format("expected {} (decimal, 0x hex or 0b binary, up to 64 bits), got '{}'", what, text)};
+    return *v;
+}
+
+AccessContext ScriptRunner::context() const {
+    AccessContext c;
+    c.privilege = privilege_;
+    c.secure = secure_ || privilege_ == 3;
+    return c;
+}
+
+ScriptRunner::Operand ScriptRunner::resolve(std::string_view text) {
+    Pmu& pmu = need_pmu(text);
+    Operand op;
+    op.text = std::string(text);
+    if (!text.empty() && text.front() == '@') {
+        const auto off = isa::parse_number(text.substr(1));
+        if (!off) throw Malformed{fmt::format("expected a byte offset after '@', got '{}'", text)};
+        op.mmio = true;
+        op.offset = *off;
+        return op;
+    }
+    if (Register* r = pmu.bank().find(text)) {
+        op.reg = r;
+        op.width = r->width;
+        op.text = r->name;
+        return op;
+    }
+    if (platform_->isa == IsaKind::a64) {
+        if (const auto key = isa::a64::parse_generic_name(text)) {
+            op.reg = pmu.bank().find(EncodingSpace::a64_sysreg, *key);
+            if (op.reg) {
+                op.width = op.reg->width;
+            } else {
+                op.unallocated = true;
+                op.text = isa::a64::generic_name(*key);
+            }
+            return op;
+        }
+    }
+    throw Malformed{fmt::format("unknown register '{}' on platform {} (see `pmusim regs --platform {}`)", text,
+                                platform_->name, platform_->name)};
+}
+
+AccessRecord ScriptRunner::do_read(const Operand& op) {
+    accessed_ = true;
+    if (op.unallocated) return pmu_->unallocated(op.text, false);
+    if (op.mmio) {
+        AccessContext c = context();
+        c.origin = AccessOrigin::external_debug;
+        return pmu_->read_offset(op.offset, c);
+    }
+    return pmu_->read(*op.reg, context());
+}
+
+AccessRecord ScriptRunner::do_write(const Operand& op, uint64_t value) {
+    accessed_ = true;
+    if (op.unallocated) return pmu_->unallocated(op.text, true, value);
+    if (op.mmio) {
+        AccessContext c = context();
+        c.origin = AccessOrigin::external_debug;
+        return pmu_->write_offset(op.offset, value, c);
+    }
+    return pmu_->write(*op.reg, value, context());
+}
+
+void ScriptRunner::report(const AccessRecord& rec, bool trap_expected) {
+    for (const auto& d : rec.diagnostics) {
+        if (trap_expected && (d.code == diag::undefined || d.code == diag::trap)) continue;
+        if (cfg_.quiet && d.severity == Severity::info) continue;
+        err_ << fmt::format("{}: {} [{}] {}\n", where(), to_string(d.severity), d.code, d.message);
+    }
+}
+
+void ScriptRunner::fail(const std::string& message) {
+    ++failures_;
+    err_ << fmt::format("{}: FAIL: {}\n", where(), message);
+}
+
+void ScriptRunner::advance(EventBatch& batch) {
+    const AdvanceResult r = pmu_->advance(batch);
+    if (r.irq_rose && !cfg_.quiet)
+        err_ << fmt::format("{}: info [irq] interrupt request asserted at cycle {}\n", where(), now_ + r.irq_cycle);
+    if (r.fiq_rose && !cfg_.quiet)
+        err_ << fmt::format("{}: info [fiq] FIQ request asserted at cycle {}\n", where(), now_ + r.fiq_cycle);
+    now_ += batch.cycles;
+}
+
+std::string ScriptRunner::snapshot() const {
+    std::string s;
+    for (const auto& r : pmu_->bank().all())
+        if (r->state) s += fmt::format("{}={:x};", r->name, r->read());
+    s += fmt::format("irq={};fiq={}", pmu_->irq(), pmu_->fiq());
+    return s;
+}
+
+void ScriptRunner::exec(std::string_view line) {
+    std::string_view rest = line;
+    const std::string kw = to_lower(next_word(rest));
+    const auto args = words(rest);
+    auto need_args = [&](size_t lo, size_t hi, const char* usage) {
+        if (args.size() < lo || args.size() > hi) throw Malformed{fmt::format("expected '{}'", usage)};
+    };
+
+    if (kw == "platform") {
+        if (args.empty()) throw Malformed{"expected 'platform NAME [KEY=VALUE ...]'"};
+        if (accessed_) throw Malformed{"'platform' must come before the first access"};
+        PlatformOptions opts = cfg_.options;
+        for (size_t i = 1; i < args.size(); ++i) {
+            const size_t eq = args[i].find('=');
+            if (eq == std::string_view::npos || eq == 0)
+                throw Malformed{fmt::format("expected a platform option KEY=VALUE, got '{}'", args[i])};
+            opts[std::string(args[i].substr(0, eq))] = std::string(args[i].substr(eq + 1));
+        }
+        select_platform(args[0], opts);
+        return;
+    }
+    if (kw == "el") {
+        need_args(1, 1, "el N");
+        const auto v = isa::parse_number(args[0]);
+        if (!v || *v > 3) throw Malformed{fmt::format("expected an exception level 0-3, got '{}'", args[0])};
+        privilege_ = static_cast<unsigned>(*v);
+        if (pmu_) pmu_->set_exec_context(ExecContext{privilege_, secure_ || privilege_ == 3});
+        return;
+    }
+    if (kw == "priv") {
+        need_args(1, 1, "priv M|U");
+        const std::string p = to_lower(args[0]);
+        if (p != "m" && p != "u") throw Malformed{fmt::format("expected M or U, got '{}'", args[0])};
+        privilege_ = p == "m" ? 3 : 0;
+        if (pmu_) pmu_->set_exec_context(ExecContext{privilege_, secure_});
+        return;
+    }
+    if (kw == "security") {
+        need_args(1, 1, "security secure|non-secure");
+        const std::string s = to_lower(args[0]);
+        if (s != "secure" && s != "non-secure") throw Malformed{fmt::format("expected secure or non-secure, got '{}'", args[0])};
+        secure_ = s == "secure";
+        if (pmu_) pmu_->set_exec_context(ExecContext{privilege_, secure_ || privilege_ == 3});
+        return;
+    }
+    if (kw == "state") {
+        need_args(1, 1, "state run|debug|fw-halt|db-halt|sleep");
+        const auto s = parse_core_state(args[0]);
+        if (!s) throw Malformed{fmt::format("expected run, debug, fw-halt, db-halt or sleep, got '{}'", args[0])};
+        Pmu& pmu = need_pmu("state");
+        if (!pmu.supports_state(*s))
+            throw Malformed{fmt::format("platform {} has no '{}' state", platform_->name, args[0])};
+        pmu.set_state(*s);
+        return;
+    }
+    if (kw == "read") {
+        need_args(1, 1, "read REG");
+        const Operand op = resolve(args[0]);
+        const AccessRecord rec = do_read(op);
+        report(rec, false);
+        if (!rec.trapped()) out_ << fmt::format("{} = {}\n", op.text, hex_width(rec.value_read, op.mmio ? 32 : op.width));
+        return;
+    }
+    if (kw == "write") {
+        need_args(2, 2, "write REG VALUE");
+        const Operand op = resolve(args[0]);
+        const uint64_t v = parse_value(args[1], "a value");
+        report(do_write(op, v), false);
+        return;
+    }
+    if (kw == "expect") {
+        exec_expect(rest);
+        return;
+    }
+    if (kw == "expect-trap") {
+        exec_expect_trap(rest);
+        return;
+    }
+    if (kw == "tick") {
+        need_args(1, 1, "tick N");
+        need_pmu("tick");
+        batch_.clear();
+        batch_.cycles = parse_value(args[0], "a cycle count");
+        advance(batch_);
+        return;
+    }
+    if (kw == "event") {
+        need_args(1, 2, "event EVENT [N]");
+        Pmu& pmu = need_pmu("event");
+        const auto e = find_event(*platform_, args[0]);
+        if (!e || !platform_->implements(pmu, e->number))
+            throw Malformed{fmt::format("unknown event '{}': not an event that platform {} implements", args[0],
+                                        platform_->name)};
+        batch_.clear();
+        batch_.add(e->number, args.size() == 2 ? parse_value(args[1], "an event count") : 1);
+        advance(batch_);
+        return;
+    }
+    if (kw == "repeat") {
+        std::string_view body = rest;
+        const std::string_view n = next_word(body);
+        if (n.empty() || body.empty()) throw Malformed{"expected 'repeat N LINE'"};
+        const uint64_t count = parse_value(n, "a repeat count");
+        for (uint64_t i = 0; i < count; ++i) exec(body);
+        return;
+    }
+    if (exec_instruction(line, false) == InsnOutcome::not_instruction)
+        throw Malformed{fmt::format("unknown keyword or instruction '{}'", kw)};
+}
+
+void ScriptRunner::exec_expect(std::string_view rest) {
+    // expect LHS [& MASK] == VALUE
+    const auto a = words(rest);
+    const char* usage = "expect REG|irq|fiq|CORE_REG [& MASK] == VALUE";
+    if (!(a.size() == 3 || a.size() == 5) || a[a.size() - 2] != "==" || (a.size() == 5 && a[1] != "&"))
+        throw Malformed{fmt::format("expected '{}'", usage)};
+    const uint64_t mask = a.size() == 5 ? parse_value(a[2], "a mask") : ~uint64_t{0};
+    const uint64_t want = parse_value(a.back(), "a value");
+    const std::string lhs = to_lower(a[0]);
+    uint64_t got = 0;
+    std::string label(a[0]);
+    Pmu& pmu = need_pmu("expect");
+    unsigned width = 32;
+    if (lhs == "irq") {
+        got = pmu.irq();
+    } else if (lhs == "fiq") {
+        if (!pmu.has_fiq()) throw Malformed{fmt::format("platform {} has no FIQ request", platform_->name)};
+        got = pmu.fiq();
+    } else if (const auto r = core_register(platform_->isa, a[0])) {
+        got = *r == zero_register(platform_->isa) ? 0 : core_[*r];
+        width = 64;
+    } else {
+        const Operand op = resolve(a[0]);
+        const AccessRecord rec = do_read(op);
+        report(rec, false);
+        label = op.text;
+        width = op.mmio ? 32 : op.width;
+        ++expectations_;
+        if (rec.trapped()) {
+            fail(fmt::format("expected {} == {} but the read trapped", label, hex_width(want, width)));
+            return;
+        }
+        got = rec.value_read;
+        if ((got & mask) != want)
+            fail(fmt::format("expected {}{} == {}, got {}", label, a.size() == 5 ? fmt::format(" & {:#x}", mask) : "",
+                             hex_width(want, width), hex_width(got & mask, width)));
+        return;
+    }
+    ++expectations_;
+    if ((got & mask) != want)
+        fail(fmt::format("expected {}{} == {:#x}, got {:#x}", label, a.size() == 5 ? fmt::format(" & {:#x}", mask) : "",
+                         want, got & mask));
+}
+
+void ScriptRunner::exec_expect_trap(std::string_view rest) {
+    std::string_view body = rest;
+    std::string_view first = next_word(body);
+    const std::string kw = to_lower(first);
+    need_pmu("expect-trap");
+    ++expectations_;
+    const std::string before = snapshot();
+    bool trapped = false;
+    std::string what;
+    if (kw == "read" || kw == "write") {
+        const auto a = words(body);
+        if (kw == "read" ? a.size() != 1 : a.size() != 2)
+            throw Malformed{kw == "read" ? "expected 'expect-trap read REG'" : "expected 'expect-trap write REG VALUE'"};
+        const Operand op = resolve(a[0]);
+        const AccessRecord rec = kw == "read" ? do_read(op) : do_write(op, parse_value(a[1], "a value"));
+        report(rec, true);
+        trapped = rec.trapped();
+        what = fmt::format("{} {}", kw, op.text);
+    } else {
+        if (trim(rest).empty())
+            throw Malformed{"expected 'expect-trap read REG', 'expect-trap write REG VALUE' or 'expect-trap INSTRUCTION'"};
+        const InsnOutcome o = exec_instruction(rest, true);
+        if (o == InsnOutcome::not_instruction) throw Malformed{fmt::format("unknown instruction '{}'", first)};
+        trapped = o == InsnOutcome::trapped;
+        what = std::string(trim(rest));
+    }
+    if (!trapped) fail(fmt::format("expected '{}' to trap, but it was allowed", what));
+    else if (snapshot() != before) fail(fmt::format("'{}' trapped but changed state", what));
+}
+
+ScriptRunner::InsnOutcome ScriptRunner::exec_instruction(std::string_view text, bool expect_trap) {
+    if (!platform_) {
+        // Without a platform there is no instruction set to parse with.
+        throw Malformed{fmt::format("unknown keyword '{}' (instructions need a platform: add 'platform NAME' first)",
+                                    text.substr(0, text.find(' ')))};
+    }
+    const ParseOutcome p = parse_instruction(platform_->isa, text);
+    if (!p.is_instruction) return InsnOutcome::not_instruction;
+    if (!p.insn) throw Malformed{fmt::format("malformed instruction '{}': {}", trim(text), p.error)};
+    const ScriptInsn& i = *p.insn;
+    const unsigned zr = zero_register(platform_->isa);
+    // A system-register access happens first (a read samples the register before the instruction's own
+    // events; a write takes effect before them); then the instruction retires: its events, no cycles. A
+    // trapping instruction retires nothing (docs/script.md).
+    if (i.kind == ScriptInsn::Kind::sys_read || i.kind == ScriptInsn::Kind::sys_write) {
+        const Operand op = resolve(i.sysreg);
+        if (op.mmio) throw Malformed{"a system-register instruction cannot name a memory-mapped @OFFSET"};
+        const bool is_read = i.kind == ScriptInsn::Kind::sys_read;
+        const AccessRecord rec = is_read ? do_read(op) : do_write(op, i.reg == zr ? 0 : core_[i.reg]);
+        report(rec, expect_trap);
+        if (rec.trapped()) return InsnOutcome::trapped;
+        if (is_read && i.reg != zr) core_[i.reg] = rec.value_read;
+    } else if (i.kind == ScriptInsn::Kind::set_imm && i.reg != zr) {
+        core_[i.reg] = i.imm;
+    }
+    batch_.clear();
+    for (uint32_t e : platform_->retire_events) batch_.add(e, i.retired);
+    advance(batch_);
+    return InsnOutcome::retired;
+}
+
+}  // namespace pmusim

@@ -1,0 +1,78 @@
+// The sequence runner: `pmusim script FILE`. Its grammar is a public interface (docs/script.md).
+#pragma once
+#include <array>
+#include <cstdint>
+#include <iosfwd>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "model/core/pmu.hpp"
+#include "platforms/platform.hpp"
+#include "testbench/script_isa.hpp"
+
+namespace pmusim {
+
+struct ScriptConfig {
+    std::string default_platform;  // --platform
+    PlatformOptions options;       // --option key=value
+    bool quiet = false;            // hide info-level diagnostics
+};
+
+// Exit codes (a contract): 0 every expectation held, 1 an expectation failed, 2 the script is malformed.
+enum ScriptExit : int { script_ok = 0, script_failed = 1, script_malformed = 2 };
+
+class ScriptRunner {
+public:
+    ScriptRunner(ScriptConfig cfg, std::ostream& out, std::ostream& err);
+    ~ScriptRunner();
+
+    int run_file(const std::string& path);
+    int run_text(std::string_view text, const std::string& name);
+
+    unsigned expectations() const { return expectations_; }
+    unsigned failures() const { return failures_; }
+    Pmu* pmu() { return pmu_.get(); }
+
+private:
+    struct Malformed {
+        std::string message;
+    };
+    struct Operand;  // a resolved register operand
+
+    void exec(std::string_view line);
+    void select_platform(std::string_view name, const PlatformOptions& opts);
+    Pmu& need_pmu(std::string_view what);
+    Operand resolve(std::string_view text);
+    AccessRecord do_read(const Operand& op);
+    AccessRecord do_write(const Operand& op, uint64_t value);
+    void exec_expect(std::string_view rest);
+    void exec_expect_trap(std::string_view rest);
+    enum class InsnOutcome { not_instruction, retired, trapped };
+    InsnOutcome exec_instruction(std::string_view text, bool expect_trap);
+    void advance(EventBatch& batch);
+    AccessContext context() const;
+    void report(const AccessRecord& rec, bool trap_expected);
+    void fail(const std::string& message);
+    std::string where() const;
+    std::string snapshot() const;
+    uint64_t parse_value(std::string_view text, std::string_view what) const;
+
+    ScriptConfig cfg_;
+    std::ostream& out_;
+    std::ostream& err_;
+    std::string file_;
+    unsigned line_ = 0;
+    const Platform* platform_ = nullptr;
+    std::unique_ptr<Pmu> pmu_;
+    bool accessed_ = false;
+    unsigned privilege_ = 1;
+    bool secure_ = false;
+    uint64_t now_ = 0;  // cycles since the script started
+    std::array<uint64_t, 32> core_{};
+    unsigned expectations_ = 0;
+    unsigned failures_ = 0;
+    EventBatch batch_;
+};
+
+}  // namespace pmusim
