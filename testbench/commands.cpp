@@ -35,15 +35,15 @@ bool parse(const std::vector<std::string>& args, po::options_description& desc, 
         parser.options(desc);
         if (pos) parser.positional(*pos);
         po::store(parser.run(), p.vm);
+        if (p.vm.count("help")) {
+            out << usage << "\n\n" << desc << "\n";
+            status = 0;
+            return false;
+        }
         po::notify(p.vm);
     } catch (const po::error& e) {
         err << "pmusim: " << e.what() << "\n" << usage << "\n";
         status = usage_error;
-        return false;
-    }
-    if (p.vm.count("help")) {
-        out << usage << "\n\n" << desc << "\n";
-        status = 0;
         return false;
     }
     return true;

@@ -166,34 +166,36 @@ void ArmPmu::build_aarch64() {
     const unsigned N = cfg_.num_counters;
     const bool p1 = cfg_.version >= ArmPmuVersion::v3p1;
     const bool p5 = cfg_.version >= ArmPmuVersion::v3p5;
+    using Slots = std::vector<std::pair<uint64_t, unsigned>>;
     auto reg = [&](std::string name, unsigned role, uint64_t* state, std::vector<Field> fields, uint32_t key,
-                   std::string desc) -> Register& {
+                   std::string desc, Slots offsets = {}, unsigned width = 32, int index = -1) -> Register& {
         Register r;
         r.name = std::move(name);
         r.role = role;
         r.state = state;
+        r.width = width;
+        r.index = index;
         r.fields = std::move(fields);
         r.encodings.push_back({EncodingSpace::a64_sysreg, key});
+        r.offsets = std::move(offsets);
         r.description = std::move(desc);
         r.source = "armv8-pmuv3.md §2-3";
         return bank_.add(std::move(r));
     };
-    auto slot = [](Register& r, uint64_t off) { r.offsets.push_back({off, 0}); };
 
-    slot(reg("PMCR_EL0", r_pmcr, &pmcr_, pmcr_fields(), a64_key(3, 3, 9, 12, 0), "control"), 0xE04);
-    slot(reg("PMCNTENSET_EL0", r_cntenset, &cnten_, bitmap_fields(FieldKind::w1s, "count enable"),
-             a64_key(3, 3, 9, 12, 1), "count enable set"), 0xC00);
-    slot(reg("PMCNTENCLR_EL0", r_cntenclr, &cnten_, bitmap_fields(FieldKind::w1c, "count enable"),
-             a64_key(3, 3, 9, 12, 2), "count enable clear"), 0xC20);
-    slot(reg("PMOVSCLR_EL0", r_ovsclr, &ovs_, bitmap_fields(FieldKind::w1c, "overflow flag"),
-             a64_key(3, 3, 9, 12, 3), "overflow flag status clear"), 0xC80);
+    reg("PMCR_EL0", r_pmcr, &pmcr_, pmcr_fields(), a64_key(3, 3, 9, 12, 0), "control", {{0xE04, 0}});
+    reg("PMCNTENSET_EL0", r_cntenset, &cnten_, bitmap_fields(FieldKind::w1s, "count enable"), a64_key(3, 3, 9, 12, 1),
+        "count enable set", {{0xC00, 0}});
+    reg("PMCNTENCLR_EL0", r_cntenclr, &cnten_, bitmap_fields(FieldKind::w1c, "count enable"), a64_key(3, 3, 9, 12, 2),
+        "count enable clear", {{0xC20, 0}});
+    reg("PMOVSCLR_EL0", r_ovsclr, &ovs_, bitmap_fields(FieldKind::w1c, "overflow flag"), a64_key(3, 3, 9, 12, 3),
+        "overflow flag status clear", {{0xC80, 0}});
     Register& swinc = reg("PMSWINC_EL0", r_swinc, &swinc_, [&] {
         auto f = bitmap_fields(FieldKind::wo, "software increment");
         f.front() = make_field("RES0/WI", 31, 31, FieldKind::raz_wi, 0, "no function (v8 §3.5)");
         return f;
-    }(), a64_key(3, 3, 9, 12, 4), "software increment (write-only)");
+    }(), a64_key(3, 3, 9, 12, 4), "software increment (write-only)", {{0xCA0, 0}});
     swinc.readable = false;
-    slot(swinc, 0xCA0);
     reg("PMSELR_EL0", r_selr, &selr_, {make_field("SEL", 4, 0, FieldKind::rw, 0, "counter select; 31 = cycle counter")},
         a64_key(3, 3, 9, 12, 5), "event counter selection");
     for (int i = 0; i < 2; ++i) {
@@ -205,39 +207,33 @@ void ArmPmu::build_aarch64() {
             f.push_back(make_field("IDhi", 63, 32, FieldKind::ro, v >> 32,
                                    fmt::format("common events {:#x}-{:#x} implemented", 0x4000 + i * 32,
                                                0x4000 + i * 32 + 31)));
+        // External view: PMCEID0/1 at 0xE20/0xE24; their upper halves (v3p1) are PMCEID2/3 at 0xE28/0xE2C.
+        const unsigned u = static_cast<unsigned>(i);
+        Slots slots = {{0xE20 + 4u * u, 0}};
+        if (p1) slots.push_back({0xE28 + 4u * u, 32});
         Register& r = reg(fmt::format("PMCEID{}_EL0", i), i == 0 ? r_ceid0 : r_ceid1, word, std::move(f),
-                          a64_key(3, 3, 9, 12, 6u + static_cast<unsigned>(i)), "common event identification");
-        r.width = p1 ? 64 : 32;
+                          a64_key(3, 3, 9, 12, 6u + u), "common event identification", slots, p1 ? 64 : 32);
         r.writable = false;
-        slot(r, 0xE20 + 4u * static_cast<unsigned>(i));
-        if (p1) r.offsets.push_back({0xE28 + 4u * static_cast<unsigned>(i), 32});
     }
-    {
-        Register& r = reg("PMCCNTR_EL0", r_ccntr, &ccntr_.value, {make_field("CCNT", 63, 0, FieldKind::rw, 0, "cycle count")},
-                          a64_key(3, 3, 9, 13, 0), "cycle counter (always 64-bit, v8 §3.9)");
-        r.width = 64;
-        r.offsets = {{0x0F8, 0}, {0x0FC, 32}};
-    }
+    reg("PMCCNTR_EL0", r_ccntr, &ccntr_.value, {make_field("CCNT", 63, 0, FieldKind::rw, 0, "cycle count")},
+        a64_key(3, 3, 9, 13, 0), "cycle counter (always 64-bit, v8 §3.9)", {{0x0F8, 0}, {0x0FC, 32}}, 64);
     reg("PMXEVTYPER_EL0", r_xevtyper, nullptr, {make_field("VALUE", 31, 0, FieldKind::rw)}, a64_key(3, 3, 9, 13, 1),
         "PMEVTYPER<PMSELR.SEL> (PMCCFILTR when SEL = 31)");
-    {
-        Register& r = reg("PMXEVCNTR_EL0", r_xevcntr, nullptr, {make_field("VALUE", p5 ? 63 : 31, 0, FieldKind::rw)},
-                          a64_key(3, 3, 9, 13, 2), "PMEVCNTR<PMSELR.SEL>");
-        r.width = p5 ? 64 : 32;
-    }
+    reg("PMXEVCNTR_EL0", r_xevcntr, nullptr, {make_field("VALUE", p5 ? 63 : 31, 0, FieldKind::rw)},
+        a64_key(3, 3, 9, 13, 2), "PMEVCNTR<PMSELR.SEL>", {}, p5 ? 64 : 32);
     reg("PMUSERENR_EL0", r_userenr, &userenr_,
         {make_field("ER", 3, 3, FieldKind::rw, 0, "EL0 event counter read (and PMSELR) enable"),
          make_field("CR", 2, 2, FieldKind::rw, 0, "EL0 cycle counter read enable"),
          make_field("SW", 1, 1, FieldKind::rw, 0, "EL0 PMSWINC write enable"),
          make_field("EN", 0, 0, FieldKind::rw, 0, "EL0 access enable")},
         a64_key(3, 3, 9, 14, 0), "user enable");
-    slot(reg("PMINTENSET_EL1", r_intenset, &inten_, bitmap_fields(FieldKind::w1s, "overflow interrupt enable"),
-             a64_key(3, 0, 9, 14, 1), "overflow interrupt enable set (EL1 and above)"), 0xC40);
-    slot(reg("PMINTENCLR_EL1", r_intenclr, &inten_, bitmap_fields(FieldKind::w1c, "overflow interrupt enable"),
-             a64_key(3, 0, 9, 14, 2), "overflow interrupt enable clear (EL1 and above)"), 0xC60);
+    reg("PMINTENSET_EL1", r_intenset, &inten_, bitmap_fields(FieldKind::w1s, "overflow interrupt enable"),
+        a64_key(3, 0, 9, 14, 1), "overflow interrupt enable set (EL1 and above)", {{0xC40, 0}});
+    reg("PMINTENCLR_EL1", r_intenclr, &inten_, bitmap_fields(FieldKind::w1c, "overflow interrupt enable"),
+        a64_key(3, 0, 9, 14, 2), "overflow interrupt enable clear (EL1 and above)", {{0xC60, 0}});
     // PMOVSSET at 0xCC0: standard map, unconfirmed for ARMv8 (v8 §2).
-    slot(reg("PMOVSSET_EL0", r_ovsset, &ovs_, bitmap_fields(FieldKind::w1s, "overflow flag"),
-             a64_key(3, 3, 9, 14, 3), "overflow flag status set"), 0xCC0);
+    reg("PMOVSSET_EL0", r_ovsset, &ovs_, bitmap_fields(FieldKind::w1s, "overflow flag"), a64_key(3, 3, 9, 14, 3),
+        "overflow flag status set", {{0xCC0, 0}});
 
     // Families, n = 0..30 (v8 §2.1). Counters n >= N exist as encodings; accessing them is CONSTRAINED
     // UNPREDICTABLE (v8 §8), decided in resolve().
@@ -246,23 +242,22 @@ void ArmPmu::build_aarch64() {
         std::vector<Field> cf;
         if (impl) cf.push_back(make_field("EVCNT", p5 ? 63 : 31, 0, FieldKind::rw, 0, "event count"));
         else cf.push_back(make_field("RAZ/WI", p5 ? 63 : 31, 0, FieldKind::raz_wi, 0, "counter not implemented"));
-        Register& c = reg(fmt::format("PMEVCNTR{}_EL0", n), r_evcntr, &evcnt_[n].value, std::move(cf),
-                          a64_key(3, 3, 14, 0x8 | (n >> 3), n & 7), fmt::format("event counter {}", n));
-        c.index = static_cast<int>(n);
-        c.width = p5 ? 64 : 32;
+        // External view: PMEVCNTR<n> at 0x000 + 8n (high half at + 4 with v3p5), PMEVTYPER<n> at 0x400 + 4n.
+        Slots cslots, tslots;
         if (impl) {
-            c.offsets.push_back({8u * n, 0});
-            if (p5) c.offsets.push_back({8u * n + 4, 32});
+            cslots.push_back({8u * n, 0});
+            if (p5) cslots.push_back({8u * n + 4, 32});
+            tslots.push_back({0x400 + 4u * n, 0});
         }
-        Register& t = reg(fmt::format("PMEVTYPER{}_EL0", n), r_evtyper, &evtyper_[n], evtyper_fields(false),
-                          a64_key(3, 3, 14, 0xC | (n >> 3), n & 7), fmt::format("event type and filter of counter {}", n));
-        t.index = static_cast<int>(n);
-        if (impl) slot(t, 0x400 + 4u * n);
+        const int idx = static_cast<int>(n);
+        reg(fmt::format("PMEVCNTR{}_EL0", n), r_evcntr, &evcnt_[n].value, std::move(cf),
+            a64_key(3, 3, 14, 0x8 | (n >> 3), n & 7), fmt::format("event counter {}", n), cslots, p5 ? 64 : 32, idx);
+        reg(fmt::format("PMEVTYPER{}_EL0", n), r_evtyper, &evtyper_[n], evtyper_fields(false),
+            a64_key(3, 3, 14, 0xC | (n >> 3), n & 7), fmt::format("event type and filter of counter {}", n), tslots, 32,
+            idx);
     }
-    Register& ccf = reg("PMCCFILTR_EL0", r_ccfiltr, &ccfiltr_, evtyper_fields(true), a64_key(3, 3, 14, 15, 7),
-                        "cycle counter filter");
-    ccf.index = static_cast<int>(cycle_idx);
-    slot(ccf, 0x47C);
+    reg("PMCCFILTR_EL0", r_ccfiltr, &ccfiltr_, evtyper_fields(true), a64_key(3, 3, 14, 15, 7), "cycle counter filter",
+        {{0x47C, 0}}, 32, static_cast<int>(cycle_idx));
     // PMCFGR (external view only). N, SIZE = 63 (64-bit PMCCNTR), CC, CCD (AArch32 divider), EX. Field
     // positions per the ARMv8 PMCFGR description (v7 §6 note; SIZE position unconfirmed for some cores).
     cfgr_ = N | (63u << 8) | (1u << 14) | (cfg_.aarch32 ? 1u << 15 : 0) | (1u << 16);
@@ -289,56 +284,53 @@ void ArmPmu::build_aarch32_v7() {
     // armv7-cp15-pmu.md §2 (CP15 encodings) and §6 (memory-mapped offsets); front end of issue 4.
     const unsigned N = cfg_.num_counters;
     auto reg = [&](std::string name, unsigned role, uint64_t* state, std::vector<Field> fields, unsigned crm,
-                   unsigned opc2, std::string desc) -> Register& {
+                   unsigned opc2, std::string desc, uint64_t offset = ~uint64_t{0}) -> Register& {
         Register r;
         r.name = std::move(name);
         r.role = role;
         r.state = state;
         r.fields = std::move(fields);
         r.encodings.push_back({EncodingSpace::cp15, cp15_key(0, 9, crm, opc2)});
+        if (offset != ~uint64_t{0}) r.offsets.push_back({offset, 0});
         r.description = std::move(desc);
         r.source = "armv7-cp15-pmu.md §2-3";
         return bank_.add(std::move(r));
     };
-    auto slot = [](Register& r, uint64_t off) { r.offsets.push_back({off, 0}); };
     auto sbzp_hi = [](unsigned msb_used) { return make_field("RAZ/SBZP", 31, msb_used + 1, FieldKind::sbzp); };
 
-    slot(reg("PMCR", r_pmcr, &pmcr_, pmcr_fields(), 12, 0, "control"), 0xE04);
-    slot(reg("PMCNTENSET", r_cntenset, &cnten_, bitmap_fields(FieldKind::w1s, "count enable"), 12, 1,
-             "count enable set"), 0xC00);
-    slot(reg("PMCNTENCLR", r_cntenclr, &cnten_, bitmap_fields(FieldKind::w1c, "count enable"), 12, 2,
-             "count enable clear"), 0xC20);
-    slot(reg("PMOVSR", r_ovsclr, &ovs_, bitmap_fields(FieldKind::w1c, "overflow flag"), 12, 3,
-             "overflow flag status (write 1 to clear)"), 0xC80);
+    reg("PMCR", r_pmcr, &pmcr_, pmcr_fields(), 12, 0, "control", 0xE04);
+    reg("PMCNTENSET", r_cntenset, &cnten_, bitmap_fields(FieldKind::w1s, "count enable"), 12, 1,
+             "count enable set", 0xC00);
+    reg("PMCNTENCLR", r_cntenclr, &cnten_, bitmap_fields(FieldKind::w1c, "count enable"), 12, 2,
+             "count enable clear", 0xC20);
+    reg("PMOVSR", r_ovsclr, &ovs_, bitmap_fields(FieldKind::w1c, "overflow flag"), 12, 3,
+             "overflow flag status (write 1 to clear)", 0xC80);
     Register& swinc = reg("PMSWINC", r_swinc, &swinc_, [&] {
         auto f = bitmap_fields(FieldKind::wo, "software increment");
         f.front() = make_field("SBZ", 31, 31, FieldKind::raz_wi, 0, "no function");
         return f;
-    }(), 12, 4, "software increment (write-only)");
+    }(), 12, 4, "software increment (write-only)", 0xCA0);
     swinc.readable = false;
-    slot(swinc, 0xCA0);
     reg("PMSELR", r_selr, &selr_, {make_field("SEL", 4, 0, FieldKind::rw, 0, "counter select; 31 = cycle counter"), sbzp_hi(4)},
         12, 5, "event counter selection");
     for (unsigned i = 0; i < 2; ++i) {
         Register& r = reg(fmt::format("PMCEID{}", i), i == 0 ? r_ceid0 : r_ceid1, i == 0 ? &ceid0_ : &ceid1_,
                           {make_field("ID", 31, 0, FieldKind::ro, (i == 0 ? cfg_.pmceid0 : cfg_.pmceid1) & 0xFFFFFFFFu,
                                       "common events implemented")},
-                          12, 6 + i, "common event identification");
+                          12, 6 + i, "common event identification", 0xE20 + 4 * i);
         r.writable = false;
-        slot(r, 0xE20 + 4 * i);
     }
-    slot(reg("PMCCNTR", r_ccntr, &ccntr_.value, {make_field("CCNT", 31, 0, FieldKind::rw, 0, "cycle count")}, 13, 0,
-             "cycle counter (32-bit)"), 0x07C);
+    reg("PMCCNTR", r_ccntr, &ccntr_.value, {make_field("CCNT", 31, 0, FieldKind::rw, 0, "cycle count")}, 13, 0,
+             "cycle counter (32-bit)", 0x07C);
     reg("PMXEVTYPER", r_xevtyper, nullptr, {make_field("VALUE", 31, 0, FieldKind::rw)}, 13, 1,
         "PMXEVTYPER<PMSELR.SEL>");
     reg("PMXEVCNTR", r_xevcntr, nullptr, {make_field("VALUE", 31, 0, FieldKind::rw)}, 13, 2, "PMXEVCNTR<PMSELR.SEL>");
-    slot(reg("PMUSERENR", r_userenr, &userenr_,
-             {make_field("EN", 0, 0, FieldKind::rw, 0, "User mode access enable"), sbzp_hi(0)}, 14, 0, "user enable"),
-         0xE08);
-    slot(reg("PMINTENSET", r_intenset, &inten_, bitmap_fields(FieldKind::w1s, "overflow interrupt enable"), 14, 1,
-             "overflow interrupt enable set (PL1 only)"), 0xC40);
-    slot(reg("PMINTENCLR", r_intenclr, &inten_, bitmap_fields(FieldKind::w1c, "overflow interrupt enable"), 14, 2,
-             "overflow interrupt enable clear (PL1 only)"), 0xC60);
+    reg("PMUSERENR", r_userenr, &userenr_,
+             {make_field("EN", 0, 0, FieldKind::rw, 0, "User mode access enable"), sbzp_hi(0)}, 14, 0, "user enable", 0xE08);
+    reg("PMINTENSET", r_intenset, &inten_, bitmap_fields(FieldKind::w1s, "overflow interrupt enable"), 14, 1,
+             "overflow interrupt enable set (PL1 only)", 0xC40);
+    reg("PMINTENCLR", r_intenclr, &inten_, bitmap_fields(FieldKind::w1c, "overflow interrupt enable"), 14, 2,
+             "overflow interrupt enable clear (PL1 only)", 0xC60);
     if (cfg_.has_pmovsset)
         reg("PMOVSSET", r_ovsset, &ovs_, bitmap_fields(FieldKind::w1s, "overflow flag"), 14, 3, "overflow flag status set");
     // The memory map names every counter directly (v7 §6): PMXEVCNTRn at 4n, PMXEVTYPERn at 0x400 + 4n.
