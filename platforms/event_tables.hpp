@@ -13,5 +13,7 @@ struct EventInfo {
 };
 
 const std::vector<EventInfo>& armv8_common_events();
+const std::vector<EventInfo>& armv7_events();
+const std::vector<uint32_t>& cortex_a7_impdef_events();
 
 }  // namespace pmusim

@@ -37,6 +37,7 @@ struct Platform {
     IsaKind isa = IsaKind::a64;
     std::vector<OptionInfo> options;
     std::vector<uint32_t> retire_events;  // events every retired instruction signals
+    std::vector<uint32_t> load_events;    // events a retired load signals as well
     // Builds a PMU; throws std::invalid_argument naming a bad option or value.
     std::function<std::unique_ptr<Pmu>(const PlatformOptions&)> make;
     // Every event number the architecture names (for `event NAME`), and which the platform implements.

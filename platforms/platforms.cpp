@@ -58,10 +58,33 @@ Platform armv8_platform(std::string name, std::string description, std::string s
     p.isa = IsaKind::a64;
     p.options = arm_options();
     p.retire_events = {0x08, 0x1B};  // INST_RETIRED, INST_SPEC: every script instruction is both
+    p.load_events = {0x06};          // LD_RETIRED
     p.make = [cfg](const PlatformOptions& o) -> std::unique_ptr<Pmu> {
         return std::make_unique<ArmPmu>(apply_arm_options(cfg, o), ArmView::aarch64);
     };
     p.event_names = [] () -> const std::vector<EventInfo>& { return armv8_common_events(); };
+    p.implements = [](const Pmu& pmu, uint32_t e) { return static_cast<const ArmPmu&>(pmu).event_supported(e); };
+    return p;
+}
+
+Platform armv7_platform(std::string name, std::string description, std::string source, ArmPmuConfig cfg) {
+    Platform p;
+    p.name = std::move(name);
+    p.family = "armv7-cp15";
+    p.pmu = std::string(to_string(cfg.version));
+    p.counters = cfg.num_counters;
+    p.description = std::move(description);
+    p.source = std::move(source);
+    p.isa = IsaKind::a32;
+    p.options = arm_options();
+    p.options.pop_back();                // no PMCR.LC in ARMv7: the aarch32 option does not apply
+    p.retire_events = {0x08};            // INST_RETIRED
+    p.load_events = {0x06};              // LD_RETIRED
+    p.make = [cfg](const PlatformOptions& o) -> std::unique_ptr<Pmu> {
+        if (o.count("aarch32")) throw std::invalid_argument("option aarch32 applies to ARMv8 platforms only");
+        return std::make_unique<ArmPmu>(apply_arm_options(cfg, o), ArmView::aarch32_v7);
+    };
+    p.event_names = []() -> const std::vector<EventInfo>& { return armv7_events(); };
     p.implements = [](const Pmu& pmu, uint32_t e) { return static_cast<const ArmPmu&>(pmu).event_supported(e); };
     return p;
 }
@@ -116,6 +139,55 @@ std::vector<Platform> build_platforms() {
         v.push_back(armv8_platform("armv8-generic",
                                    "generic ARMv8 PMUv3p5: 31 event counters (64-bit), every common event, no AArch32",
                                    "armv8-pmuv3.md", c));
+    }
+    {
+        // Cortex-A7 (Raspberry Pi 2): PMUv2, N = 4, PMCR 0x41072000 [QEMU cortex_a7; armv7-cp15-pmu.md §3.1, §5].
+        // PMCEID0 0x23FFFFFF derived from the TRM's event list (events 0x00-0x19 and 0x1D): unconfirmed (§3.8).
+        // Virtualization Extensions: PMOVSSET and the NSH filter bit exist.
+        ArmPmuConfig c;
+        c.version = ArmPmuVersion::v2;
+        c.num_counters = 4;
+        c.idcode = 0x07;
+        c.pmceid0 = 0x23FFFFFF;
+        c.impdef_events = cortex_a7_impdef_events();
+        v.push_back(armv7_platform("cortex-a7", "Arm Cortex-A7 MPCore (Raspberry Pi 2), PMUv2 with 4 event counters",
+                                   "armv7-cp15-pmu.md §3.1, §5; Cortex-A7 MPCore TRM DDI0464 ch. 11", c));
+    }
+    {
+        // Cortex-A8: PMUv1, N = 4, PMCR 0x41002000 [QEMU, armv7-cp15-pmu.md §3.1]. No filtering, no PMOVSSET.
+        // PMCEID0: the ARMv7 common events 0x00-0x12 (unconfirmed: not in the sources).
+        ArmPmuConfig c;
+        c.version = ArmPmuVersion::v1;
+        c.num_counters = 4;
+        c.idcode = 0x00;
+        c.pmceid0 = 0x0007FFFF;
+        c.has_pmovsset = false;
+        c.has_el2 = false;
+        v.push_back(armv7_platform("cortex-a8", "Arm Cortex-A8, PMUv1 with 4 event counters",
+                                   "armv7-cp15-pmu.md §1, §3.1; PMCEID unconfirmed", c));
+    }
+    {
+        // Cortex-A9: PMUv1, N = 6, PMCR 0x41093000 [QEMU, armv7-cp15-pmu.md §3.1]. PMCEID0 as the A8 (unconfirmed).
+        ArmPmuConfig c;
+        c.version = ArmPmuVersion::v1;
+        c.num_counters = 6;
+        c.idcode = 0x09;
+        c.pmceid0 = 0x0007FFFF;
+        c.has_pmovsset = false;
+        c.has_el2 = false;
+        v.push_back(armv7_platform("cortex-a9", "Arm Cortex-A9 MPCore, PMUv1 with 6 event counters",
+                                   "armv7-cp15-pmu.md §1, §3.1; PMCEID unconfirmed", c));
+    }
+    {
+        // Cortex-A15: PMUv2, N = 6, PMCR 0x410F3000 [issue 4; TRM-A15 Table 11-1]. PMCEID0: common events
+        // 0x00-0x19, 0x1B-0x1D (unconfirmed). Virtualization Extensions: PMOVSSET, NSH.
+        ArmPmuConfig c;
+        c.version = ArmPmuVersion::v2;
+        c.num_counters = 6;
+        c.idcode = 0x0F;
+        c.pmceid0 = 0x3BFFFFFF;
+        v.push_back(armv7_platform("cortex-a15", "Arm Cortex-A15 MPCore, PMUv2 with 6 event counters",
+                                   "armv7-cp15-pmu.md §1, §6; Cortex-A15 TRM DDI0438 Table 11-1; PMCEID unconfirmed", c));
     }
     return v;
 }

@@ -10,6 +10,7 @@
 #include "isa/a64_sysreg.hpp"
 #include "isa/number.hpp"
 #include "platforms/platform.hpp"
+#include "testbench/script_isa.hpp"
 #include "testbench/script_runner.hpp"
 
 namespace po = boost::program_options;
@@ -197,12 +198,14 @@ int cmd_script(const std::vector<std::string>& args, bool quiet, std::ostream& o
 int cmd_explain(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
     po::options_description desc("pmusim explain: options");
     std::string platform;
-    std::vector<std::string> kvs;
+    std::vector<std::string> kvs, sets;
     unsigned el = 1;
     desc.add_options()("platform,p", po::value<std::string>(&platform)->required(), "platform name")(
         "option,o", po::value<std::vector<std::string>>(&kvs), "platform option KEY=VALUE (repeatable)")(
         "el", po::value<unsigned>(&el)->default_value(1), "exception level / privilege of the access")(
-        "access", po::value<std::string>()->required(), "\"write REG VALUE\" or \"read REG\"");
+        "set", po::value<std::vector<std::string>>(&sets), "core register value for an instruction, e.g. r2=0x17")(
+        "access", po::value<std::string>()->required(),
+        "\"write REG VALUE\", \"read REG\", or a system-register instruction such as \"mcr p15, 0, r2, c9, c12, 0\"");
     po::positional_options_description pos;
     pos.add("access", 1);
     Parsed p;
@@ -215,19 +218,53 @@ int cmd_explain(const std::vector<std::string>& args, std::ostream& out, std::os
     auto pmu = make_pmu(*pl, opts, err);
     if (!pmu) return usage_error;
 
-    std::istringstream in(p.vm["access"].as<std::string>());
+    const std::string access = p.vm["access"].as<std::string>();
+    std::istringstream in(access);
     std::string verb, name, value_text;
     in >> verb >> name >> value_text;
     verb = to_lower(verb);
     std::string extra;
     in >> extra;
-    if ((verb != "write" && verb != "read") || name.empty() || (verb == "write") == value_text.empty() || !extra.empty()) {
-        err << "pmusim: explain expects \"write REG VALUE\" or \"read REG\"\n";
-        return usage_error;
+    Register* r = nullptr;
+    const ParseOutcome insn = parse_instruction(pl->isa, access);
+    if (insn.is_instruction) {
+        // A system-register instruction: the register from its encoding, the value from --set.
+        if (!insn.insn || (insn.insn->kind != ScriptInsn::Kind::sys_read && insn.insn->kind != ScriptInsn::Kind::sys_write)) {
+            err << fmt::format("pmusim: explain takes a system-register instruction: {}\n",
+                               insn.error.empty() ? "this one accesses no register" : insn.error);
+            return usage_error;
+        }
+        const ScriptInsn& i = *insn.insn;
+        if (i.has_cp15) r = pmu->bank().find(EncodingSpace::cp15, i.cp15);
+        else {
+            r = pmu->bank().find(i.sysreg);
+            if (!r && pl->isa == IsaKind::a64)
+                if (auto k = isa::a64::parse_generic_name(i.sysreg)) r = pmu->bank().find(EncodingSpace::a64_sysreg, *k);
+        }
+        name = i.sysreg;
+        verb = i.kind == ScriptInsn::Kind::sys_write ? "write" : "read";
+        value_text = "0";
+        for (const auto& kv : sets) {
+            const size_t eq = kv.find('=');
+            const auto reg = eq == std::string::npos ? std::nullopt : core_register(pl->isa, kv.substr(0, eq));
+            if (!reg) {
+                err << fmt::format("pmusim: --set expects CORE_REG=VALUE, got '{}'\n", kv);
+                return usage_error;
+            }
+            if (*reg == i.reg) value_text = kv.substr(eq + 1);
+        }
+        if (r) out << fmt::format("{} is {} {} ({})\n", access, verb == "write" ? "a write of" : "a read of", r->name,
+                                  i.encoding ? fmt::format("encoding {:#010x}", i.encoding) : "system register");
+    } else {
+        if ((verb != "write" && verb != "read") || name.empty() || (verb == "write") == value_text.empty() ||
+            !extra.empty()) {
+            err << "pmusim: explain expects \"write REG VALUE\", \"read REG\" or a system-register instruction\n";
+            return usage_error;
+        }
+        r = pmu->bank().find(name);
+        if (!r && pl->isa == IsaKind::a64)
+            if (auto k = isa::a64::parse_generic_name(name)) r = pmu->bank().find(EncodingSpace::a64_sysreg, *k);
     }
-    Register* r = pmu->bank().find(name);
-    if (!r && pl->isa == IsaKind::a64)
-        if (auto k = isa::a64::parse_generic_name(name)) r = pmu->bank().find(EncodingSpace::a64_sysreg, *k);
     if (!r) {
         err << fmt::format("pmusim: unknown register '{}' on platform {}\n", name, pl->name);
         return usage_error;

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "isa/a32_coproc.hpp"
 #include "isa/a64_sysreg.hpp"
 #include "isa/number.hpp"
 #include "model/core/register.hpp"
@@ -95,17 +96,118 @@ ParseOutcome parse_a64(std::string_view text) {
     return out;
 }
 
+// "c9" -> 9; "p15" -> 15 (prefix letter, then 0-15).
+std::optional<unsigned> prefixed(const std::string& s, char prefix) {
+    if (s.size() < 2 || std::tolower(static_cast<unsigned char>(s[0])) != prefix) return std::nullopt;
+    const auto v = isa::parse_number(std::string_view(s).substr(1));
+    if (!v || *v > 15 || !std::isdigit(static_cast<unsigned char>(s[1]))) return std::nullopt;
+    return static_cast<unsigned>(*v);
+}
+
+ParseOutcome parse_a32(std::string_view text) {
+    ParseOutcome out;
+    auto [m, ops] = split_insn(text);
+    auto rreg = [](const std::string& s) { return core_register(IsaKind::a32, s); };
+    if (m == "nop" || m == "isb" || m == "dsb" || m == "dmb") {
+        out.is_instruction = true;
+        if (ops.size() > 1) {
+            out.error = fmt::format("'{}' takes at most one option operand", m);
+            return out;
+        }
+        out.insn = ScriptInsn{};
+        return out;
+    }
+    if (m == "mov" || m == "ldr") {
+        out.is_instruction = true;
+        const bool ldr = m == "ldr";
+        const char* usage = ldr ? "expected 'ldr rN, =imm'" : "expected 'mov rN, #imm'";
+        if (ops.size() != 2 || !rreg(ops[0])) {
+            out.error = usage;
+            return out;
+        }
+        std::string_view imm = ops[1];
+        if (imm.empty() || imm.front() != (ldr ? '=' : '#')) {
+            out.error = usage;
+            return out;
+        }
+        imm.remove_prefix(1);
+        const auto v = isa::parse_number(imm);
+        if (!v || (*v > 0xFFFFFFFFu && *v < 0xFFFFFFFF80000000u)) {
+            out.error = fmt::format("expected a 32-bit immediate, got '{}'", ops[1]);
+            return out;
+        }
+        ScriptInsn i;
+        i.kind = ScriptInsn::Kind::set_imm;
+        i.reg = *rreg(ops[0]);
+        i.imm = *v & 0xFFFFFFFFu;
+        i.is_load = ldr;
+        out.insn = i;
+        return out;
+    }
+    if (m == "mrc" || m == "mcr") {
+        out.is_instruction = true;
+        const bool read = m == "mrc";
+        const std::string usage = fmt::format("expected '{} p15, opc1, rN, cN, cM[, opc2]'", m);
+        if (ops.size() != 5 && ops.size() != 6) {
+            out.error = usage;
+            return out;
+        }
+        const auto cp = prefixed(ops[0], 'p');
+        const auto opc1 = isa::parse_number(ops[1]);
+        const auto rt = rreg(ops[2]);
+        const auto crn = prefixed(ops[3], 'c');
+        const auto crm = prefixed(ops[4], 'c');
+        const auto opc2 = ops.size() == 6 ? isa::parse_number(ops[5]) : std::optional<uint64_t>(0);
+        if (!cp || !opc1 || *opc1 > 7 || !rt || !crn || !crm || !opc2 || *opc2 > 7) {
+            out.error = usage;
+            return out;
+        }
+        if (*cp != 15) {
+            out.error = fmt::format("pmusim models the PMU registers of coprocessor p15 only, not p{}", *cp);
+            return out;
+        }
+        isa::a32::CoprocMove mv;
+        mv.is_read = read;
+        mv.opc1 = static_cast<unsigned>(*opc1);
+        mv.crn = *crn;
+        mv.crm = *crm;
+        mv.opc2 = static_cast<unsigned>(*opc2);
+        mv.rt = *rt;
+        ScriptInsn i;
+        i.kind = read ? ScriptInsn::Kind::sys_read : ScriptInsn::Kind::sys_write;
+        i.reg = *rt;
+        i.has_cp15 = true;
+        i.cp15 = isa::a32::cp15_key(mv);
+        i.encoding = isa::a32::encode_a32(mv);
+        i.sysreg = fmt::format("p15, {}, c{}, c{}, {}", mv.opc1, mv.crn, mv.crm, mv.opc2);
+        out.insn = i;
+        return out;
+    }
+    return out;
+}
+
 }  // namespace
 
 ParseOutcome parse_instruction(IsaKind isa, std::string_view text) {
     switch (isa) {
         case IsaKind::a64: return parse_a64(text);
+        case IsaKind::a32: return parse_a32(text);
         default: return ParseOutcome{};
     }
 }
 
 std::optional<unsigned> core_register(IsaKind isa, std::string_view name) {
     const std::string n = to_lower(name);
+    if (isa == IsaKind::a32) {
+        // r0-r12, sp (r13), lr (r14); the PC is not a destination here.
+        if (n == "sp") return 13u;
+        if (n == "lr") return 14u;
+        if (n.size() >= 2 && n[0] == 'r' && std::isdigit(static_cast<unsigned char>(n[1]))) {
+            const auto v = isa::parse_number(std::string_view(n).substr(1));
+            if (v && *v <= 14) return static_cast<unsigned>(*v);
+        }
+        return std::nullopt;
+    }
     if (isa == IsaKind::a64) {
         if (n == "xzr") return 31u;
         if (n.size() >= 2 && n[0] == 'x') {
@@ -121,7 +223,7 @@ std::string core_register_name(IsaKind isa, unsigned index) {
     return fmt::format("r{}", index);
 }
 
-unsigned core_register_count(IsaKind isa) { return isa == IsaKind::a64 ? 32 : 32; }
+unsigned core_register_count(IsaKind isa) { return isa == IsaKind::a32 ? 15 : 32; }
 
 unsigned zero_register(IsaKind isa) { return isa == IsaKind::a64 ? 31 : core_register_count(isa); }
 

@@ -16,6 +16,9 @@ struct ScriptInsn {
     unsigned reg = 0;         // core register written (set_imm, sys_read) or read (sys_write)
     uint64_t imm = 0;
     std::string sysreg;       // system-register operand as written (name or generic encoding)
+    bool has_cp15 = false;    // MRC/MCR: the operand is the CP15 encoding below
+    uint32_t cp15 = 0;        // cp15_key(opc1, CRn, CRm, opc2)
+    bool is_load = false;     // retires as a load (ldr rN, =imm: a literal-pool load)
     unsigned retired = 1;     // instructions it retires as
     uint32_t encoding = 0;    // machine encoding where it has one (0: none)
 };

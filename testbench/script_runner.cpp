@@ -56,6 +56,7 @@ struct ScriptRunner::Operand {
     Register* reg = nullptr;
     bool mmio = false;
     uint64_t offset = 0;
+    bool software = false;     // sw@OFFSET: software through the memory map (subject to its software lock)
     bool unallocated = false;  // a well-formed encoding that names no register: UNDEFINED when accessed
     std::string text;
     unsigned width = 32;
@@ -153,10 +154,12 @@ ScriptRunner::Operand ScriptRunner::resolve(std::string_view text) {
     Pmu& pmu = need_pmu(text);
     Operand op;
     op.text = std::string(text);
-    if (!text.empty() && text.front() == '@') {
-        const auto off = isa::parse_number(text.substr(1));
+    const bool software = text.size() > 3 && to_lower(text.substr(0, 3)) == "sw@";
+    if (software || (!text.empty() && text.front() == '@')) {
+        const auto off = isa::parse_number(text.substr(software ? 3 : 1));
         if (!off) throw Malformed{fmt::format("expected a byte offset after '@', got '{}'", text)};
         op.mmio = true;
+        op.software = software;
         op.offset = *off;
         return op;
     }
@@ -182,12 +185,30 @@ ScriptRunner::Operand ScriptRunner::resolve(std::string_view text) {
                                 platform_->name, platform_->name)};
 }
 
+ScriptRunner::Operand ScriptRunner::resolve_cp15(const ScriptInsn& i) {
+    Operand op;
+    op.text = i.sysreg;
+    op.reg = pmu_->bank().find(EncodingSpace::cp15, i.cp15);
+    if (op.reg) {
+        op.width = op.reg->width;
+        op.text = op.reg->name;
+        return op;
+    }
+    // The ARMv7 PMU occupies CRn = c9, CRm = c12-c14 with opc1 = 0: an unallocated encoding there is UNDEFINED.
+    const unsigned opc1 = i.cp15 >> 11, crn = (i.cp15 >> 7) & 15u, crm = (i.cp15 >> 3) & 15u;
+    if (opc1 == 0 && crn == 9 && crm >= 12 && crm <= 14) {
+        op.unallocated = true;
+        return op;
+    }
+    throw Malformed{fmt::format("'{}' is not a PMU register: pmusim models the PMU registers only", i.sysreg)};
+}
+
 AccessRecord ScriptRunner::do_read(const Operand& op) {
     accessed_ = true;
     if (op.unallocated) return pmu_->unallocated(op.text, false);
     if (op.mmio) {
         AccessContext c = context();
-        c.origin = AccessOrigin::external_debug;
+        c.origin = op.software ? AccessOrigin::memory_mapped : AccessOrigin::external_debug;
         return pmu_->read_offset(op.offset, c);
     }
     return pmu_->read(*op.reg, context());
@@ -198,7 +219,7 @@ AccessRecord ScriptRunner::do_write(const Operand& op, uint64_t value) {
     if (op.unallocated) return pmu_->unallocated(op.text, true, value);
     if (op.mmio) {
         AccessContext c = context();
-        c.origin = AccessOrigin::external_debug;
+        c.origin = op.software ? AccessOrigin::memory_mapped : AccessOrigin::external_debug;
         return pmu_->write_offset(op.offset, value, c);
     }
     return pmu_->write(*op.reg, value, context());
@@ -433,7 +454,7 @@ ScriptRunner::InsnOutcome ScriptRunner::exec_instruction(std::string_view text, 
     // events; a write takes effect before them); then the instruction retires: its events, no cycles. A
     // trapping instruction retires nothing (docs/script.md).
     if (i.kind == ScriptInsn::Kind::sys_read || i.kind == ScriptInsn::Kind::sys_write) {
-        const Operand op = resolve(i.sysreg);
+        const Operand op = i.has_cp15 ? resolve_cp15(i) : resolve(i.sysreg);
         if (op.mmio) throw Malformed{"a system-register instruction cannot name a memory-mapped @OFFSET"};
         const bool is_read = i.kind == ScriptInsn::Kind::sys_read;
         const AccessRecord rec = is_read ? do_read(op) : do_write(op, i.reg == zr ? 0 : core_[i.reg]);
@@ -445,6 +466,8 @@ ScriptRunner::InsnOutcome ScriptRunner::exec_instruction(std::string_view text, 
     }
     batch_.clear();
     for (uint32_t e : platform_->retire_events) batch_.add(e, i.retired);
+    if (i.is_load)
+        for (uint32_t e : platform_->load_events) batch_.add(e, i.retired);
     advance(batch_);
     return InsnOutcome::retired;
 }

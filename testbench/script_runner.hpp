@@ -44,6 +44,7 @@ private:
     void select_platform(std::string_view name, const PlatformOptions& opts);
     Pmu& need_pmu(std::string_view what);
     Operand resolve(std::string_view text);
+    Operand resolve_cp15(const ScriptInsn& i);
     AccessRecord do_read(const Operand& op);
     AccessRecord do_write(const Operand& op, uint64_t value);
     void exec_expect(std::string_view rest);

@@ -12,8 +12,9 @@ namespace pmusim {
 
 // Where an access comes from. An instruction access is checked against the privilege and may trap;
 // an external-debug access (memory-mapped view from a debugger, `@OFFSET` in scripts) is zero-time and
-// is not subject to the instruction-level enables.
-enum class AccessOrigin { instruction, external_debug };
+// is not subject to the instruction-level enables; a software access through the memory-mapped view
+// (`sw@OFFSET`) is subject to the view's software lock where it has one.
+enum class AccessOrigin { instruction, external_debug, memory_mapped };
 
 // Privilege: ARM exception level 0-3 (ARMv7/ARM11: 0 = User, 1 = a privileged mode), or RISC-V U = 0, M = 3.
 struct AccessContext {

@@ -84,7 +84,7 @@ AccessRecord Pmu::access(Register& r, bool is_write, uint64_t value, const Acces
     rec.reg = r.name;
     rec.is_write = is_write;
     rec.value_written = is_write ? value : 0;
-    const bool external = ctx.origin == AccessOrigin::external_debug;
+    const bool external = ctx.origin != AccessOrigin::instruction;
     // Register-level direction rules. An instruction access in the wrong direction is UNDEFINED; the
     // memory-mapped view reads a write-only register as zero and ignores writes to a read-only one.
     if (is_write ? !r.writable : !r.readable) {

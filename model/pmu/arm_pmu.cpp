@@ -369,13 +369,77 @@ void ArmPmu::build_aarch32_v7() {
         t.source = "armv7-cp15-pmu.md §3.5, §6";
         bank_.add(std::move(t));
     }
+    build_v7_management();
+}
+
+void ArmPmu::build_v7_management() {
+    // The management registers of the memory-mapped PMU block, v7 §6 (0xE00, 0xF00-0xFFC).
+    const unsigned N = cfg_.num_counters;
+    auto add = [&](std::string name, unsigned role, uint64_t* state, std::vector<Field> f, uint64_t off,
+                   std::string desc) -> Register& {
+        Register r;
+        r.name = std::move(name);
+        r.role = role;
+        r.state = state;
+        r.fields = std::move(f);
+        r.offsets = {{off, 0}};
+        r.description = std::move(desc);
+        r.source = "armv7-cp15-pmu.md §6";
+        return bank_.add(std::move(r));
+    };
+    // PMCFGR: N, SIZE = 31 (32-bit counters), CC, CCD, EX, UEN (PMUSERENR is visible externally in ARMv7).
+    add("PMCFGR", r_cfgr, &cfgr_,
+        {make_field("UEN", 19, 19, FieldKind::ro, 1, "PMUSERENR visible externally"),
+         make_field("EX", 16, 16, FieldKind::ro, 1, "export supported"),
+         make_field("CCD", 15, 15, FieldKind::ro, 1, "cycle counter divider supported"),
+         make_field("CC", 14, 14, FieldKind::ro, 1, "dedicated cycle counter"),
+         make_field("SIZE", 13, 8, FieldKind::ro, 31, "counter size - 1 (position unconfirmed for the A7)"),
+         make_field("N", 7, 0, FieldKind::ro, N, "number of event counters")},
+        0xE00, "configuration (memory-mapped view only)")
+        .writable = false;
+    add("PMITCTRL", r_id, nullptr, {make_field("RAZ/WI", 31, 0, FieldKind::raz_wi)}, 0xF00,
+        "integration mode control (RAZ/WI)");
+    // Claim tags: PMCLAIMSET reads the implemented tags (8), PMCLAIMCLR the tags set (CoreSight convention).
+    add("PMCLAIMSET", r_claimset, &claim_, {make_field("CLAIM", 7, 0, FieldKind::w1s, 0, "claim tags: write 1 to set")},
+        0xFA0, "claim tag set");
+    add("PMCLAIMCLR", r_claimclr, &claim_, {make_field("CLAIM", 7, 0, FieldKind::w1c, 0, "claim tags: write 1 to clear")},
+        0xFA4, "claim tag clear");
+    add("PMLAR", r_lar, &lar_, {make_field("KEY", 31, 0, FieldKind::wo, 0, "0xC5ACCE55 unlocks; any other value locks")},
+        0xFB0, "lock access (software lock; key 0xC5ACCE55, the CoreSight value: unconfirmed for this block)")
+        .readable = false;
+    add("PMLSR", r_lsr, &lsr_,
+        {make_field("nTT", 2, 2, FieldKind::ro, 0, "0: 32-bit lock access register"),
+         make_field("SLK", 1, 1, FieldKind::ro, 1, "1: software lock set, software writes are ignored"),
+         make_field("SLI", 0, 0, FieldKind::ro, 1, "1: software lock implemented")},
+        0xFB4, "lock status")
+        .writable = false;
+    // Constant identification registers. PMAUTHSTATUS: non-secure invasive and non-invasive debug implemented
+    // and enabled (0b11 each); Secure ones implemented, enabled only with secure-counting. PMDEVTYPE 0x16
+    // (performance monitor, processor); component IDs are the CoreSight preamble 0xB105900D. Peripheral IDs are
+    // core specific and not in the sources: they read 0.
+    const uint64_t sec = cfg_.secure_counting ? 3 : 2;
+    struct Id {
+        std::string name;
+        uint64_t off;
+        uint64_t value;
+    };
+    std::vector<Id> ids = {{"PMAUTHSTATUS", 0xFB8, 0xF | (sec << 4) | (sec << 6)}, {"PMDEVTYPE", 0xFCC, 0x16}};
+    for (unsigned i = 0; i < 4; ++i) ids.push_back({fmt::format("PMPID{}", 4 + i), 0xFD0 + 4u * i, 0});
+    for (unsigned i = 0; i < 4; ++i) ids.push_back({fmt::format("PMPID{}", i), 0xFE0 + 4u * i, 0});
+    const uint64_t cid[4] = {0x0D, 0x90, 0x05, 0xB1};
+    for (unsigned i = 0; i < 4; ++i) ids.push_back({fmt::format("PMCID{}", i), 0xFF0 + 4u * i, cid[i]});
+    id_words_.assign(ids.size(), 0);
+    for (size_t i = 0; i < ids.size(); ++i)
+        add(ids[i].name, r_id, &id_words_[i], {make_field("ID", 7, 0, FieldKind::ro, ids[i].value)}, ids[i].off,
+            "identification (read-only)")
+            .writable = false;
 }
 
 // ---------------------------------------------------------------------------------------------------------
 // Access rules
 
 void ArmPmu::check_access(const Register& r, bool is_write, const AccessContext& ctx, AccessRecord& rec) {
-    if (ctx.origin == AccessOrigin::external_debug || ctx.privilege >= 1) return;
+    if (ctx.origin != AccessOrigin::instruction || ctx.privilege >= 1) return;
     const bool v8 = view_ == ArmView::aarch64;
     const uint64_t u = userenr_;
     // Always: EL0 may read PMUSERENR; EL0 writes of it are UNDEFINED; PMINTENSET/CLR are never accessible
@@ -410,7 +474,7 @@ Register* ArmPmu::counter_register(unsigned role, unsigned n) {
     return bank_.find(fmt::format(role == r_evcntr ? "PMXEVCNTR{}" : "PMXEVTYPER{}", n));
 }
 
-Register* ArmPmu::resolve(Register& r, bool is_write, const AccessContext&, AccessRecord& rec) {
+Register* ArmPmu::resolve(Register& r, bool is_write, const AccessContext& ctx, AccessRecord& rec) {
     const unsigned N = cfg_.num_counters;
     auto unpredictable = [&](std::string what) -> Register* {
         if (cfg_.unpredictable == UnpredictableCounterAccess::undefined) {
@@ -424,6 +488,15 @@ Register* ArmPmu::resolve(Register& r, bool is_write, const AccessContext&, Acce
                 fmt::format("{} is CONSTRAINED UNPREDICTABLE; pmusim's choice (as QEMU): RAZ/WI", what));
         return nullptr;
     };
+    // v7 §6 note: while the software lock is set, software writes through the memory map are ignored; an
+    // external debugger is not subject to it.
+    if (ctx.origin == AccessOrigin::memory_mapped && is_write && r.role != r_lar && software_locked()) {
+        rec.add(Severity::warning, diag::no_effect,
+                fmt::format("{}: the software lock is set (PMLSR.SLK = 1): the write is ignored; write 0xC5ACCE55 to "
+                            "PMLAR to unlock",
+                            r.name));
+        return nullptr;
+    }
     const unsigned sel = static_cast<unsigned>(selr_ & 0x1F);
     switch (r.role) {
         case r_xevtyper:
@@ -469,6 +542,12 @@ void ArmPmu::after_write(Register& r, const AccessContext&, AccessRecord& rec) {
         case r_ccntr:
             prescaler_.reset();  // pmusim's choice, as for PMCR.C
             break;
+        case r_lar: {
+            const bool unlock = rec.value_written == 0xC5ACCE55u;
+            lsr_ = unlock ? (lsr_ & ~uint64_t{2}) : (lsr_ | 2u);
+            set_effect(rec, "KEY", unlock ? "action: software lock cleared" : "action: software lock set");
+            break;
+        }
         case r_swinc:
             software_increment(rec.value_written & bit_mask(0, N), rec);
             break;
@@ -521,6 +600,11 @@ AddResult ArmPmu::bump(unsigned idx, uint64_t n) {
 
 // ---------------------------------------------------------------------------------------------------------
 // Counting
+
+uint64_t ArmPmu::read_value(const Register& r) {
+    if (r.role == r_claimset) return 0xFF;  // the implemented claim tags
+    return r.read();
+}
 
 uint32_t ArmPmu::evt_of(unsigned n) const { return static_cast<uint32_t>(evtyper_[n] & 0xFFFF); }
 

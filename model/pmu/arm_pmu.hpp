@@ -76,13 +76,16 @@ public:
     enum Role : unsigned {
         r_pmcr = 1, r_cntenset, r_cntenclr, r_ovsclr, r_ovsset, r_intenset, r_intenclr, r_swinc, r_selr,
         r_ceid0, r_ceid1, r_ccntr, r_xevtyper, r_xevcntr, r_userenr, r_evcntr, r_evtyper, r_ccfiltr,
-        r_cfgr, r_id,
+        r_cfgr, r_id, r_lar, r_lsr, r_claimset, r_claimclr,
     };
+
+    bool software_locked() const { return lsr_ & 2u; }
 
 protected:
     void check_access(const Register& r, bool is_write, const AccessContext& ctx, AccessRecord& rec) override;
     Register* resolve(Register& r, bool is_write, const AccessContext& ctx, AccessRecord& rec) override;
     void after_write(Register& r, const AccessContext& ctx, AccessRecord& rec) override;
+    uint64_t read_value(const Register& r) override;
 
 private:
     bool v3() const { return cfg_.version >= ArmPmuVersion::v3; }
@@ -100,6 +103,7 @@ private:
     void build_common_fields();
     void build_aarch64();
     void build_aarch32_v7();
+    void build_v7_management();
     std::vector<Field> bitmap_fields(FieldKind kind, const char* what) const;
     std::vector<Field> pmcr_fields() const;
     std::vector<Field> evtyper_fields(bool cycle_filter) const;
@@ -121,6 +125,10 @@ private:
     uint64_t ceid1_ = 0;
     uint64_t cfgr_ = 0;
     uint64_t ccfiltr_ = 0;
+    uint64_t lar_ = 0;    // write-only key register: never holds state
+    uint64_t lsr_ = 0;    // PMLSR: SLI (lock implemented), SLK (locked)
+    uint64_t claim_ = 0;  // claim tags shared by PMCLAIMSET/PMCLAIMCLR
+    std::vector<uint64_t> id_words_;  // constant identification registers (one word each)
     std::array<uint64_t, 31> evtyper_{};
     std::array<Counter, 31> evcnt_{};
     Counter ccntr_{64, 31};

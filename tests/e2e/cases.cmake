@@ -28,3 +28,7 @@ pmusim_case(script_failing 1 "failing.pmus:5: FAIL: expected PMCR_EL0 == 0x41033
 pmusim_case(script_malformed 2 "malformed.pmus:4: error: unknown register 'PMCRR_EL0'" script ${E2E}/malformed.pmus)
 pmusim_case(script_unknown_platform 2 "unknown platform 'cortex-z9'" script --platform cortex-z9 ${E2E}/failing.pmus)
 pmusim_case(sample 0 "PMCCNTR_EL0 = 0x0000000000000400" script ${PROJECT_SOURCE_DIR}/testbench/samples/first-steps.pmus)
+pmusim_case(explain_mcr 0 "is a write of PMCR \\(encoding 0xee092f1c\\).*PMCR: 0x41072000 -> 0x41072011" explain --platform cortex-a7 --set r2=0x17 "mcr p15, 0, r2, c9, c12, 0")
+pmusim_case(explain_bad_set 2 "--set expects CORE_REG=VALUE" explain --platform cortex-a7 --set q2=1 "mcr p15, 0, r2, c9, c12, 0")
+pmusim_case(platforms_all 0 "cortex-a7 +armv7-cp15 +PMUv2 +4.*cortex-a8 +armv7-cp15 +PMUv1 +4" platforms)
+pmusim_case(regs_v7 0 "PMCR +p15, 0, c9, c12, 0 +0xe04" regs --platform cortex-a7)

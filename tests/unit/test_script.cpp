@@ -82,6 +82,14 @@ TEST(Script, MalformedLinesExitTwoNamingFileLineAndToken) {
         {"platform cortex-a53\nrepeat x tick 1\n", "expected a repeat count", 2},
         {"platform cortex-a53\nread @0xZZ\n", "expected a byte offset after '@'", 2},
         {"read PMCR_EL0\n", "needs a platform", 1},
+        {"platform cortex-a7\nmcr p15, 0, r2, c9\n", "expected 'mcr p15, opc1, rN, cN, cM[, opc2]'", 2},
+        {"platform cortex-a7\nmrc p14, 0, r2, c9, c12, 0\n", "coprocessor p15 only, not p14", 2},
+        {"platform cortex-a7\nmrc p15, 0, r2, c0, c0, 0\n", "'p15, 0, c0, c0, 0' is not a PMU register", 2},
+        {"platform cortex-a7\nmrc p15, 0, r15, c9, c12, 0\n", "malformed instruction", 2},
+        {"platform cortex-a7\nmov r1, #0x100000000\n", "expected a 32-bit immediate", 2},
+        {"platform cortex-a7\nldr r1, #5\n", "expected 'ldr rN, =imm'", 2},
+        {"platform cortex-a7\nmrs x0, PMCR_EL0\n", "unknown keyword or instruction 'mrs'", 2},
+        {"platform cortex-a7\nread sw@zz\n", "expected a byte offset", 2},
         {"platform cortex-a53\nread PMCR_EL0\nplatform cortex-a57\n", "'platform' must come before the first access", 3},
     };
     for (const auto& c : cases) {
@@ -144,6 +152,27 @@ TEST(Script, InstructionsRetireAndTrap) {
         "expect x3 == 0x41033001\n"
         "isb\n"
         "expect PMEVCNTR0_EL0 == 4\n");
+    EXPECT_EQ(r.code, 0) << r.err;
+}
+
+TEST(Script, A32InstructionsAndLoads) {
+    const ScriptRun r = run(
+        "platform cortex-a7\n"
+        "mov r0, #0x06\n"
+        "mcr p15, 0, r0, c9, c13, 1\n"   // PMSELR = 0 out of reset: counter 0 counts LD_RETIRED
+        "ldr r1, =0x80000001\n"
+        "mcr p15, 0, r1, c9, c12, 1\n"   // PMCNTENSET
+        "mov r2, #1\n"
+        "mcr p15, 0, r2, c9, c12, 0\n"   // PMCR.E
+        "ldr r3, =-1\n"
+        "ldr r4, =0xFFFFFFFF\n"
+        "expect r3 == 0xFFFFFFFF\n"
+        "expect r4 == 0xFFFFFFFF\n"
+        "mrc p15, 0, r5, c9, c13, 2\n"
+        "expect r5 == 2\n"
+        "mrc p15, 0, lr, c9, c12, 0\n"
+        "expect r14 == 0x41072001\n"
+        "expect-trap mrc p15, 0, r6, c9, c14, 7\n");  // unallocated in the PMU space: UNDEFINED
     EXPECT_EQ(r.code, 0) << r.err;
 }
 
