@@ -47,46 +47,49 @@ ArmPmuConfig apply_arm_options(ArmPmuConfig cfg, const PlatformOptions& opts) {
     return cfg;
 }
 
-Platform armv8_platform(std::string name, std::string description, std::string source, ArmPmuConfig cfg) {
+// One builder for the ARM architected PMUs: the view decides the family, instruction set and options.
+Platform arm_platform(std::string name, std::string description, std::string source, ArmPmuConfig cfg, ArmView view) {
+    const bool v8 = view == ArmView::aarch64;
     Platform p;
     p.name = std::move(name);
-    p.family = "armv8-pmuv3";
+    p.family = v8 ? "armv8-pmuv3" : "armv7-cp15";
     p.pmu = std::string(to_string(cfg.version));
     p.counters = cfg.num_counters;
     p.description = std::move(description);
     p.source = std::move(source);
-    p.isa = IsaKind::a64;
+    p.isa = v8 ? IsaKind::a64 : IsaKind::a32;
     p.options = arm_options();
-    p.retire_events = {0x08, 0x1B};  // INST_RETIRED, INST_SPEC: every script instruction is both
-    p.load_events = {0x06};          // LD_RETIRED
-    p.make = [cfg](const PlatformOptions& o) -> std::unique_ptr<Pmu> {
-        return std::make_unique<ArmPmu>(apply_arm_options(cfg, o), ArmView::aarch64);
+    if (!v8) p.options.pop_back();  // no PMCR.LC in ARMv7: the aarch32 option does not apply
+    // Every script instruction is INST_RETIRED (and INST_SPEC on ARMv8, where it is a common event); a load is
+    // LD_RETIRED as well.
+    p.retire_events = v8 ? std::vector<uint32_t>{0x08, 0x1B} : std::vector<uint32_t>{0x08};
+    p.load_events = {0x06};
+    p.make = [cfg, view, v8](const PlatformOptions& o) -> std::unique_ptr<Pmu> {
+        if (!v8 && o.count("aarch32")) throw std::invalid_argument("option aarch32 applies to ARMv8 platforms only");
+        return std::make_unique<ArmPmu>(apply_arm_options(cfg, o), view);
     };
-    p.event_names = [] () -> const std::vector<EventInfo>& { return armv8_common_events(); };
+    p.event_names = v8 ? &armv8_common_events : &armv7_events;
     p.implements = [](const Pmu& pmu, uint32_t e) { return static_cast<const ArmPmu&>(pmu).event_supported(e); };
     return p;
 }
 
+Platform armv8_platform(std::string name, std::string description, std::string source, ArmPmuConfig cfg) {
+    return arm_platform(std::move(name), std::move(description), std::move(source), std::move(cfg), ArmView::aarch64);
+}
+
 Platform armv7_platform(std::string name, std::string description, std::string source, ArmPmuConfig cfg) {
-    Platform p;
-    p.name = std::move(name);
-    p.family = "armv7-cp15";
-    p.pmu = std::string(to_string(cfg.version));
-    p.counters = cfg.num_counters;
-    p.description = std::move(description);
-    p.source = std::move(source);
-    p.isa = IsaKind::a32;
-    p.options = arm_options();
-    p.options.pop_back();                // no PMCR.LC in ARMv7: the aarch32 option does not apply
-    p.retire_events = {0x08};            // INST_RETIRED
-    p.load_events = {0x06};              // LD_RETIRED
-    p.make = [cfg](const PlatformOptions& o) -> std::unique_ptr<Pmu> {
-        if (o.count("aarch32")) throw std::invalid_argument("option aarch32 applies to ARMv8 platforms only");
-        return std::make_unique<ArmPmu>(apply_arm_options(cfg, o), ArmView::aarch32_v7);
-    };
-    p.event_names = []() -> const std::vector<EventInfo>& { return armv7_events(); };
-    p.implements = [](const Pmu& pmu, uint32_t e) { return static_cast<const ArmPmu&>(pmu).event_supported(e); };
-    return p;
+    return arm_platform(std::move(name), std::move(description), std::move(source), std::move(cfg), ArmView::aarch32_v7);
+}
+
+// An ARM PMU configuration from its distinguishing figures.
+ArmPmuConfig arm_config(ArmPmuVersion version, unsigned n, uint8_t idcode, uint64_t pmceid0, uint64_t pmceid1 = 0) {
+    ArmPmuConfig c;
+    c.version = version;
+    c.num_counters = n;
+    c.idcode = idcode;
+    c.pmceid0 = pmceid0;
+    c.pmceid1 = pmceid1;
+    return c;
 }
 
 std::vector<Platform> build_platforms() {
@@ -94,47 +97,27 @@ std::vector<Platform> build_platforms() {
     {
         // Cortex-A53: PMCR 0x41033000 (IMP 0x41, IDCODE 0x03, N = 6) [TRM-A53 DDI0500]; PMCEID0 0x63FFFFFF and
         // PMCEID1 0x00000001 (L2D_CACHE_ALLOCATE) per the Zynq UltraScale+ register reference UG1087 (A53_PMU).
-        ArmPmuConfig c;
-        c.version = ArmPmuVersion::v3;
-        c.num_counters = 6;
-        c.idcode = 0x03;
-        c.pmceid0 = 0x63FFFFFF;
-        c.pmceid1 = 0x00000001;
+        const ArmPmuConfig c = arm_config(ArmPmuVersion::v3, 6, 0x03, 0x63FFFFFF, 0x00000001);
         v.push_back(armv8_platform("cortex-a53", "Arm Cortex-A53 (ARMv8.0-A), PMUv3 with 6 event counters",
                                    "Cortex-A53 TRM DDI0500 ch. 12; AMD UG1087 A53_PMU", c));
     }
     {
         // Cortex-A57: PMCR 0x41013000 (IDCODE 0x01, N = 6) [issue 3]. PMCEID values unconfirmed: taken as the
         // Cortex-A53's common-event set until checked against the Cortex-A57 TRM.
-        ArmPmuConfig c;
-        c.version = ArmPmuVersion::v3;
-        c.num_counters = 6;
-        c.idcode = 0x01;
-        c.pmceid0 = 0x63FFFFFF;
-        c.pmceid1 = 0x00000001;
+        const ArmPmuConfig c = arm_config(ArmPmuVersion::v3, 6, 0x01, 0x63FFFFFF, 0x00000001);
         v.push_back(armv8_platform("cortex-a57", "Arm Cortex-A57 (ARMv8.0-A), PMUv3 with 6 event counters",
                                    "PMCR per issue 3; PMCEID unconfirmed (A53 values)", c));
     }
     {
         // Cortex-A72: PMCR 0x41023000 (IDCODE 0x02, N = 6) [issue 3]. PMCEID unconfirmed, as for the A57.
-        ArmPmuConfig c;
-        c.version = ArmPmuVersion::v3;
-        c.num_counters = 6;
-        c.idcode = 0x02;
-        c.pmceid0 = 0x63FFFFFF;
-        c.pmceid1 = 0x00000001;
+        const ArmPmuConfig c = arm_config(ArmPmuVersion::v3, 6, 0x02, 0x63FFFFFF, 0x00000001);
         v.push_back(armv8_platform("cortex-a72", "Arm Cortex-A72 (ARMv8.0-A), PMUv3 with 6 event counters",
                                    "PMCR per issue 3; PMCEID unconfirmed (A53 values)", c));
     }
     {
         // A generic PMUv3p5 with every counter and every common event, for drivers that need the full range.
         // No AArch32: PMCR.LC is RES1 and D RES0 (armv8-pmuv3.md §5.1); option aarch32=1 changes that.
-        ArmPmuConfig c;
-        c.version = ArmPmuVersion::v3p5;
-        c.num_counters = 31;
-        c.idcode = 0x00;
-        c.pmceid0 = 0xFFFFFFFF;
-        c.pmceid1 = 0xFFFFFFFF;
+        ArmPmuConfig c = arm_config(ArmPmuVersion::v3p5, 31, 0x00, 0xFFFFFFFF, 0xFFFFFFFF);
         c.aarch32 = false;
         v.push_back(armv8_platform("armv8-generic",
                                    "generic ARMv8 PMUv3p5: 31 event counters (64-bit), every common event, no AArch32",
@@ -144,11 +127,7 @@ std::vector<Platform> build_platforms() {
         // Cortex-A7 (Raspberry Pi 2): PMUv2, N = 4, PMCR 0x41072000 [QEMU cortex_a7; armv7-cp15-pmu.md §3.1, §5].
         // PMCEID0 0x23FFFFFF derived from the TRM's event list (events 0x00-0x19 and 0x1D): unconfirmed (§3.8).
         // Virtualization Extensions: PMOVSSET and the NSH filter bit exist.
-        ArmPmuConfig c;
-        c.version = ArmPmuVersion::v2;
-        c.num_counters = 4;
-        c.idcode = 0x07;
-        c.pmceid0 = 0x23FFFFFF;
+        ArmPmuConfig c = arm_config(ArmPmuVersion::v2, 4, 0x07, 0x23FFFFFF);
         c.impdef_events = cortex_a7_impdef_events();
         v.push_back(armv7_platform("cortex-a7", "Arm Cortex-A7 MPCore (Raspberry Pi 2), PMUv2 with 4 event counters",
                                    "armv7-cp15-pmu.md §3.1, §5; Cortex-A7 MPCore TRM DDI0464 ch. 11", c));
@@ -156,11 +135,7 @@ std::vector<Platform> build_platforms() {
     {
         // Cortex-A8: PMUv1, N = 4, PMCR 0x41002000 [QEMU, armv7-cp15-pmu.md §3.1]. No filtering, no PMOVSSET.
         // PMCEID0: the ARMv7 common events 0x00-0x12 (unconfirmed: not in the sources).
-        ArmPmuConfig c;
-        c.version = ArmPmuVersion::v1;
-        c.num_counters = 4;
-        c.idcode = 0x00;
-        c.pmceid0 = 0x0007FFFF;
+        ArmPmuConfig c = arm_config(ArmPmuVersion::v1, 4, 0x00, 0x0007FFFF);
         c.has_pmovsset = false;
         c.has_el2 = false;
         v.push_back(armv7_platform("cortex-a8", "Arm Cortex-A8, PMUv1 with 4 event counters",
@@ -168,11 +143,7 @@ std::vector<Platform> build_platforms() {
     }
     {
         // Cortex-A9: PMUv1, N = 6, PMCR 0x41093000 [QEMU, armv7-cp15-pmu.md §3.1]. PMCEID0 as the A8 (unconfirmed).
-        ArmPmuConfig c;
-        c.version = ArmPmuVersion::v1;
-        c.num_counters = 6;
-        c.idcode = 0x09;
-        c.pmceid0 = 0x0007FFFF;
+        ArmPmuConfig c = arm_config(ArmPmuVersion::v1, 6, 0x09, 0x0007FFFF);
         c.has_pmovsset = false;
         c.has_el2 = false;
         v.push_back(armv7_platform("cortex-a9", "Arm Cortex-A9 MPCore, PMUv1 with 6 event counters",
@@ -181,11 +152,7 @@ std::vector<Platform> build_platforms() {
     {
         // Cortex-A15: PMUv2, N = 6, PMCR 0x410F3000 [issue 4; TRM-A15 Table 11-1]. PMCEID0: common events
         // 0x00-0x19, 0x1B-0x1D (unconfirmed). Virtualization Extensions: PMOVSSET, NSH.
-        ArmPmuConfig c;
-        c.version = ArmPmuVersion::v2;
-        c.num_counters = 6;
-        c.idcode = 0x0F;
-        c.pmceid0 = 0x3BFFFFFF;
+        const ArmPmuConfig c = arm_config(ArmPmuVersion::v2, 6, 0x0F, 0x3BFFFFFF);
         v.push_back(armv7_platform("cortex-a15", "Arm Cortex-A15 MPCore, PMUv2 with 6 event counters",
                                    "armv7-cp15-pmu.md §1, §6; Cortex-A15 TRM DDI0438 Table 11-1; PMCEID unconfirmed", c));
     }

@@ -2,56 +2,14 @@
 #include <gtest/gtest.h>
 
 #include "isa/a32_coproc.hpp"
-#include "model/pmu/arm_pmu.hpp"
-#include "platforms/platform.hpp"
+#include "tests/unit/arm_fixture.hpp"
 
 namespace pmusim {
 namespace {
 
-class PmuV7 : public ::testing::Test {
+class PmuV7 : public ArmPmuTest {
 protected:
-    void make(const char* platform = "cortex-a7", PlatformOptions opts = {}) {
-        pmu = find_platform(platform)->make(opts);
-        arm = static_cast<ArmPmu*>(pmu.get());
-    }
-    void SetUp() override { make(); }
-    AccessRecord w(const std::string& reg, uint64_t v, unsigned pl = 1) {
-        Register* r = pmu->bank().find(reg);
-        EXPECT_NE(r, nullptr) << reg;
-        AccessContext c;
-        c.privilege = pl;
-        return pmu->write(*r, v, c);
-    }
-    AccessRecord rd(const std::string& reg, unsigned pl = 1) {
-        Register* r = pmu->bank().find(reg);
-        EXPECT_NE(r, nullptr) << reg;
-        AccessContext c;
-        c.privilege = pl;
-        return pmu->read(*r, c);
-    }
-    uint64_t val(const std::string& reg) {
-        const auto rec = rd(reg);
-        EXPECT_FALSE(rec.trapped()) << reg;
-        return rec.value_read;
-    }
-    AccessRecord ext_rd(uint64_t off) {
-        AccessContext c;
-        c.origin = AccessOrigin::external_debug;
-        return pmu->read_offset(off, c);
-    }
-    AccessRecord ext_wr(uint64_t off, uint64_t v, AccessOrigin o = AccessOrigin::external_debug) {
-        AccessContext c;
-        c.origin = o;
-        return pmu->write_offset(off, v, c);
-    }
-    void run(uint64_t cycles, std::initializer_list<EventCount> events = {}) {
-        EventBatch b;
-        b.cycles = cycles;
-        for (const auto& e : events) b.add(e.event, e.count);
-        pmu->advance(b);
-    }
-    std::unique_ptr<Pmu> pmu;
-    ArmPmu* arm = nullptr;
+    PmuV7() : ArmPmuTest("cortex-a7") {}
 };
 
 TEST_F(PmuV7, ResetValuesPerCore) {

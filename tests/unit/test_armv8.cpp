@@ -1,48 +1,14 @@
 // ARMv8 PMUv3 rules, each from ../shared/spec/armv8-pmuv3.md (section in the test name or comment).
 #include <gtest/gtest.h>
 
-#include "model/pmu/arm_pmu.hpp"
-#include "platforms/platform.hpp"
+#include "tests/unit/arm_fixture.hpp"
 
 namespace pmusim {
 namespace {
 
-class PmuV3 : public ::testing::Test {
+class PmuV3 : public ArmPmuTest {
 protected:
-    void make(const char* platform = "cortex-a53", PlatformOptions opts = {}) {
-        pmu = find_platform(platform)->make(opts);
-        arm = static_cast<ArmPmu*>(pmu.get());
-    }
-    void SetUp() override { make(); }
-
-    AccessRecord w(const std::string& reg, uint64_t v, unsigned el = 1) {
-        Register* r = pmu->bank().find(reg);
-        EXPECT_NE(r, nullptr) << reg;
-        AccessContext c;
-        c.privilege = el;
-        return pmu->write(*r, v, c);
-    }
-    AccessRecord rd(const std::string& reg, unsigned el = 1) {
-        Register* r = pmu->bank().find(reg);
-        EXPECT_NE(r, nullptr) << reg;
-        AccessContext c;
-        c.privilege = el;
-        return pmu->read(*r, c);
-    }
-    uint64_t val(const std::string& reg) {
-        const auto rec = rd(reg);
-        EXPECT_FALSE(rec.trapped()) << reg;
-        return rec.value_read;
-    }
-    AdvanceResult run(uint64_t cycles, std::initializer_list<EventCount> events = {}) {
-        EventBatch b;
-        b.cycles = cycles;
-        for (const auto& e : events) b.add(e.event, e.count);
-        return pmu->advance(b);
-    }
-
-    std::unique_ptr<Pmu> pmu;
-    ArmPmu* arm = nullptr;
+    PmuV3() : ArmPmuTest("cortex-a53") {}
 };
 
 TEST_F(PmuV3, ResetValuesOfCortexA53) {
