@@ -4,6 +4,7 @@
 
 #include "isa/number.hpp"
 #include "model/core/register.hpp"
+#include "model/pmu/arm11_pmu.hpp"
 #include "model/pmu/arm_pmu.hpp"
 #include "platforms/platform.hpp"
 
@@ -92,6 +93,47 @@ ArmPmuConfig arm_config(ArmPmuVersion version, unsigned n, uint8_t idcode, uint6
     return c;
 }
 
+Platform arm11_platform(std::string name, Arm11Core core, unsigned core_bit, std::string description) {
+    Platform p;
+    p.name = std::move(name);
+    p.family = "arm11-pmnc";
+    p.pmu = "PMNC";
+    p.counters = 2;
+    p.description = std::move(description);
+    p.source = "arm11-pmnc.md; ARM Application Note 195";
+    p.isa = IsaKind::a32;
+    p.options = {
+        {"user-access", "privileged|all", "privileged",
+         "User-mode access: UNDEFINED as the core TRMs say, or allowed as AN195 reads (and the ARM1176 with its "
+         "User-access validation bit set)"},
+        {"flag-clear-needs-e", "0|1", "1",
+         "an overflow flag written 1 with PMNC.E = 0 stays set (AN195: E must be set to clear the request)"},
+    };
+    p.retire_events = {0x07};  // INSTR_EXEC
+    Arm11Config cfg;
+    cfg.core = core;
+    for (const auto& e : arm11_events())
+        if (e.cores & core_bit) cfg.events.push_back(e.info.number);
+    p.make = [cfg](const PlatformOptions& opts) -> std::unique_ptr<Pmu> {
+        Arm11Config c = cfg;
+        for (const auto& [k, v] : opts) {
+            if (k == "user-access") {
+                if (v != "privileged" && v != "all")
+                    throw std::invalid_argument(fmt::format("option user-access: expected privileged or all, got '{}'", v));
+                c.user_access = v == "all";
+            } else if (k == "flag-clear-needs-e") {
+                c.clear_needs_e = parse_bool_option(k, v);
+            } else {
+                throw std::invalid_argument(fmt::format("unknown platform option '{}'", k));
+            }
+        }
+        return std::make_unique<Arm11Pmu>(c);
+    };
+    p.event_names = &arm11_event_names;
+    p.implements = [](const Pmu& pmu, uint32_t e) { return static_cast<const Arm11Pmu&>(pmu).event_supported(e); };
+    return p;
+}
+
 std::vector<Platform> build_platforms() {
     std::vector<Platform> v;
     {
@@ -156,6 +198,12 @@ std::vector<Platform> build_platforms() {
         v.push_back(armv7_platform("cortex-a15", "Arm Cortex-A15 MPCore, PMUv2 with 6 event counters",
                                    "armv7-cp15-pmu.md §1, §6; Cortex-A15 TRM DDI0438 Table 11-1; PMCEID unconfirmed", c));
     }
+    v.push_back(arm11_platform("arm1136", Arm11Core::arm1136, Arm11Event::arm1136,
+                               "ARM1136: PMNC with CCNT and 2 event counters"));
+    v.push_back(arm11_platform("arm1156", Arm11Core::arm1156, Arm11Event::arm1156,
+                               "ARM1156: PMNC with CCNT, 2 event counters and the FIQ request"));
+    v.push_back(arm11_platform("arm1176", Arm11Core::arm1176, Arm11Event::arm1176,
+                               "ARM1176 (Raspberry Pi 1): PMNC with CCNT and 2 event counters"));
     return v;
 }
 

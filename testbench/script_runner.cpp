@@ -194,9 +194,8 @@ ScriptRunner::Operand ScriptRunner::resolve_cp15(const ScriptInsn& i) {
         op.text = op.reg->name;
         return op;
     }
-    // The ARMv7 PMU occupies CRn = c9, CRm = c12-c14 with opc1 = 0: an unallocated encoding there is UNDEFINED.
-    const unsigned opc1 = i.cp15 >> 11, crn = (i.cp15 >> 7) & 15u, crm = (i.cp15 >> 3) & 15u;
-    if (opc1 == 0 && crn == 9 && crm >= 12 && crm <= 14) {
+    // An unallocated encoding inside the PMU's space is UNDEFINED; outside it, it is not pmusim's to model.
+    if (pmu_->in_pmu_space(EncodingSpace::cp15, i.cp15)) {
         op.unallocated = true;
         return op;
     }

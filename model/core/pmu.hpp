@@ -86,6 +86,10 @@ public:
 
     virtual void reset() = 0;
 
+    // Whether an encoding lies in the PMU's own register space: an unallocated encoding there is UNDEFINED,
+    // while one outside it belongs to some other part of the core that pmusim does not model.
+    virtual bool in_pmu_space(EncodingSpace, uint32_t) const { return false; }
+
 protected:
     // Permission rules, as pure functions of the register, direction and context: refuse the record to trap.
     virtual void check_access(const Register& r, bool is_write, const AccessContext& ctx, AccessRecord& rec) = 0;

@@ -64,6 +64,14 @@ ArmPmu::ArmPmu(const ArmPmuConfig& cfg, ArmView view) : cfg_(cfg), view_(view) {
 
 std::string_view ArmPmu::family() const { return view_ == ArmView::aarch64 ? "armv8-pmuv3" : "armv7-cp15"; }
 
+bool ArmPmu::in_pmu_space(EncodingSpace space, uint32_t key) const {
+    // ARMv7: p15, 0, c9, c12-c14 (v7 §2). AArch64: op0 = 3, CRn = 9 with CRm = 12-14, or CRn = 14 (v8 §2).
+    const unsigned crn = (key >> 7) & 15u, crm = (key >> 3) & 15u;
+    if (space == EncodingSpace::cp15) return (key >> 11) == 0 && crn == 9 && crm >= 12 && crm <= 14;
+    if (space == EncodingSpace::a64_sysreg) return (key >> 14) == 3 && ((crn == 9 && crm >= 12 && crm <= 14) || crn == 14);
+    return false;
+}
+
 bool ArmPmu::event_supported(uint32_t e) const {
     // v8 §3.8 / §9: common events 0x00-0x3F in PMCEID0/1[31:0]; 0x4000-0x403F in [63:32] (v3p1+).
     if (e < 0x20) return test_bit(cfg_.pmceid0, e);

@@ -58,6 +58,7 @@ public:
     AdvanceResult advance(const EventBatch& batch) override;
     bool irq() const override { return irq_; }
     void reset() override;
+    bool in_pmu_space(EncodingSpace space, uint32_t key) const override;
 
     // Whether an event number is implemented (PMCEID bits, or the IMPLEMENTATION DEFINED list).
     bool event_supported(uint32_t event) const;
