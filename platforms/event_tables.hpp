@@ -23,6 +23,7 @@ struct Arm11Event {
 };
 const std::vector<Arm11Event>& arm11_events();
 const std::vector<EventInfo>& arm11_event_names();
+const std::vector<EventInfo>& veer_events();
 const std::vector<uint32_t>& cortex_a7_impdef_events();
 
 }  // namespace pmusim

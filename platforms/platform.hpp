@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "isa/insn_class.hpp"
 #include "model/core/pmu.hpp"
 #include "platforms/event_tables.hpp"
 
@@ -36,8 +37,10 @@ struct Platform {
     std::string source;       // where the platform's figures come from
     IsaKind isa = IsaKind::a64;
     std::vector<OptionInfo> options;
-    std::vector<uint32_t> retire_events;  // events every retired instruction signals
-    std::vector<uint32_t> load_events;    // events a retired load signals as well
+    bool riscv = false;               // privilege is `priv M|U`, not `el N`
+    bool events_before_write = false;  // an instruction's own events are counted before its write (VeeR EL2)
+    // Adds the events `count` retired instructions of one class signal.
+    std::function<void(const isa::RetiredInsn&, uint64_t count, EventBatch&)> retire;
     // Builds a PMU; throws std::invalid_argument naming a bad option or value.
     std::function<std::unique_ptr<Pmu>(const PlatformOptions&)> make;
     // Every event number the architecture names (for `event NAME`), and which the platform implements.

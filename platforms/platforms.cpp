@@ -6,6 +6,7 @@
 #include "model/core/register.hpp"
 #include "model/pmu/arm11_pmu.hpp"
 #include "model/pmu/arm_pmu.hpp"
+#include "model/pmu/veer_pmu.hpp"
 #include "platforms/platform.hpp"
 
 namespace pmusim {
@@ -61,10 +62,14 @@ Platform arm_platform(std::string name, std::string description, std::string sou
     p.isa = v8 ? IsaKind::a64 : IsaKind::a32;
     p.options = arm_options();
     if (!v8) p.options.pop_back();  // no PMCR.LC in ARMv7: the aarch32 option does not apply
-    // Every script instruction is INST_RETIRED (and INST_SPEC on ARMv8, where it is a common event); a load is
-    // LD_RETIRED as well.
-    p.retire_events = v8 ? std::vector<uint32_t>{0x08, 0x1B} : std::vector<uint32_t>{0x08};
-    p.load_events = {0x06};
+    // Every instruction is INST_RETIRED (and INST_SPEC on ARMv8, where it is a common event); a load is
+    // LD_RETIRED as well, a store ST_RETIRED.
+    p.retire = [v8](const isa::RetiredInsn& i, uint64_t n, EventBatch& b) {
+        b.add(0x08, n);
+        if (v8) b.add(0x1B, n);
+        if (i.cls == isa::InsnClass::load) b.add(0x06, n);
+        if (i.cls == isa::InsnClass::store) b.add(0x07, n);
+    };
     p.make = [cfg, view, v8](const PlatformOptions& o) -> std::unique_ptr<Pmu> {
         if (!v8 && o.count("aarch32")) throw std::invalid_argument("option aarch32 applies to ARMv8 platforms only");
         return std::make_unique<ArmPmu>(apply_arm_options(cfg, o), view);
@@ -109,7 +114,7 @@ Platform arm11_platform(std::string name, Arm11Core core, unsigned core_bit, std
         {"flag-clear-needs-e", "0|1", "1",
          "an overflow flag written 1 with PMNC.E = 0 stays set (AN195: E must be set to clear the request)"},
     };
-    p.retire_events = {0x07};  // INSTR_EXEC
+    p.retire = [](const isa::RetiredInsn&, uint64_t n, EventBatch& b) { b.add(0x07, n); };  // INSTR_EXEC
     Arm11Config cfg;
     cfg.core = core;
     for (const auto& e : arm11_events())
@@ -131,6 +136,56 @@ Platform arm11_platform(std::string name, Arm11Core core, unsigned core_bit, std
     };
     p.event_names = &arm11_event_names;
     p.implements = [](const Pmu& pmu, uint32_t e) { return static_cast<const Arm11Pmu&>(pmu).event_supported(e); };
+    return p;
+}
+
+// VeeR EL2 (veer-el2-mhpm.md): machine mode only by default, as the core's default configuration.
+Platform veer_platform() {
+    Platform p;
+    p.name = "veer-el2";
+    p.family = "veer-el2";
+    p.pmu = "mhpm";
+    p.counters = 4;
+    p.description = "CHIPS Alliance VeeR EL2 (RV32IMC): mcycle, minstret, mhpmcounter3-6";
+    p.source = "veer-el2-mhpm.md (VeeR EL2 PRM ch. 8 and el2_dec_tlu_ctl.sv)";
+    p.isa = IsaKind::rv32;
+    p.riscv = true;
+    p.events_before_write = true;  // veer §4.1: a counter write wins over the writing instruction's own increment
+    p.options = {{"user_mode", "0|1", "0", "RV_USER_MODE build: U-mode, mcounteren and the cycle/instret/hpmcounter shadows"}};
+    // veer §3 and §4.2: every committed instruction is event 4 (minstret) and 5 or 6 (16-/32-bit), plus its class.
+    p.retire = [](const isa::RetiredInsn& i, uint64_t n, EventBatch& b) {
+        using C = isa::InsnClass;
+        b.add(4, n);
+        b.add(i.compressed ? 5 : 6, n);
+        switch (i.cls) {
+            case C::alu: b.add(15, n); break;
+            case C::load: b.add(11, n); break;
+            case C::store: b.add(12, n); break;
+            case C::mul: b.add(9, n); break;
+            case C::div: b.add(10, n); break;
+            case C::branch:
+            case C::jump: b.add(24, n); break;  // RTL: conditional branches and JAL
+            case C::csr_read: b.add(16, n); break;
+            case C::csr_read_write: b.add(17, n); break;
+            case C::csr_write: b.add(18, n); break;
+            case C::ebreak: b.add(19, n); break;
+            case C::ecall: b.add(20, n); break;
+            case C::fence: b.add(21, n); break;
+            case C::fence_i: b.add(22, n); break;
+            case C::mret: b.add(23, n); break;
+            default: break;
+        }
+    };
+    p.make = [](const PlatformOptions& opts) -> std::unique_ptr<Pmu> {
+        VeerConfig c;
+        for (const auto& [k, v] : opts) {
+            if (k == "user_mode") c.user_mode = parse_bool_option(k, v);
+            else throw std::invalid_argument(fmt::format("unknown platform option '{}'", k));
+        }
+        return std::make_unique<VeerPmu>(c);
+    };
+    p.event_names = &veer_events;
+    p.implements = [](const Pmu&, uint32_t e) { return VeerPmu::event_implemented(e); };
     return p;
 }
 
@@ -204,6 +259,7 @@ std::vector<Platform> build_platforms() {
                                "ARM1156: PMNC with CCNT, 2 event counters and the FIQ request"));
     v.push_back(arm11_platform("arm1176", Arm11Core::arm1176, Arm11Event::arm1176,
                                "ARM1176 (Raspberry Pi 1): PMNC with CCNT and 2 event counters"));
+    v.push_back(veer_platform());
     return v;
 }
 

@@ -161,7 +161,7 @@ int cmd_regs(const std::vector<std::string>& args, std::ostream& out, std::ostre
         if (!r->source.empty()) out << fmt::format("  source:   {}\n", r->source);
         out << fmt::format("  {:<9} {:<10} {:<7} {:<12} {}\n", "BITS", "FIELD", "ACCESS", "RESET", "DESCRIPTION");
         for (auto it = r->fields.rbegin(); it != r->fields.rend(); ++it) {
-            const uint64_t reset = (it->read(r->state ? *r->state : 0) >> it->lsb) & ((it->mask() >> it->lsb));
+            const uint64_t reset = (it->read(r->word()) >> it->lsb) & (it->mask() >> it->lsb);
             out << fmt::format("  {:<9} {:<10} {:<7} {:<12} {}\n", bits_text(*it), it->name, to_string(it->kind),
                                fmt::format("{:#x}", reset), it->description);
         }

@@ -6,20 +6,25 @@
 #include <string>
 #include <string_view>
 
+#include "isa/insn_class.hpp"
 #include "platforms/platform.hpp"
 
 namespace pmusim {
 
 struct ScriptInsn {
-    enum class Kind { set_imm, sys_read, sys_write, nop };
+    enum class Kind { set_imm, sys_read, sys_write, nop, csr };
     Kind kind = Kind::nop;
     unsigned reg = 0;         // core register written (set_imm, sys_read) or read (sys_write)
     uint64_t imm = 0;
     std::string sysreg;       // system-register operand as written (name or generic encoding)
     bool has_cp15 = false;    // MRC/MCR: the operand is the CP15 encoding below
     uint32_t cp15 = 0;        // cp15_key(opc1, CRn, CRm, opc2)
-    bool is_load = false;     // retires as a load (ldr rN, =imm: a literal-pool load)
-    unsigned retired = 1;     // instructions it retires as
+    isa::RetiredInsn cls;     // what it retires as (ldr rN, =imm: a literal-pool load)
+    unsigned retired = 1;     // instructions it retires as (li: 1 or 2)
+    // RISC-V CSR instructions: csrrw/csrrs/csrrc (op 0/1/2), the immediate forms, rd and rs1 or uimm.
+    unsigned csr_op = 0;
+    bool csr_imm = false;
+    unsigned csr_src = 0;
     uint32_t encoding = 0;    // machine encoding where it has one (0: none)
 };
 

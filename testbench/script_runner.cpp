@@ -10,6 +10,7 @@
 
 #include "isa/a64_sysreg.hpp"
 #include "isa/number.hpp"
+#include "isa/rv32.hpp"
 
 namespace pmusim {
 
@@ -126,6 +127,7 @@ void ScriptRunner::select_platform(std::string_view name, const PlatformOptions&
         throw Malformed{fmt::format("platform {}: {}", p->name, e.what())};
     }
     platform_ = p;
+    privilege_ = p->riscv ? 3 : 1;  // RISC-V starts in M-mode; ARM scripts default to EL1
     core_.fill(0);
     now_ = 0;
     pmu_->set_exec_context(ExecContext{privilege_, secure_});
@@ -183,6 +185,73 @@ ScriptRunner::Operand ScriptRunner::resolve(std::string_view text) {
     }
     throw Malformed{fmt::format("unknown register '{}' on platform {} (see `pmusim regs --platform {}`)", text,
                                 platform_->name, platform_->name)};
+}
+
+ScriptRunner::InsnOutcome ScriptRunner::exec_csr(const ScriptInsn& i, bool expect_trap) {
+    // Zicsr: csrrw reads unless rd = x0; csrrs/csrrc write unless rs1 = x0 (uimm = 0).
+    const isa::rv32::CsrInsn ci{static_cast<isa::rv32::CsrOp>(i.csr_op), i.csr_imm, i.reg, i.csr_src, 0};
+    const bool reads = isa::rv32::csr_reads(ci), writes = isa::rv32::csr_writes(ci);
+    const Operand op = resolve_csr(i.sysreg);
+    if (op.unallocated) {
+        report(pmu_->unallocated(op.text, writes), expect_trap);
+        return InsnOutcome::trapped;
+    }
+    // Every access the instruction makes is checked first: a trapping instruction changes nothing.
+    for (const bool w : {false, true}) {
+        if (w ? !writes : !reads) continue;
+        const AccessRecord probe = pmu_->check(*op.reg, w, context());
+        if (probe.trapped()) {
+            report(probe, expect_trap);
+            return InsnOutcome::trapped;
+        }
+    }
+    uint64_t old = 0;
+    if (reads) {
+        const AccessRecord rec = do_read(op);  // samples the counter before this instruction's own events
+        report(rec, expect_trap);
+        old = rec.value_read;
+    }
+    const uint64_t src = i.csr_imm ? i.csr_src : core_[i.csr_src];
+    const uint64_t value = i.csr_op == 0 ? src : i.csr_op == 1 ? (old | src) : (old & ~src);
+    // VeeR EL2 (veer §4.1): the instruction's events count under the old selectors and inhibits, then its write
+    // lands and wins over its own increment.
+    if (platform_->events_before_write) retire(i);
+    if (writes) report(do_write(op, value & 0xFFFFFFFFu), expect_trap);
+    if (!platform_->events_before_write) retire(i);
+    if (i.reg != zero_register(platform_->isa)) core_[i.reg] = old;
+    return InsnOutcome::retired;
+}
+
+ScriptRunner::Operand ScriptRunner::resolve_csr(const std::string& text) {
+    Operand op;
+    op.text = text;
+    op.reg = pmu_->bank().find(text);
+    if (!op.reg) {
+        auto n = isa::parse_number(text);
+        if (!n) {
+            if (const auto k = isa::rv32::standard_counter_csr(to_lower(text))) n = *k;
+        }
+        if (!n) throw Malformed{fmt::format("unknown CSR '{}' on platform {} (see `pmusim regs --platform {}`)", text,
+                                            platform_->name, platform_->name)};
+        if (*n > 0xFFF) throw Malformed{fmt::format("expected a CSR number 0-0xfff, got '{}'", text)};
+        op.reg = pmu_->bank().find(EncodingSpace::csr, static_cast<uint32_t>(*n));
+        if (!op.reg) {
+            if (!pmu_->in_pmu_space(EncodingSpace::csr, static_cast<uint32_t>(*n)))
+                throw Malformed{fmt::format("CSR {:#05x} is not a performance-monitoring CSR: pmusim models those only", *n)};
+            op.unallocated = true;
+            op.text = fmt::format("CSR {:#05x}", *n);
+            return op;
+        }
+    }
+    op.width = op.reg->width;
+    op.text = op.reg->name;
+    return op;
+}
+
+void ScriptRunner::retire(const ScriptInsn& i) {
+    batch_.clear();
+    platform_->retire(i.cls, i.retired, batch_);
+    advance(batch_);
 }
 
 ScriptRunner::Operand ScriptRunner::resolve_cp15(const ScriptInsn& i) {
@@ -277,6 +346,8 @@ void ScriptRunner::exec(std::string_view line) {
     }
     if (kw == "el") {
         need_args(1, 1, "el N");
+        if (platform_ && platform_->riscv)
+            throw Malformed{fmt::format("platform {} is RISC-V: use 'priv M|U' instead of 'el'", platform_->name)};
         const auto v = isa::parse_number(args[0]);
         if (!v || *v > 3) throw Malformed{fmt::format("expected an exception level 0-3, got '{}'", args[0])};
         privilege_ = static_cast<unsigned>(*v);
@@ -287,7 +358,12 @@ void ScriptRunner::exec(std::string_view line) {
         need_args(1, 1, "priv M|U");
         const std::string p = to_lower(args[0]);
         if (p != "m" && p != "u") throw Malformed{fmt::format("expected M or U, got '{}'", args[0])};
-        privilege_ = p == "m" ? 3 : 0;
+        if (platform_ && !platform_->riscv)
+            throw Malformed{fmt::format("platform {} is not RISC-V: use 'el N' instead of 'priv'", platform_->name)};
+        const unsigned priv = p == "m" ? 3 : 0;
+        if (pmu_ && !pmu_->supports_privilege(priv))
+            throw Malformed{fmt::format("platform {} has no U-mode (platform option user_mode=1 adds it)", platform_->name)};
+        privilege_ = priv;
         if (pmu_) pmu_->set_exec_context(ExecContext{privilege_, secure_});
         return;
     }
@@ -452,6 +528,7 @@ ScriptRunner::InsnOutcome ScriptRunner::exec_instruction(std::string_view text, 
     // A system-register access happens first (a read samples the register before the instruction's own
     // events; a write takes effect before them); then the instruction retires: its events, no cycles. A
     // trapping instruction retires nothing (docs/script.md).
+    if (i.kind == ScriptInsn::Kind::csr) return exec_csr(i, expect_trap);
     if (i.kind == ScriptInsn::Kind::sys_read || i.kind == ScriptInsn::Kind::sys_write) {
         const Operand op = i.has_cp15 ? resolve_cp15(i) : resolve(i.sysreg);
         if (op.mmio) throw Malformed{"a system-register instruction cannot name a memory-mapped @OFFSET"};
@@ -463,11 +540,7 @@ ScriptRunner::InsnOutcome ScriptRunner::exec_instruction(std::string_view text, 
     } else if (i.kind == ScriptInsn::Kind::set_imm && i.reg != zr) {
         core_[i.reg] = i.imm;
     }
-    batch_.clear();
-    for (uint32_t e : platform_->retire_events) batch_.add(e, i.retired);
-    if (i.is_load)
-        for (uint32_t e : platform_->load_events) batch_.add(e, i.retired);
-    advance(batch_);
+    retire(i);
     return InsnOutcome::retired;
 }
 

@@ -51,7 +51,10 @@ private:
     void exec_expect_trap(std::string_view rest);
     enum class InsnOutcome { not_instruction, retired, trapped };
     InsnOutcome exec_instruction(std::string_view text, bool expect_trap);
+    InsnOutcome exec_csr(const ScriptInsn& i, bool expect_trap);
+    Operand resolve_csr(const std::string& text);
     void advance(EventBatch& batch);
+    void retire(const ScriptInsn& i);
     AccessContext context() const;
     void report(const AccessRecord& rec, bool trap_expected);
     void fail(const std::string& message);

@@ -79,6 +79,20 @@ AccessRecord Pmu::unallocated(std::string text, bool is_write, uint64_t value) {
 
 Register* Pmu::resolve(Register& r, bool, const AccessContext&, AccessRecord&) { return &r; }
 
+AccessRecord Pmu::check(Register& r, bool is_write, const AccessContext& ctx) {
+    AccessRecord rec;
+    rec.reg = r.name;
+    rec.is_write = is_write;
+    if ((is_write ? !r.writable : !r.readable) && ctx.origin == AccessOrigin::instruction) {
+        rec.refuse(diag::undefined, fmt::format("{} is {}: the {} is refused (UNDEFINED / illegal instruction)", r.name,
+                                                is_write ? "read-only" : "write-only", is_write ? "write" : "read"));
+        return rec;
+    }
+    check_access(r, is_write, ctx, rec);
+    if (!rec.trapped()) resolve(r, is_write, ctx, rec);
+    return rec;
+}
+
 AccessRecord Pmu::access(Register& r, bool is_write, uint64_t value, const AccessContext& ctx) {
     AccessRecord rec;
     rec.reg = r.name;
@@ -89,9 +103,9 @@ AccessRecord Pmu::access(Register& r, bool is_write, uint64_t value, const Acces
     // memory-mapped view reads a write-only register as zero and ignores writes to a read-only one.
     if (is_write ? !r.writable : !r.readable) {
         if (!external) {
-            rec.refuse(diag::undefined, fmt::format("{} is {}: the {} is UNDEFINED", r.name,
-                                                    is_write ? "read-only" : "write-only",
-                                                    is_write ? "write" : "read"));
+            rec.refuse(diag::undefined,
+                       fmt::format("{} is {}: the {} is refused (UNDEFINED / illegal instruction)", r.name,
+                                   is_write ? "read-only" : "write-only", is_write ? "write" : "read"));
             return rec;
         }
         rec.add(Severity::info, diag::no_effect,

@@ -63,6 +63,9 @@ public:
     // Register accesses: checked against the context; a refused access traps and changes nothing.
     AccessRecord read(Register& r, const AccessContext& ctx);
     AccessRecord write(Register& r, uint64_t value, const AccessContext& ctx);
+    // Whether an access would be refused, without making it (no state changes): instructions that must not
+    // change anything when they trap check every access they will make first.
+    AccessRecord check(Register& r, bool is_write, const AccessContext& ctx);
     // Memory-mapped (external) view; an unmapped offset is refused.
     AccessRecord read_offset(uint64_t offset, const AccessContext& ctx);
     AccessRecord write_offset(uint64_t offset, uint64_t value, const AccessContext& ctx);
@@ -75,6 +78,9 @@ public:
     virtual void set_state(CoreState s) { state_ = s; }
     CoreState state() const { return state_; }
     virtual bool supports_state(CoreState s) const { return s == CoreState::run || s == CoreState::debug; }
+
+    // Privileges the core implements (ARM: EL0-EL3; RISC-V: M = 3, U = 0).
+    virtual bool supports_privilege(unsigned p) const { return p <= 3; }
 
     virtual void set_exec_context(const ExecContext& c) { exec_ = c; }
     const ExecContext& exec_context() const { return exec_; }

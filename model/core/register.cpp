@@ -21,10 +21,17 @@ std::string to_upper(std::string_view s) {
     return out;
 }
 
+uint64_t Register::word() const { return state ? (*state >> state_shift) & bit_mask(0, width) : 0; }
+
+void Register::set_word(uint64_t v) {
+    const uint64_t m = bit_mask(0, width) << state_shift;
+    *state = (*state & ~m) | ((v << state_shift) & m);
+}
+
 uint64_t Register::read() const {
-    const uint64_t word = state ? *state : 0;
+    const uint64_t w = word();
     uint64_t v = 0;
-    for (const auto& f : fields) v |= f.read(word);
+    for (const auto& f : fields) v |= f.read(w);
     return v;
 }
 
@@ -38,11 +45,11 @@ uint64_t Register::reset_value() const {
 
 void Register::reset() {
     if (!state) return;
-    uint64_t word = *state;
+    uint64_t w = word();
     for (const auto& f : fields) {
-        if (f.stored()) word = deposit(word, f.lsb, f.width, f.reset);
+        if (f.stored()) w = deposit(w, f.lsb, f.width, f.reset);
     }
-    *state = word;
+    set_word(w);
 }
 
 const Field* Register::field(std::string_view field_name) const {
@@ -65,7 +72,7 @@ std::string field_label(const Register& r, const Field& f) {
 
 void apply_write(Register& r, uint64_t value, AccessRecord& rec) {
     assert(r.state && "a writable register needs a state word");
-    const uint64_t old_word = *r.state;
+    const uint64_t old_word = r.word();
     uint64_t new_word = old_word;
     rec.old_value = r.read();
     rec.value_written = value;
@@ -138,7 +145,7 @@ void apply_write(Register& r, uint64_t value, AccessRecord& rec) {
         e.new_value = after;
         rec.fields.push_back(std::move(e));
     }
-    *r.state = new_word;
+    r.set_word(new_word);
     rec.new_value = r.read();
     rec.value_read = rec.new_value;
 }

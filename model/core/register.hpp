@@ -35,6 +35,7 @@ struct Register {
     unsigned width = 32;
     std::vector<Field> fields;  // sorted by lsb, covering [width-1:0] once finalised
     uint64_t* state = nullptr;  // shared state word: set/clear pairs point at the same word
+    unsigned state_shift = 0;   // the register views the word from this bit up (RV32 high halves: 32)
     bool readable = true;       // register-level: a read of a write-only register is UNDEFINED
     bool writable = true;       // register-level: a write of a read-only register is UNDEFINED
     std::string description;
@@ -47,6 +48,8 @@ struct Register {
     int index = -1;                  // family member index (counter n), -1 for none
     unsigned role = 0;               // model-specific role id, for dispatch in the model
 
+    uint64_t word() const;         // the part of the state word this register views
+    void set_word(uint64_t v);     // store into that part, leaving the rest of the state word alone
     uint64_t read() const;         // value a read returns (fields applied to the state word)
     uint64_t reset_value() const;  // the value the stored fields hold after reset
     void reset();                  // store the reset value of every stored field

@@ -90,6 +90,18 @@ TEST(Script, MalformedLinesExitTwoNamingFileLineAndToken) {
         {"platform cortex-a7\nldr r1, #5\n", "expected 'ldr rN, =imm'", 2},
         {"platform cortex-a7\nmrs x0, PMCR_EL0\n", "unknown keyword or instruction 'mrs'", 2},
         {"platform cortex-a7\nread sw@zz\n", "expected a byte offset", 2},
+        {"platform veer-el2\ncsrr a0, mbogus\n", "unknown CSR 'mbogus'", 2},
+        {"platform veer-el2\ncsrr a0, 0x300\n", "CSR 0x300 is not a performance-monitoring CSR", 2},
+        {"platform veer-el2\ncsrr a0, 0x1000\n", "expected a CSR number 0-0xfff", 2},
+        {"platform veer-el2\ncsrwi mcycle, 32\n", "expected a 5-bit immediate", 2},
+        {"platform veer-el2\ncsrw mcycle\n", "expected 'csrw csr, rs1'", 2},
+        {"platform veer-el2\ncsrr q9, mcycle\n", "'q9' is not a register", 2},
+        {"platform veer-el2\nli a0, 0x100000000\n", "expected 'li rd, imm' with a 32-bit immediate", 2},
+        {"platform veer-el2\nel 1\n", "is RISC-V: use 'priv M|U'", 2},
+        {"platform veer-el2\npriv U\n", "has no U-mode (platform option user_mode=1 adds it)", 2},
+        {"platform veer-el2\nstate debug\n", "has no 'debug' state", 2},
+        {"platform veer-el2 user_mode=2\n", "option user_mode: expected 0 or 1", 1},
+        {"platform cortex-a53\npriv M\n", "is not RISC-V: use 'el N'", 2},
         {"platform cortex-a53\nread PMCR_EL0\nplatform cortex-a57\n", "'platform' must come before the first access", 3},
     };
     for (const auto& c : cases) {
@@ -174,6 +186,21 @@ TEST(Script, A32InstructionsAndLoads) {
         "expect r14 == 0x41072001\n"
         "expect-trap mrc p15, 0, r6, c9, c14, 7\n");  // unallocated in the PMU space: UNDEFINED
     EXPECT_EQ(r.code, 0) << r.err;
+}
+
+TEST(Script, RiscvAbiNamesAndCsrNumbers) {
+    const ScriptRun r = run(
+        "platform veer-el2\n"
+        "li x5, 0x7D\n"
+        "csrw 0x320, t0\n"                 // mcountinhibit by number, t0 = x5
+        "csrr fp, mcountinhibit\n"         // fp = s0 = x8
+        "expect x8 == 0x7D\n"
+        "expect s0 == 0x7D\n"
+        "csrrwi zero, mcountinhibit, 0\n"
+        "expect mcountinhibit == 0\n"
+        "csrw zero, zero\n");               // 'zero' is not a CSR
+    EXPECT_EQ(r.code, 2);
+    EXPECT_NE(r.err.find("t.pmus:9: error: unknown CSR 'zero'"), std::string::npos) << r.err;
 }
 
 TEST(Script, ExpectTrapFailsWhenTheAccessIsAllowed) {

@@ -1,0 +1,124 @@
+#include "isa/rv32.hpp"
+
+namespace pmusim::isa::rv32 {
+
+namespace {
+constexpr uint32_t opcode_system = 0x73;
+// funct3 of the Zicsr instructions: 1 csrrw, 2 csrrs, 3 csrrc; +4 for the immediate forms.
+unsigned funct3(CsrOp op, bool imm) { return (op == CsrOp::rw ? 1u : op == CsrOp::rs ? 2u : 3u) + (imm ? 4u : 0u); }
+}  // namespace
+
+uint32_t encode(const CsrInsn& i) {
+    return ((i.csr & 0xFFFu) << 20) | ((i.src & 31u) << 15) | (funct3(i.op, i.immediate) << 12) | ((i.rd & 31u) << 7) |
+           opcode_system;
+}
+
+std::optional<CsrInsn> decode_csr(uint32_t insn) {
+    const unsigned f3 = (insn >> 12) & 7u;
+    if ((insn & 0x7Fu) != opcode_system || f3 == 0 || f3 == 4) return std::nullopt;
+    CsrInsn i;
+    i.op = (f3 & 3u) == 1 ? CsrOp::rw : (f3 & 3u) == 2 ? CsrOp::rs : CsrOp::rc;
+    i.immediate = f3 & 4u;
+    i.rd = (insn >> 7) & 31u;
+    i.src = (insn >> 15) & 31u;
+    i.csr = insn >> 20;
+    return i;
+}
+
+bool csr_reads(const CsrInsn& i) { return !(i.op == CsrOp::rw && i.rd == 0); }
+bool csr_writes(const CsrInsn& i) { return i.op == CsrOp::rw || i.src != 0; }
+
+CsrClass csr_class(const CsrInsn& i) {
+    if (i.op == CsrOp::rw && i.rd == 0) return CsrClass::write;      // csrw, csrwi: event 18
+    if (i.op != CsrOp::rw && i.src == 0) return CsrClass::read;       // csrr (csrrs/c with x0 or uimm 0): event 16
+    return CsrClass::read_write;                                      // everything else: event 17
+}
+
+std::optional<unsigned> standard_counter_csr(std::string_view n) {
+    auto indexed = [&](std::string_view prefix, std::string_view suffix) -> std::optional<unsigned> {
+        if (n.size() <= prefix.size() + suffix.size() || n.substr(0, prefix.size()) != prefix ||
+            n.substr(n.size() - suffix.size()) != suffix)
+            return std::nullopt;
+        unsigned v = 0;
+        for (char c : n.substr(prefix.size(), n.size() - prefix.size() - suffix.size())) {
+            if (c < '0' || c > '9') return std::nullopt;
+            v = v * 10 + static_cast<unsigned>(c - '0');
+        }
+        return v >= 3 && v <= 31 ? std::optional<unsigned>(v) : std::nullopt;
+    };
+    if (n == "cycle") return 0xC00u;
+    if (n == "time") return 0xC01u;
+    if (n == "instret") return 0xC02u;
+    if (n == "cycleh") return 0xC80u;
+    if (n == "timeh") return 0xC81u;
+    if (n == "instreth") return 0xC82u;
+    if (n == "mcounteren") return 0x306u;
+    if (auto k = indexed("hpmcounter", "h")) return 0xC80u + *k;
+    if (auto k = indexed("hpmcounter", "")) return 0xC00u + *k;
+    if (auto k = indexed("mhpmevent", "h")) return 0x720u + *k;
+    return std::nullopt;
+}
+
+Info classify(uint32_t insn) {
+    Info info;
+    if ((insn & 3u) != 3u) {
+        // Compressed (RVC): quadrant in bits [1:0], funct3 in [15:13].
+        info.compressed = true;
+        info.size = 2;
+        const unsigned q = insn & 3u, f3 = (insn >> 13) & 7u;
+        const unsigned rd = (insn >> 7) & 31u, rs2 = (insn >> 2) & 31u, bit12 = (insn >> 12) & 1u;
+        const uint32_t h = insn & 0xFFFFu;
+        switch (q) {
+            case 0:
+                if (f3 == 0) info.klass = (h & 0x1FE0u) ? Klass::alu : Klass::illegal;  // c.addi4spn (nzuimm != 0)
+                else if (f3 == 2) info.klass = Klass::load;                            // c.lw
+                else if (f3 == 6) info.klass = Klass::store;                           // c.sw
+                break;  // c.fld/c.flw/c.fsd/c.fsw: no F/D in RV32IMC
+            case 1:
+                if (f3 == 1 || f3 == 5) info.klass = Klass::jal;          // c.jal, c.j
+                else if (f3 == 6 || f3 == 7) info.klass = Klass::branch;  // c.beqz, c.bnez
+                else if (f3 == 4 && ((insn >> 10) & 3u) == 3u && bit12) info.klass = Klass::illegal;  // RV64 c.subw/addw
+                else info.klass = Klass::alu;  // c.nop/c.addi, c.li, c.lui/c.addi16sp, c.srli/srai/andi/sub/xor/or/and
+                break;
+            case 2:
+                if (f3 == 0) info.klass = Klass::alu;         // c.slli
+                else if (f3 == 2) info.klass = rd ? Klass::load : Klass::illegal;  // c.lwsp (rd != 0)
+                else if (f3 == 6) info.klass = Klass::store;  // c.swsp
+                else if (f3 == 4) {
+                    if (!bit12) info.klass = rs2 == 0 ? (rd ? Klass::jalr : Klass::illegal) : Klass::alu;  // c.jr / c.mv
+                    else if (rs2 == 0) info.klass = rd == 0 ? Klass::ebreak : Klass::jalr;                 // c.ebreak / c.jalr
+                    else info.klass = Klass::alu;                                                           // c.add
+                }
+                break;
+            default: break;
+        }
+        return info;
+    }
+    const unsigned opcode = insn & 0x7Fu, f3 = (insn >> 12) & 7u, f7 = insn >> 25;
+    switch (opcode) {
+        case 0x03: info.klass = (f3 == 3 || f3 == 6 || f3 == 7) ? Klass::illegal : Klass::load; break;  // lb..lhu
+        case 0x23: info.klass = f3 <= 2 ? Klass::store : Klass::illegal; break;                           // sb, sh, sw
+        case 0x63: info.klass = (f3 == 2 || f3 == 3) ? Klass::illegal : Klass::branch; break;
+        case 0x6F: info.klass = Klass::jal; break;
+        case 0x67: info.klass = f3 == 0 ? Klass::jalr : Klass::illegal; break;
+        case 0x37:
+        case 0x17:
+        case 0x13: info.klass = Klass::alu; break;  // lui, auipc, OP-IMM
+        case 0x33:
+            if (f7 == 0x01) info.klass = f3 < 4 ? Klass::mul : Klass::div;  // M: mul/mulh/mulhsu/mulhu; div/divu/rem/remu
+            else info.klass = Klass::alu;
+            break;
+        case 0x0F: info.klass = f3 == 0 ? Klass::fence : f3 == 1 ? Klass::fence_i : Klass::illegal; break;
+        case 0x73:
+            if (f3 != 0 && f3 != 4) info.klass = Klass::csr;
+            else if (insn == 0x00000073u) info.klass = Klass::ecall;
+            else if (insn == 0x00100073u) info.klass = Klass::ebreak;
+            else if (insn == 0x30200073u) info.klass = Klass::mret;
+            else if (insn == 0x10500073u) info.klass = Klass::wfi;
+            break;
+        default: break;
+    }
+    return info;
+}
+
+}  // namespace pmusim::isa::rv32

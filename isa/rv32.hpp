@@ -1,0 +1,48 @@
+// RV32IMC: the CSR instructions (encode/decode) and the classification of every instruction into the classes
+// that performance events count. RISC-V unprivileged spec: base opcode map (ch. 34), Zicsr (ch. 9),
+// "C" extension quadrants (ch. 26).
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string_view>
+
+namespace pmusim::isa::rv32 {
+
+enum class CsrOp { rw, rs, rc };
+
+struct CsrInsn {
+    CsrOp op = CsrOp::rs;
+    bool immediate = false;  // csrrwi/csrrsi/csrrci: `src` is a 5-bit zero-extended immediate
+    unsigned rd = 0;
+    unsigned src = 0;  // rs1, or uimm[4:0]
+    unsigned csr = 0;
+};
+
+uint32_t encode(const CsrInsn& i);
+std::optional<CsrInsn> decode_csr(uint32_t insn);
+
+// Which of the VeeR EL2 CSR events a CSR instruction is (veer-el2-mhpm.md §4.2): a pure read (16), a write with
+// rd = x0 (18), or a read/write (17).
+enum class CsrClass { read, read_write, write };
+CsrClass csr_class(const CsrInsn& i);
+bool csr_reads(const CsrInsn& i);   // csrrw/csrrwi with rd = x0 do not read
+bool csr_writes(const CsrInsn& i);  // csrrs/csrrc with rs1 = x0 (uimm = 0) do not write
+
+// Numbers of the standard counter CSRs by name (RISC-V privileged spec, CSR listing): cycle, time, instret,
+// hpmcounter3-31 and their "h" halves, mcounteren, mhpmevent3h-31h (Sscofpmf).
+std::optional<unsigned> standard_counter_csr(std::string_view name);
+
+enum class Klass : uint8_t {
+    illegal, alu, load, store, branch, jal, jalr, mul, div, csr, ecall, ebreak, mret, wfi, fence, fence_i,
+};
+
+struct Info {
+    Klass klass = Klass::illegal;
+    bool compressed = false;  // 16-bit encoding
+    unsigned size = 4;        // bytes
+};
+
+// Classifies one instruction; `insn` holds 16 (compressed, low two bits != 0b11) or 32 bits.
+Info classify(uint32_t insn);
+
+}  // namespace pmusim::isa::rv32
