@@ -396,7 +396,9 @@ void ScriptRunner::exec(std::string_view line) {
     if (kw == "write") {
         need_args(2, 2, "write REG VALUE");
         const Operand op = resolve(args[0]);
-        const uint64_t v = parse_value(args[1], "a value");
+        // An event name stands for its number (`write PMEVTYPER0_EL0 INST_RETIRED`).
+        const auto named = isa::parse_number(args[1]) ? std::nullopt : find_event(*platform_, args[1]);
+        const uint64_t v = named ? named->number : parse_value(args[1], "a value or an event name");
         report(do_write(op, v), false);
         return;
     }

@@ -23,6 +23,11 @@ void AccessRecord::add(Severity s, std::string_view code, std::string message) {
     diagnostics.push_back(Diagnostic{s, std::string(code), std::move(message)});
 }
 
+void AccessRecord::set_effect(std::string_view field, std::string text) {
+    for (auto& f : fields)
+        if (f.name == field) f.effect = text;
+}
+
 void AccessRecord::refuse(std::string_view code, std::string message) {
     status = AccessStatus::trap;
     add(Severity::warning, code, std::move(message));

@@ -54,6 +54,8 @@ struct AccessRecord {
     bool trapped() const { return status == AccessStatus::trap; }
     bool has(std::string_view code) const;
     void add(Severity s, std::string_view code, std::string message);
+    // Replaces the effect text of a field (a model describing the action of a write-only bit, say).
+    void set_effect(std::string_view field, std::string text);
     // Refuse the access: UNDEFINED / illegal instruction. A trapped access changes no state.
     void refuse(std::string_view code, std::string message);
 };

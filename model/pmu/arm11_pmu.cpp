@@ -106,10 +106,8 @@ void Arm11Pmu::after_write(Register& r, const AccessContext&, AccessRecord& rec)
         for (unsigned i = 0; i < 3; ++i) {
             if (!test_bit(cleared, flag_bit[i])) continue;
             for (auto& f : rec.fields)
-                if (f.name == flag_name[i]) {
-                    f.new_value = 1;
-                    f.effect = "not cleared: E = 0 in the same write";
-                }
+                if (f.name == flag_name[i]) f.new_value = 1;
+            rec.set_effect(flag_name[i], "not cleared: E = 0 in the same write");
         }
         rec.add(Severity::warning, diag::impl_defined,
                 fmt::format("overflow flags {:#x} written 1 with E = 0: AN195 requires E = 1 to clear the interrupt "
@@ -127,14 +125,12 @@ void Arm11Pmu::after_write(Register& r, const AccessContext&, AccessRecord& rec)
                             cleared));
     if (written & pmnc_p) {
         pmn_[0].value = pmn_[1].value = 0;
-        for (auto& f : rec.fields)
-            if (f.name == "P") f.effect = "action: PMN0 := PMN1 := 0";
+        rec.set_effect("P", "action: PMN0 := PMN1 := 0");
     }
     if (written & pmnc_c) {
         ccnt_.value = 0;
         prescaler_.reset();
-        for (auto& f : rec.fields)
-            if (f.name == "C") f.effect = "action: CCNT := 0";
+        rec.set_effect("C", "action: CCNT := 0");
     }
     for (unsigned i = 0; i < 2; ++i) {
         const unsigned lsb = i == 0 ? evt0_lsb : evt1_lsb;

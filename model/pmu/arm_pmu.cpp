@@ -45,11 +45,6 @@ uint64_t event_cycle(uint64_t k, uint64_t count, uint64_t cycles) {
     return static_cast<uint64_t>((static_cast<u128>(k) * cycles + count - 1) / count);
 }
 
-void set_effect(AccessRecord& rec, std::string_view field, std::string text) {
-    for (auto& f : rec.fields)
-        if (f.name == field) f.effect = std::move(text);
-}
-
 }  // namespace
 
 ArmPmu::ArmPmu(const ArmPmuConfig& cfg, ArmView view) : cfg_(cfg), view_(view) {
@@ -537,12 +532,12 @@ void ArmPmu::after_write(Register& r, const AccessContext&, AccessRecord& rec) {
             // v8 §3.1: P resets every event counter, C the cycle counter; neither touches overflow flags.
             if (rec.value_written & pmcr_p) {
                 for (unsigned n = 0; n < N; ++n) evcnt_[n].value = 0;
-                set_effect(rec, "P", fmt::format("action: event counters 0..{} := 0", N == 0 ? 0 : N - 1));
+                rec.set_effect("P", fmt::format("action: event counters 0..{} := 0", N == 0 ? 0 : N - 1));
             }
             if (rec.value_written & pmcr_c) {
                 ccntr_.value = 0;
                 prescaler_.reset();  // pmusim's choice: the divider restarts with the counter (docs/models.md)
-                set_effect(rec, "C", "action: PMCCNTR := 0");
+                rec.set_effect("C", "action: PMCCNTR := 0");
             }
             configure_counters();
             break;
@@ -553,7 +548,7 @@ void ArmPmu::after_write(Register& r, const AccessContext&, AccessRecord& rec) {
         case r_lar: {
             const bool unlock = rec.value_written == 0xC5ACCE55u;
             lsr_ = unlock ? (lsr_ & ~uint64_t{2}) : (lsr_ | 2u);
-            set_effect(rec, "KEY", unlock ? "action: software lock cleared" : "action: software lock set");
+            rec.set_effect("KEY", unlock ? "action: software lock cleared" : "action: software lock set");
             break;
         }
         case r_swinc:
@@ -590,7 +585,7 @@ void ArmPmu::software_increment(uint64_t bits, AccessRecord& rec) {
             const AddResult a = bump(n, 1);
             what = a.overflows ? "incremented and overflowed" : "incremented";
         }
-        set_effect(rec, fmt::format("P{}", n), what);
+        rec.set_effect(fmt::format("P{}", n), what);
     }
 }
 

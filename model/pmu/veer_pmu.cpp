@@ -145,14 +145,11 @@ void VeerPmu::check_access(const Register& r, bool, const AccessContext& ctx, Ac
 void VeerPmu::after_write(Register& r, const AccessContext&, AccessRecord& rec) {
     if (r.role != r_mpmc || !(rec.value_written & 1u)) return;
     // veer §5: writing halt = 1 enters pmu/fw-halt, except in Debug Mode, where it is ignored.
-    for (auto& f : rec.fields) {
-        if (f.name != "halt") continue;
-        if (state_ == CoreState::db_halt) {
-            f.effect = "ignored in Debug Mode";
-        } else {
-            state_ = CoreState::fw_halt;
-            f.effect = "action: the core enters pmu/fw-halt";
-        }
+    if (state_ == CoreState::db_halt) {
+        rec.set_effect("halt", "ignored in Debug Mode");
+    } else {
+        state_ = CoreState::fw_halt;
+        rec.set_effect("halt", "action: the core enters pmu/fw-halt");
     }
     if (state_ == CoreState::fw_halt && (rec.value_written & 2u))
         rec.add(Severity::info, diag::impl_defined, "haltie = 1: mstatus.MIE is set on the way into fw-halt (mstatus is "

@@ -2,37 +2,19 @@
 #include <gtest/gtest.h>
 
 #include "model/pmu/arm11_pmu.hpp"
-#include "platforms/platform.hpp"
+#include "tests/unit/pmu_harness.hpp"
 
 namespace pmusim {
 namespace {
 
-class Arm11 : public ::testing::TestWithParam<const char*> {
+class Arm11 : public ::testing::TestWithParam<const char*>, public PmuHarness {
 protected:
     void make(PlatformOptions opts = {}) {
-        pmu = find_platform(GetParam())->make(opts);
+        build(GetParam(), std::move(opts));
         arm11 = static_cast<Arm11Pmu*>(pmu.get());
     }
     void SetUp() override { make(); }
     bool is1156() const { return std::string(GetParam()) == "arm1156"; }
-    AccessRecord w(const char* reg, uint64_t v, unsigned pl = 1) {
-        AccessContext c;
-        c.privilege = pl;
-        return pmu->write(*pmu->bank().find(reg), v, c);
-    }
-    AccessRecord rd(const char* reg, unsigned pl = 1) {
-        AccessContext c;
-        c.privilege = pl;
-        return pmu->read(*pmu->bank().find(reg), c);
-    }
-    uint64_t val(const char* reg) { return rd(reg).value_read; }
-    AdvanceResult run(uint64_t cycles, std::initializer_list<EventCount> events = {}) {
-        EventBatch b;
-        b.cycles = cycles;
-        for (const auto& e : events) b.add(e.event, e.count);
-        return pmu->advance(b);
-    }
-    std::unique_ptr<Pmu> pmu;
     Arm11Pmu* arm11 = nullptr;
 };
 

@@ -2,7 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "isa/a32_coproc.hpp"
-#include "tests/unit/arm_fixture.hpp"
+#include "tests/unit/pmu_harness.hpp"
 
 namespace pmusim {
 namespace {

@@ -1,7 +1,7 @@
 // ARMv8 PMUv3 rules, each from ../shared/spec/armv8-pmuv3.md (section in the test name or comment).
 #include <gtest/gtest.h>
 
-#include "tests/unit/arm_fixture.hpp"
+#include "tests/unit/pmu_harness.hpp"
 
 namespace pmusim {
 namespace {

@@ -114,6 +114,27 @@ TEST_F(FieldsTest, RecordCarriesOldAndNew) {
     EXPECT_EQ(rec.fields.size(), r->fields.size());
 }
 
+TEST(RegisterHalves, ViewAndWriteOneHalfOfAWord) {
+    // RV32 counters: two 32-bit registers over one 64-bit word.
+    uint64_t word = 0x0000000500000007u;
+    Register lo, hi;
+    lo.name = "lo";
+    lo.state = &word;
+    lo.fields = {make_field("V", 31, 0, FieldKind::rw)};
+    hi = lo;
+    hi.name = "hi";
+    hi.state_shift = 32;
+    EXPECT_EQ(lo.read(), 7u);
+    EXPECT_EQ(hi.read(), 5u);
+    AccessRecord a, b;
+    apply_write(hi, 0x9, a);
+    EXPECT_EQ(word, 0x0000000900000007u);
+    apply_write(lo, 0xFFFFFFFF, b);
+    EXPECT_EQ(word, 0x00000009FFFFFFFFu);
+    EXPECT_EQ(b.old_value, 7u);
+    EXPECT_EQ(b.new_value, 0xFFFFFFFFu);
+}
+
 TEST(RegisterBank, FindsByNameAliasEncodingAndOffset) {
     uint64_t w = 0, w2 = 0;
     RegisterBank bank;

@@ -203,6 +203,19 @@ TEST(Script, RiscvAbiNamesAndCsrNumbers) {
     EXPECT_NE(r.err.find("t.pmus:9: error: unknown CSR 'zero'"), std::string::npos) << r.err;
 }
 
+TEST(Script, EventNamesWhereverEventNumbersGo) {
+    const ScriptRun r = run(
+        "platform cortex-a53\n"
+        "write PMEVTYPER0_EL0 inst_retired\n"
+        "expect PMEVTYPER0_EL0 == 0x08\n"
+        "write PMCNTENSET_EL0 1\n"
+        "write PMCR_EL0 1\n"
+        "event 0x08 2\n"
+        "event INST_RETIRED\n"
+        "expect PMEVCNTR0_EL0 == 3\n");
+    EXPECT_EQ(r.code, 0) << r.err;
+}
+
 TEST(Script, ExpectTrapFailsWhenTheAccessIsAllowed) {
     const ScriptRun r = run("platform cortex-a53\nexpect-trap read PMCR_EL0\n");
     EXPECT_EQ(r.code, 1);

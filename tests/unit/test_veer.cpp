@@ -3,7 +3,7 @@
 
 #include "isa/rv32.hpp"
 #include "model/pmu/veer_pmu.hpp"
-#include "platforms/platform.hpp"
+#include "tests/unit/pmu_harness.hpp"
 
 namespace pmusim {
 namespace {
@@ -13,31 +13,17 @@ bool legal_event(unsigned v) {
     return v <= 28 || (v >= 30 && v <= 32) || (v >= 34 && v <= 50) || (v >= 54 && v <= 56) || (v >= 512 && v <= 516);
 }
 
-class Veer : public ::testing::Test {
+class Veer : public ::testing::Test, public PmuHarness {
 protected:
     void make(PlatformOptions o = {}) {
-        pmu = find_platform("veer-el2")->make(o);
+        build("veer-el2", std::move(o));
         veer = static_cast<VeerPmu*>(pmu.get());
     }
     void SetUp() override { make(); }
-    AccessRecord w(const std::string& reg, uint64_t v, unsigned priv = 3) {
-        AccessContext c;
-        c.privilege = priv;
-        return pmu->write(*pmu->bank().find(reg), v, c);
-    }
-    AccessRecord rd(const std::string& reg, unsigned priv = 3) {
-        AccessContext c;
-        c.privilege = priv;
-        return pmu->read(*pmu->bank().find(reg), c);
-    }
+    // RISC-V privilege: M = 3 (the default here), U = 0.
+    AccessRecord w(const std::string& reg, uint64_t v, unsigned priv = 3) { return PmuHarness::w(reg, v, priv); }
+    AccessRecord rd(const std::string& reg, unsigned priv = 3) { return PmuHarness::rd(reg, priv); }
     uint64_t val(const std::string& reg) { return rd(reg).value_read; }
-    void run(uint64_t cycles, std::initializer_list<EventCount> events = {}) {
-        EventBatch b;
-        b.cycles = cycles;
-        for (const auto& e : events) b.add(e.event, e.count);
-        pmu->advance(b);
-    }
-    std::unique_ptr<Pmu> pmu;
     VeerPmu* veer = nullptr;
 };
 

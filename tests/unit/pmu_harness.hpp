@@ -1,5 +1,5 @@
-// A test fixture around one ARM architected PMU built from a named platform: accesses by register name at a
-// given privilege, external and software memory-mapped accesses, and bulk advances.
+// Test helpers around one PMU built from a named platform: accesses by register name at a given privilege,
+// external and software memory-mapped accesses, and bulk advances. Fixtures inherit it next to their gtest base.
 #pragma once
 #include <gtest/gtest.h>
 
@@ -12,15 +12,9 @@
 
 namespace pmusim {
 
-class ArmPmuTest : public ::testing::Test {
+class PmuHarness {
 protected:
-    explicit ArmPmuTest(const char* default_platform) : default_platform_(default_platform) {}
-
-    void make(const char* platform = nullptr, PlatformOptions opts = {}) {
-        pmu = find_platform(platform ? platform : default_platform_)->make(opts);
-        arm = static_cast<ArmPmu*>(pmu.get());
-    }
-    void SetUp() override { make(); }
+    void build(const char* platform, PlatformOptions opts = {}) { pmu = find_platform(platform)->make(opts); }
 
     AccessRecord w(const std::string& reg, uint64_t v, unsigned el = 1) {
         Register* r = pmu->bank().find(reg);
@@ -59,6 +53,19 @@ protected:
     }
 
     std::unique_ptr<Pmu> pmu;
+};
+
+// A fixture around one ARM architected PMU.
+class ArmPmuTest : public ::testing::Test, public PmuHarness {
+protected:
+    explicit ArmPmuTest(const char* default_platform) : default_platform_(default_platform) {}
+
+    void make(const char* platform = nullptr, PlatformOptions opts = {}) {
+        build(platform ? platform : default_platform_, std::move(opts));
+        arm = static_cast<ArmPmu*>(pmu.get());
+    }
+    void SetUp() override { make(); }
+
     ArmPmu* arm = nullptr;
 
 private:
