@@ -9,6 +9,7 @@ namespace pmusim::cli {
 int cmd_platforms(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 int cmd_regs(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 int cmd_script(const std::vector<std::string>& args, bool quiet, std::ostream& out, std::ostream& err);
+int cmd_vp(const std::vector<std::string>& args, bool quiet, std::ostream& out, std::ostream& err);
 int cmd_explain(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 
 }  // namespace pmusim::cli

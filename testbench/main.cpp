@@ -16,11 +16,16 @@ commands:
   regs --platform P [REG]         the register map, or one register's fields
   script FILE [--platform P]      run a register sequence script (docs/script.md)
   explain --platform P "ACCESS"   the field-by-field effect of one access, e.g. "write PMCR_EL0 0x17"
+  vp --platform P [--setup FILE]  run the SystemC virtual platform: core model, PMU, interrupt controller
 
 `pmusim COMMAND --help` describes each command. Documentation: docs/.
 )";
 
 }  // namespace
+
+// libsystemc's own main() calls sc_main; pmusim has its main() and starts the SystemC kernel itself where a
+// command needs it, so sc_main is never called.
+extern "C" int sc_main(int, char*[]) { return 2; }
 
 int main(int argc, char** argv) {
     std::vector<std::string> args(argv + 1, argv + argc);
@@ -56,6 +61,7 @@ int main(int argc, char** argv) {
     if (cmd == "regs") return pmusim::cli::cmd_regs(rest, std::cout, std::cerr);
     if (cmd == "script") return pmusim::cli::cmd_script(rest, quiet, std::cout, std::cerr);
     if (cmd == "explain") return pmusim::cli::cmd_explain(rest, std::cout, std::cerr);
+    if (cmd == "vp") return pmusim::cli::cmd_vp(rest, quiet, std::cout, std::cerr);
     std::cerr << "pmusim: unknown command '" << cmd << "'\n" << usage;
     return 2;
 }

@@ -84,7 +84,7 @@ int ScriptRunner::run_file(const std::string& path) {
 int ScriptRunner::run_text(std::string_view text, const std::string& name) {
     file_ = name;
     line_ = 0;
-    if (!cfg_.default_platform.empty()) {
+    if (!cfg_.default_platform.empty() && !attached_) {
         try {
             select_platform(cfg_.default_platform, cfg_.options);
         } catch (const Malformed& m) {
@@ -114,7 +114,22 @@ int ScriptRunner::run_text(std::string_view text, const std::string& name) {
     return script_ok;
 }
 
+void ScriptRunner::attach(const Platform& platform, Pmu& pmu) {
+    platform_ = &platform;
+    pmu_ = &pmu;
+    attached_ = true;
+    privilege_ = platform.riscv ? 3 : 1;
+    pmu_->set_exec_context(ExecContext{privilege_, secure_});
+}
+
 void ScriptRunner::select_platform(std::string_view name, const PlatformOptions& opts) {
+    if (attached_) {
+        if (to_lower(name) != platform_->name || opts != cfg_.options)
+            throw Malformed{fmt::format("the simulation was built for platform {}: a script run under SystemC cannot "
+                                        "change it (platform '{}')",
+                                        platform_->name, name)};
+        return;
+    }
     const Platform* p = find_platform(name);
     if (!p) {
         std::string known;
@@ -122,7 +137,8 @@ void ScriptRunner::select_platform(std::string_view name, const PlatformOptions&
         throw Malformed{fmt::format("unknown platform '{}' (expected one of: {})", name, known)};
     }
     try {
-        pmu_ = p->make(opts);
+        owned_ = p->make(opts);
+        pmu_ = owned_.get();
     } catch (const std::invalid_argument& e) {
         throw Malformed{fmt::format("platform {}: {}", p->name, e.what())};
     }
@@ -307,7 +323,7 @@ void ScriptRunner::fail(const std::string& message) {
 }
 
 void ScriptRunner::advance(EventBatch& batch) {
-    const AdvanceResult r = pmu_->advance(batch);
+    const AdvanceResult r = advance_hook_ ? advance_hook_(batch) : pmu_->advance(batch);
     if (r.irq_rose && !cfg_.quiet)
         err_ << fmt::format("{}: info [irq] interrupt request asserted at cycle {}\n", where(), now_ + r.irq_cycle);
     if (r.fiq_rose && !cfg_.quiet)

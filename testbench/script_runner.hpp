@@ -2,6 +2,7 @@
 #pragma once
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <iosfwd>
 #include <memory>
 #include <string>
@@ -32,7 +33,12 @@ public:
 
     unsigned expectations() const { return expectations_; }
     unsigned failures() const { return failures_; }
-    Pmu* pmu() { return pmu_.get(); }
+    Pmu* pmu() { return pmu_; }
+
+    // Runs on a PMU owned elsewhere (a SystemC module): the platform is fixed, and a `platform` line must name it.
+    void attach(const Platform& platform, Pmu& pmu);
+    // Replaces the direct pmu.advance() of `tick`, `event` and instructions (a SystemC host advances time too).
+    void set_advance_hook(std::function<AdvanceResult(const EventBatch&)> hook) { advance_hook_ = std::move(hook); }
 
 private:
     struct Malformed {
@@ -68,7 +74,10 @@ private:
     std::string file_;
     unsigned line_ = 0;
     const Platform* platform_ = nullptr;
-    std::unique_ptr<Pmu> pmu_;
+    std::unique_ptr<Pmu> owned_;
+    Pmu* pmu_ = nullptr;
+    bool attached_ = false;
+    std::function<AdvanceResult(const EventBatch&)> advance_hook_;
     bool accessed_ = false;
     unsigned privilege_ = 1;
     bool secure_ = false;

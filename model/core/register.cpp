@@ -59,6 +59,10 @@ const Field* Register::field(std::string_view field_name) const {
     return nullptr;
 }
 
+bool Register::implemented() const {
+    return std::any_of(fields.begin(), fields.end(), [](const Field& f) { return f.kind != FieldKind::raz_wi; });
+}
+
 namespace {
 
 std::string hex(uint64_t v) { return fmt::format("{:#x}", v); }

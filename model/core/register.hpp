@@ -54,6 +54,7 @@ struct Register {
     uint64_t reset_value() const;  // the value the stored fields hold after reset
     void reset();                  // store the reset value of every stored field
     const Field* field(std::string_view field_name) const;
+    bool implemented() const;  // false when every field is RAZ/WI (a counter n >= N, a hardwired-zero CSR)
 };
 
 // Applies the field semantics of a write of `value` to `r`, filling the record's field effects and

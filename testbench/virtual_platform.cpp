@@ -1,0 +1,297 @@
+#include "testbench/virtual_platform.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <ostream>
+#include <sstream>
+
+#include <fmt/format.h>
+#include <tlm_utils/simple_initiator_socket.h>
+#include <tlm_utils/tlm_quantumkeeper.h>
+
+#include "isa/number.hpp"
+
+namespace pmusim::vp {
+
+using sc_core::sc_time;
+using sc_core::SC_NS;
+
+bool SyntheticLoop::next(RetiredBlock& b) {
+    if (left_ == 0) return false;
+    // Slots 0-4 ALU (one block of 5), 5-6 loads (one block of 2), 7 the loop branch.
+    static const std::pair<isa::InsnClass, uint64_t> body[] = {
+        {isa::InsnClass::alu, 5}, {isa::InsnClass::load, 2}, {isa::InsnClass::branch, 1}};
+    const auto& [cls, n] = body[slot_];
+    slot_ = (slot_ + 1) % 3;
+    b.insn.cls = cls;
+    b.count = std::min(n, left_);
+    b.cycles = b.count * cpi_;
+    left_ -= b.count;
+    return true;
+}
+
+InterruptController::InterruptController(sc_core::sc_module_name name, bool active_low, bool has_fiq)
+    : sc_module(name), irq_in("irq_in"), fiq_in("fiq_in"), active_low_(active_low) {
+    SC_HAS_PROCESS(InterruptController);
+    SC_METHOD(on_irq);
+    sensitive << irq_in;
+    dont_initialize();
+    if (has_fiq) {
+        SC_METHOD(on_fiq);
+        sensitive << fiq_in;
+        dont_initialize();
+    }
+}
+
+void InterruptController::on_irq() {
+    log_.push_back({sc_core::sc_time_stamp(), "irq", irq_in.read() != active_low_});
+}
+
+void InterruptController::on_fiq() {
+    log_.push_back({sc_core::sc_time_stamp(), "fiq", fiq_in.read() != active_low_});
+}
+
+CoreModel::CoreModel(sc_core::sc_module_name name, const Platform& platform, InstructionSource& source, sc_time period)
+    : sc_module(name), pmu("pmu"), platform_(platform), source_(source), period_(period) {
+    SC_HAS_PROCESS(CoreModel);
+    SC_THREAD(run);
+}
+
+void CoreModel::run() {
+    if (before_run) before_run();
+    tlm_utils::tlm_quantumkeeper qk;
+    qk.reset();
+    RetiredBlock block;
+    EventBatch batch;
+    while (source_.next(block)) {
+        batch.clear();
+        batch.cycles = block.cycles;
+        platform_.retire(block.insn, block.count, batch);
+        pmu->report(batch, qk.get_local_time());
+        instructions_ += block.count;
+        cycles_ += block.cycles;
+        qk.inc(period_ * static_cast<double>(block.cycles));
+        if (qk.need_sync()) qk.sync();
+    }
+    qk.sync();
+}
+
+namespace {
+
+// SystemC prints a banner when its kernel starts unless told not to; pmusim's output stays its own.
+void quiet_systemc() { setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 1); }
+
+// The trace file name without the ".vcd" SystemC appends.
+std::string vcd_base(const std::string& file) {
+    return file.size() > 4 && file.substr(file.size() - 4) == ".vcd" ? file.substr(0, file.size() - 4) : file;
+}
+
+// The system bus: an initiator socket bound to an ARM PMU's memory-mapped view.
+struct Bus : sc_core::sc_module {
+    tlm_utils::simple_initiator_socket<Bus> socket{"socket"};
+    explicit Bus(sc_core::sc_module_name n) : sc_module(n) {}
+};
+
+// Binds what every module needs: request lines to signals, core-state inputs to quiet signals, and a bus to
+// the memory-mapped view where there is one.
+struct Wiring {
+    // The request lines start at their idle level: no edge at time 0.
+    explicit Wiring(bool active_low) : irq("irq", active_low), fiq("fiq", active_low) {}
+    sc_core::sc_signal<bool> irq, fiq, debug{"debug"}, halt{"halt"}, sleep{"sleep"};
+    Bus bus{"bus"};
+    void bind(sc::PmuModule& m) {
+        if (auto* arm = dynamic_cast<sc::ArmPmuModule*>(&m)) bus.socket.bind(arm->socket);
+        m.irq_out.bind(irq);
+        m.debug_in.bind(debug);
+        m.halt_in.bind(halt);
+        m.sleep_in.bind(sleep);
+        if (auto* a11 = dynamic_cast<sc::Arm11PmuModule*>(&m)) a11->fiq_out.bind(fiq);
+    }
+};
+
+// Runs the simulation to its end; a SystemC error is reported, not a crash.
+bool start_simulation(std::ostream& err) {
+    try {
+        sc_core::sc_start();
+        return true;
+    } catch (const std::exception& e) {
+        err << fmt::format("pmusim: SystemC: {}\n", e.what());
+        return false;
+    }
+}
+
+// First `platform` line of a script: its name and options (the SystemC host builds the module before the run).
+bool prescan_platform(const std::string& text, std::string& name, PlatformOptions& opts) {
+    std::istringstream in(text);
+    std::string line;
+    while (std::getline(in, line)) {
+        std::istringstream words(line.substr(0, line.find('#')));
+        std::string kw;
+        if (!(words >> kw) || to_lower(kw) != "platform") continue;
+        words >> name;
+        for (std::string kv; words >> kv;) {
+            const size_t eq = kv.find('=');
+            if (eq != std::string::npos) opts[kv.substr(0, eq)] = kv.substr(eq + 1);
+        }
+        return !name.empty();
+    }
+    return false;
+}
+
+}  // namespace
+
+int run_vp(const VpOptions& o, std::ostream& out, std::ostream& err) {
+    quiet_systemc();
+    const Platform* p = find_platform(o.platform);
+    if (!p) {
+        err << fmt::format("pmusim: unknown platform '{}'\n", o.platform);
+        return 2;
+    }
+    if (o.period_ns <= 0 || o.quantum_ns <= 0 || o.cpi == 0) {
+        err << "pmusim: --period, --quantum and --cpi must be positive\n";
+        return 2;
+    }
+    std::string setup_text;
+    if (!o.setup.empty()) {
+        std::ifstream in(o.setup, std::ios::binary);
+        if (!in) {
+            err << fmt::format("{}: error: cannot open the setup script\n", o.setup);
+            return 2;
+        }
+        std::stringstream ss;
+        ss << in.rdbuf();
+        setup_text = ss.str();
+    }
+    sc::ModuleConfig mc;
+    mc.clock_period = sc_time(o.period_ns, SC_NS);
+    std::unique_ptr<sc::PmuModule> pmu;
+    try {
+        pmu = sc::make_module("pmu", *p, o.options, mc);
+    } catch (const std::invalid_argument& e) {
+        err << fmt::format("pmusim: platform {}: {}\n", p->name, e.what());
+        return 2;
+    }
+    tlm_utils::tlm_quantumkeeper::set_global_quantum(sc_time(o.quantum_ns, SC_NS));
+    const bool active_low = pmu->config().irq_active_low;
+    Wiring wires(active_low);
+    wires.bind(*pmu);
+    InterruptController intc("intc", active_low, pmu->pmu().has_fiq());
+    intc.irq_in.bind(wires.irq);
+    intc.fiq_in.bind(wires.fiq);
+    SyntheticLoop loop(o.instructions, o.cpi);
+    CoreModel core("core", *p, loop, mc.clock_period);
+    core.pmu.bind(pmu->event_export);
+
+    // The setup script runs in the core's thread at time 0, on the module's PMU.
+    ScriptConfig scfg;
+    scfg.quiet = o.quiet;
+    std::ostringstream setup_out;
+    ScriptRunner setup(scfg, setup_out, err);
+    int setup_status = 0;
+    core.before_run = [&] {
+        if (setup_text.empty()) return;
+        setup.attach(*p, pmu->pmu());
+        setup.set_advance_hook([&](const EventBatch& b) {
+            const AdvanceResult r = pmu->advance(b, sc_core::SC_ZERO_TIME);
+            sc_core::wait(mc.clock_period * static_cast<double>(b.cycles));
+            return r;
+        });
+        setup_status = setup.run_text(setup_text, o.setup);
+    };
+    sc_core::sc_trace_file* tf = nullptr;
+    if (!o.vcd.empty()) {
+        tf = sc_core::sc_create_vcd_trace_file(vcd_base(o.vcd).c_str());
+        tf->set_time_unit(1, SC_NS);
+        pmu->trace(tf);
+    }
+    if (!start_simulation(err)) return 2;
+    if (tf) sc_core::sc_close_vcd_trace_file(tf);
+    if (setup_status != 0) {
+        err << fmt::format("pmusim: the setup script {} failed (status {})\n", o.setup, setup_status);
+        if (!o.vcd.empty()) std::remove(o.vcd.c_str());
+        return setup_status;
+    }
+    out << setup_out.str();
+    out << fmt::format("{}: {} instructions in {} cycles ({} ns period, {} ns quantum), ended at {}\n", p->name,
+                       core.instructions(), core.cycles(), o.period_ns, o.quantum_ns,
+                       sc_core::sc_time_stamp().to_string());
+    out << fmt::format("interrupts: {}\n", intc.log().size());
+    for (const auto& e : intc.log())
+        out << fmt::format("  {:>14}  {}  {}\n", e.at.to_string(), e.line, e.requesting ? "asserted" : "released");
+    out << "registers:\n";
+    for (const auto& r : pmu->pmu().bank().all()) {
+        if (r->state && r->readable && r->implemented())
+            out << fmt::format("  {:<16} {:#0{}x}\n", r->name, r->read(), r->width / 4 + 2);
+    }
+    return 0;
+}
+
+int run_script_systemc(const ScriptConfig& cfg, const std::string& path, const std::string& vcd, std::ostream& out,
+                       std::ostream& err) {
+    quiet_systemc();
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+        err << fmt::format("{}: error: cannot open the script file\n", path);
+        return script_malformed;
+    }
+    std::stringstream ss;
+    ss << in.rdbuf();
+    const std::string text = ss.str();
+    std::string name = cfg.default_platform;
+    PlatformOptions opts = cfg.options;
+    PlatformOptions script_opts = cfg.options;
+    if (prescan_platform(text, name, script_opts)) opts = script_opts;
+    const Platform* p = name.empty() ? nullptr : find_platform(name);
+    if (!p) {
+        err << fmt::format("{}: error: {} (with --vcd the platform must be known before the script runs)\n", path,
+                           name.empty() ? "no platform: add a 'platform' line or pass --platform"
+                                        : fmt::format("unknown platform '{}'", name));
+        return script_malformed;
+    }
+    sc::ModuleConfig mc;
+    std::unique_ptr<sc::PmuModule> pmu;
+    try {
+        pmu = sc::make_module("pmu", *p, opts, mc);
+    } catch (const std::invalid_argument& e) {
+        err << fmt::format("{}: error: platform {}: {}\n", path, p->name, e.what());
+        return script_malformed;
+    }
+    Wiring wires(pmu->config().irq_active_low);
+    wires.bind(*pmu);
+    ScriptConfig rc = cfg;
+    rc.options = opts;
+    ScriptRunner runner(rc, out, err);
+    runner.attach(*p, pmu->pmu());
+    runner.set_advance_hook([&](const EventBatch& b) {
+        const AdvanceResult r = pmu->advance(b, sc_core::SC_ZERO_TIME);
+        sc_core::wait(mc.clock_period * static_cast<double>(b.cycles));
+        return r;
+    });
+    int status = 0;
+    struct Host : sc_core::sc_module {
+        std::function<void()> body;
+        explicit Host(sc_core::sc_module_name n) : sc_module(n) {
+            SC_HAS_PROCESS(Host);
+            SC_THREAD(run);
+        }
+        void run() {
+            body();
+            sc_core::sc_stop();
+        }
+    } host("script");
+    host.body = [&] { status = runner.run_text(text, path); };
+    sc_core::sc_trace_file* tf = sc_core::sc_create_vcd_trace_file(vcd_base(vcd).c_str());
+    tf->set_time_unit(1, SC_NS);
+    pmu->trace(tf);
+    if (!start_simulation(err)) {
+        std::remove(vcd.c_str());
+        return script_malformed;
+    }
+    sc_core::sc_close_vcd_trace_file(tf);
+    if (status == script_malformed) std::remove(vcd.c_str());  // no half-written output for a malformed script
+    return status;
+}
+
+}  // namespace pmusim::vp
