@@ -400,7 +400,7 @@ void ArmPmu::build_v7_management() {
          make_field("N", 7, 0, FieldKind::ro, N, "number of event counters")},
         0xE00, "configuration (memory-mapped view only)")
         .writable = false;
-    add("PMITCTRL", r_id, nullptr, {make_field("RAZ/WI", 31, 0, FieldKind::raz_wi)}, 0xF00,
+    add("PMITCTRL", r_id, &zero_, {make_field("RAZ/WI", 31, 0, FieldKind::raz_wi)}, 0xF00,
         "integration mode control (RAZ/WI)");
     // Claim tags: PMCLAIMSET reads the implemented tags (8), PMCLAIMCLR the tags set (CoreSight convention).
     add("PMCLAIMSET", r_claimset, &claim_, {make_field("CLAIM", 7, 0, FieldKind::w1s, 0, "claim tags: write 1 to set")},

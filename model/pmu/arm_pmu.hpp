@@ -129,6 +129,7 @@ private:
     uint64_t lar_ = 0;    // write-only key register: never holds state
     uint64_t lsr_ = 0;    // PMLSR: SLI (lock implemented), SLK (locked)
     uint64_t claim_ = 0;  // claim tags shared by PMCLAIMSET/PMCLAIMCLR
+    uint64_t zero_ = 0;   // backing word of RAZ/WI registers (PMITCTRL): its fields never store
     std::vector<uint64_t> id_words_;  // constant identification registers (one word each)
     std::array<uint64_t, 31> evtyper_{};
     std::array<Counter, 31> evcnt_{};

@@ -114,13 +114,15 @@ ArmPmuModule::ArmPmuModule(sc_core::sc_module_name name, std::unique_ptr<Pmu> pm
     socket.register_transport_dbg(this, &ArmPmuModule::transport_dbg);
 }
 
-tlm::tlm_response_status ArmPmuModule::access(tlm::tlm_generic_payload& trans, AccessOrigin origin, const sc_time& at) {
+tlm::tlm_response_status ArmPmuModule::access(tlm::tlm_generic_payload& trans, AccessOrigin origin, const sc_time& at,
+                                              bool debug) {
     // The memory-mapped view is made of aligned 32-bit registers, accessed one at a time (little-endian).
+    // Debug transport uses neither the streaming width nor byte enables.
     if (trans.get_command() == tlm::TLM_IGNORE_COMMAND) return tlm::TLM_OK_RESPONSE;
     const uint64_t addr = trans.get_address();
-    if (trans.get_data_length() != 4 || trans.get_streaming_width() < 4) return tlm::TLM_BURST_ERROR_RESPONSE;
+    if (trans.get_data_length() != 4 || (!debug && trans.get_streaming_width() < 4)) return tlm::TLM_BURST_ERROR_RESPONSE;
     if (addr % 4) return tlm::TLM_ADDRESS_ERROR_RESPONSE;
-    if (const unsigned char* be = trans.get_byte_enable_ptr()) {
+    if (const unsigned char* be = debug ? nullptr : trans.get_byte_enable_ptr()) {
         const unsigned n = trans.get_byte_enable_length();
         for (unsigned i = 0; i < 4; ++i)
             if (n == 0 || be[i % n] != TLM_BYTE_ENABLED) return tlm::TLM_BYTE_ENABLE_ERROR_RESPONSE;
@@ -148,12 +150,12 @@ tlm::tlm_response_status ArmPmuModule::access(tlm::tlm_generic_payload& trans, A
 
 void ArmPmuModule::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
     // Loosely timed: the access happens at sc_time_stamp() + delay, and takes the configured latency.
-    trans.set_response_status(access(trans, socket_origin, sc_time_stamp() + delay));
+    trans.set_response_status(access(trans, socket_origin, sc_time_stamp() + delay, false));
     delay += config().access_latency;
 }
 
 unsigned ArmPmuModule::transport_dbg(tlm::tlm_generic_payload& trans) {
-    const auto status = access(trans, AccessOrigin::external_debug, sc_time_stamp());
+    const auto status = access(trans, AccessOrigin::external_debug, sc_time_stamp(), true);  // a debugger: zero time
     trans.set_response_status(status);
     return status == tlm::TLM_OK_RESPONSE ? 4u : 0u;
 }

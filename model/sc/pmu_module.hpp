@@ -83,7 +83,8 @@ public:
 private:
     void b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
     unsigned transport_dbg(tlm::tlm_generic_payload& trans);
-    tlm::tlm_response_status access(tlm::tlm_generic_payload& trans, AccessOrigin origin, const sc_core::sc_time& at);
+    tlm::tlm_response_status access(tlm::tlm_generic_payload& trans, AccessOrigin origin, const sc_core::sc_time& at,
+                                    bool debug);
 };
 
 // ARM11: nPMUIRQ, and nPMUFIQ on the ARM1156.
