@@ -81,7 +81,11 @@ void CoreModel::run() {
 namespace {
 
 // SystemC prints a banner when its kernel starts unless told not to; pmusim's output stays its own.
-void quiet_systemc() { setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 1); }
+// Its info reports (tracing time unit, "simulation stopped by user") are not pmusim's to print either.
+void quiet_systemc() {
+    setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 1);
+    sc_core::sc_report_handler::set_actions(sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
+}
 
 // The trace file name without the ".vcd" SystemC appends.
 std::string vcd_base(const std::string& file) {
@@ -100,9 +104,12 @@ struct Wiring {
     // The request lines start at their idle level: no edge at time 0.
     explicit Wiring(bool active_low) : irq("irq", active_low), fiq("fiq", active_low) {}
     sc_core::sc_signal<bool> irq, fiq, debug{"debug"}, halt{"halt"}, sleep{"sleep"};
-    Bus bus{"bus"};
+    std::unique_ptr<Bus> bus;
     void bind(sc::PmuModule& m) {
-        if (auto* arm = dynamic_cast<sc::ArmPmuModule*>(&m)) bus.socket.bind(arm->socket);
+        if (auto* arm = dynamic_cast<sc::ArmPmuModule*>(&m)) {
+            bus = std::make_unique<Bus>("bus");
+            bus->socket.bind(arm->socket);
+        }
         m.irq_out.bind(irq);
         m.debug_in.bind(debug);
         m.halt_in.bind(halt);
