@@ -3,6 +3,7 @@
 #include <string>
 #include <vector>
 
+#include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 
 #include "testbench/commands.hpp"
@@ -30,6 +31,7 @@ extern "C" int sc_main(int, char*[]) { return 2; }
 int main(int argc, char** argv) {
     std::vector<std::string> args(argv + 1, argv + argc);
     bool quiet = false;
+    spdlog::set_default_logger(spdlog::stderr_color_mt("pmusim"));  // logs on stderr: stdout is the results
     spdlog::set_level(spdlog::level::warn);
     spdlog::set_pattern("pmusim: %l: %v");
     size_t i = 0;

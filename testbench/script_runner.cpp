@@ -7,6 +7,7 @@
 #include <vector>
 
 #include <fmt/format.h>
+#include <spdlog/spdlog.h>
 
 #include "isa/a64_sysreg.hpp"
 #include "isa/number.hpp"
@@ -107,6 +108,7 @@ int ScriptRunner::run_text(std::string_view text, const std::string& name) {
             return script_malformed;
         }
     }
+    spdlog::debug("{}: {} lines, {} expectations, {} failed, {} cycles", file_, line_, expectations_, failures_, now_);
     if (failures_) {
         err_ << fmt::format("{}: {} of {} expectations failed\n", file_, failures_, expectations_);
         return script_failed;
@@ -142,6 +144,7 @@ void ScriptRunner::select_platform(std::string_view name, const PlatformOptions&
     } catch (const std::invalid_argument& e) {
         throw Malformed{fmt::format("platform {}: {}", p->name, e.what())};
     }
+    spdlog::debug("platform {} ({} {}, {} counters)", p->name, p->family, p->pmu, p->counters);
     platform_ = p;
     privilege_ = p->riscv ? 3 : 1;  // RISC-V starts in M-mode; ARM scripts default to EL1
     core_.fill(0);

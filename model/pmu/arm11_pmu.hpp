@@ -41,6 +41,7 @@ public:
     // is an output the SystemC layer traces.
     bool exporting() const { return pmnc_ & (1u << 11); }
     uint64_t exported_events() const { return exported_; }
+    const uint64_t& exported_events_word() const { return exported_; }  // for tracers (SystemC sc_trace)
     uint64_t pmnc() const { return pmnc_; }
 
     enum Role : unsigned { r_pmnc = 1, r_ccnt, r_pmn0, r_pmn1 };

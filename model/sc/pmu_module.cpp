@@ -1,5 +1,7 @@
 #include "model/sc/pmu_module.hpp"
 
+#include "model/pmu/arm11_pmu.hpp"
+
 #include <algorithm>
 #include <type_traits>
 #include <vector>
@@ -171,6 +173,8 @@ void Arm11PmuModule::drive_lines() {
 void Arm11PmuModule::trace(sc_core::sc_trace_file* tf) {
     PmuModule::trace(tf);
     sc_core::sc_trace(tf, fiq_level_, "fiq_request");
+    // The event bus (PMNC.X): the running count of events exported to EVNTBUS.
+    sc_core::sc_trace(tf, static_cast<const Arm11Pmu&>(pmu()).exported_events_word(), "evntbus_exported", 64);
 }
 
 VeerPmuModule::VeerPmuModule(sc_core::sc_module_name name, std::unique_ptr<Pmu> pmu, const ModuleConfig& cfg)
