@@ -59,6 +59,41 @@ std::optional<unsigned> standard_counter_csr(std::string_view n) {
     return std::nullopt;
 }
 
+std::optional<unsigned> gpr_by_name(std::string_view n) {
+    static const char* abi[32] = {"zero", "ra", "sp", "gp", "tp",  "t0",  "t1", "t2", "s0", "s1", "a0",
+                                  "a1",   "a2", "a3", "a4", "a5",  "a6",  "a7", "s2", "s3", "s4", "s5",
+                                  "s6",   "s7", "s8", "s9", "s10", "s11", "t3", "t4", "t5", "t6"};
+    for (unsigned k = 0; k < 32; ++k)
+        if (n == abi[k]) return k;
+    if (n == "fp") return 8u;
+    if (n.size() >= 2 && n.size() <= 3 && n[0] == 'x' && n[1] >= '0' && n[1] <= '9') {
+        unsigned v = 0;
+        for (char c : n.substr(1)) {
+            if (c < '0' || c > '9') return std::nullopt;
+            v = v * 10 + static_cast<unsigned>(c - '0');
+        }
+        if (v <= 31 && !(n.size() == 3 && n[1] == '0')) return v;
+    }
+    return std::nullopt;
+}
+
+std::optional<MemOp> mem_op(uint32_t insn) {
+    const Info info = classify(insn);
+    if (info.klass != Klass::load && info.klass != Klass::store) return std::nullopt;
+    MemOp m;
+    m.store = info.klass == Klass::store;
+    if (info.compressed) {
+        m.size = 4;  // c.lw, c.sw, c.lwsp, c.swsp
+        const unsigned q = insn & 3u;
+        if (m.store) m.data_reg = q == 0 ? 8 + ((insn >> 2) & 7u) : (insn >> 2) & 31u;  // c.sw rs2' / c.swsp rs2
+        return m;
+    }
+    const unsigned f3 = (insn >> 12) & 7u;
+    m.size = 1u << (f3 & 3u);  // b, h, w (bu/hu share the low bits)
+    if (m.store) m.data_reg = (insn >> 20) & 31u;
+    return m;
+}
+
 Info classify(uint32_t insn) {
     Info info;
     if ((insn & 3u) != 3u) {

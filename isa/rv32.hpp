@@ -32,6 +32,17 @@ bool csr_writes(const CsrInsn& i);  // csrrs/csrrc with rs1 = x0 (uimm = 0) do n
 // hpmcounter3-31 and their "h" halves, mcounteren, mhpmevent3h-31h (Sscofpmf).
 std::optional<unsigned> standard_counter_csr(std::string_view name);
 
+// x0-x31 by number ("x5") or ABI name ("t0", "fp"), case-sensitive lower case as assemblers print them.
+std::optional<unsigned> gpr_by_name(std::string_view name);
+
+// The memory operand of a load or store: its size in bytes and, for a store, the register holding the data.
+struct MemOp {
+    unsigned size = 4;
+    bool store = false;
+    unsigned data_reg = 0;  // rs2 of a store
+};
+std::optional<MemOp> mem_op(uint32_t insn);
+
 enum class Klass : uint8_t {
     illegal, alu, load, store, branch, jal, jalr, mul, div, csr, ecall, ebreak, mret, wfi, fence, fence_i,
 };

@@ -60,6 +60,7 @@ Platform arm_platform(std::string name, std::string description, std::string sou
     p.description = std::move(description);
     p.source = std::move(source);
     p.isa = v8 ? IsaKind::a64 : IsaKind::a32;
+    p.cycle_event = 0x11;  // CPU_CYCLES
     p.options = arm_options();
     if (!v8) p.options.pop_back();  // no PMCR.LC in ARMv7: the aarch32 option does not apply
     // Every instruction is INST_RETIRED (and INST_SPEC on ARMv8, where it is a common event); a load is
@@ -75,6 +76,20 @@ Platform arm_platform(std::string name, std::string description, std::string sou
         return std::make_unique<ArmPmu>(apply_arm_options(cfg, o), view);
     };
     p.event_names = v8 ? &armv8_common_events : &armv7_events;
+    p.program_counters = [v8](Pmu& pmu, const std::vector<uint32_t>& events) {
+        AccessContext el3;
+        el3.privilege = v8 ? 3 : 1;
+        el3.secure = false;
+        auto w = [&](const std::string& r, uint64_t val) { pmu.write(*pmu.bank().find(r), val, el3); };
+        uint64_t enable = 0x80000000u;
+        for (size_t i = 0; i < events.size(); ++i) {
+            // NSH (bit 27) too, so that the counter counts at every exception level.
+            w(fmt::format(v8 ? "PMEVTYPER{}_EL0" : "PMXEVTYPER{}", i), events[i] | (v8 ? 0x08000000u : 0u));
+            enable |= uint64_t{1} << i;
+        }
+        w(v8 ? "PMCNTENSET_EL0" : "PMCNTENSET", enable);
+        w(v8 ? "PMCR_EL0" : "PMCR", 0x1);
+    };
     p.implements = [](const Pmu& pmu, uint32_t e) { return static_cast<const ArmPmu&>(pmu).event_supported(e); };
     return p;
 }
@@ -107,6 +122,7 @@ Platform arm11_platform(std::string name, Arm11Core core, unsigned core_bit, std
     p.description = std::move(description);
     p.source = "arm11-pmnc.md; ARM Application Note 195";
     p.isa = IsaKind::a32;
+    p.cycle_event = 0xFF;  // "an increment each cycle"
     p.options = {
         {"user-access", "privileged|all", "privileged",
          "User-mode access: UNDEFINED as the core TRMs say, or allowed as AN195 reads (and the ARM1176 with its "
@@ -115,6 +131,13 @@ Platform arm11_platform(std::string name, Arm11Core core, unsigned core_bit, std
          "an overflow flag written 1 with PMNC.E = 0 stays set (AN195: E must be set to clear the request)"},
     };
     p.retire = [](const isa::RetiredInsn&, uint64_t n, EventBatch& b) { b.add(0x07, n); };  // INSTR_EXEC
+    p.program_counters = [](Pmu& pmu, const std::vector<uint32_t>& events) {
+        uint64_t pmnc = 0x1;  // E
+        if (!events.empty()) pmnc |= uint64_t{events[0] & 0xFF} << 20;
+        if (events.size() > 1) pmnc |= uint64_t{events[1] & 0xFF} << 12;
+        AccessContext priv;
+        pmu.write(*pmu.bank().find("PMNC"), pmnc, priv);
+    };
     Arm11Config cfg;
     cfg.core = core;
     for (const auto& e : arm11_events())
@@ -150,11 +173,24 @@ Platform veer_platform() {
     p.source = "veer-el2-mhpm.md (VeeR EL2 PRM ch. 8 and el2_dec_tlu_ctl.sv)";
     p.isa = IsaKind::rv32;
     p.riscv = true;
+    p.cycle_event = 1;  // cycles clock active
     p.events_before_write = true;  // veer §4.1: a counter write wins over the writing instruction's own increment
     p.options = {{"user_mode", "0|1", "0", "RV_USER_MODE build: U-mode, mcounteren and the cycle/instret/hpmcounter shadows"}};
     // veer §3 and §4.2: every committed instruction is event 4 (minstret) and 5 or 6 (16-/32-bit), plus its class.
+    p.program_counters = [](Pmu& pmu, const std::vector<uint32_t>& events) {
+        AccessContext m;
+        m.privilege = 3;
+        for (size_t i = 0; i < events.size(); ++i)
+            pmu.write(*pmu.bank().find(fmt::format("mhpmevent{}", 3 + i)), events[i], m);
+        pmu.write(*pmu.bank().find("mcountinhibit"), 0, m);
+    };
     p.retire = [](const isa::RetiredInsn& i, uint64_t n, EventBatch& b) {
         using C = isa::InsnClass;
+        // ecall and ebreak trap instead of retiring: not in minstret (veer §4), only their own events.
+        if (i.cls == C::ecall || i.cls == C::ebreak) {
+            b.add(i.cls == C::ecall ? 20 : 19, n);
+            return;
+        }
         b.add(4, n);
         b.add(i.compressed ? 5 : 6, n);
         switch (i.cls) {

@@ -11,6 +11,7 @@ packages=(
   nlohmann-json3-dev
   libgtest-dev libgmock-dev googletest
   libbenchmark-dev
+  zlib1g-dev liblzma-dev
 )
 
 missing=()

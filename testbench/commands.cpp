@@ -10,7 +10,9 @@
 #include "isa/a64_sysreg.hpp"
 #include "isa/number.hpp"
 #include "platforms/platform.hpp"
+#include "testbench/replay.hpp"
 #include "testbench/script_isa.hpp"
+#include "traces/native.hpp"
 #include "testbench/script_runner.hpp"
 #include "testbench/virtual_platform.hpp"
 
@@ -220,6 +222,104 @@ int cmd_vp(const std::vector<std::string>& args, bool quiet, std::ostream& out, 
         return status;
     if (!parse_options(kvs, o.options, err)) return usage_error;
     return vp::run_vp(o, out, err);
+}
+
+int cmd_run(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+    po::options_description desc("pmusim run: options");
+    replay::Options o;
+    std::vector<std::string> kvs;
+    std::string timing = "model", output = "table", events;
+    desc.add_options()("platform,p", po::value<std::string>(&o.platform)->required(), "platform name")(
+        "option,o", po::value<std::vector<std::string>>(&kvs), "platform option KEY=VALUE (repeatable)")(
+        "trace,t", po::value<std::string>(&o.trace)->required(), "trace file (plain, .gz or .xz), or - for standard input")(
+        "format,f", po::value<std::string>(&o.format)->default_value("auto"), "auto, veer, spike, native, native-text")(
+        "timing", po::value<std::string>(&timing)->default_value("model"),
+        "model (cycles from the timing model) or trace (from the trace's timestamps)")(
+        "output", po::value<std::string>(&output)->default_value("table"), "table, csv or json")(
+        "events", po::value<std::string>(&events), "comma-separated events to program counters with")(
+        "interval", po::value<uint64_t>(&o.interval)->default_value(0), "print the counters every N instructions")(
+        "skip-bad-lines", "count malformed lines as warnings instead of stopping")(
+        "all", "VeeR exec.log: replay past the end-of-test mailbox store");
+    Parsed p;
+    int status = 0;
+    if (!parse(args, desc, nullptr, p, out, err, "usage: pmusim run --platform P --trace FILE [--output json]", status))
+        return status;
+    if (!parse_options(kvs, o.platform_options, err)) return usage_error;
+    if (timing != "model" && timing != "trace") {
+        err << fmt::format("pmusim: --timing expects model or trace, got '{}'\n", timing);
+        return usage_error;
+    }
+    o.timing = timing == "trace" ? replay::Timing::trace : replay::Timing::model;
+    if (output != "table" && output != "csv" && output != "json") {
+        err << fmt::format("pmusim: --output expects table, csv or json, got '{}'\n", output);
+        return usage_error;
+    }
+    o.output = output == "json" ? replay::Output::json : output == "csv" ? replay::Output::csv : replay::Output::table;
+    for (size_t start = 0; !events.empty() && start <= events.size();) {
+        const size_t comma = events.find(',', start);
+        o.events.push_back(events.substr(start, comma - start));
+        if (comma == std::string::npos) break;
+        start = comma + 1;
+    }
+    o.reader.skip_bad_lines = p.vm.count("skip-bad-lines") > 0;
+    o.reader.replay_all = p.vm.count("all") > 0;
+    o.progress = true;
+    const Platform* pl = need_platform(o.platform, err);
+    if (!pl) return usage_error;
+    try {
+        // The whole report is built first: an error leaves no half-written output.
+        std::ostringstream report;
+        const replay::Result r = replay::run(o, o.interval ? &out : nullptr);
+        replay::print(o, *pl, r, report);
+        out << report.str();
+        return 0;
+    } catch (const trace::TraceError& e) {
+        err << "pmusim: error: " << e.what() << "\n";
+        return 2;
+    } catch (const std::invalid_argument& e) {
+        err << "pmusim: " << e.what() << "\n";
+        return 2;
+    }
+}
+
+int cmd_convert(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+    po::options_description desc("pmusim convert: options");
+    std::string in, outp, format;
+    desc.add_options()("format,f", po::value<std::string>(&format)->default_value("auto"), "input format")(
+        "text", "write the native text form (also chosen by an output name ending in .txt)")(
+        "all", "VeeR exec.log: convert past the end-of-test mailbox store")(
+        "in", po::value<std::string>(&in)->required(), "input trace")("out", po::value<std::string>(&outp)->required(),
+                                                                        "output file (- for standard output)");
+    po::positional_options_description pos;
+    pos.add("in", 1).add("out", 1);
+    Parsed p;
+    int status = 0;
+    if (!parse(args, desc, &pos, p, out, err, "usage: pmusim convert IN OUT [--text]", status)) return status;
+    const bool text = p.vm.count("text") || (outp.size() > 4 && outp.substr(outp.size() - 4) == ".txt");
+    trace::ReaderOptions ro;
+    ro.replay_all = p.vm.count("all") > 0;
+    try {
+        auto reader = trace::open_reader(in, format, ro);
+        auto writer = trace::make_native_writer(outp, text);
+        trace::TraceRecord r;
+        uint64_t n = 0;
+        try {
+            while (reader->next(r)) {
+                writer->write(r);
+                ++n;
+            }
+            writer->finish();
+        } catch (...) {
+            writer.reset();
+            if (outp != "-") std::remove(outp.c_str());  // no half-written output
+            throw;
+        }
+        if (outp != "-") err << fmt::format("pmusim: {} records from {} ({}) to {}\n", n, in, reader->format(), outp);
+        return 0;
+    } catch (const trace::TraceError& e) {
+        err << "pmusim: error: " << e.what() << "\n";
+        return 2;
+    }
 }
 
 int cmd_explain(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {

@@ -17,6 +17,8 @@ commands:
   regs --platform P [REG]         the register map, or one register's fields
   script FILE [--platform P]      run a register sequence script (docs/script.md)
   explain --platform P "ACCESS"   the field-by-field effect of one access, e.g. "write PMCR_EL0 0x17"
+  run --platform P --trace FILE   replay an instruction trace and report what every counter would show
+  convert IN OUT                  convert a trace to pmusim's native format (binary, or text with .txt)
   vp --platform P [--setup FILE]  run the SystemC virtual platform: core model, PMU, interrupt controller
 
 `pmusim COMMAND --help` describes each command. Documentation: docs/.
@@ -64,6 +66,8 @@ int main(int argc, char** argv) {
     if (cmd == "script") return pmusim::cli::cmd_script(rest, quiet, std::cout, std::cerr);
     if (cmd == "explain") return pmusim::cli::cmd_explain(rest, std::cout, std::cerr);
     if (cmd == "vp") return pmusim::cli::cmd_vp(rest, quiet, std::cout, std::cerr);
+    if (cmd == "run") return pmusim::cli::cmd_run(rest, std::cout, std::cerr);
+    if (cmd == "convert") return pmusim::cli::cmd_convert(rest, std::cout, std::cerr);
     std::cerr << "pmusim: unknown command '" << cmd << "'\n" << usage;
     return 2;
 }

@@ -297,20 +297,7 @@ ParseOutcome parse_instruction(IsaKind isa, std::string_view text) {
 
 std::optional<unsigned> core_register(IsaKind isa, std::string_view name) {
     const std::string n = to_lower(name);
-    if (isa == IsaKind::rv32) {
-        // x0-x31 and the ABI names (RISC-V psABI).
-        static const char* abi[32] = {"zero", "ra", "sp", "gp", "tp",  "t0",  "t1", "t2", "s0", "s1", "a0",
-                                      "a1",   "a2", "a3", "a4", "a5",  "a6",  "a7", "s2", "s3", "s4", "s5",
-                                      "s6",   "s7", "s8", "s9", "s10", "s11", "t3", "t4", "t5", "t6"};
-        for (unsigned k = 0; k < 32; ++k)
-            if (n == abi[k]) return k;
-        if (n == "fp") return 8u;
-        if (n.size() >= 2 && n[0] == 'x' && std::isdigit(static_cast<unsigned char>(n[1]))) {
-            const auto v = isa::parse_number(std::string_view(n).substr(1));
-            if (v && *v <= 31) return static_cast<unsigned>(*v);
-        }
-        return std::nullopt;
-    }
+    if (isa == IsaKind::rv32) return isa::rv32::gpr_by_name(n);  // x0-x31 and the ABI names
     if (isa == IsaKind::a32) {
         // r0-r12, sp (r13), lr (r14); the PC is not a destination here.
         if (n == "sp") return 13u;

@@ -92,6 +92,10 @@ public:
 
     virtual void reset() = 0;
 
+    // Every counter by its architectural name with its full value (an RV32 64-bit counter under its low half's
+    // name), for reports.
+    virtual std::vector<std::pair<std::string, uint64_t>> counter_values() const = 0;
+
     // Whether an encoding lies in the PMU's own register space: an unallocated encoding there is UNDEFINED,
     // while one outside it belongs to some other part of the core that pmusim does not model.
     virtual bool in_pmu_space(EncodingSpace, uint32_t) const { return false; }

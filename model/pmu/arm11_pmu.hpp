@@ -34,6 +34,9 @@ public:
     bool fiq() const override { return fiq_; }
     bool has_fiq() const override { return cfg_.core == Arm11Core::arm1156; }
     void reset() override;
+    std::vector<std::pair<std::string, uint64_t>> counter_values() const override {
+        return {{"CCNT", ccnt_.value}, {"PMN0", pmn_[0].value}, {"PMN1", pmn_[1].value}};
+    }
     bool in_pmu_space(EncodingSpace space, uint32_t key) const override;
 
     bool event_supported(uint32_t event) const;

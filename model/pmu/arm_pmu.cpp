@@ -714,6 +714,15 @@ AdvanceResult ArmPmu::advance(const EventBatch& batch) {
     return res;
 }
 
+std::vector<std::pair<std::string, uint64_t>> ArmPmu::counter_values() const {
+    const bool v8 = view_ == ArmView::aarch64;
+    std::vector<std::pair<std::string, uint64_t>> v;
+    v.emplace_back(v8 ? "PMCCNTR_EL0" : "PMCCNTR", ccntr_.value);
+    for (unsigned n = 0; n < cfg_.num_counters; ++n)
+        v.emplace_back(fmt::format(v8 ? "PMEVCNTR{}_EL0" : "PMXEVCNTR{}", n), evcnt_[n].value);
+    return v;
+}
+
 void ArmPmu::reset() {
     bank_.reset_all();
     for (auto& c : evcnt_) c.value = 0;

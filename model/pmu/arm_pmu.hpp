@@ -58,6 +58,7 @@ public:
     AdvanceResult advance(const EventBatch& batch) override;
     bool irq() const override { return irq_; }
     void reset() override;
+    std::vector<std::pair<std::string, uint64_t>> counter_values() const override;
     bool in_pmu_space(EncodingSpace space, uint32_t key) const override;
 
     // Whether an event number is implemented (PMCEID bits, or the IMPLEMENTATION DEFINED list).

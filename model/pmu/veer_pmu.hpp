@@ -25,6 +25,10 @@ public:
     AdvanceResult advance(const EventBatch& batch) override;
     bool irq() const override { return false; }  // no counter-overflow interrupt (veer §1)
     void reset() override;
+    std::vector<std::pair<std::string, uint64_t>> counter_values() const override {
+        return {{"mcycle", mcycle_},         {"minstret", minstret_},     {"mhpmcounter3", hpm_[0]},
+                {"mhpmcounter4", hpm_[1]}, {"mhpmcounter5", hpm_[2]}, {"mhpmcounter6", hpm_[3]}};
+    }
     bool supports_state(CoreState s) const override { return s != CoreState::debug; }
     bool supports_privilege(unsigned p) const override { return p == 3 || (p == 0 && cfg_.user_mode); }
     bool in_pmu_space(EncodingSpace space, uint32_t csr) const override;

@@ -1,0 +1,53 @@
+// Replay: a trace through a platform's PMU (`pmusim run`). Reader -> decoder -> (timing) -> PMU -> report.
+#pragma once
+#include <cstdint>
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+#include "platforms/platform.hpp"
+#include "traces/reader.hpp"
+
+namespace pmusim::replay {
+
+enum class Timing { model, trace };
+enum class Output { table, csv, json };
+
+struct Options {
+    std::string platform;
+    PlatformOptions platform_options;
+    std::string trace;
+    std::string format = "auto";
+    Timing timing = Timing::model;
+    Output output = Output::table;
+    std::vector<std::string> events;  // --events: program counters on the user's behalf
+    uint64_t interval = 0;            // --interval N: counts every N instructions
+    trace::ReaderOptions reader;
+    bool progress = false;            // a progress line on stderr
+};
+
+struct Readback {
+    uint64_t line = 0;
+    std::string reg;
+    uint64_t traced = 0, predicted = 0;
+};
+
+struct Result {
+    std::string format;
+    uint64_t records = 0;
+    uint64_t instructions = 0;  // retired, as the architecture counts them
+    uint64_t cycles = 0;
+    std::vector<std::pair<uint32_t, uint64_t>> event_totals;  // every implemented event the replay produces
+    std::vector<uint32_t> not_modelled;                       // implemented events it does not produce
+    std::vector<std::pair<std::string, uint64_t>> counters;
+    uint64_t readbacks_checked = 0, readbacks_matched = 0;
+    std::vector<Readback> mismatches;  // the first few
+    std::vector<std::string> notes;
+    void skipped_note(const trace::TraceReader* reader);
+};
+
+// Runs the replay. Throws trace::TraceError for bad input and std::invalid_argument for bad options.
+Result run(const Options& o, std::ostream* interval_out);
+void print(const Options& o, const Platform& p, const Result& r, std::ostream& out);
+
+}  // namespace pmusim::replay

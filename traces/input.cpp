@@ -1,0 +1,183 @@
+#include "traces/input.hpp"
+
+#include <cerrno>
+#include <cstring>
+
+#include <fmt/format.h>
+#include <lzma.h>
+#include <zlib.h>
+
+namespace pmusim::trace {
+
+TraceError::TraceError(const std::string& file, uint64_t line, const std::string& what)
+    : std::runtime_error(line ? fmt::format("{}:{}: {}", file, line, what) : fmt::format("{}: {}", file, what)),
+      file_(file), line_(line) {}
+
+struct ByteSource::Codec {
+    std::vector<unsigned char> in = std::vector<unsigned char>(1 << 16);
+    size_t in_len = 0, in_pos = 0;
+    bool in_eof = false, done = false;
+    z_stream z{};
+    lzma_stream x = LZMA_STREAM_INIT;
+};
+
+ByteSource::ByteSource(const std::string& path) : path_(path) {
+    if (path == "-") {
+        file_ = stdin;
+    } else {
+        file_ = std::fopen(path.c_str(), "rb");
+        if (!file_) throw TraceError(path, 0, fmt::format("cannot open: {}", std::strerror(errno)));
+        owns_ = true;
+    }
+    // Sniff the magic bytes of the raw stream.
+    unsigned char magic[6] = {};
+    const size_t n = read_raw(reinterpret_cast<char*>(magic), sizeof magic);
+    codec_ = std::make_unique<Codec>();
+    std::memcpy(codec_->in.data(), magic, n);
+    codec_->in_len = n;
+    if (n >= 2 && magic[0] == 0x1F && magic[1] == 0x8B) compression_ = Compression::gzip;
+    else if (n >= 6 && std::memcmp(magic, "\xFD" "7zXZ\0", 6) == 0) compression_ = Compression::xz;
+    if (compression_ == Compression::gzip) {
+        if (inflateInit2(&codec_->z, 15 + 16) != Z_OK) throw TraceError(path, 0, "cannot start the gzip decoder");
+    } else if (compression_ == Compression::xz) {
+        if (lzma_stream_decoder(&codec_->x, UINT64_MAX, LZMA_CONCATENATED) != LZMA_OK)
+            throw TraceError(path, 0, "cannot start the xz decoder");
+    }
+}
+
+ByteSource::~ByteSource() {
+    if (codec_) {
+        if (compression_ == Compression::gzip) inflateEnd(&codec_->z);
+        if (compression_ == Compression::xz) lzma_end(&codec_->x);
+    }
+    if (owns_ && file_) std::fclose(file_);
+}
+
+size_t ByteSource::read_raw(char* out, size_t n) {
+    const size_t got = std::fread(out, 1, n, file_);
+    if (got < n && std::ferror(file_)) throw TraceError(path_, 0, fmt::format("read error: {}", std::strerror(errno)));
+    return got;
+}
+
+size_t ByteSource::read_decoded(char* out, size_t n) {
+    Codec& c = *codec_;
+    if (compression_ == Compression::none) {
+        // The sniffed bytes first, then the file.
+        size_t k = 0;
+        if (c.in_pos < c.in_len) {
+            k = std::min(n, c.in_len - c.in_pos);
+            std::memcpy(out, c.in.data() + c.in_pos, k);
+            c.in_pos += k;
+        }
+        return k + (k < n ? read_raw(out + k, n - k) : 0);
+    }
+    size_t produced = 0;
+    while (produced == 0 && !c.done) {
+        if (c.in_pos == c.in_len && !c.in_eof) {
+            c.in_len = read_raw(reinterpret_cast<char*>(c.in.data()), c.in.size());
+            c.in_pos = 0;
+            c.in_eof = c.in_len == 0;
+        }
+        const size_t avail = c.in_len - c.in_pos;
+        if (compression_ == Compression::gzip) {
+            c.z.next_in = c.in.data() + c.in_pos;
+            c.z.avail_in = static_cast<uInt>(avail);
+            c.z.next_out = reinterpret_cast<Bytef*>(out);
+            c.z.avail_out = static_cast<uInt>(n);
+            const int rc = inflate(&c.z, Z_NO_FLUSH);
+            c.in_pos = c.in_len - c.z.avail_in;
+            produced = n - c.z.avail_out;
+            if (rc == Z_STREAM_END) {
+                // Concatenated members: start the next one if more input follows.
+                if (c.in_pos < c.in_len || !c.in_eof) inflateReset(&c.z);
+                else c.done = true;
+            } else if (rc == Z_BUF_ERROR && c.in_eof && avail == 0) {
+                throw TraceError(path_, 0, "truncated gzip data: the compressed stream ends early");
+            } else if (rc != Z_OK && rc != Z_BUF_ERROR) {
+                throw TraceError(path_, 0, fmt::format("corrupt gzip data ({})", c.z.msg ? c.z.msg : "inflate error"));
+            }
+            if (produced == 0 && c.in_eof && c.in_pos == c.in_len && !c.done)
+                throw TraceError(path_, 0, "truncated gzip data: the compressed stream ends early");
+        } else {
+            c.x.next_in = c.in.data() + c.in_pos;
+            c.x.avail_in = avail;
+            c.x.next_out = reinterpret_cast<uint8_t*>(out);
+            c.x.avail_out = n;
+            const lzma_ret rc = lzma_code(&c.x, c.in_eof ? LZMA_FINISH : LZMA_RUN);
+            c.in_pos = c.in_len - c.x.avail_in;
+            produced = n - c.x.avail_out;
+            if (rc == LZMA_STREAM_END) c.done = true;
+            else if (rc == LZMA_BUF_ERROR && c.in_eof)
+                throw TraceError(path_, 0, "truncated xz data: the compressed stream ends early");
+            else if (rc != LZMA_OK) throw TraceError(path_, 0, fmt::format("corrupt xz data (liblzma error {})", rc));
+        }
+    }
+    return produced;
+}
+
+size_t ByteSource::read(char* out, size_t n) {
+    size_t k = 0;
+    if (peek_pos_ < peeked_.size()) {
+        k = std::min(n, peeked_.size() - peek_pos_);
+        std::memcpy(out, peeked_.data() + peek_pos_, k);
+        peek_pos_ += k;
+        if (peek_pos_ == peeked_.size()) {
+            peeked_.clear();
+            peek_pos_ = 0;
+        }
+    }
+    while (k < n) {
+        const size_t got = read_decoded(out + k, n - k);
+        if (got == 0) break;
+        k += got;
+    }
+    return k;
+}
+
+std::string_view ByteSource::peek(size_t n) {
+    while (peeked_.size() - peek_pos_ < n) {
+        char tmp[4096];
+        const size_t got = read_decoded(tmp, std::min(sizeof tmp, n - (peeked_.size() - peek_pos_)));
+        if (got == 0) break;
+        peeked_.insert(peeked_.end(), tmp, tmp + got);
+    }
+    return std::string_view(peeked_.data() + peek_pos_, peeked_.size() - peek_pos_);
+}
+
+bool LineReader::next(std::string_view& line) {
+    for (;;) {
+        const char* start = buf_.data() + begin_;
+        const void* nl = std::memchr(start, '\n', end_ - begin_);
+        if (nl) {
+            const size_t len = static_cast<size_t>(static_cast<const char*>(nl) - start);
+            line = std::string_view(start, len);
+            if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+            begin_ += len + 1;
+            ++line_no_;
+            return true;
+        }
+        if (eof_) {
+            if (begin_ == end_) return false;
+            line = std::string_view(start, end_ - begin_);  // a last line without a newline
+            begin_ = end_;
+            ++line_no_;
+            return true;
+        }
+        // Keep the partial line; grow only for a line longer than the buffer.
+        if (begin_ > 0) {
+            std::memmove(buf_.data(), start, end_ - begin_);
+            end_ -= begin_;
+            begin_ = 0;
+        }
+        if (end_ == buf_.size()) {
+            if (buf_.size() >= (1u << 24))
+                throw TraceError(src_.path(), line_no_ + 1, "line longer than 16 MiB: not a text trace");
+            buf_.resize(buf_.size() * 2);
+        }
+        const size_t got = src_.read(buf_.data() + end_, buf_.size() - end_);
+        if (got == 0) eof_ = true;
+        end_ += got;
+    }
+}
+
+}  // namespace pmusim::trace

@@ -1,0 +1,72 @@
+// Trace input: a file or standard input ("-"), plain, gzip- or xz-compressed (detected by the magic bytes,
+// decoded with zlib and liblzma, not a subprocess), read in constant memory whatever its length.
+#pragma once
+#include <cstdint>
+#include <cstdio>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace pmusim::trace {
+
+// A malformed or unreadable input: names the file, the line (0 when not line-based) and what was expected.
+class TraceError : public std::runtime_error {
+public:
+    TraceError(const std::string& file, uint64_t line, const std::string& what);
+    const std::string& file() const { return file_; }
+    uint64_t line() const { return line_; }
+
+private:
+    std::string file_;
+    uint64_t line_;
+};
+
+enum class Compression { none, gzip, xz };
+
+class ByteSource {
+public:
+    explicit ByteSource(const std::string& path);  // "-" is standard input; throws TraceError
+    ~ByteSource();
+    ByteSource(const ByteSource&) = delete;
+    ByteSource& operator=(const ByteSource&) = delete;
+
+    // Reads up to n bytes; 0 at the end. Throws TraceError on a read error or corrupt/truncated compressed data.
+    size_t read(char* out, size_t n);
+    // The first bytes of the (decompressed) stream without consuming them.
+    std::string_view peek(size_t n);
+    const std::string& path() const { return path_; }
+    Compression compression() const { return compression_; }
+
+private:
+    size_t read_raw(char* out, size_t n);
+    size_t read_decoded(char* out, size_t n);
+
+    std::string path_;
+    std::FILE* file_ = nullptr;
+    bool owns_ = false;
+    Compression compression_ = Compression::none;
+    struct Codec;
+    std::unique_ptr<Codec> codec_;
+    std::vector<char> peeked_;
+    size_t peek_pos_ = 0;
+};
+
+// Lines of a ByteSource, as views valid until the next call, with their 1-based numbers.
+class LineReader {
+public:
+    explicit LineReader(ByteSource& src) : src_(src) {}
+    bool next(std::string_view& line);
+    uint64_t line_number() const { return line_no_; }
+    ByteSource& source() { return src_; }
+
+private:
+    ByteSource& src_;
+    std::vector<char> buf_ = std::vector<char>(1 << 16);
+    size_t begin_ = 0, end_ = 0;
+    bool eof_ = false;
+    uint64_t line_no_ = 0;
+};
+
+}  // namespace pmusim::trace

@@ -1,0 +1,337 @@
+#include "traces/native.hpp"
+
+#include <cerrno>
+#include <cstring>
+
+#include <fmt/format.h>
+
+#include "traces/reader.hpp"
+
+namespace pmusim::trace {
+
+// Binary layout (little-endian):
+//   header  16 bytes: "PMUSIMTR", u32 version (1), u32 reserved (0)
+//   record  32 bytes: u64 pc, u64 time, u32 encoding, u32 source line,
+//                     u8 size, u8 isa, u8 privilege, u8 flags (bit 0 condition failed, bit 1 has time),
+//                     u8 n_mem, u8 n_regs, u16 reserved
+//   then n_mem parts of 24 bytes: u64 addr, u64 data, u8 size, u8 flags (bit 0 write, bit 1 data known), 6 reserved
+//   then n_regs parts of 16 bytes: u8 kind, u8 reserved, u16 index, u32 reserved, u64 value
+namespace {
+
+constexpr char magic[8] = {'P', 'M', 'U', 'S', 'I', 'M', 'T', 'R'};
+constexpr uint32_t version = 1;
+
+template <typename T>
+void put(unsigned char*& p, T v) {
+    for (unsigned i = 0; i < sizeof(T); ++i) *p++ = static_cast<unsigned char>(static_cast<uint64_t>(v) >> (8 * i));
+}
+template <typename T>
+T get(const unsigned char*& p) {
+    uint64_t v = 0;
+    for (unsigned i = 0; i < sizeof(T); ++i) v |= static_cast<uint64_t>(*p++) << (8 * i);
+    return static_cast<T>(v);
+}
+
+class BinaryWriter : public TraceWriter {
+public:
+    explicit BinaryWriter(const std::string& path) : path_(path) {
+        f_ = path == "-" ? stdout : std::fopen(path.c_str(), "wb");
+        if (!f_) throw TraceError(path, 0, fmt::format("cannot create: {}", std::strerror(errno)));
+        unsigned char h[16] = {};
+        std::memcpy(h, magic, 8);
+        unsigned char* p = h + 8;
+        put<uint32_t>(p, version);
+        out(h, sizeof h);
+    }
+    ~BinaryWriter() override {
+        if (f_ && f_ != stdout) std::fclose(f_);
+    }
+    void write(const TraceRecord& r) override {
+        unsigned char b[32 + 24 * TraceRecord::max_mem + 16 * TraceRecord::max_regs] = {};
+        unsigned char* p = b;
+        put<uint64_t>(p, r.pc);
+        put<uint64_t>(p, r.time);
+        put<uint32_t>(p, r.encoding);
+        put<uint32_t>(p, static_cast<uint32_t>(r.line));
+        put<uint8_t>(p, r.size);
+        put<uint8_t>(p, static_cast<uint8_t>(r.isa));
+        put<uint8_t>(p, r.privilege);
+        put<uint8_t>(p, static_cast<uint8_t>((r.cond_failed ? 1 : 0) | (r.has_time ? 2 : 0)));
+        put<uint8_t>(p, r.n_mem);
+        put<uint8_t>(p, r.n_regs);
+        p += 2;
+        for (unsigned i = 0; i < r.n_mem; ++i) {
+            const MemAccess& m = r.mem[i];
+            put<uint64_t>(p, m.addr);
+            put<uint64_t>(p, m.data);
+            put<uint8_t>(p, m.size);
+            put<uint8_t>(p, static_cast<uint8_t>((m.is_write ? 1 : 0) | (m.data_known ? 2 : 0)));
+            p += 6;
+        }
+        for (unsigned i = 0; i < r.n_regs; ++i) {
+            put<uint8_t>(p, static_cast<uint8_t>(r.regs[i].kind));
+            p += 1;
+            put<uint16_t>(p, r.regs[i].index);
+            p += 4;
+            put<uint64_t>(p, r.regs[i].value);
+        }
+        out(b, static_cast<size_t>(p - b));
+    }
+    void finish() override {
+        if (std::fflush(f_) != 0) throw TraceError(path_, 0, fmt::format("write error: {}", std::strerror(errno)));
+        if (f_ != stdout && std::fclose(f_) != 0) throw TraceError(path_, 0, "write error on close");
+        f_ = nullptr;
+    }
+
+private:
+    void out(const unsigned char* b, size_t n) {
+        if (std::fwrite(b, 1, n, f_) != n) throw TraceError(path_, 0, fmt::format("write error: {}", std::strerror(errno)));
+    }
+    std::string path_;
+    std::FILE* f_ = nullptr;
+};
+
+class BinaryReader : public TraceReader {
+public:
+    BinaryReader(std::unique_ptr<ByteSource> src, const ReaderOptions& o) : src_(std::move(src)) {
+        opts_ = o;
+        unsigned char h[16];
+        if (src_->read(reinterpret_cast<char*>(h), 16) != 16 || std::memcmp(h, magic, 8) != 0)
+            throw TraceError(src_->path(), 0, "not a pmusim native trace (expected the 16-byte 'PMUSIMTR' header)");
+        const unsigned char* p = h + 8;
+        const uint32_t v = get<uint32_t>(p);
+        if (v != version) throw TraceError(src_->path(), 0, fmt::format("native trace version {} (expected {})", v, version));
+    }
+    std::string_view format() const override { return "native"; }
+    bool has_register_values() const override { return true; }
+    bool has_time() const override { return true; }
+
+    bool next(TraceRecord& r) override {
+        unsigned char b[32];
+        const size_t got = src_->read(reinterpret_cast<char*>(b), 32);
+        if (got == 0) return false;
+        ++count_;
+        if (got != 32) truncated();
+        const unsigned char* p = b;
+        r.clear();
+        r.pc = get<uint64_t>(p);
+        r.time = get<uint64_t>(p);
+        r.encoding = get<uint32_t>(p);
+        r.line = get<uint32_t>(p);
+        r.size = get<uint8_t>(p);
+        r.isa = static_cast<IsaState>(get<uint8_t>(p));
+        r.privilege = get<uint8_t>(p);
+        const uint8_t flags = get<uint8_t>(p);
+        r.cond_failed = flags & 1;
+        r.has_time = flags & 2;
+        r.n_mem = get<uint8_t>(p);
+        r.n_regs = get<uint8_t>(p);
+        if (r.n_mem > TraceRecord::max_mem || r.n_regs > TraceRecord::max_regs || r.isa > IsaState::rv64)
+            throw TraceError(src_->path(), 0, fmt::format("record {}: corrupt (counts or instruction set out of range)", count_));
+        for (unsigned i = 0; i < r.n_mem; ++i) {
+            unsigned char m[24];
+            if (src_->read(reinterpret_cast<char*>(m), 24) != 24) truncated();
+            const unsigned char* q = m;
+            r.mem[i].addr = get<uint64_t>(q);
+            r.mem[i].data = get<uint64_t>(q);
+            r.mem[i].size = get<uint8_t>(q);
+            const uint8_t f = get<uint8_t>(q);
+            r.mem[i].is_write = f & 1;
+            r.mem[i].data_known = f & 2;
+        }
+        for (unsigned i = 0; i < r.n_regs; ++i) {
+            unsigned char g[16];
+            if (src_->read(reinterpret_cast<char*>(g), 16) != 16) truncated();
+            const unsigned char* q = g;
+            const uint8_t kind = get<uint8_t>(q);
+            if (kind > static_cast<uint8_t>(RegKind::sysreg))
+                throw TraceError(src_->path(), 0, fmt::format("record {}: corrupt register kind {}", count_, kind));
+            r.regs[i].kind = static_cast<RegKind>(kind);
+            q += 1;
+            r.regs[i].index = get<uint16_t>(q);
+            q += 4;
+            r.regs[i].value = get<uint64_t>(q);
+        }
+        return true;
+    }
+
+private:
+    [[noreturn]] void truncated() {
+        throw TraceError(src_->path(), 0, fmt::format("truncated: record {} is incomplete", count_));
+    }
+    std::unique_ptr<ByteSource> src_;
+    uint64_t count_ = 0;
+};
+
+// Text form: "# pmusim trace 1" then one record per line of key=value words:
+//   pc=0x80000000 enc=0xb0201073 size=4 isa=rv32 priv=3 [time=10] [cf] [mem=w:1:0xd0580000[:0xff]]
+//   [gpr=5:0x1] [csr=0xb02:0x0] [sys=0xdce0:0x7]
+class TextWriter : public TraceWriter {
+public:
+    explicit TextWriter(const std::string& path) : path_(path) {
+        f_ = path == "-" ? stdout : std::fopen(path.c_str(), "w");
+        if (!f_) throw TraceError(path, 0, fmt::format("cannot create: {}", std::strerror(errno)));
+        std::fputs("# pmusim trace 1\n", f_);
+    }
+    ~TextWriter() override {
+        if (f_ && f_ != stdout) std::fclose(f_);
+    }
+    void write(const TraceRecord& r) override {
+        std::string s = fmt::format("pc={:#x} enc={:#x} size={} isa={} priv={}", r.pc, r.encoding, r.size,
+                                    to_lower_isa(r.isa), r.privilege);
+        if (r.has_time) s += fmt::format(" time={}", r.time);
+        if (r.cond_failed) s += " cf";
+        for (unsigned i = 0; i < r.n_mem; ++i) {
+            const MemAccess& m = r.mem[i];
+            s += fmt::format(" mem={}:{}:{:#x}", m.is_write ? 'w' : 'r', m.size, m.addr);
+            if (m.data_known) s += fmt::format(":{:#x}", m.data);
+        }
+        for (unsigned i = 0; i < r.n_regs; ++i) {
+            const RegWrite& g = r.regs[i];
+            const char* k = g.kind == RegKind::gpr ? "gpr" : g.kind == RegKind::csr ? "csr" : "sys";
+            s += fmt::format(" {}={:#x}:{:#x}", k, g.index, g.value);
+        }
+        s += '\n';
+        if (std::fputs(s.c_str(), f_) < 0) throw TraceError(path_, 0, "write error");
+    }
+    void finish() override {
+        if (std::fflush(f_) != 0) throw TraceError(path_, 0, "write error");
+        if (f_ != stdout && std::fclose(f_) != 0) throw TraceError(path_, 0, "write error on close");
+        f_ = nullptr;
+    }
+    static std::string to_lower_isa(IsaState s) {
+        std::string n(to_string(s));
+        for (auto& c : n) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+        return n;
+    }
+
+private:
+    std::string path_;
+    std::FILE* f_ = nullptr;
+};
+
+class TextReader : public TraceReader {
+public:
+    TextReader(std::unique_ptr<ByteSource> src, const ReaderOptions& o) : src_(std::move(src)), lines_(*src_) {
+        opts_ = o;
+    }
+    std::string_view format() const override { return "native-text"; }
+    bool has_register_values() const override { return true; }
+    bool has_time() const override { return true; }
+
+    bool next(TraceRecord& r) override {
+        std::string_view line;
+        while (lines_.next(line)) {
+            std::string_view t = scan::trim(line);
+            if (t.empty() || t[0] == '#') continue;
+            if (parse(t, r)) return true;
+        }
+        return false;
+    }
+
+private:
+    bool parse(std::string_view t, TraceRecord& r) {
+        const uint64_t no = lines_.line_number();
+        r.clear();
+        r.line = no;
+        bool have_pc = false;
+        for (std::string_view w = scan::word(t); !w.empty(); w = scan::word(t)) {
+            if (w == "cf") {
+                r.cond_failed = true;
+                continue;
+            }
+            const size_t eq = w.find('=');
+            const std::string_view k = w.substr(0, eq), v = eq == std::string_view::npos ? std::string_view{} : w.substr(eq + 1);
+            uint64_t n = 0;
+            bool ok = eq != std::string_view::npos;
+            if (!ok) {
+            } else if (k == "pc") {
+                ok = scan::hex(v, r.pc);
+                have_pc = ok;
+            } else if (k == "enc") {
+                ok = scan::hex(v, n) && n <= 0xFFFFFFFFu;
+                r.encoding = static_cast<uint32_t>(n);
+            } else if (k == "size") {
+                ok = scan::dec(v, n) && (n == 2 || n == 4);
+                r.size = static_cast<uint8_t>(n);
+            } else if (k == "isa") {
+                static const std::pair<const char*, IsaState> names[] = {{"a64", IsaState::a64}, {"a32", IsaState::a32},
+                                                                          {"t32", IsaState::t32}, {"rv32", IsaState::rv32},
+                                                                          {"rv64", IsaState::rv64}};
+                ok = false;
+                for (const auto& [name, s] : names)
+                    if (v == name) {
+                        r.isa = s;
+                        ok = true;
+                    }
+            } else if (k == "priv") {
+                ok = scan::dec(v, n) && n <= 3;
+                r.privilege = static_cast<uint8_t>(n);
+            } else if (k == "time") {
+                ok = scan::dec(v, r.time);
+                r.has_time = ok;
+            } else if (k == "mem") {
+                // dir:size:addr[:data]
+                MemAccess m;
+                std::string_view parts[4];
+                size_t np = 0;
+                for (std::string_view rest = v; np < 4;) {
+                    const size_t c = rest.find(':');
+                    parts[np++] = rest.substr(0, c);
+                    if (c == std::string_view::npos) break;
+                    rest = rest.substr(c + 1);
+                }
+                ok = np >= 3 && (parts[0] == "r" || parts[0] == "w") && scan::dec(parts[1], n) && n <= 16 &&
+                     scan::hex(parts[2], m.addr) && (np < 4 || scan::hex(parts[3], m.data));
+                m.is_write = parts[0] == "w";
+                m.size = static_cast<uint8_t>(n);
+                m.data_known = np == 4;
+                ok = ok && r.add_mem(m);
+            } else if (k == "gpr" || k == "csr" || k == "sys") {
+                const size_t c = v.find(':');
+                uint64_t idx = 0, val = 0;
+                ok = c != std::string_view::npos && scan::hex(v.substr(0, c), idx) && idx <= 0xFFFF &&
+                     scan::hex(v.substr(c + 1), val);
+                const RegKind kind = k == "gpr" ? RegKind::gpr : k == "csr" ? RegKind::csr : RegKind::sysreg;
+                ok = ok && r.add_reg(kind, static_cast<uint16_t>(idx), val);
+            } else {
+                ok = false;
+            }
+            if (!ok) {
+                bad_line(src_->path(), no, fmt::format("bad word '{}': expected pc=, enc=, size=2|4, isa=, priv=0-3, time=, cf, "
+                                                       "mem=r|w:size:addr[:data], gpr=|csr=|sys=index:value",
+                                                       w));
+                return false;
+            }
+        }
+        if (!have_pc) {
+            bad_line(src_->path(), no, "expected a record with pc=<hex>");
+            return false;
+        }
+        if (r.isa == IsaState::unknown) {
+            bad_line(src_->path(), no, "expected isa=a64|a32|t32|rv32|rv64");
+            return false;
+        }
+        return true;
+    }
+
+    std::unique_ptr<ByteSource> src_;
+    LineReader lines_;
+};
+
+}  // namespace
+
+std::unique_ptr<TraceWriter> make_native_writer(const std::string& path, bool text) {
+    if (text) return std::make_unique<TextWriter>(path);
+    return std::make_unique<BinaryWriter>(path);
+}
+
+std::unique_ptr<TraceReader> make_native_reader(std::unique_ptr<ByteSource> src, const ReaderOptions& opts) {
+    return std::make_unique<BinaryReader>(std::move(src), opts);
+}
+
+std::unique_ptr<TraceReader> make_native_text_reader(std::unique_ptr<ByteSource> src, const ReaderOptions& opts) {
+    return std::make_unique<TextReader>(std::move(src), opts);
+}
+
+}  // namespace pmusim::trace

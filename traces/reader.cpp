@@ -1,0 +1,106 @@
+#include "traces/reader.hpp"
+
+#include <cctype>
+#include <charconv>
+
+#include <fmt/format.h>
+
+namespace pmusim::trace {
+
+std::string_view to_string(IsaState s) {
+    switch (s) {
+        case IsaState::a64: return "A64";
+        case IsaState::a32: return "A32";
+        case IsaState::t32: return "T32";
+        case IsaState::rv32: return "RV32";
+        case IsaState::rv64: return "RV64";
+        default: return "unknown";
+    }
+}
+
+void TraceReader::bad_line(const std::string& file, uint64_t line, const std::string& what) {
+    if (!opts_.skip_bad_lines) throw TraceError(file, line, what);
+    if (skipped_++ == 0) first_skip_ = fmt::format("{}:{}: {}", file, line, what);
+}
+
+namespace scan {
+
+std::string_view trim(std::string_view s) {
+    while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
+    while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
+    return s;
+}
+
+std::string_view word(std::string_view& s) {
+    s = trim(s);
+    size_t i = 0;
+    while (i < s.size() && !std::isspace(static_cast<unsigned char>(s[i]))) ++i;
+    const std::string_view w = s.substr(0, i);
+    s.remove_prefix(i);
+    return w;
+}
+
+bool hex(std::string_view s, uint64_t& v) {
+    if (s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) s.remove_prefix(2);
+    if (s.empty() || s.size() > 16) return false;
+    const auto r = std::from_chars(s.data(), s.data() + s.size(), v, 16);
+    return r.ec == std::errc() && r.ptr == s.data() + s.size();
+}
+
+bool dec(std::string_view s, uint64_t& v) {
+    if (s.empty()) return false;
+    const auto r = std::from_chars(s.data(), s.data() + s.size(), v, 10);
+    return r.ec == std::errc() && r.ptr == s.data() + s.size();
+}
+
+}  // namespace scan
+
+std::vector<std::string> format_names() { return {"veer", "spike", "native", "native-text"}; }
+
+namespace {
+
+// Detection from the first few kilobytes: each format has a distinctive first line.
+std::string detect(ByteSource& src) {
+    const std::string_view head = src.peek(4096);
+    if (head.size() >= 8 && head.substr(0, 8) == "PMUSIMTR") return "native";
+    std::string_view rest = head;
+    int lines = 0;
+    while (!rest.empty() && lines < 20) {
+        const size_t nl = rest.find('\n');
+        std::string_view line = scan::trim(rest.substr(0, nl));
+        rest = nl == std::string_view::npos ? std::string_view{} : rest.substr(nl + 1);
+        if (line.empty()) continue;
+        ++lines;
+        if (line.substr(0, 14) == "# pmusim trace") return "native-text";
+        if (line.find("Cycle : #inst") != std::string_view::npos) return "veer";
+        if (line.substr(0, 5) == "core " && line.find(':') != std::string_view::npos) return "spike";
+        std::string_view w = line;
+        const std::string_view first = scan::word(w), second = scan::word(w), third = scan::word(w);
+        uint64_t v;
+        if (scan::dec(first, v) && second == ":" && third.size() > 1 && third[0] == '#') return "veer";
+    }
+    return "";
+}
+
+}  // namespace
+
+std::unique_ptr<TraceReader> open_reader(const std::string& path, const std::string& format, const ReaderOptions& opts) {
+    auto src = std::make_unique<ByteSource>(path);
+    std::string f = format;
+    if (f.empty() || f == "auto") {
+        f = detect(*src);
+        if (f.empty()) {
+            if (src->peek(1).empty()) throw TraceError(path, 0, "the trace is empty");
+            throw TraceError(path, 1,
+                             "cannot tell the trace format from the first lines; expected a VeeR exec.log, Spike "
+                             "--log-commits or pmusim native trace (or name one with --format)");
+        }
+    }
+    if (f == "veer") return make_veer_reader(std::move(src), opts);
+    if (f == "spike") return make_spike_reader(std::move(src), opts);
+    if (f == "native") return make_native_reader(std::move(src), opts);
+    if (f == "native-text") return make_native_text_reader(std::move(src), opts);
+    throw TraceError(path, 0, fmt::format("unknown trace format '{}' (expected auto, veer, spike, native or native-text)", f));
+}
+
+}  // namespace pmusim::trace

@@ -1,0 +1,58 @@
+// Trace readers: one per format, each turning its input into TraceRecords, streaming in constant memory.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "traces/input.hpp"
+#include "traces/trace_record.hpp"
+
+namespace pmusim::trace {
+
+struct ReaderOptions {
+    bool skip_bad_lines = false;  // a malformed line becomes a counted warning instead of an error
+    bool replay_all = false;      // VeeR exec.log: go on past the end-of-test mailbox store
+};
+
+class TraceReader {
+public:
+    virtual ~TraceReader() = default;
+    // The next record; false at the end. Throws TraceError (file, line, what was expected) on bad input.
+    virtual bool next(TraceRecord& r) = 0;
+    virtual std::string_view format() const = 0;
+    virtual bool has_register_values() const = 0;  // whether MSR/MCR/CSR source values can be known
+    virtual bool has_time() const { return false; }
+    uint64_t skipped_lines() const { return skipped_; }
+    const std::string& first_skip_message() const { return first_skip_; }
+    virtual std::string end_note() const { return {}; }  // why the reader stopped early, if it did
+
+protected:
+    // Handles a malformed line: throws, or counts it when skipping bad lines.
+    void bad_line(const std::string& file, uint64_t line, const std::string& what);
+    ReaderOptions opts_;
+    uint64_t skipped_ = 0;
+    std::string first_skip_;
+};
+
+// The formats by name: veer, spike, qemu-execlog, native, native-text (and "auto").
+std::vector<std::string> format_names();
+// Opens a trace: `format` is a name from format_names() or "auto" (detected from the first lines).
+std::unique_ptr<TraceReader> open_reader(const std::string& path, const std::string& format, const ReaderOptions& opts);
+
+// Readers by format (each takes ownership of its source).
+std::unique_ptr<TraceReader> make_veer_reader(std::unique_ptr<ByteSource> src, const ReaderOptions& opts);
+std::unique_ptr<TraceReader> make_spike_reader(std::unique_ptr<ByteSource> src, const ReaderOptions& opts);
+std::unique_ptr<TraceReader> make_native_reader(std::unique_ptr<ByteSource> src, const ReaderOptions& opts);
+std::unique_ptr<TraceReader> make_native_text_reader(std::unique_ptr<ByteSource> src, const ReaderOptions& opts);
+
+// Small scanners shared by the text readers (no regex, no iostreams).
+namespace scan {
+std::string_view trim(std::string_view s);
+std::string_view word(std::string_view& s);  // next whitespace-separated word
+bool hex(std::string_view s, uint64_t& v);   // [0x]hex digits only
+bool dec(std::string_view s, uint64_t& v);
+}  // namespace scan
+
+}  // namespace pmusim::trace

@@ -1,0 +1,63 @@
+// One retired (or condition-failed) instruction, as every trace reader produces it: a plain struct, no heap.
+#pragma once
+#include <array>
+#include <cstdint>
+#include <string_view>
+
+namespace pmusim::trace {
+
+enum class IsaState : uint8_t { unknown, a64, a32, t32, rv32, rv64 };
+std::string_view to_string(IsaState s);
+
+enum class RegKind : uint8_t {
+    gpr,     // x0-x31 / r0-r15 / X0-X30 by number
+    csr,     // RISC-V CSR by number
+    sysreg,  // ARM system register by encoding key (model/core/register.hpp a64_key / cp15_key)
+};
+
+struct RegWrite {
+    RegKind kind = RegKind::gpr;
+    uint16_t index = 0;
+    uint64_t value = 0;
+};
+
+struct MemAccess {
+    uint64_t addr = 0;
+    uint64_t data = 0;
+    uint8_t size = 0;  // bytes; 0 when the trace does not say
+    bool is_write = false;
+    bool data_known = false;
+};
+
+struct TraceRecord {
+    static constexpr unsigned max_mem = 4;
+    static constexpr unsigned max_regs = 8;
+
+    uint64_t pc = 0;
+    uint32_t encoding = 0;
+    uint8_t size = 4;  // bytes: 2 for T16 and RVC
+    IsaState isa = IsaState::unknown;
+    uint8_t privilege = 0;  // ARM EL, RISC-V M = 3 / S = 1 / U = 0
+    bool cond_failed = false;
+    bool has_time = false;
+    uint64_t time = 0;     // the trace's timestamp (VeeR: cycle; Tarmac: its unit)
+    uint64_t line = 0;     // source line, for messages
+    uint8_t n_mem = 0;
+    uint8_t n_regs = 0;
+    std::array<MemAccess, max_mem> mem{};
+    std::array<RegWrite, max_regs> regs{};
+
+    void clear() { *this = TraceRecord{}; }
+    bool add_reg(RegKind k, uint16_t index, uint64_t value) {
+        if (n_regs == max_regs) return false;
+        regs[n_regs++] = RegWrite{k, index, value};
+        return true;
+    }
+    bool add_mem(const MemAccess& m) {
+        if (n_mem == max_mem) return false;
+        mem[n_mem++] = m;
+        return true;
+    }
+};
+
+}  // namespace pmusim::trace

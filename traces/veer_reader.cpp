@@ -1,0 +1,208 @@
+// The VeeR EL2 RTL testbench's exec.log (FORMATS.md §4b):
+//   "%10d : %8s 0 %h %h%13s %14s ; %s" = cycle : #n 0 pc insn [abi=value] [c<csr>=value] ; disassembly [addr]
+// and late writebacks "<cycle> : <abi>=<value> ; nbL|nbD". The reader keeps the register file, so store data
+// is known, and ends the test where the RTL did (below).
+#include <deque>
+
+#include <fmt/format.h>
+
+#include "isa/rv32.hpp"
+#include "traces/reader.hpp"
+
+namespace pmusim::trace {
+
+namespace {
+
+// The testbench's mailbox (its console: "mem_mailbox = D0580000"). A byte 0xff stored there ends the test
+// (pass), 0x1 too (fail; and the C runtime's "Whisper" termination store).
+constexpr uint64_t mailbox = 0xD0580000;
+
+class VeerReader : public TraceReader {
+public:
+    VeerReader(std::unique_ptr<ByteSource> src, const ReaderOptions& o) : src_(std::move(src)), lines_(*src_) {
+        opts_ = o;
+    }
+    std::string_view format() const override { return "veer"; }
+    bool has_register_values() const override { return true; }
+    bool has_time() const override { return true; }
+    std::string end_note() const override { return note_; }
+
+    // The end of the test (streaming): after the last terminating store before the cycle column freezes. The
+    // RTL stops a couple of cycles after the store, then the log goes on with the cycle frozen; VeeR EL2 retires
+    // at most one instruction per cycle, so the first instruction line that repeats the previous cycle is the
+    // freeze. Records after a terminating store are held until the next terminating store (kept) or the freeze
+    // (dropped).
+    bool next(TraceRecord& out) override {
+        while (ready_.empty()) {
+            if (finished_) return false;
+            TraceRecord r;
+            if (!read_instruction(r)) {
+                if (terminated_ && !pending_.empty())
+                    note_ = fmt::format("the test ended at the mailbox store on line {}", last_term_line_);
+                pending_.clear();
+                finished_ = true;
+                continue;
+            }
+            const bool frozen = have_prev_ && r.time == prev_time_;
+            have_prev_ = true;
+            prev_time_ = r.time;
+            if (opts_.replay_all) {
+                ready_.push_back(r);
+                continue;
+            }
+            if (frozen && terminated_) {
+                note_ = fmt::format("the test ended at the mailbox store on line {} (the cycle column freezes at line {})",
+                                    last_term_line_, r.line);
+                pending_.clear();
+                finished_ = true;
+                continue;
+            }
+            const bool term = terminating_store(r);
+            if (term) last_term_line_ = r.line;
+            if (terminated_) {
+                pending_.push_back(r);
+                if (term || pending_.size() > 4096) {  // more test after all: keep what was held
+                    for (auto& p : pending_) ready_.push_back(p);
+                    pending_.clear();
+                    terminated_ = term;
+                }
+            } else {
+                ready_.push_back(r);
+                terminated_ = term;
+            }
+        }
+        out = ready_.front();
+        ready_.pop_front();
+        return true;
+    }
+
+private:
+    static bool terminating_store(const TraceRecord& r) {
+        for (unsigned i = 0; i < r.n_mem; ++i) {
+            const MemAccess& m = r.mem[i];
+            const uint64_t byte = m.data & 0xFF;
+            if (m.is_write && m.addr == mailbox && m.data_known && (byte == 0xFF || byte == 0x01)) return true;
+        }
+        return false;
+    }
+
+    void set_gpr(unsigned reg, uint64_t v) {
+        if (reg) gpr_[reg] = v;
+    }
+
+    // abi=value: a GPR write.
+    bool parse_reg(std::string_view tok, unsigned& reg, uint64_t& v) {
+        const size_t eq = tok.find('=');
+        if (eq == std::string_view::npos) return false;
+        const auto r = isa::rv32::gpr_by_name(tok.substr(0, eq));
+        if (!r || !scan::hex(tok.substr(eq + 1), v)) return false;
+        reg = *r;
+        return true;
+    }
+
+    bool read_instruction(TraceRecord& r) {
+        std::string_view line;
+        while (lines_.next(line)) {
+            const uint64_t no = lines_.line_number();
+            std::string_view t = scan::trim(line);
+            if (t.empty() || t.substr(0, 2) == "//") continue;
+            const size_t semi = t.find(';');
+            std::string_view fields = t.substr(0, semi);
+            const std::string_view dasm = semi == std::string_view::npos ? std::string_view{} : scan::trim(t.substr(semi + 1));
+            uint64_t cycle = 0;
+            if (!scan::dec(scan::word(fields), cycle) || scan::word(fields) != ":") {
+                bad_line(src_->path(), no, "expected '<cycle> : ...' (a VeeR exec.log line)");
+                continue;
+            }
+            const std::string_view w3 = scan::word(fields);
+            if (w3.empty() || w3[0] != '#') {
+                // A late writeback: "<cycle> : <abi>=<value> ; nbL|nbD".
+                unsigned reg;
+                uint64_t v;
+                if (!parse_reg(w3, reg, v) || (dasm != "nbL" && dasm != "nbD")) {
+                    bad_line(src_->path(), no, "expected '#<n>' or a writeback '<reg>=<value> ; nbL|nbD'");
+                    continue;
+                }
+                set_gpr(reg, v);
+                continue;
+            }
+            uint64_t n, hart, pc, insn;
+            if (!scan::dec(w3.substr(1), n) || !scan::dec(scan::word(fields), hart) || !scan::hex(scan::word(fields), pc) ||
+                !scan::hex(scan::word(fields), insn) || insn > 0xFFFFFFFFu) {
+                bad_line(src_->path(), no, "expected '#<n> 0 <pc hex> <opcode hex>'");
+                continue;
+            }
+            r.clear();
+            r.line = no;
+            r.pc = pc;
+            r.encoding = static_cast<uint32_t>(insn);
+            r.isa = IsaState::rv32;
+            r.size = (insn & 3u) == 3u ? 4 : 2;
+            r.privilege = 3;  // the default VeeR EL2 build is machine mode only
+            r.has_time = true;
+            r.time = cycle;
+            bool ok = true;
+            for (std::string_view tok = scan::word(fields); !tok.empty(); tok = scan::word(fields)) {
+                const size_t eq = tok.find('=');
+                uint64_t v;
+                if (tok[0] == 'c' && eq != std::string_view::npos && tok.substr(0, eq) != "c" &&
+                    !isa::rv32::gpr_by_name(tok.substr(0, eq))) {
+                    uint64_t csr;
+                    if (!scan::hex(tok.substr(1, eq - 1), csr) || !scan::hex(tok.substr(eq + 1), v) || csr > 0xFFF) {
+                        ok = false;
+                        break;
+                    }
+                    r.add_reg(RegKind::csr, static_cast<uint16_t>(csr), v);
+                } else {
+                    unsigned reg;
+                    if (!parse_reg(tok, reg, v)) {
+                        ok = false;
+                        break;
+                    }
+                    r.add_reg(RegKind::gpr, static_cast<uint16_t>(reg), v);
+                }
+            }
+            if (!ok) {
+                bad_line(src_->path(), no, "expected '<abi register>=<hex>' or 'c<csr hex>=<hex>' before ';'");
+                continue;
+            }
+            // The memory address: "[addr]" at the end of the disassembly.
+            if (const auto mop = isa::rv32::mem_op(r.encoding)) {
+                const size_t lb = dasm.rfind('['), rb = dasm.rfind(']');
+                uint64_t addr;
+                if (lb != std::string_view::npos && rb != std::string_view::npos && rb > lb &&
+                    scan::hex(dasm.substr(lb + 1, rb - lb - 1), addr)) {
+                    MemAccess m;
+                    m.addr = addr;
+                    m.size = static_cast<uint8_t>(mop->size);
+                    m.is_write = mop->store;
+                    if (mop->store) {
+                        m.data = gpr_[mop->data_reg] & (mop->size >= 8 ? ~uint64_t{0} : ((uint64_t{1} << (8 * mop->size)) - 1));
+                        m.data_known = true;
+                    }
+                    r.add_mem(m);
+                }
+            }
+            for (unsigned i = 0; i < r.n_regs; ++i)
+                if (r.regs[i].kind == RegKind::gpr) set_gpr(r.regs[i].index, r.regs[i].value);
+            return true;
+        }
+        return false;
+    }
+
+    std::unique_ptr<ByteSource> src_;
+    LineReader lines_;
+    uint64_t gpr_[32] = {};
+    std::deque<TraceRecord> ready_, pending_;
+    bool terminated_ = false, finished_ = false, have_prev_ = false;
+    uint64_t prev_time_ = 0, last_term_line_ = 0;
+    std::string note_;
+};
+
+}  // namespace
+
+std::unique_ptr<TraceReader> make_veer_reader(std::unique_ptr<ByteSource> src, const ReaderOptions& opts) {
+    return std::make_unique<VeerReader>(std::move(src), opts);
+}
+
+}  // namespace pmusim::trace
