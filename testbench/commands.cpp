@@ -286,7 +286,8 @@ int cmd_convert(const std::vector<std::string>& args, std::ostream& out, std::os
     po::options_description desc("pmusim convert: options");
     std::string in, outp, format;
     desc.add_options()("format,f", po::value<std::string>(&format)->default_value("auto"), "input format")(
-        "text", "write the native text form (also chosen by an output name ending in .txt)")(
+        "text", "write the native text form (chosen too by an output name ending in .txt, and for standard output)")(
+        "binary", "write the binary form even to standard output")(
         "all", "VeeR exec.log: convert past the end-of-test mailbox store")(
         "in", po::value<std::string>(&in)->required(), "input trace")("out", po::value<std::string>(&outp)->required(),
                                                                         "output file (- for standard output)");
@@ -295,7 +296,8 @@ int cmd_convert(const std::vector<std::string>& args, std::ostream& out, std::os
     Parsed p;
     int status = 0;
     if (!parse(args, desc, &pos, p, out, err, "usage: pmusim convert IN OUT [--text]", status)) return status;
-    const bool text = p.vm.count("text") || (outp.size() > 4 && outp.substr(outp.size() - 4) == ".txt");
+    const bool text = p.vm.count("text") || (outp.size() > 4 && outp.substr(outp.size() - 4) == ".txt") ||
+                      (outp == "-" && !p.vm.count("binary"));
     trace::ReaderOptions ro;
     ro.replay_all = p.vm.count("all") > 0;
     try {

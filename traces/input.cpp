@@ -88,8 +88,13 @@ size_t ByteSource::read_decoded(char* out, size_t n) {
             c.in_pos = c.in_len - c.z.avail_in;
             produced = n - c.z.avail_out;
             if (rc == Z_STREAM_END) {
-                // Concatenated members: start the next one if more input follows.
-                if (c.in_pos < c.in_len || !c.in_eof) inflateReset(&c.z);
+                // Concatenated members: start the next one only if more input follows.
+                if (c.in_pos == c.in_len && !c.in_eof) {
+                    c.in_len = read_raw(reinterpret_cast<char*>(c.in.data()), c.in.size());
+                    c.in_pos = 0;
+                    c.in_eof = c.in_len == 0;
+                }
+                if (c.in_pos < c.in_len) inflateReset(&c.z);
                 else c.done = true;
             } else if (rc == Z_BUF_ERROR && c.in_eof && avail == 0) {
                 throw TraceError(path_, 0, "truncated gzip data: the compressed stream ends early");

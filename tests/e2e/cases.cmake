@@ -40,3 +40,22 @@ pmusim_case(vp_failing_setup 1 "FAIL" vp --platform cortex-a53 --setup ${E2E}/fa
 pmusim_case(script_vcd 0 "PMCCNTR_EL0 = 0x0000000000000400" script --vcd ${CMAKE_CURRENT_BINARY_DIR}/first-steps.vcd ${PROJECT_SOURCE_DIR}/testbench/samples/first-steps.pmus)
 pmusim_case(script_vcd_malformed 2 "malformed.pmus:4: error: unknown register" script --vcd ${CMAKE_CURRENT_BINARY_DIR}/malformed.vcd ${E2E}/malformed.pmus)
 pmusim_case(script_vcd_platform_change 2 "cannot change it" script --vcd ${CMAKE_CURRENT_BINARY_DIR}/change.vcd ${E2E}/platform_change.pmus)
+
+# Trace replay and conversion, on the real traces beside the checkout.
+set(TRACES ${PMUSIM_SHARED_DIR}/traces)
+pmusim_case(run_hello_json 0 "\"instructions\": 330" run --platform veer-el2 --trace ${TRACES}/veer-el2/hello_world.exec.log --timing trace --output json)
+pmusim_case(run_dhrystone_table 0 "343115 +instructions" run --platform veer-el2 --trace ${TRACES}/veer-el2/dhrystone.exec.log.xz --timing trace)
+pmusim_case(run_csv 0 "count,event,number\n10000,instructions," run --platform veer-el2 --trace ${TRACES}/spike/rv32.spike.log --output csv)
+# hello world prints 78 characters (its console: 25 dashes, "Hello World from VeeR EL2", 25 dashes, each with a
+# newline): its loop loads each and the NUL (79), stores each and the NUL, then the 0xff end store (80).
+pmusim_case(run_events 0 "79 +mhpmcounter3\n +80 +mhpmcounter4" run --platform veer-el2 --trace ${TRACES}/veer-el2/hello_world.exec.log --events LOADS_COMMITTED,STORES_COMMITTED)
+pmusim_case(run_no_timestamps 2 "spike traces carry no timestamps" run --platform veer-el2 --trace ${TRACES}/spike/rv32.spike.log --timing trace)
+pmusim_case(run_bad_event 2 "'FOO' is not an event platform veer-el2 implements" run --platform veer-el2 --trace ${TRACES}/spike/rv32.spike.log --events FOO)
+pmusim_case(run_missing 2 "/nonexistent.log: cannot open" run --platform veer-el2 --trace /nonexistent.log)
+pmusim_case(run_bad_timing 2 "--timing expects model or trace" run --platform veer-el2 --trace ${TRACES}/spike/rv32.spike.log --timing sometimes)
+pmusim_case(convert_text 0 "pmusim trace 1\npc=0x1000 enc=0x297 size=4 isa=rv32 priv=3 gpr=0x5:0x1000" convert ${TRACES}/spike/rv32.spike.log -)
+pmusim_case(convert_missing 2 "cannot open" convert /nonexistent.log ${CMAKE_CURRENT_BINARY_DIR}/never.pmt)
+add_test(NAME e2e.run_stdin
+  COMMAND ${CMAKE_COMMAND} "-DCMD=$<TARGET_FILE:pmusim>;run;--platform;veer-el2;--trace;-;--output;json"
+          -DEXPECT_CODE=0 "-DEXPECT_REGEX=\"instructions\": 330" -DSTDIN=${TRACES}/veer-el2/hello_world.exec.log
+          -P ${E2E}/check.cmake)

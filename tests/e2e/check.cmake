@@ -1,5 +1,9 @@
-# Runs CMD (a ;-list) and checks its exit code (EXPECT_CODE) and that its combined output matches EXPECT_REGEX.
-execute_process(COMMAND ${CMD} RESULT_VARIABLE code OUTPUT_VARIABLE out ERROR_VARIABLE err)
+# Runs CMD (a ;-list), with STDIN as its standard input if given, and checks its exit code (EXPECT_CODE) and that its combined output matches EXPECT_REGEX.
+if(DEFINED STDIN)
+  execute_process(COMMAND ${CMD} INPUT_FILE ${STDIN} RESULT_VARIABLE code OUTPUT_VARIABLE out ERROR_VARIABLE err)
+else()
+  execute_process(COMMAND ${CMD} RESULT_VARIABLE code OUTPUT_VARIABLE out ERROR_VARIABLE err)
+endif()
 if(NOT "${code}" STREQUAL "${EXPECT_CODE}")
   message(FATAL_ERROR "exit code ${code}, expected ${EXPECT_CODE}\nstdout:\n${out}\nstderr:\n${err}")
 endif()

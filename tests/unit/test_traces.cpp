@@ -1,0 +1,298 @@
+// Trace readers, the native format and replay. Real traces come from ../shared/traces (never copied here);
+// the expected counts are derived from the programs' sources and the RTL's console, not from pmusim's output.
+#include <gtest/gtest.h>
+
+#include <zlib.h>
+
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+
+#include "testbench/replay.hpp"
+#include "traces/native.hpp"
+#include "traces/reader.hpp"
+
+namespace pmusim {
+namespace {
+
+using trace::TraceRecord;
+
+std::string shared(const std::string& rel) { return std::string(PMUSIM_SHARED_DIR) + "/traces/" + rel; }
+
+bool have_shared() {
+    std::ifstream f(shared("FORMATS.md"));
+    return f.good();
+}
+
+std::vector<TraceRecord> read_all(const std::string& path, const std::string& format = "auto",
+                                  trace::ReaderOptions o = {}) {
+    auto r = trace::open_reader(path, format, o);
+    std::vector<TraceRecord> v;
+    TraceRecord rec;
+    while (r->next(rec)) v.push_back(rec);
+    return v;
+}
+
+std::string temp_file(const std::string& name, const std::string& content) {
+    const std::string path = ::testing::TempDir() + name;
+    std::ofstream(path, std::ios::binary) << content;
+    return path;
+}
+
+std::string error_of(const std::string& path, const std::string& format = "auto", trace::ReaderOptions o = {}) {
+    try {
+        read_all(path, format, o);
+    } catch (const trace::TraceError& e) {
+        return e.what();
+    }
+    return "";
+}
+
+TEST(VeerReader, HelloWorldEndsAtTheMailboxStore) {
+    if (!have_shared()) GTEST_SKIP() << "../shared/traces not found";
+    const auto v = read_all(shared("veer-el2/hello_world.exec.log"));
+    // The 0xff store is instruction #330 (line 410 of the log); the RTL's console: minstret = 330.
+    ASSERT_EQ(v.size(), 330u);
+    // #1: "10 : #1 0 80000000 b0201073  cb02=00000000 ; csrrw zero,csr_b02,zero"
+    EXPECT_EQ(v[0].pc, 0x80000000u);
+    EXPECT_EQ(v[0].encoding, 0xB0201073u);
+    EXPECT_EQ(v[0].time, 10u);
+    ASSERT_EQ(v[0].n_regs, 1u);
+    EXPECT_EQ(v[0].regs[0].kind, trace::RegKind::csr);
+    EXPECT_EQ(v[0].regs[0].index, 0xB02u);
+    // #12: "lb t0,0(tp) [80000130]": a 1-byte load; #13 stores t0, whose value 0x2d came on a later nbL line.
+    EXPECT_EQ(v[11].n_mem, 1u);
+    EXPECT_EQ(v[11].mem[0].addr, 0x80000130u);
+    EXPECT_EQ(v[11].mem[0].size, 1u);
+    EXPECT_FALSE(v[11].mem[0].is_write);
+    ASSERT_EQ(v[12].n_mem, 1u);
+    EXPECT_TRUE(v[12].mem[0].is_write);
+    EXPECT_EQ(v[12].mem[0].addr, 0xD0580000u);
+    EXPECT_EQ(v[12].mem[0].data, 0x2Du);
+    // #14 "c.addi tp,1": a 16-bit instruction.
+    EXPECT_EQ(v[13].size, 2u);
+    // The last: #330 "sb a0,0(gp) [d0580000]" with a0 = 0xff, at cycle 724.
+    EXPECT_EQ(v.back().mem[0].data, 0xFFu);
+    EXPECT_EQ(v.back().time, 724u);
+}
+
+TEST(VeerReader, AllGoesOnPastTheEnd) {
+    if (!have_shared()) GTEST_SKIP();
+    trace::ReaderOptions o;
+    o.replay_all = true;
+    EXPECT_EQ(read_all(shared("veer-el2/hello_world.exec.log"), "auto", o).size(), 1441u);  // #1 .. #1441
+}
+
+TEST(VeerReader, DhrystoneFromXzEndsAsTheConsoleSays) {
+    if (!have_shared()) GTEST_SKIP();
+    // The 0xff store (#343113) and the 0x1 store two instructions later (#343115), before the cycle column
+    // freezes at #343116; the console: minstret = 343115, mcycle = 355033.
+    const auto v = read_all(shared("veer-el2/dhrystone.exec.log.xz"));
+    ASSERT_EQ(v.size(), 343115u);
+    EXPECT_EQ(v.back().pc, 0x8000003Cu);
+    EXPECT_EQ(v.back().time, 355033u);
+    EXPECT_EQ(v.back().mem[0].data, 0x1u);
+}
+
+TEST(SpikeReader, CommitLog) {
+    if (!have_shared()) GTEST_SKIP();
+    const auto v = read_all(shared("spike/rv32.spike.log"));
+    ASSERT_EQ(v.size(), 10000u);  // 10,000 commit lines
+    // "core   0: 3 0x00001000 (0x00000297) x5  0x00001000"
+    EXPECT_EQ(v[0].pc, 0x1000u);
+    EXPECT_EQ(v[0].encoding, 0x297u);
+    EXPECT_EQ(v[0].privilege, 3u);
+    ASSERT_EQ(v[0].n_regs, 1u);
+    EXPECT_EQ(v[0].regs[0].index, 5u);
+    EXPECT_EQ(v[0].regs[0].value, 0x1000u);
+    // "core   0: 3 0x0000100c (0x0182a283) x5  0x80000094 mem 0x00001018": a load with its address.
+    EXPECT_EQ(v[3].n_mem, 1u);
+    EXPECT_EQ(v[3].mem[0].addr, 0x1018u);
+    EXPECT_FALSE(v[3].mem[0].is_write);
+}
+
+replay::Result replay_of(const std::string& path, const char* platform = "veer-el2",
+                         replay::Timing timing = replay::Timing::model) {
+    replay::Options o;
+    o.platform = platform;
+    o.trace = path;
+    o.timing = timing;
+    return replay::run(o, nullptr);
+}
+
+uint64_t event_count(const replay::Result& r, uint32_t n) {
+    for (const auto& [e, c] : r.event_totals)
+        if (e == n) return c;
+    ADD_FAILURE() << "event " << n << " not in the result";
+    return 0;
+}
+
+TEST(Replay, SpikeProgramCountsFromItsSource) {
+    if (!have_shared()) GTEST_SKIP();
+    // qemu/rv32spike.S under Spike: 5 boot-ROM instructions (auipc, addi, csrr, lw, jr), 12 before the loop
+    // (la = 2, li = 1, csrw, csrw, li 0x1888 = 2, csrs, li, li, la = 2), the loop 5 x 1000, 7 after it
+    // (3 csrr, li, la = 2, sw), then `j 2b` until the 10,000-commit log ends: 10000 - 5024 = 4976 jumps.
+    const auto r = replay_of(shared("spike/rv32.spike.log"));
+    EXPECT_EQ(r.instructions, 10000u);
+    EXPECT_EQ(event_count(r, 4), 10000u);   // instructions committed
+    EXPECT_EQ(event_count(r, 11), 1001u);   // loads: the boot lw and the loop's lw
+    EXPECT_EQ(event_count(r, 12), 1001u);   // stores: the loop's sw and the tohost sw
+    EXPECT_EQ(event_count(r, 24), 5977u);   // branches and jumps: jr, 1000 blt, 4976 j
+    EXPECT_EQ(event_count(r, 16), 4u);      // CSR reads: csrr mhartid and the three csrr
+    EXPECT_EQ(event_count(r, 17), 1u);      // csrs mstatus
+    EXPECT_EQ(event_count(r, 18), 2u);      // csrw mhpmevent3, csrw mcountinhibit
+    EXPECT_EQ(event_count(r, 15), 2014u);   // ALU: 2 boot + 2 + 1 + 2 + 1 + 1 + 2 + 2000 + 1 + 2
+    EXPECT_EQ(event_count(r, 5) + event_count(r, 6), 10000u);
+    // The program reads mhpmcounter3, mcycle and minstret; Spike's values are the model's with one cycle per
+    // instruction (Spike counts cycles as instructions).
+    EXPECT_EQ(r.readbacks_checked, 3u);
+    EXPECT_EQ(r.readbacks_matched, 3u);
+}
+
+TEST(Replay, VeerHelloWorldWithTraceTiming) {
+    if (!have_shared()) GTEST_SKIP();
+    const auto r = replay_of(shared("veer-el2/hello_world.exec.log"), "veer-el2", replay::Timing::trace);
+    EXPECT_EQ(r.instructions, 330u);
+    EXPECT_EQ(r.cycles, 724u);  // the cycle column of the last instruction, the 0xff store
+    // The program zeroes minstret (#1, the write wins over its own count) and minstreth (#2, counted), then
+    // 328 more instructions to the end: 1 + 328 = 329.
+    for (const auto& [name, v] : r.counters) {
+        if (name == "minstret") {
+            EXPECT_EQ(v, 329u);
+        }
+    }
+}
+
+TEST(Replay, DhrystoneMatchesTheConsole) {
+    if (!have_shared()) GTEST_SKIP();
+    const auto r = replay_of(shared("veer-el2/dhrystone.exec.log.xz"), "veer-el2", replay::Timing::trace);
+    EXPECT_EQ(r.instructions, 343115u);
+    for (const auto& [name, v] : r.counters) {
+        if (name == "minstret") {
+            EXPECT_EQ(v, 343115u);  // console: minstret = 343115
+        }
+        if (name == "mcycle") {
+            EXPECT_EQ(v, 355033u);  // console: mcycle = 355033
+        }
+    }
+}
+
+TEST(NativeFormat, BinaryAndTextRoundTrip) {
+    if (!have_shared()) GTEST_SKIP();
+    const auto orig = read_all(shared("veer-el2/hello_world.exec.log"));
+    for (bool text : {false, true}) {
+        const std::string path = ::testing::TempDir() + (text ? "rt.txt" : "rt.pmt");
+        auto w = trace::make_native_writer(path, text);
+        for (const auto& r : orig) w->write(r);
+        w->finish();
+        const auto back = read_all(path);
+        ASSERT_EQ(back.size(), orig.size()) << text;
+        for (size_t i = 0; i < orig.size(); ++i) {
+            EXPECT_EQ(back[i].pc, orig[i].pc);
+            EXPECT_EQ(back[i].encoding, orig[i].encoding);
+            EXPECT_EQ(back[i].time, orig[i].time);
+            EXPECT_EQ(back[i].size, orig[i].size);
+            EXPECT_EQ(back[i].n_regs, orig[i].n_regs);
+            EXPECT_EQ(back[i].n_mem, orig[i].n_mem);
+            for (unsigned k = 0; k < orig[i].n_mem; ++k) {
+                EXPECT_EQ(back[i].mem[k].addr, orig[i].mem[k].addr);
+                EXPECT_EQ(back[i].mem[k].data, orig[i].mem[k].data);
+                EXPECT_EQ(back[i].mem[k].is_write, orig[i].mem[k].is_write);
+            }
+            for (unsigned k = 0; k < orig[i].n_regs; ++k) EXPECT_EQ(back[i].regs[k].value, orig[i].regs[k].value);
+            if (testing::Test::HasFailure()) return;
+        }
+    }
+}
+
+TEST(NativeFormat, HandWrittenText) {
+    const std::string path = temp_file("hand.txt",
+                                       "# pmusim trace 1\n"
+                                       "# a teaching trace: two instructions\n"
+                                       "pc=0x80000000 enc=0x00000013 size=4 isa=rv32 priv=3 time=5\n"
+                                       "pc=0x80000004 enc=0x0182a283 size=4 isa=rv32 priv=3 mem=r:4:0x1018 gpr=0x5:0x80000094\n");
+    const auto v = read_all(path);
+    ASSERT_EQ(v.size(), 2u);
+    EXPECT_EQ(v[0].time, 5u);
+    EXPECT_EQ(v[1].mem[0].addr, 0x1018u);
+    EXPECT_EQ(v[1].regs[0].value, 0x80000094u);
+}
+
+TEST(Input, GzipAndXzAreReadByTheLibraries) {
+    const std::string text = "# pmusim trace 1\npc=0x10 enc=0x13 size=4 isa=rv32 priv=3\n";
+    const std::string path = ::testing::TempDir() + "t.txt.gz";
+    gzFile g = gzopen(path.c_str(), "wb");
+    gzwrite(g, text.data(), static_cast<unsigned>(text.size()));
+    gzclose(g);
+    const auto v = read_all(path);
+    ASSERT_EQ(v.size(), 1u);
+    EXPECT_EQ(v[0].pc, 0x10u);
+    // A truncated gzip stream is an error naming the file, not a crash.
+    std::ifstream in(path, std::ios::binary);
+    std::string bytes((std::istreambuf_iterator<char>(in)), {});
+    const std::string cut = temp_file("cut.txt.gz", bytes.substr(0, bytes.size() - 10));
+    EXPECT_NE(error_of(cut).find("cut.txt.gz: truncated gzip data"), std::string::npos) << error_of(cut);
+}
+
+TEST(Input, TruncatedXz) {
+    if (!have_shared()) GTEST_SKIP();
+    std::ifstream in(shared("veer-el2/dhrystone.exec.log.xz"), std::ios::binary);
+    std::string bytes((std::istreambuf_iterator<char>(in)), {});
+    const std::string cut = temp_file("cut.log.xz", bytes.substr(0, bytes.size() / 2));
+    EXPECT_NE(error_of(cut).find("truncated xz data"), std::string::npos) << error_of(cut);
+}
+
+TEST(BadInput, ErrorsNameFileLineAndExpectation) {
+    const std::string veer = temp_file("bad.exec.log",
+                                       "//   Cycle : #inst    0    pc    opcode    reg=value    csr=value     ; mnemonic\n"
+                                       "        10 :       #1 0 80000000 00000013                             ; nop\n"
+                                       "        11 :       #2 0 8000zz04 00000013                             ; nop\n");
+    EXPECT_NE(error_of(veer).find("bad.exec.log:3: expected '#<n> 0 <pc hex> <opcode hex>'"), std::string::npos)
+        << error_of(veer);
+    trace::ReaderOptions skip;
+    skip.skip_bad_lines = true;
+    auto r = trace::open_reader(veer, "auto", skip);
+    TraceRecord rec;
+    unsigned n = 0;
+    while (r->next(rec)) ++n;
+    EXPECT_EQ(n, 1u);
+    EXPECT_EQ(r->skipped_lines(), 1u);
+
+    const std::string spike = temp_file("bad.spike.log", "core   0: 3 0x00001000 (0x00000297) x5  0x00001000\n"
+                                                         "core   0: 3 0x00001004 (0x02028593) x11 banana\n");
+    EXPECT_NE(error_of(spike).find("bad.spike.log:2: expected commit records"), std::string::npos) << error_of(spike);
+
+    const std::string text = temp_file("bad.txt", "# pmusim trace 1\npc=0x10 enc=0x13 size=3 isa=rv32\n");
+    EXPECT_NE(error_of(text).find("bad.txt:2: bad word 'size=3'"), std::string::npos) << error_of(text);
+
+    EXPECT_NE(error_of(temp_file("empty.log", "")).find("the trace is empty"), std::string::npos);
+    EXPECT_NE(error_of(temp_file("what.log", "hello there\n")).find("what.log:1: cannot tell the trace format"),
+              std::string::npos);
+    EXPECT_NE(error_of("/nonexistent/trace.log").find("/nonexistent/trace.log: cannot open"), std::string::npos);
+    EXPECT_NE(error_of(temp_file("x.log", "hello\n"), "tarmac2000").find("unknown trace format 'tarmac2000'"),
+              std::string::npos);
+}
+
+TEST(BadInput, TruncatedNativeBinary) {
+    const std::string path = ::testing::TempDir() + "trunc.pmt";
+    {
+        auto w = trace::make_native_writer(path, false);
+        TraceRecord r;
+        r.pc = 0x100;
+        r.isa = trace::IsaState::rv32;
+        r.add_reg(trace::RegKind::gpr, 5, 7);
+        w->write(r);
+        w->write(r);
+        w->finish();
+    }
+    std::ifstream in(path, std::ios::binary);
+    std::string bytes((std::istreambuf_iterator<char>(in)), {});
+    EXPECT_EQ(bytes.size(), 16u + 2 * (32u + 16u));
+    const std::string cut = temp_file("trunc2.pmt", bytes.substr(0, bytes.size() - 5));
+    EXPECT_NE(error_of(cut).find("trunc2.pmt: truncated: record 2 is incomplete"), std::string::npos) << error_of(cut);
+    const std::string junk = temp_file("junk.pmt", std::string("PMUSIMTR\x07\0\0\0\0\0\0\0", 16));
+    EXPECT_NE(error_of(junk, "native").find("native trace version 7"), std::string::npos) << error_of(junk, "native");
+}
+
+}  // namespace
+}  // namespace pmusim
