@@ -12,9 +12,23 @@ enum class InsnClass : uint8_t {
     ecall, ebreak, mret, fence, fence_i,
 };
 
+// Branch detail (ARM events BR_IMMED_RETIRED, BR_RETURN_RETIRED, PC_WRITE_RETIRED, EXC_RETURN).
+enum BranchFlags : uint8_t {
+    br_immediate = 1,    // target in the encoding
+    br_register = 2,     // target from a register
+    br_return = 4,       // procedure return (RET, BX lr, POP {pc}, LDM with pc)
+    br_call = 8,         // BL, BLR, JAL with a link register
+    br_conditional = 16,
+    br_exc_return = 32,  // ERET, MRET, SUBS pc, lr / LDM ^ ...
+    br_taken = 64,       // set by the replay from the next PC
+};
+
 struct RetiredInsn {
     InsnClass cls = InsnClass::alu;
     bool compressed = false;  // 16-bit encoding (T16, RVC)
+    uint8_t branch = 0;       // BranchFlags, for branch/jump classes (and loads that write the PC)
+    bool cond_failed = false; // A32/T32 condition check failed: executed but without effect
+    bool multiple = false;    // load/store multiple or pair
 };
 
 }  // namespace pmusim::isa

@@ -66,10 +66,21 @@ Platform arm_platform(std::string name, std::string description, std::string sou
     // Every instruction is INST_RETIRED (and INST_SPEC on ARMv8, where it is a common event); a load is
     // LD_RETIRED as well, a store ST_RETIRED.
     p.retire = [v8](const isa::RetiredInsn& i, uint64_t n, EventBatch& b) {
+        // armv8-common-events.csv: INST_RETIRED counts every architecturally executed instruction, condition
+        // failed included; the "condition code check pass" events only those that pass.
+        using C = isa::InsnClass;
         b.add(0x08, n);
         if (v8) b.add(0x1B, n);
-        if (i.cls == isa::InsnClass::load) b.add(0x06, n);
-        if (i.cls == isa::InsnClass::store) b.add(0x07, n);
+        if (i.cond_failed) return;
+        if (i.cls == C::load) b.add(0x06, n);                                      // LD_RETIRED
+        if (i.cls == C::store) b.add(0x07, n);                                     // ST_RETIRED
+        if (i.cls == C::load || i.cls == C::store) b.add(0x13, n);                 // MEM_ACCESS
+        if (i.cls == C::ecall || i.cls == C::ebreak) b.add(0x09, n);              // EXC_TAKEN
+        if (i.branch & isa::br_immediate) b.add(0x0D, n);                          // BR_IMMED_RETIRED
+        if ((i.branch & isa::br_return) && (i.branch & isa::br_taken)) b.add(0x0E, n);  // BR_RETURN_RETIRED
+        if (i.branch & isa::br_exc_return) b.add(0x0A, n);                         // EXC_RETURN
+        if ((i.branch & isa::br_taken) && !(i.branch & isa::br_exc_return)) b.add(0x0C, n);  // PC_WRITE_RETIRED
+        if (v8 && (i.cls == C::branch || i.cls == C::jump || (i.branch & isa::br_register))) b.add(0x21, n);  // BR_RETIRED
     };
     p.make = [cfg, view, v8](const PlatformOptions& o) -> std::unique_ptr<Pmu> {
         if (!v8 && o.count("aarch32")) throw std::invalid_argument("option aarch32 applies to ARMv8 platforms only");
@@ -130,7 +141,13 @@ Platform arm11_platform(std::string name, Arm11Core core, unsigned core_bit, std
         {"flag-clear-needs-e", "0|1", "1",
          "an overflow flag written 1 with PMNC.E = 0 stays set (AN195: E must be set to clear the request)"},
     };
-    p.retire = [](const isa::RetiredInsn&, uint64_t n, EventBatch& b) { b.add(0x07, n); };  // INSTR_EXEC
+    // AN195 Table 2: 0x07 instructions executed (condition failures included), 0x05 branches executed,
+    // 0x0D software changes of the PC (taken branches without a mode change).
+    p.retire = [](const isa::RetiredInsn& i, uint64_t n, EventBatch& b) {
+        b.add(0x07, n);
+        if (i.cls == isa::InsnClass::branch || i.cls == isa::InsnClass::jump || i.branch) b.add(0x05, n);
+        if ((i.branch & isa::br_taken) && !(i.branch & isa::br_exc_return)) b.add(0x0D, n);
+    };
     p.program_counters = [](Pmu& pmu, const std::vector<uint32_t>& events) {
         uint64_t pmnc = 0x1;  // E
         if (!events.empty()) pmnc |= uint64_t{events[0] & 0xFF} << 20;
@@ -200,7 +217,13 @@ Platform veer_platform() {
             case C::mul: b.add(9, n); break;
             case C::div: b.add(10, n); break;
             case C::branch:
-            case C::jump: b.add(24, n); break;  // RTL: conditional branches and JAL
+            case C::jump:
+                // RTL (veer §3): event 24 counts conditional branches and JAL, not JALR; 26 those taken.
+                if (i.cls == C::branch || (i.branch & isa::br_immediate)) {
+                    b.add(24, n);
+                    if (i.branch & isa::br_taken) b.add(26, n);
+                }
+                break;
             case C::csr_read: b.add(16, n); break;
             case C::csr_read_write: b.add(17, n); break;
             case C::csr_write: b.add(18, n); break;

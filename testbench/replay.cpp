@@ -9,6 +9,9 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "isa/a32_coproc.hpp"
+#include "isa/a64_sysreg.hpp"
+#include "isa/arm_classify.hpp"
 #include "isa/rv32.hpp"
 
 namespace pmusim::replay {
@@ -22,9 +25,14 @@ using trace::TraceRecord;
 // What the replay needs to know of an instruction, decoded once per distinct encoding.
 struct Decoded {
     isa::RetiredInsn insn;
-    bool retires = true;  // ecall/ebreak trap instead of retiring
+    bool retires = true;  // RISC-V ecall/ebreak trap instead of retiring
     bool is_csr = false;
     isa::rv32::CsrInsn csr;
+    bool is_sysreg = false;  // ARM MRS/MSR, MRC/MCR
+    EncodingSpace space = EncodingSpace::a64_sysreg;
+    uint32_t key = 0;
+    bool sys_read = false;
+    unsigned rt = 0;
 };
 
 isa::InsnClass rv_class(isa::rv32::Klass k, const isa::rv32::CsrInsn* csr) {
@@ -55,6 +63,15 @@ Decoded decode_rv(uint32_t enc) {
     Decoded d;
     const auto info = isa::rv32::classify(enc);
     d.insn.compressed = info.compressed;
+    // Branch detail: JAL has its target in the encoding, JALR in a register; a JALR x0, ra (ret) returns.
+    using K = isa::rv32::Klass;
+    if (info.klass == K::branch) d.insn.branch = isa::br_immediate | isa::br_conditional;
+    if (info.klass == K::jal) d.insn.branch = isa::br_immediate;
+    if (info.klass == K::jalr) {
+        const bool ret = info.compressed ? (enc & 0xFFFFu) == 0x8082u : (enc & 0xFFFFF07Fu) == 0x00008067u;
+        d.insn.branch = static_cast<uint8_t>(isa::br_register | (ret ? isa::br_return : 0));
+    }
+    if (info.klass == K::mret) d.insn.branch = isa::br_register | isa::br_exc_return;
     if (const auto c = isa::rv32::decode_csr(enc)) {
         d.is_csr = true;
         d.csr = *c;
@@ -64,14 +81,42 @@ Decoded decode_rv(uint32_t enc) {
     return d;
 }
 
+Decoded decode_arm(uint32_t enc, IsaState isa, uint8_t size) {
+    Decoded d;
+    if (isa == IsaState::a64) {
+        d.insn = isa::arm::classify_a64(enc);
+        if (const auto m = isa::a64::decode(enc)) {
+            d.is_sysreg = true;
+            d.space = EncodingSpace::a64_sysreg;
+            d.key = isa::a64::key(*m);
+            d.sys_read = m->is_read;
+            d.rt = m->rt;
+        }
+        return d;
+    }
+    const bool t32 = isa == IsaState::t32;
+    d.insn = t32 ? isa::arm::classify_t32(enc, size == 4) : isa::arm::classify_a32(enc);
+    const auto m = t32 ? (size == 4 ? isa::a32::decode_t32(enc) : std::nullopt) : isa::a32::decode_a32(enc);
+    if (m && m->coproc == 15) {
+        d.is_sysreg = true;
+        d.space = EncodingSpace::cp15;
+        d.key = isa::a32::cp15_key(*m);
+        d.sys_read = m->is_read;
+        d.rt = m->rt;
+    }
+    return d;
+}
+
 // A direct-mapped cache of decoded encodings: traces repeat a small set of static instructions.
 class DecodeCache {
 public:
-    const Decoded& get(uint32_t enc) {
-        Slot& s = slots_[(enc ^ (enc >> 12)) & (slots_.size() - 1)];
-        if (!s.valid || s.enc != enc) {
+    const Decoded& get(uint32_t enc, IsaState isa, uint8_t size) {
+        Slot& s = slots_[(enc ^ (enc >> 12) ^ static_cast<uint32_t>(isa)) & (slots_.size() - 1)];
+        if (!s.valid || s.enc != enc || s.isa != isa || s.size != size) {
             s.enc = enc;
-            s.d = decode_rv(enc);
+            s.isa = isa;
+            s.size = size;
+            s.d = isa == IsaState::rv32 || isa == IsaState::rv64 ? decode_rv(enc) : decode_arm(enc, isa, size);
             s.valid = true;
         }
         return s.d;
@@ -80,6 +125,8 @@ public:
 private:
     struct Slot {
         uint32_t enc = 0;
+        IsaState isa = IsaState::unknown;
+        uint8_t size = 0;
         bool valid = false;
         Decoded d;
     };
@@ -104,24 +151,29 @@ public:
     }
 
     Result run() {
-        auto reader = trace::open_reader(o_.trace, o_.format, o_.reader);
+        trace::ReaderOptions ro = o_.reader;
+        ro.isa = p_.isa == IsaKind::a64 ? IsaState::a64 : p_.isa == IsaKind::a32 ? IsaState::a32 : IsaState::rv32;
+        auto reader = trace::open_reader(o_.trace, o_.format, ro);
+        values_ = reader->has_register_values();
         r_.format = std::string(reader->format());
         if (o_.timing == Timing::trace && !reader->has_time())
             throw std::invalid_argument(fmt::format("--timing trace: {} traces carry no timestamps", r_.format));
-        if (!reader->has_register_values())
-            r_.notes.push_back("the trace carries no register values: CSR and system-register writes cannot be applied");
-        TraceRecord rec;
+
+        // One record is held back: whether a branch was taken shows in the next record's PC.
+        TraceRecord recs[2];
+        unsigned cur = 0;
+        bool held = false;
         const bool tty = o_.progress && isatty(2);
-        while (reader->next(rec)) {
+        while (reader->next(recs[cur])) {
+            const TraceRecord& rec = recs[cur];
             ++r_.records;
-            if (rec.isa != IsaState::rv32 && rec.isa != IsaState::rv64)
-                throw trace::TraceError(o_.trace, rec.line,
-                                        fmt::format("{} instructions: this replay decodes RISC-V only so far", to_string(rec.isa)));
-            if (!p_.riscv)
-                throw std::invalid_argument(fmt::format("platform {} is not RISC-V but the trace is", p_.name));
-            step(rec);
+            check_isa(rec);
+            if (held) step(recs[cur ^ 1], &rec);
+            held = true;
+            cur ^= 1;
             if (tty && (r_.records & 0xFFFFF) == 0) fmt::print(stderr, "\r{} records", r_.records);
         }
+        if (held) step(recs[cur ^ 1], nullptr);
         if (tty) fmt::print(stderr, "\r");
         flush();
         r_.skipped_note(reader.get());
@@ -131,7 +183,18 @@ public:
     }
 
 private:
-    void step(const TraceRecord& rec) {
+    void check_isa(const TraceRecord& rec) {
+        const bool rv = rec.isa == IsaState::rv32 || rec.isa == IsaState::rv64;
+        const bool ok = rv ? p_.isa == IsaKind::rv32
+                           : rec.isa == IsaState::a64 ? p_.isa == IsaKind::a64
+                                                      : (rec.isa == IsaState::a32 || rec.isa == IsaState::t32) && p_.isa == IsaKind::a32;
+        if (!ok)
+            throw trace::TraceError(o_.trace, rec.line,
+                                    fmt::format("a {} instruction, but platform {} runs {}", to_string(rec.isa), p_.name,
+                                                p_.isa == IsaKind::a64 ? "A64" : p_.isa == IsaKind::a32 ? "A32/T32" : "RV32"));
+    }
+
+    void step(const TraceRecord& rec, const TraceRecord* next) {
         if (rec.privilege != priv_) {
             flush();
             priv_ = rec.privilege;
@@ -139,17 +202,29 @@ private:
         }
         const uint64_t cycles = o_.timing == Timing::trace ? rec.time - std::min(rec.time, prev_time_) : 1;
         prev_time_ = rec.time;
-        const Decoded& d = cache_.get(rec.encoding);
+        const Decoded& d = cache_.get(rec.encoding, rec.isa, rec.size);
         if (d.retires) ++r_.instructions;
+        isa::RetiredInsn insn = d.insn;
+        insn.cond_failed = rec.cond_failed;
+        // A branch is taken when the next instruction is not the one that follows it (at the end: when it is
+        // unconditional).
+        if (insn.branch) {
+            const bool taken = next ? next->pc != rec.pc + rec.size : !(insn.branch & isa::br_conditional);
+            if (taken && !rec.cond_failed) insn.branch = static_cast<uint8_t>(insn.branch | isa::br_taken);
+        }
         if (d.is_csr) {
-            csr(rec, d, cycles);
+            csr(rec, d, insn, cycles);
+        } else if (d.is_sysreg && !rec.cond_failed) {
+            sysreg(rec, d, insn, cycles);
         } else {
             batch_.cycles += cycles;
-            p_.retire(d.insn, 1, batch_);
+            p_.retire(insn, 1, batch_);
             if (++pending_ >= 4096) flush();
         }
+        const bool rv = rec.isa == IsaState::rv32 || rec.isa == IsaState::rv64;
         for (unsigned i = 0; i < rec.n_regs; ++i)
-            if (rec.regs[i].kind == RegKind::gpr && rec.regs[i].index < 32 && rec.regs[i].index) gpr_[rec.regs[i].index] = rec.regs[i].value;
+            if (rec.regs[i].kind == RegKind::gpr && rec.regs[i].index < 32 && !(rv && rec.regs[i].index == 0))
+                gpr_[rec.regs[i].index] = rec.regs[i].value;
         if (o_.interval && r_.instructions % o_.interval == 0 && d.retires && interval_out_) {
             flush();
             *interval_out_ << r_.instructions << ',' << total_cycles_;
@@ -159,7 +234,39 @@ private:
     }
 
     // A CSR instruction at its point in the trace (the traced program programs its own PMU).
-    void csr(const TraceRecord& rec, const Decoded& d, uint64_t cycles) {
+    // An ARM system-register instruction at its point in the trace: the access first, then its events
+    // (docs/script.md); the value written comes from the register file when the trace has register values.
+    void sysreg(const TraceRecord& rec, const Decoded& d, const isa::RetiredInsn& insn, uint64_t cycles) {
+        Register* reg = pmu_->bank().find(d.space, d.key);
+        if (reg) {
+            flush();
+            AccessContext ctx;
+            ctx.privilege = priv_;
+            if (d.sys_read) {
+                const AccessRecord a = pmu_->read(*reg, ctx);
+                for (unsigned i = 0; i < rec.n_regs && !a.trapped(); ++i) {
+                    if (rec.regs[i].kind != RegKind::gpr || rec.regs[i].index != d.rt) continue;
+                    ++r_.readbacks_checked;
+                    const uint64_t mask = reg->width >= 64 ? ~uint64_t{0} : ((uint64_t{1} << reg->width) - 1);
+                    if ((rec.regs[i].value & mask) == (a.value_read & mask)) ++r_.readbacks_matched;
+                    else if (r_.mismatches.size() < 8) r_.mismatches.push_back({rec.line, reg->name, rec.regs[i].value, a.value_read});
+                }
+            } else if (values_) {
+                const uint64_t v = (rec.isa == IsaState::a64 && d.rt == 31) ? 0 : gpr_[d.rt];
+                pmu_->write(*reg, v, ctx);
+            } else if (!noted_values_) {
+                noted_values_ = true;
+                r_.notes.push_back(fmt::format("the trace carries no register values: writes to PMU registers (the first: "
+                                               "{} on line {}) are not applied; events are counted only",
+                                               reg->name, rec.line));
+            }
+        }
+        batch_.cycles += cycles;
+        p_.retire(insn, 1, batch_);
+        if (reg) flush();
+    }
+
+    void csr(const TraceRecord& rec, const Decoded& d, const isa::RetiredInsn& insn, uint64_t cycles) {
         flush();
         Register* reg = pmu_->bank().find(EncodingSpace::csr, d.csr.csr);
         AccessContext ctx;
@@ -181,7 +288,7 @@ private:
         const uint64_t src = d.csr.immediate ? d.csr.src : gpr_[d.csr.src];
         const uint64_t value = d.csr.op == isa::rv32::CsrOp::rw ? src : d.csr.op == isa::rv32::CsrOp::rs ? (old | src) : (old & ~src);
         batch_.cycles += cycles;
-        p_.retire(d.insn, 1, batch_);
+        p_.retire(insn, 1, batch_);
         // VeeR EL2 (veer-el2-mhpm.md §4.1): the instruction's own events count before its write lands.
         if (p_.events_before_write) flush();
         if (reg && writes) pmu_->write(*reg, value & 0xFFFFFFFFu, ctx);
@@ -204,7 +311,15 @@ private:
         std::vector<bool> produced(65536, false);
         EventBatch probe;
         for (int c = 0; c <= static_cast<int>(isa::InsnClass::fence_i); ++c)
-            for (bool comp : {false, true}) p_.retire(isa::RetiredInsn{static_cast<isa::InsnClass>(c), comp}, 1, probe);
+            for (bool comp : {false, true})
+                // no branch, and each kind of branch taken (conditional ones untaken too)
+                for (int br : {0x00, 0x41, 0x42, 0x46, 0x49, 0x4A, 0x11, 0x51, 0x62}) {
+                    isa::RetiredInsn probe_insn;
+                    probe_insn.cls = static_cast<isa::InsnClass>(c);
+                    probe_insn.compressed = comp;
+                    probe_insn.branch = static_cast<uint8_t>(br);
+                    p_.retire(probe_insn, 1, probe);
+                }
         for (const auto& e : probe.events) produced[e.event] = true;
         produced[p_.cycle_event] = true;
         for (const auto& e : p_.event_names()) {
@@ -226,6 +341,7 @@ private:
     EventBatch batch_;
     uint64_t pending_ = 0, prev_time_ = 0, total_cycles_ = 0;
     unsigned priv_ = 0xFF;
+    bool values_ = true, noted_values_ = false;
     uint64_t gpr_[32] = {};
     std::vector<uint64_t> totals_;
     DecodeCache cache_;

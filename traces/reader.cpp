@@ -55,7 +55,7 @@ bool dec(std::string_view s, uint64_t& v) {
 
 }  // namespace scan
 
-std::vector<std::string> format_names() { return {"veer", "spike", "native", "native-text"}; }
+std::vector<std::string> format_names() { return {"veer", "spike", "qemu-execlog", "native", "native-text"}; }
 
 namespace {
 
@@ -78,6 +78,10 @@ std::string detect(ByteSource& src) {
         const std::string_view first = scan::word(w), second = scan::word(w), third = scan::word(w);
         uint64_t v;
         if (scan::dec(first, v) && second == ":" && third.size() > 1 && third[0] == '#') return "veer";
+        // QEMU execlog: "0, 0x40080000, 0x58000340, \"ldr ...\""
+        if (first.size() >= 2 && first.back() == ',' && scan::dec(first.substr(0, first.size() - 1), v) &&
+            second.substr(0, 2) == "0x" && line.find('"') != std::string_view::npos)
+            return "qemu-execlog";
     }
     return "";
 }
@@ -93,14 +97,15 @@ std::unique_ptr<TraceReader> open_reader(const std::string& path, const std::str
             if (src->peek(1).empty()) throw TraceError(path, 0, "the trace is empty");
             throw TraceError(path, 1,
                              "cannot tell the trace format from the first lines; expected a VeeR exec.log, Spike "
-                             "--log-commits or pmusim native trace (or name one with --format)");
+                             "--log-commits, QEMU execlog or pmusim native trace (or name one with --format)");
         }
     }
     if (f == "veer") return make_veer_reader(std::move(src), opts);
     if (f == "spike") return make_spike_reader(std::move(src), opts);
+    if (f == "qemu-execlog") return make_qemu_execlog_reader(std::move(src), opts);
     if (f == "native") return make_native_reader(std::move(src), opts);
     if (f == "native-text") return make_native_text_reader(std::move(src), opts);
-    throw TraceError(path, 0, fmt::format("unknown trace format '{}' (expected auto, veer, spike, native or native-text)", f));
+    throw TraceError(path, 0, fmt::format("unknown trace format '{}' (expected auto, veer, spike, qemu-execlog, native or native-text)", f));
 }
 
 }  // namespace pmusim::trace

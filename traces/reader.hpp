@@ -14,6 +14,7 @@ namespace pmusim::trace {
 struct ReaderOptions {
     bool skip_bad_lines = false;  // a malformed line becomes a counted warning instead of an error
     bool replay_all = false;      // VeeR exec.log: go on past the end-of-test mailbox store
+    IsaState isa = IsaState::unknown;  // for formats that do not say (QEMU execlog): from the platform
 };
 
 class TraceReader {
@@ -45,6 +46,7 @@ std::unique_ptr<TraceReader> open_reader(const std::string& path, const std::str
 std::unique_ptr<TraceReader> make_veer_reader(std::unique_ptr<ByteSource> src, const ReaderOptions& opts);
 std::unique_ptr<TraceReader> make_spike_reader(std::unique_ptr<ByteSource> src, const ReaderOptions& opts);
 std::unique_ptr<TraceReader> make_native_reader(std::unique_ptr<ByteSource> src, const ReaderOptions& opts);
+std::unique_ptr<TraceReader> make_qemu_execlog_reader(std::unique_ptr<ByteSource> src, const ReaderOptions& opts);
 std::unique_ptr<TraceReader> make_native_text_reader(std::unique_ptr<ByteSource> src, const ReaderOptions& opts);
 
 // Small scanners shared by the text readers (no regex, no iostreams).

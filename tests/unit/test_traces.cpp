@@ -137,7 +137,8 @@ TEST(Replay, SpikeProgramCountsFromItsSource) {
     EXPECT_EQ(event_count(r, 4), 10000u);   // instructions committed
     EXPECT_EQ(event_count(r, 11), 1001u);   // loads: the boot lw and the loop's lw
     EXPECT_EQ(event_count(r, 12), 1001u);   // stores: the loop's sw and the tohost sw
-    EXPECT_EQ(event_count(r, 24), 5977u);   // branches and jumps: jr, 1000 blt, 4976 j
+    EXPECT_EQ(event_count(r, 24), 5976u);   // conditional branches and JAL (not JALR): 1000 blt, 4976 j
+    EXPECT_EQ(event_count(r, 26), 5975u);   // taken: 999 blt and the 4976 j
     EXPECT_EQ(event_count(r, 16), 4u);      // CSR reads: csrr mhartid and the three csrr
     EXPECT_EQ(event_count(r, 17), 1u);      // csrs mstatus
     EXPECT_EQ(event_count(r, 18), 2u);      // csrw mhpmevent3, csrw mcountinhibit
@@ -175,6 +176,60 @@ TEST(Replay, DhrystoneMatchesTheConsole) {
             EXPECT_EQ(v, 355033u);  // console: mcycle = 355033
         }
     }
+}
+
+TEST(Replay, QemuA64ProgramCountsFromItsSource) {
+    if (!have_shared()) GTEST_SKIP();
+    // qemu/a64.S: 14 instructions before the loop (ldr, mov sp, mov, msr, mov, msr, ldr, msr, mov, msr, isb,
+    // ldr, mov, mov), 6 x 1000 in it, then mrs, mrs, ldr, mov, hlt (semihosting exit) = 6019. Loads: the 4
+    // literal loads and 1000; stores 1000; b.lt 1000 times, taken 999.
+    const auto r = replay_of(shared("qemu/a64_bm.execlog"), "cortex-a53");
+    EXPECT_EQ(r.records, 6019u);
+    EXPECT_EQ(r.instructions, 6019u);
+    EXPECT_EQ(event_count(r, 0x08), 6019u);
+    EXPECT_EQ(event_count(r, 0x06), 1004u);
+    EXPECT_EQ(event_count(r, 0x07), 1000u);
+    EXPECT_EQ(event_count(r, 0x0D), 1000u);
+    EXPECT_EQ(event_count(r, 0x0C), 999u);
+    EXPECT_EQ(event_count(r, 0x09), 1u);  // the hlt (semihosting) exception
+    ASSERT_FALSE(r.notes.empty());        // the execlog has no register values: said once
+    EXPECT_NE(r.notes[0].find("no register values"), std::string::npos);
+}
+
+TEST(Replay, QemuA32AndThumbFromItsSource) {
+    if (!have_shared()) GTEST_SKIP();
+    // qemu/a32.S: 12 before the loop (ldr =0x80000001 assembles to a mov), 7 x 1000 in it (addne executes; the
+    // execlog cannot say its condition failed), then mrc, blx, the Thumb movs, adds, ldr.w, bx lr, and mov, ldr,
+    // svc = 7021. Loads: ldr sp, ldr r2, 1000, ldr.w, ldr r1 = 1004; immediate branches: 1000 blt and the blx;
+    // PC writes: 999 blt taken, blx, bx lr; one return (bx lr).
+    const auto r = replay_of(shared("qemu/a32_bm.execlog"), "cortex-a7");
+    EXPECT_EQ(r.instructions, 7021u);
+    EXPECT_EQ(event_count(r, 0x06), 1004u);
+    EXPECT_EQ(event_count(r, 0x07), 1000u);
+    EXPECT_EQ(event_count(r, 0x0D), 1001u);
+    EXPECT_EQ(event_count(r, 0x0C), 1001u);
+    EXPECT_EQ(event_count(r, 0x0E), 1u);
+}
+
+TEST(Replay, QemuRv32FromItsSource) {
+    if (!have_shared()) GTEST_SKIP();
+    // QEMU virt's reset code (auipc, addi, csrr mhartid, lw, lw, jr) then qemu/rv32.S: 10 before the loop (la sp
+    // relaxed to one addi, la t2 two), 5 x 1000, 3 csrr, li 0x100000 (lui), li 0x5555 (lui, addi), sw = 5023.
+    const auto r = replay_of(shared("qemu/rv32_bm.execlog"), "veer-el2");
+    EXPECT_EQ(r.instructions, 5023u);
+    EXPECT_EQ(event_count(r, 11), 1002u);  // the 2 reset-code loads and 1000
+    EXPECT_EQ(event_count(r, 12), 1001u);
+    EXPECT_EQ(event_count(r, 24), 1000u);  // blt (the jr is a JALR: not counted)
+    EXPECT_EQ(event_count(r, 26), 999u);
+    EXPECT_EQ(event_count(r, 16), 4u);     // csrr mhartid and three csrr
+    EXPECT_EQ(event_count(r, 18), 3u);     // three csrw
+}
+
+TEST(QemuReader, StaticLinuxLoop) {
+    if (!have_shared()) GTEST_SKIP();
+    trace::ReaderOptions o;
+    o.isa = trace::IsaState::a64;
+    EXPECT_EQ(read_all(shared("qemu/loop.a64.execlog"), "auto", o).size(), 28588u);  // FORMATS.md: 28,588
 }
 
 TEST(NativeFormat, BinaryAndTextRoundTrip) {

@@ -1,0 +1,168 @@
+#include "isa/arm_classify.hpp"
+
+namespace pmusim::isa::arm {
+
+namespace {
+RetiredInsn make(InsnClass c, uint8_t br = 0) {
+    RetiredInsn r;
+    r.cls = c;
+    r.branch = br;
+    return r;
+}
+}  // namespace
+
+RetiredInsn classify_a64(uint32_t i) {
+    // Branches, exception generation and system instructions (op0 = 101x).
+    if ((i & 0x7C000000u) == 0x14000000u)  // B, BL
+        return make(InsnClass::jump, static_cast<uint8_t>(br_immediate | ((i >> 31) ? br_call : 0)));
+    if ((i & 0xFF000010u) == 0x54000000u) return make(InsnClass::branch, br_immediate | br_conditional);  // B.cond
+    if ((i & 0x7E000000u) == 0x34000000u || (i & 0x7E000000u) == 0x36000000u)                          // CB(N)Z, TB(N)Z
+        return make(InsnClass::branch, br_immediate | br_conditional);
+    if ((i & 0xFE000000u) == 0xD6000000u) {  // unconditional branch (register)
+        switch ((i >> 21) & 0xFu) {
+            case 0: return make(InsnClass::jump, br_register);                      // BR
+            case 1: return make(InsnClass::jump, br_register | br_call);            // BLR
+            case 2: return make(InsnClass::jump, br_register | br_return);          // RET
+            case 4: return make(InsnClass::jump, br_register | br_exc_return);      // ERET
+            default: return make(InsnClass::jump, br_register);                     // BRAA and kin
+        }
+    }
+    if ((i & 0xFF000000u) == 0xD4000000u) {  // SVC, HVC, SMC, BRK, HLT, DCPS
+        const uint32_t opc = (i >> 21) & 7u;
+        return make(opc == 1 ? InsnClass::ebreak : InsnClass::ecall);
+    }
+    if ((i & 0xFFC00000u) == 0xD5000000u) {  // system
+        if ((i >> 19) & 2u) return make(InsnClass::sysreg);                     // MRS, MSR (register), op0 >= 2
+        if ((i & 0xFFFFF01Fu) == 0xD503301Fu) return make(InsnClass::barrier);  // CLREX, DSB, DMB, ISB, SB
+        return make(InsnClass::alu);                                            // hints, MSR (immediate), SYS
+    }
+    // Loads and stores (op0 = x1x0).
+    if ((i & 0x0A000000u) == 0x08000000u) {
+        RetiredInsn r;
+        bool load = (i >> 22) & 1u;
+        if ((i & 0x3B000000u) == 0x18000000u) load = true;  // load literal
+        else if ((i & 0x3B000000u) == 0x38000000u || (i & 0x3B000000u) == 0x39000000u)
+            load = ((i >> 22) & 3u) != 0;  // load/store register: opc 00 stores
+        r.multiple = (i & 0x3A000000u) == 0x28000000u || (i & 0xBF000000u) == 0x0C000000u;  // pairs, structures
+        r.cls = load ? InsnClass::load : InsnClass::store;
+        return r;
+    }
+    // Data processing (register): multiply (3 source) and divide (2 source, opcode 00001x).
+    if ((i & 0x1F000000u) == 0x1B000000u) return make(InsnClass::mul);
+    if ((i & 0x5FE00000u) == 0x1AC00000u && ((i >> 11) & 0x1Fu) == 1u) return make(InsnClass::div);
+    return make(InsnClass::alu);  // data processing (immediate, register), SIMD and FP
+}
+
+RetiredInsn classify_a32(uint32_t i) {
+    const uint32_t cond = i >> 28;
+    const uint8_t c = cond < 0xE ? br_conditional : 0;
+    if (cond == 0xF) {
+        if ((i & 0xFE000000u) == 0xFA000000u) return make(InsnClass::jump, br_immediate | br_call);  // BLX (immediate)
+        if ((i & 0xFFFFFF00u) == 0xF57FF000u) return make(InsnClass::barrier);                       // DSB, DMB, ISB, CLREX
+        if ((i & 0xFE500000u) == 0xF8100000u) return make(InsnClass::jump, br_register | br_exc_return);  // RFE
+        return make(InsnClass::alu);
+    }
+    if ((i & 0x0E000000u) == 0x0A000000u)  // B, BL
+        return make(InsnClass::jump, static_cast<uint8_t>(br_immediate | c | ((i >> 24) & 1u ? br_call : 0)));
+    if ((i & 0x0FFFFFD0u) == 0x012FFF10u) {  // BX, BLX (register)
+        const bool link = (i >> 5) & 1u, lr = (i & 0xFu) == 14u;
+        return make(InsnClass::jump, static_cast<uint8_t>(br_register | c | (link ? br_call : 0) | (!link && lr ? br_return : 0)));
+    }
+    if ((i & 0x0F000000u) == 0x0F000000u) return make(InsnClass::ecall);  // SVC
+    if ((i & 0x0FF000F0u) == 0x01200070u) return make(InsnClass::ebreak);  // BKPT
+    if ((i & 0x0F000010u) == 0x0E000010u) return make(InsnClass::sysreg);  // MCR, MRC
+    if ((i & 0x0F0000F0u) == 0x00000090u || (i & 0x0F8000F0u) == 0x00800090u) return make(InsnClass::mul);  // MUL..UMLAL
+    if ((i & 0x0FF000F0u) == 0x07100010u || (i & 0x0FF000F0u) == 0x07300010u) return make(InsnClass::div);  // SDIV, UDIV
+    const bool load = (i >> 20) & 1u;
+    const unsigned rd = (i >> 12) & 0xFu;
+    if ((i & 0x0C000000u) == 0x04000000u && !((i & 0x02000010u) == 0x02000010u)) {  // LDR/STR (word, byte)
+        RetiredInsn r = make(load ? InsnClass::load : InsnClass::store);
+        if (load && rd == 15) r.branch = static_cast<uint8_t>(br_register | c | ((i & 0x0FFF0FFFu) == 0x049D0004u ? br_return : 0));
+        return r;
+    }
+    if ((i & 0x0E000000u) == 0x08000000u) {  // LDM, STM
+        RetiredInsn r = make(load ? InsnClass::load : InsnClass::store);
+        r.multiple = true;
+        if (load && ((i >> 15) & 1u)) {  // PC in the list: a return (from SP), an exception return with ^
+            r.branch = static_cast<uint8_t>(br_register | c | ((i >> 22) & 1u ? br_exc_return : 0) |
+                                            (((i >> 16) & 0xFu) == 13u ? br_return : 0));
+        }
+        return r;
+    }
+    if ((i & 0x0E000090u) == 0x00000090u && ((i >> 5) & 3u) != 0)  // LDRH, STRH, LDRSB, LDRD, ...
+        return make((load || ((i >> 5) & 3u) == 2u) ? InsnClass::load : InsnClass::store);
+    // Data processing with the PC as destination: a branch (MOV pc, lr returns; SUBS pc, lr returns from an exception).
+    if ((i & 0x0C000000u) == 0 && rd == 15 && ((i >> 21) & 0xCu) != 0x8u) {
+        const bool s = (i >> 20) & 1u, mov_lr = (i & 0x0FEFFFFFu) == 0x01A0F00Eu;
+        return make(InsnClass::jump, static_cast<uint8_t>(br_register | c | (s ? br_exc_return : 0) | (mov_lr ? br_return : 0)));
+    }
+    return make(InsnClass::alu);
+}
+
+RetiredInsn classify_t32(uint32_t i, bool is32) {
+    if (!is32) {
+        RetiredInsn r;
+        r.compressed = true;
+        const uint32_t h = i & 0xFFFFu;
+        if ((h & 0xF000u) == 0xD000u && (h & 0x0E00u) != 0x0E00u) r = make(InsnClass::branch, br_immediate | br_conditional);  // B<c>
+        else if ((h & 0xFF00u) == 0xDF00u) r = make(InsnClass::ecall);                        // SVC
+        else if ((h & 0xF800u) == 0xE000u) r = make(InsnClass::jump, br_immediate);           // B
+        else if ((h & 0xFF00u) == 0x4700u) {                                                 // BX, BLX (register)
+            const bool link = (h >> 7) & 1u, lr = ((h >> 3) & 0xFu) == 14u;
+            r = make(InsnClass::jump, static_cast<uint8_t>(br_register | (link ? br_call : 0) | (!link && lr ? br_return : 0)));
+        } else if ((h & 0xF500u) == 0xB100u) r = make(InsnClass::branch, br_immediate | br_conditional);  // CBZ, CBNZ
+        else if ((h & 0xFE00u) == 0xB400u) {                                                  // PUSH
+            r = make(InsnClass::store);
+            r.multiple = true;
+        } else if ((h & 0xFE00u) == 0xBC00u) {                                               // POP
+            r = make(InsnClass::load);
+            r.multiple = true;
+            if ((h >> 8) & 1u) r.branch = br_register | br_return;
+        } else if ((h & 0xFF00u) == 0xBE00u) r = make(InsnClass::ebreak);                     // BKPT
+        else if ((h & 0xF800u) == 0x4800u) r = make(InsnClass::load);                         // LDR (literal)
+        else if ((h & 0xF000u) == 0x5000u) r = make(((h >> 9) & 7u) >= 3 ? InsnClass::load : InsnClass::store);  // register offset
+        else if ((h & 0xE000u) == 0x6000u || (h & 0xE000u) == 0x8000u)                       // immediate, SP-relative
+            r = make((h >> 11) & 1u ? InsnClass::load : InsnClass::store);
+        else if ((h & 0xF000u) == 0xC000u) {                                                  // LDM, STM
+            r = make((h >> 11) & 1u ? InsnClass::load : InsnClass::store);
+            r.multiple = true;
+        } else if ((h & 0xFFC0u) == 0x4340u) r = make(InsnClass::mul);                        // MULS
+        else r = make(InsnClass::alu);
+        r.compressed = true;
+        return r;
+    }
+    const uint32_t hw1 = i >> 16, hw2 = i & 0xFFFFu;
+    if ((hw1 & 0xF800u) == 0xF000u && (hw2 & 0x8000u)) {  // branches and miscellaneous control
+        if ((hw2 & 0x5000u) == 0x0000u && (hw1 & 0x0380u) != 0x0380u) return make(InsnClass::branch, br_immediate | br_conditional);
+        if ((hw2 & 0x5000u) == 0x1000u) return make(InsnClass::jump, br_immediate);                // B.W
+        if ((hw2 & 0x4000u) == 0x4000u) return make(InsnClass::jump, br_immediate | br_call);      // BL, BLX
+        if ((hw1 & 0xFFF0u) == 0xF3B0u) return make(InsnClass::barrier);                           // DSB, DMB, ISB
+        if ((hw1 & 0xFFF0u) == 0xF3D0u) return make(InsnClass::jump, br_register | br_exc_return);  // SUBS pc, lr
+        return make(InsnClass::alu);                                                               // MSR/MRS (banked), hints
+    }
+    if ((hw1 & 0xEF00u) == 0xEE00u && (hw2 & 0x0010u)) return make(InsnClass::sysreg);  // MCR, MRC (T1, T2)
+    if ((hw1 & 0xFE40u) == 0xE800u) {  // LDM/STM, IA and DB (and RFE/SRS): 1110 100x x0WL
+        RetiredInsn r = make((hw1 >> 4) & 1u ? InsnClass::load : InsnClass::store);
+        r.multiple = true;
+        if (((hw1 >> 4) & 1u) && ((hw2 >> 15) & 1u))
+            r.branch = static_cast<uint8_t>(br_register | ((hw1 & 0xFu) == 13u ? br_return : 0));
+        return r;
+    }
+    if ((hw1 & 0xFE40u) == 0xE840u) {  // load/store exclusive, dual, table branch
+        if ((hw1 & 0xFFF0u) == 0xE8D0u && (hw2 & 0xFFE0u) == 0xF000u) return make(InsnClass::jump, br_register);  // TBB, TBH
+        RetiredInsn r = make((hw1 >> 4) & 1u ? InsnClass::load : InsnClass::store);
+        r.multiple = (hw1 & 0xFE40u) == 0xE840u && ((hw1 >> 8) & 1u);
+        return r;
+    }
+    if ((hw1 & 0xFE00u) == 0xF800u) {  // load/store single
+        RetiredInsn r = make((hw1 >> 4) & 1u ? InsnClass::load : InsnClass::store);
+        if (((hw1 >> 4) & 1u) && ((hw2 >> 12) & 0xFu) == 15u) r.branch = br_register;  // LDR pc
+        return r;
+    }
+    if ((hw1 & 0xFF80u) == 0xFB00u) return make(InsnClass::mul);                        // MUL, MLA, ...
+    if ((hw1 & 0xFFD0u) == 0xFB90u && (hw2 & 0x00F0u) == 0x00F0u) return make(InsnClass::div);  // SDIV, UDIV
+    if ((hw1 & 0xFF80u) == 0xFB80u) return make(InsnClass::mul);                        // long multiplies
+    return make(InsnClass::alu);
+}
+
+}  // namespace pmusim::isa::arm

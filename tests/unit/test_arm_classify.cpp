@@ -1,0 +1,132 @@
+// A64/A32/T32 classification on hand-assembled encodings (Arm ARM encoding tables).
+#include <gtest/gtest.h>
+
+#include "isa/arm_classify.hpp"
+
+namespace pmusim {
+namespace {
+
+using isa::InsnClass;
+using namespace isa::arm;
+
+struct Case {
+    uint32_t enc;
+    InsnClass cls;
+    uint8_t branch;  // expected BranchFlags (without br_taken)
+    const char* what;
+};
+
+TEST(ArmClassify, A64) {
+    const Case cases[] = {
+        {0x14000010, InsnClass::jump, isa::br_immediate, "b"},
+        {0x94000010, InsnClass::jump, isa::br_immediate | isa::br_call, "bl"},
+        {0x5400004B, InsnClass::branch, isa::br_immediate | isa::br_conditional, "b.lt"},
+        {0xB4000040, InsnClass::branch, isa::br_immediate | isa::br_conditional, "cbz x0"},
+        {0x36000040, InsnClass::branch, isa::br_immediate | isa::br_conditional, "tbz w0, #0"},
+        {0xD65F03C0, InsnClass::jump, isa::br_register | isa::br_return, "ret"},
+        {0xD69F03E0, InsnClass::jump, isa::br_register | isa::br_exc_return, "eret"},
+        {0xD61F0020, InsnClass::jump, isa::br_register, "br x1"},
+        {0xD63F0020, InsnClass::jump, isa::br_register | isa::br_call, "blr x1"},
+        {0xD4000001, InsnClass::ecall, 0, "svc #0"},
+        {0xD4200000, InsnClass::ebreak, 0, "brk #0"},
+        {0xD53B9C00, InsnClass::sysreg, 0, "mrs x0, pmcr_el0"},
+        {0xD5033FDF, InsnClass::barrier, 0, "isb"},
+        {0xD5033B9F, InsnClass::barrier, 0, "dsb ish"},
+        {0xD503201F, InsnClass::alu, 0, "nop"},
+        {0xF9400020, InsnClass::load, 0, "ldr x0, [x1]"},
+        {0xF9000020, InsnClass::store, 0, "str x0, [x1]"},
+        {0xB9400020, InsnClass::load, 0, "ldr w0, [x1]"},
+        {0x38400420, InsnClass::load, 0, "ldrb w0, [x1], #0"},
+        {0x58000340, InsnClass::load, 0, "ldr x0, literal"},
+        {0xA9BF7BFD, InsnClass::store, 0, "stp x29, x30, [sp, #-16]!"},
+        {0xA8C17BFD, InsnClass::load, 0, "ldp x29, x30, [sp], #16"},
+        {0x9B017C00, InsnClass::mul, 0, "mul x0, x0, x1"},
+        {0x9AC10C00, InsnClass::div, 0, "sdiv x0, x0, x1"},
+        {0x8B020020, InsnClass::alu, 0, "add x0, x1, x2"},
+        {0xD2800220, InsnClass::alu, 0, "movz x0, #0x11"},
+    };
+    for (const auto& c : cases) {
+        const auto r = classify_a64(c.enc);
+        EXPECT_EQ(r.cls, c.cls) << c.what;
+        EXPECT_EQ(r.branch, c.branch) << c.what;
+    }
+    EXPECT_TRUE(classify_a64(0xA9BF7BFD).multiple);
+}
+
+TEST(ArmClassify, A32) {
+    const Case cases[] = {
+        {0xEA000010, InsnClass::jump, isa::br_immediate, "b"},
+        {0xEB000010, InsnClass::jump, isa::br_immediate | isa::br_call, "bl"},
+        {0xBAFFFFF8, InsnClass::jump, isa::br_immediate | isa::br_conditional, "blt"},
+        {0xFA000002, InsnClass::jump, isa::br_immediate | isa::br_call, "blx #imm"},
+        {0xE12FFF1E, InsnClass::jump, isa::br_register | isa::br_return, "bx lr"},
+        {0xE12FFF33, InsnClass::jump, isa::br_register | isa::br_call, "blx r3"},
+        {0xE1A0F00E, InsnClass::jump, isa::br_register | isa::br_return, "mov pc, lr"},
+        {0xE25EF004, InsnClass::jump, isa::br_register | isa::br_exc_return, "subs pc, lr, #4"},
+        {0xE5910000, InsnClass::load, 0, "ldr r0, [r1]"},
+        {0xE5810000, InsnClass::store, 0, "str r0, [r1]"},
+        {0xE1D100B0, InsnClass::load, 0, "ldrh r0, [r1]"},
+        {0xE1C100B0, InsnClass::store, 0, "strh r0, [r1]"},
+        {0xE92D4010, InsnClass::store, 0, "push {r4, lr}"},
+        {0xE8BD8010, InsnClass::load, isa::br_register | isa::br_return, "pop {r4, pc}"},
+        {0xE49DF004, InsnClass::load, isa::br_register | isa::br_return, "pop {pc} (ldr pc, [sp], #4)"},
+        {0xE0000291, InsnClass::mul, 0, "mul r0, r1, r2"},
+        {0xE710F110, InsnClass::div, 0, "sdiv r0, r0, r1"},
+        {0xEE090F1C, InsnClass::sysreg, 0, "mcr p15, 0, r0, c9, c12, 0"},
+        {0xEF123456, InsnClass::ecall, 0, "svc"},
+        {0xF57FF04F, InsnClass::barrier, 0, "dsb sy"},
+        {0xE0844001, InsnClass::alu, 0, "add r4, r4, r1"},
+        {0x12855001, InsnClass::alu, 0, "addne r5, r5, #1"},
+    };
+    for (const auto& c : cases) {
+        const auto r = classify_a32(c.enc);
+        EXPECT_EQ(r.cls, c.cls) << c.what;
+        EXPECT_EQ(r.branch, c.branch) << c.what;
+    }
+}
+
+TEST(ArmClassify, T32) {
+    const Case t16[] = {
+        {0xE7FE, InsnClass::jump, isa::br_immediate, "b ."},
+        {0xD0FE, InsnClass::branch, isa::br_immediate | isa::br_conditional, "beq"},
+        {0xB108, InsnClass::branch, isa::br_immediate | isa::br_conditional, "cbz r0"},
+        {0x4770, InsnClass::jump, isa::br_register | isa::br_return, "bx lr"},
+        {0x4798, InsnClass::jump, isa::br_register | isa::br_call, "blx r3"},
+        {0xB510, InsnClass::store, 0, "push {r4, lr}"},
+        {0xBD10, InsnClass::load, isa::br_register | isa::br_return, "pop {r4, pc}"},
+        {0x6808, InsnClass::load, 0, "ldr r0, [r1]"},
+        {0x6008, InsnClass::store, 0, "str r0, [r1]"},
+        {0x4A01, InsnClass::load, 0, "ldr r2, [pc, #4]"},
+        {0x2001, InsnClass::alu, 0, "movs r0, #1"},
+        {0xDF00, InsnClass::ecall, 0, "svc #0"},
+    };
+    for (const auto& c : t16) {
+        const auto r = classify_t32(c.enc, false);
+        EXPECT_EQ(r.cls, c.cls) << c.what;
+        EXPECT_EQ(r.branch, c.branch) << c.what;
+        EXPECT_TRUE(r.compressed) << c.what;
+    }
+    const Case t32[] = {
+        {0xF000F800, InsnClass::jump, isa::br_immediate | isa::br_call, "bl"},
+        {0xF000B800, InsnClass::jump, isa::br_immediate, "b.w"},
+        {0xF0008000, InsnClass::branch, isa::br_immediate | isa::br_conditional, "beq.w"},
+        {0xF8D21000, InsnClass::load, 0, "ldr.w r1, [r2]"},
+        {0xF8C21000, InsnClass::store, 0, "str.w r1, [r2]"},
+        {0xE8BD8010, InsnClass::load, isa::br_register | isa::br_return, "pop.w {r4, pc}"},
+        {0xEE190F1C, InsnClass::sysreg, 0, "mrc p15, 0, r0, c9, c12, 0"},
+        {0xFB00F001, InsnClass::mul, 0, "mul.w r0, r0, r1"},
+        {0xFB90F0F1, InsnClass::div, 0, "sdiv r0, r0, r1"},
+        {0xF3BF8F6F, InsnClass::barrier, 0, "isb"},
+    };
+    for (const auto& c : t32) {
+        const auto r = classify_t32(c.enc, true);
+        EXPECT_EQ(r.cls, c.cls) << c.what;
+        EXPECT_EQ(r.branch, c.branch) << c.what;
+    }
+    EXPECT_TRUE(t32_is_32bit(0xF8D2));
+    EXPECT_TRUE(t32_is_32bit(0xE8BD));
+    EXPECT_FALSE(t32_is_32bit(0xE7FE));
+}
+
+}  // namespace
+}  // namespace pmusim
