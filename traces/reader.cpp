@@ -55,7 +55,9 @@ bool dec(std::string_view s, uint64_t& v) {
 
 }  // namespace scan
 
-std::vector<std::string> format_names() { return {"veer", "spike", "qemu-execlog", "native", "native-text"}; }
+std::vector<std::string> format_names() {
+    return {"tarmac", "veer", "spike", "qemu-execlog", "native", "native-text"};
+}
 
 namespace {
 
@@ -72,12 +74,25 @@ std::string detect(ByteSource& src) {
         if (line.empty()) continue;
         ++lines;
         if (line.substr(0, 14) == "# pmusim trace") return "native-text";
+        if (line == "Tarmac Text Rev 3t") return "tarmac";
         if (line.find("Cycle : #inst") != std::string_view::npos) return "veer";
         if (line.substr(0, 5) == "core " && line.find(':') != std::string_view::npos) return "spike";
         std::string_view w = line;
         const std::string_view first = scan::word(w), second = scan::word(w), third = scan::word(w);
         uint64_t v;
         if (scan::dec(first, v) && second == ":" && third.size() > 1 && third[0] == '#') return "veer";
+        // Tarmac: "<time> <unit> [cpuN] IT|IS|IF|ES|R ..." (gem5, Fast Models, RTL).
+        {
+            std::string_view u = line;
+            std::string_view a = scan::word(u), b = scan::word(u), c = scan::word(u);
+            if (b == "clk" || b == "ns" || b == "ps" || b == "cs" || b == "tic" || b == "cyc") {
+                if (c.substr(0, 3) == "cpu") c = scan::word(u);
+                if (c == "IT" || c == "IS" || c == "IF" || c == "ES" || c == "R" || c.substr(0, 2) == "MR" ||
+                    c.substr(0, 2) == "MW")
+                    return "tarmac";
+            }
+            (void)a;
+        }
         // QEMU execlog: "0, 0x40080000, 0x58000340, \"ldr ...\""
         if (first.size() >= 2 && first.back() == ',' && scan::dec(first.substr(0, first.size() - 1), v) &&
             second.substr(0, 2) == "0x" && line.find('"') != std::string_view::npos)
@@ -96,16 +111,17 @@ std::unique_ptr<TraceReader> open_reader(const std::string& path, const std::str
         if (f.empty()) {
             if (src->peek(1).empty()) throw TraceError(path, 0, "the trace is empty");
             throw TraceError(path, 1,
-                             "cannot tell the trace format from the first lines; expected a VeeR exec.log, Spike "
-                             "--log-commits, QEMU execlog or pmusim native trace (or name one with --format)");
+                             "cannot tell the trace format from the first lines; expected Tarmac, a VeeR exec.log, "
+                             "Spike --log-commits, QEMU execlog or a pmusim native trace (or name one with --format)");
         }
     }
     if (f == "veer") return make_veer_reader(std::move(src), opts);
     if (f == "spike") return make_spike_reader(std::move(src), opts);
+    if (f == "tarmac") return make_tarmac_reader(std::move(src), opts);
     if (f == "qemu-execlog") return make_qemu_execlog_reader(std::move(src), opts);
     if (f == "native") return make_native_reader(std::move(src), opts);
     if (f == "native-text") return make_native_text_reader(std::move(src), opts);
-    throw TraceError(path, 0, fmt::format("unknown trace format '{}' (expected auto, veer, spike, qemu-execlog, native or native-text)", f));
+    throw TraceError(path, 0, fmt::format("unknown trace format '{}' (expected auto, tarmac, veer, spike, qemu-execlog, native or native-text)", f));
 }
 
 }  // namespace pmusim::trace

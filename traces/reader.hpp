@@ -46,6 +46,7 @@ std::unique_ptr<TraceReader> open_reader(const std::string& path, const std::str
 std::unique_ptr<TraceReader> make_veer_reader(std::unique_ptr<ByteSource> src, const ReaderOptions& opts);
 std::unique_ptr<TraceReader> make_spike_reader(std::unique_ptr<ByteSource> src, const ReaderOptions& opts);
 std::unique_ptr<TraceReader> make_native_reader(std::unique_ptr<ByteSource> src, const ReaderOptions& opts);
+std::unique_ptr<TraceReader> make_tarmac_reader(std::unique_ptr<ByteSource> src, const ReaderOptions& opts);
 std::unique_ptr<TraceReader> make_qemu_execlog_reader(std::unique_ptr<ByteSource> src, const ReaderOptions& opts);
 std::unique_ptr<TraceReader> make_native_text_reader(std::unique_ptr<ByteSource> src, const ReaderOptions& opts);
 

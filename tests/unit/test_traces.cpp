@@ -232,6 +232,82 @@ TEST(QemuReader, StaticLinuxLoop) {
     EXPECT_EQ(read_all(shared("qemu/loop.a64.execlog"), "auto", o).size(), 28588u);  // FORMATS.md: 28,588
 }
 
+TEST(TarmacReader, EveryVariantOfTheParserCorpus) {
+    if (!have_shared()) GTEST_SKIP();
+    const auto v = read_all(shared("tarmac/parsertest.txt"), "tarmac");
+    ASSERT_EQ(v.size(), 34u);
+    // Line 28, "0 clk IT (0) 00008000 fa000000 A svc_s : BLX {pc}+8": A32.
+    EXPECT_EQ(v[0].pc, 0x8000u);
+    EXPECT_EQ(v[0].encoding, 0xFA000000u);
+    EXPECT_EQ(v[0].isa, trace::IsaState::a32);
+    // Line 29, "1 clk IT (1) 00008008 a00a T svc_s : ADR r0,{pc}+0x2c": a 16-bit Thumb instruction at PL1.
+    EXPECT_EQ(v[1].pc, 0x8008u);
+    EXPECT_EQ(v[1].encoding, 0xA00Au);
+    EXPECT_EQ(v[1].size, 2u);
+    EXPECT_EQ(v[1].isa, trace::IsaState::t32);
+    EXPECT_EQ(v[1].privilege, 1u);
+    EXPECT_EQ(v[1].time, 1u);
+    // Line 30, "12 clk IS (12) 0000802c 1afb T svc_s : SUBNE": condition failed.
+    EXPECT_TRUE(v[2].cond_failed);
+    unsigned cond_failed = 0, a64 = 0;
+    for (const auto& r : v) {
+        cond_failed += r.cond_failed;
+        a64 += r.isa == trace::IsaState::a64;
+    }
+    EXPECT_EQ(cond_failed, 2u);  // line 30 (T32 IS) and line 123 (ES CCFAIL); line 33's IS is A64: not failed
+    EXPECT_GT(a64, 0u);
+}
+
+TEST(TarmacReader, DiagramsAndMemoryLines) {
+    const std::string path = temp_file("d.tarmac",
+                                       "Tarmac Text Rev 3t\n"
+                                       "   23226000 ns  ES  (00000364:e5c02000) A svc:            STRB     r2,[r0,#0]\n"
+                                       "                    ST 00000020  ........ ........ ........ 000000fe     S:00000020 NM\n"
+                                       "                       00000010  ........ 11111111 ........ ........   S:00000010 NM\n"
+                                       "   23226001 ns  ES  (00000368:e5910000) A svc:    CCFAIL  LDRNE    r0,[r1]\n"
+                                       "4 clk IT (4) 000204f0 e92d4830 A svc_s : PUSH     {r4,r5,r11,lr}\n"
+                                       "4 clk MW4 000ffff0:0000000ffff0 0002015c\n"
+                                       "4 clk R r13_svc 000ffff0\n");
+    const auto v = read_all(path);
+    ASSERT_EQ(v.size(), 3u);
+    ASSERT_EQ(v[0].n_mem, 2u);
+    EXPECT_EQ(v[0].mem[0].addr, 0x20u);  // the rightmost cells are the lowest addresses
+    EXPECT_EQ(v[0].mem[0].size, 4u);
+    EXPECT_EQ(v[0].mem[0].data, 0xFEu);
+    EXPECT_TRUE(v[0].mem[0].is_write);
+    EXPECT_EQ(v[0].mem[1].addr, 0x18u);  // continuation line: bytes 8..11 of the block at 0x10
+    EXPECT_EQ(v[0].mem[1].data, 0x11111111u);
+    EXPECT_TRUE(v[1].cond_failed);
+    EXPECT_EQ(v[2].mem[0].addr, 0xFFFF0u);
+    EXPECT_EQ(v[2].mem[0].data, 0x2015Cu);
+    ASSERT_EQ(v[2].n_regs, 1u);
+    EXPECT_EQ(v[2].regs[0].index, 13u);
+    EXPECT_EQ(v[2].time, 4u);
+}
+
+TEST(Replay, TarmacCountsAgreeWithTheDisassemblyAndAcrossProducers) {
+    if (!have_shared()) GTEST_SKIP();
+    // The same calculator program traced by Arm Fast Models and by gem5. Expected counts come from the traces'
+    // disassembly column (grep -ci ': +LD' and so on over the IT/IS lines), which pmusim does not read.
+    for (const char* f : {"tarmac/calculator-aarch64-fastmodel.tarmac", "tarmac/calculator-aarch64-gem5.tarmac"}) {
+        const auto r = replay_of(shared(f), "cortex-a53");
+        EXPECT_EQ(r.instructions, 4783u) << f;
+        EXPECT_EQ(event_count(r, 0x06), 1703u) << f;  // LD*
+        EXPECT_EQ(event_count(r, 0x07), 838u) << f;   // ST*
+        EXPECT_EQ(event_count(r, 0x0E), 158u) << f;   // RET
+        EXPECT_EQ(event_count(r, 0x0D), 723u) << f;   // B, BL, B.cond, CB(N)Z, TB(N)Z
+        EXPECT_EQ(event_count(r, 0x09), 14u) << f;    // SVC, HLT
+    }
+    // AArch32, Fast Models (IT/IS) and an ES-style RTL rendering: 235 IS lines are condition-failed; among the
+    // executed lines 1702 load (LDR, LDM, POP) and 833 store (STR, STM, PUSH).
+    for (const char* f : {"tarmac/calculator-aarch32-fastmodel.tarmac", "tarmac/calculator-aarch32-es-ld-st-style.tarmac"}) {
+        const auto r = replay_of(shared(f), "cortex-a7");
+        EXPECT_EQ(r.instructions, 5104u) << f;
+        EXPECT_EQ(event_count(r, 0x06), 1702u) << f;
+        EXPECT_EQ(event_count(r, 0x07), 833u) << f;
+    }
+}
+
 TEST(NativeFormat, BinaryAndTextRoundTrip) {
     if (!have_shared()) GTEST_SKIP();
     const auto orig = read_all(shared("veer-el2/hello_world.exec.log"));
