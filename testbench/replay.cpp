@@ -154,7 +154,7 @@ public:
         trace::ReaderOptions ro = o_.reader;
         ro.isa = p_.isa == IsaKind::a64 ? IsaState::a64 : p_.isa == IsaKind::a32 ? IsaState::a32 : IsaState::rv32;
         auto reader = trace::open_reader(o_.trace, o_.format, ro);
-        values_ = reader->has_register_values();
+        reader_ = reader.get();
         r_.format = std::string(reader->format());
         if (o_.timing == Timing::trace && !reader->has_time())
             throw std::invalid_argument(fmt::format("--timing trace: {} traces carry no timestamps", r_.format));
@@ -251,7 +251,7 @@ private:
                     if ((rec.regs[i].value & mask) == (a.value_read & mask)) ++r_.readbacks_matched;
                     else if (r_.mismatches.size() < 8) r_.mismatches.push_back({rec.line, reg->name, rec.regs[i].value, a.value_read});
                 }
-            } else if (values_) {
+            } else if (reader_->has_register_values()) {  // asked each time: some formats show it as they go
                 const uint64_t v = (rec.isa == IsaState::a64 && d.rt == 31) ? 0 : gpr_[d.rt];
                 pmu_->write(*reg, v, ctx);
             } else if (!noted_values_) {
@@ -341,7 +341,8 @@ private:
     EventBatch batch_;
     uint64_t pending_ = 0, prev_time_ = 0, total_cycles_ = 0;
     unsigned priv_ = 0xFF;
-    bool values_ = true, noted_values_ = false;
+    const trace::TraceReader* reader_ = nullptr;
+    bool noted_values_ = false;
     uint64_t gpr_[32] = {};
     std::vector<uint64_t> totals_;
     DecodeCache cache_;

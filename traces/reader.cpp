@@ -56,7 +56,7 @@ bool dec(std::string_view s, uint64_t& v) {
 }  // namespace scan
 
 std::vector<std::string> format_names() {
-    return {"tarmac", "veer", "spike", "qemu-execlog", "native", "native-text"};
+    return {"tarmac", "veer", "spike", "qemu-execlog", "qemu-log", "native", "native-text"};
 }
 
 namespace {
@@ -75,6 +75,7 @@ std::string detect(ByteSource& src) {
         ++lines;
         if (line.substr(0, 14) == "# pmusim trace") return "native-text";
         if (line == "Tarmac Text Rev 3t") return "tarmac";
+        if (line.substr(0, 3) == "IN:" || line.substr(0, 6) == "Trace ") return "qemu-log";
         if (line.find("Cycle : #inst") != std::string_view::npos) return "veer";
         if (line.substr(0, 5) == "core " && line.find(':') != std::string_view::npos) return "spike";
         std::string_view w = line;
@@ -112,16 +113,17 @@ std::unique_ptr<TraceReader> open_reader(const std::string& path, const std::str
             if (src->peek(1).empty()) throw TraceError(path, 0, "the trace is empty");
             throw TraceError(path, 1,
                              "cannot tell the trace format from the first lines; expected Tarmac, a VeeR exec.log, "
-                             "Spike --log-commits, QEMU execlog or a pmusim native trace (or name one with --format)");
+                             "Spike --log-commits, a QEMU execlog or -d log, or a pmusim native trace (or name one with --format)");
         }
     }
     if (f == "veer") return make_veer_reader(std::move(src), opts);
     if (f == "spike") return make_spike_reader(std::move(src), opts);
     if (f == "tarmac") return make_tarmac_reader(std::move(src), opts);
     if (f == "qemu-execlog") return make_qemu_execlog_reader(std::move(src), opts);
+    if (f == "qemu-log") return make_qemu_log_reader(std::move(src), opts);
     if (f == "native") return make_native_reader(std::move(src), opts);
     if (f == "native-text") return make_native_text_reader(std::move(src), opts);
-    throw TraceError(path, 0, fmt::format("unknown trace format '{}' (expected auto, tarmac, veer, spike, qemu-execlog, native or native-text)", f));
+    throw TraceError(path, 0, fmt::format("unknown trace format '{}' (expected auto, tarmac, veer, spike, qemu-execlog, qemu-log, native or native-text)", f));
 }
 
 }  // namespace pmusim::trace

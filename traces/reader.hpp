@@ -47,6 +47,7 @@ std::unique_ptr<TraceReader> make_veer_reader(std::unique_ptr<ByteSource> src, c
 std::unique_ptr<TraceReader> make_spike_reader(std::unique_ptr<ByteSource> src, const ReaderOptions& opts);
 std::unique_ptr<TraceReader> make_native_reader(std::unique_ptr<ByteSource> src, const ReaderOptions& opts);
 std::unique_ptr<TraceReader> make_tarmac_reader(std::unique_ptr<ByteSource> src, const ReaderOptions& opts);
+std::unique_ptr<TraceReader> make_qemu_log_reader(std::unique_ptr<ByteSource> src, const ReaderOptions& opts);
 std::unique_ptr<TraceReader> make_qemu_execlog_reader(std::unique_ptr<ByteSource> src, const ReaderOptions& opts);
 std::unique_ptr<TraceReader> make_native_text_reader(std::unique_ptr<ByteSource> src, const ReaderOptions& opts);
 

@@ -59,3 +59,6 @@ add_test(NAME e2e.run_stdin
   COMMAND ${CMAKE_COMMAND} "-DCMD=$<TARGET_FILE:pmusim>;run;--platform;veer-el2;--trace;-;--output;json"
           -DEXPECT_CODE=0 "-DEXPECT_REGEX=\"instructions\": 330" -DSTDIN=${TRACES}/veer-el2/hello_world.exec.log
           -P ${E2E}/check.cmake)
+# The README's main job: the bundled sample of pmusim's own program (traces/samples/pmu_loop.a64.S): 16
+# instructions before its loop, 6 x 500 in it, 7 after = 3023; its counter read-backs match.
+pmusim_case(readme_main_job 0 "3023 +instructions.*read-backs: 2 checked, 2 matched" run --platform cortex-a53 --trace ${PROJECT_SOURCE_DIR}/traces/samples/pmu_loop.a64.pmt)

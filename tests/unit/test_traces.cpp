@@ -308,6 +308,23 @@ TEST(Replay, TarmacCountsAgreeWithTheDisassemblyAndAcrossProducers) {
     }
 }
 
+TEST(Replay, QemuCpuLogAppliesTheProgramsPmuWrites) {
+    if (!have_shared()) GTEST_SKIP();
+    // The first 3000 lines of a64_bm's `-singlestep -d in_asm,exec,cpu,nochain` log: 225 instructions. With the
+    // register dumps the program's own PMU programming applies: counter 0 CPU_CYCLES, counter 1 INST_RETIRED, the
+    // cycle counter, then PMCR = E|P|C by the 10th instruction, which counts itself: 1 + 215 = 216 each (one cycle
+    // per instruction).
+    const auto r = replay_of(shared("qemu/a64_bm.cpu.log.head3000"), "cortex-a53");
+    EXPECT_EQ(r.records, 225u);
+    EXPECT_EQ(r.format, "qemu-log");
+    for (const auto& [name, v] : r.counters) {
+        if (name == "PMEVCNTR0_EL0" || name == "PMEVCNTR1_EL0" || name == "PMCCNTR_EL0") {
+            EXPECT_EQ(v, 216u) << name;
+        }
+    }
+    EXPECT_TRUE(r.notes.empty());
+}
+
 TEST(NativeFormat, BinaryAndTextRoundTrip) {
     if (!have_shared()) GTEST_SKIP();
     const auto orig = read_all(shared("veer-el2/hello_world.exec.log"));

@@ -1,0 +1,227 @@
+// QEMU's plugin-free logs (FORMATS.md §3c): `-d in_asm,exec,nochain` with or without `-singlestep`, and with
+// `cpu` the register file before each translation block. "IN:" listings ("0x<pc>:  <encoding>  <disassembly>")
+// give each block's instructions; each "Trace <n>: 0x<host> [<cs_base>/<pc>/<flags>/<cflags>]" line executes the
+// block at <pc>. With `cpu`, the dump after a Trace line is the state before that block, so the registers a block
+// wrote are the differences with the next dump; they are attached to the block's last instruction (exact with
+// -singlestep, where a block is one instruction). A64 (X00=, PSTATE ... ELnh) and A32 (R00=, PSR/CPSR with the
+// mode) dumps are read; the instruction set otherwise comes from the platform.
+#include <array>
+#include <deque>
+#include <unordered_map>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "isa/arm_classify.hpp"
+#include "traces/reader.hpp"
+
+namespace pmusim::trace {
+
+namespace {
+
+struct Insn {
+    uint64_t pc;
+    uint32_t enc;
+    uint8_t size;
+};
+
+class QemuLogReader : public TraceReader {
+public:
+    QemuLogReader(std::unique_ptr<ByteSource> src, const ReaderOptions& o) : src_(std::move(src)), lines_(*src_) {
+        opts_ = o;
+    }
+    std::string_view format() const override { return "qemu-log"; }
+    bool has_register_values() const override { return saw_dump_; }
+
+    bool next(TraceRecord& out) override {
+        while (ready_.empty()) {
+            std::string_view line;
+            if (!lines_.next(line)) {
+                if (!eof_) {
+                    eof_ = true;
+                    close_block();
+                    flush_previous(nullptr);
+                    continue;
+                }
+                return false;
+            }
+            parse(line);
+        }
+        out = ready_.front();
+        ready_.pop_front();
+        return true;
+    }
+
+private:
+    void parse(std::string_view line) {
+        const uint64_t no = lines_.line_number();
+        std::string_view t = scan::trim(line);
+        if (t.empty()) {
+            in_listing_ = false;
+            return;
+        }
+        if (t.substr(0, 3) == "---") return;
+        if (t.substr(0, 3) == "IN:") {
+            in_listing_ = true;
+            listing_start_ = 0;
+            return;
+        }
+        if (in_listing_ && t.substr(0, 2) == "0x") {
+            listing(t, no);
+            return;
+        }
+        in_listing_ = false;
+        if (t.substr(0, 6) == "Trace ") {
+            trace_line(t, no);
+            return;
+        }
+        if (dump_open_) {
+            dump(t);
+            return;
+        }
+        bad_line(src_->path(), no, "expected 'IN:', a '0x<pc>: <encoding>' listing line, 'Trace <n>: ...' or a register dump");
+    }
+
+    void listing(std::string_view t, uint64_t no) {
+        std::string_view rest = t;
+        std::string_view pcw = scan::word(rest);
+        if (!pcw.empty() && pcw.back() == ':') pcw.remove_suffix(1);
+        uint64_t pc, a, b;
+        const std::string_view e1 = scan::word(rest);
+        if (!scan::hex(pcw, pc) || !scan::hex(e1, a)) {
+            bad_line(src_->path(), no, "expected '0x<pc>:  <encoding>  <disassembly>' in an IN: listing");
+            return;
+        }
+        Insn in{pc, static_cast<uint32_t>(a), static_cast<uint8_t>(e1.size() <= 4 ? 2 : 4)};
+        // A T32 instruction may be listed as two halfwords: "f04f 0b00".
+        std::string_view peek = rest;
+        const std::string_view e2 = scan::word(peek);
+        if (e1.size() == 4 && e2.size() == 4 && scan::hex(e2, b) && isa::arm::t32_is_32bit(static_cast<uint32_t>(a))) {
+            in.enc = static_cast<uint32_t>((a << 16) | b);
+            in.size = 4;
+        }
+        if (listing_start_ == 0) listing_start_ = pc;
+        blocks_[listing_start_].push_back(in);
+    }
+
+    void trace_line(std::string_view t, uint64_t no) {
+        close_block();
+        const size_t lb = t.find('['), rb = t.find(']');
+        uint64_t pc = 0;
+        bool ok = lb != std::string_view::npos && rb != std::string_view::npos;
+        if (ok) {
+            std::string_view inner = t.substr(lb + 1, rb - lb - 1);
+            const size_t s1 = inner.find('/');
+            inner = s1 == std::string_view::npos ? std::string_view{} : inner.substr(s1 + 1);
+            ok = scan::hex(inner.substr(0, inner.find('/')), pc);
+        }
+        if (!ok) {
+            bad_line(src_->path(), no, "expected 'Trace <n>: 0x<host> [<cs_base>/<pc>/<flags>/<cflags>]'");
+            return;
+        }
+        const auto it = blocks_.find(pc);
+        if (it == blocks_.end()) {
+            bad_line(src_->path(), no, fmt::format("no IN: listing for the block at {:#x} (run QEMU with -d in_asm,exec)", pc));
+            return;
+        }
+        current_.clear();
+        for (const Insn& in : it->second) {
+            TraceRecord r;
+            r.line = no;
+            r.pc = in.pc;
+            r.encoding = in.enc;
+            r.size = in.size;
+            r.isa = opts_.isa;
+            if (r.isa == IsaState::a32 && in.size == 2) r.isa = IsaState::t32;
+            r.privilege = opts_.isa == IsaState::rv32 || opts_.isa == IsaState::rv64 ? 3 : 1;
+            current_.push_back(r);
+        }
+        dump_open_ = true;
+        snap_.fill(0);
+        snap_valid_.fill(false);
+        snap_any_ = false;
+    }
+
+    // "X00=..." / "R00=..." / "SP=" / "PC=" words, and the PSTATE/CPSR line with the exception level or mode.
+    void dump(std::string_view t) {
+        for (std::string_view rest = t, w = scan::word(rest); !w.empty(); w = scan::word(rest)) {
+            const size_t eq = w.find('=');
+            if (eq == std::string_view::npos) {
+                // "EL1h" after PSTATE, or an A32 mode name after the PSR
+                if (w.size() >= 3 && (w[0] == 'E' || w[0] == 'e') && (w[1] == 'L' || w[1] == 'l') && w[2] >= '0' && w[2] <= '3')
+                    priv_ = static_cast<uint8_t>(w[2] - '0');
+                else if (w == "usr") priv_ = 0;
+                else if (w == "svc" || w == "irq" || w == "fiq" || w == "abt" || w == "und" || w == "sys") priv_ = 1;
+                else if (w == "hyp") priv_ = 2;
+                else if (w == "mon") priv_ = 3;
+                continue;
+            }
+            const std::string_view name = w.substr(0, eq), val = w.substr(eq + 1);
+            uint64_t v, n;
+            if (!scan::hex(val, v)) continue;
+            int idx = -1;
+            if ((name[0] == 'X' || name[0] == 'R') && scan::dec(name.substr(1), n) && n < 32) {
+                idx = static_cast<int>(n);
+                isa_ = name[0] == 'X' ? IsaState::a64 : IsaState::a32;
+            } else if (name == "SP") {
+                idx = 31;
+            }
+            if (idx >= 0) {
+                snap_[static_cast<size_t>(idx)] = v;
+                snap_valid_[static_cast<size_t>(idx)] = true;
+                snap_any_ = true;
+            }
+        }
+    }
+
+    // The dump of the block just traced is complete: the previous block's register writes are the differences.
+    void close_block() {
+        if (!dump_open_) return;
+        dump_open_ = false;
+        if (snap_any_) saw_dump_ = true;
+        for (auto& r : current_) {
+            if (isa_ != IsaState::unknown) r.isa = (isa_ == IsaState::a32 && r.size == 2) ? IsaState::t32 : isa_;
+            r.privilege = priv_;
+        }
+        flush_previous(snap_any_ ? &snap_ : nullptr);
+        previous_ = std::move(current_);
+        current_.clear();
+        if (snap_any_) {
+            last_ = snap_;
+            last_valid_ = snap_valid_;
+            have_last_ = true;
+        }
+    }
+
+    void flush_previous(const std::array<uint64_t, 32>* after) {
+        if (previous_.empty()) return;
+        if (after && have_last_) {
+            TraceRecord& tail = previous_.back();
+            for (size_t k = 0; k < 32; ++k)
+                if (snap_valid_[k] && last_valid_[k] && (*after)[k] != last_[k]) tail.add_reg(RegKind::gpr, static_cast<uint16_t>(k), (*after)[k]);
+        }
+        for (auto& r : previous_) ready_.push_back(r);
+        previous_.clear();
+    }
+
+    std::unique_ptr<ByteSource> src_;
+    LineReader lines_;
+    std::unordered_map<uint64_t, std::vector<Insn>> blocks_;
+    uint64_t listing_start_ = 0;
+    bool in_listing_ = false, dump_open_ = false, eof_ = false, saw_dump_ = false;
+    std::vector<TraceRecord> current_, previous_;
+    std::deque<TraceRecord> ready_;
+    std::array<uint64_t, 32> snap_{}, last_{};
+    std::array<bool, 32> snap_valid_{}, last_valid_{};
+    bool snap_any_ = false, have_last_ = false;
+    IsaState isa_ = IsaState::unknown;
+    uint8_t priv_ = 1;
+};
+
+}  // namespace
+
+std::unique_ptr<TraceReader> make_qemu_log_reader(std::unique_ptr<ByteSource> src, const ReaderOptions& opts) {
+    return std::make_unique<QemuLogReader>(std::move(src), opts);
+}
+
+}  // namespace pmusim::trace
