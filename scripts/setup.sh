@@ -12,6 +12,7 @@ packages=(
   libgtest-dev libgmock-dev googletest
   libbenchmark-dev
   zlib1g-dev liblzma-dev
+  clang libclang-rt-14-dev
 )
 
 missing=()

@@ -29,6 +29,13 @@ ByteSource::ByteSource(const std::string& path) : path_(path) {
         if (!file_) throw TraceError(path, 0, fmt::format("cannot open: {}", std::strerror(errno)));
         owns_ = true;
     }
+    start();
+}
+
+ByteSource::ByteSource(std::FILE* file, const std::string& name) : path_(name), file_(file) { start(); }
+
+void ByteSource::start() {
+    const std::string& path = path_;
     // Sniff the magic bytes of the raw stream.
     unsigned char magic[6] = {};
     const size_t n = read_raw(reinterpret_cast<char*>(magic), sizeof magic);

@@ -28,6 +28,7 @@ enum class Compression { none, gzip, xz };
 class ByteSource {
 public:
     explicit ByteSource(const std::string& path);  // "-" is standard input; throws TraceError
+    ByteSource(std::FILE* file, const std::string& name);  // an open stream (not closed here): fmemopen, pipes
     ~ByteSource();
     ByteSource(const ByteSource&) = delete;
     ByteSource& operator=(const ByteSource&) = delete;
@@ -40,6 +41,7 @@ public:
     Compression compression() const { return compression_; }
 
 private:
+    void start();  // sniff the compression and start its decoder
     size_t read_raw(char* out, size_t n);
     size_t read_decoded(char* out, size_t n);
 
