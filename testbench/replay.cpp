@@ -150,10 +150,12 @@ public:
         }
     }
 
-    Result run() {
-        trace::ReaderOptions ro = o_.reader;
-        ro.isa = p_.isa == IsaKind::a64 ? IsaState::a64 : p_.isa == IsaKind::a32 ? IsaState::a32 : IsaState::rv32;
-        auto reader = trace::open_reader(o_.trace, o_.format, ro);
+    Result run(std::unique_ptr<trace::TraceReader> reader) {
+        if (!reader) {
+            trace::ReaderOptions ro = o_.reader;
+            ro.isa = p_.isa == IsaKind::a64 ? IsaState::a64 : p_.isa == IsaKind::a32 ? IsaState::a32 : IsaState::rv32;
+            reader = trace::open_reader(o_.trace, o_.format, ro);
+        }
         reader_ = reader.get();
         r_.format = std::string(reader->format());
         if (o_.timing == Timing::trace && !reader->has_time())
@@ -362,12 +364,14 @@ void Result::skipped_note(const trace::TraceReader* reader) {
                                     reader->first_skip_message()));
 }
 
-Result run(const Options& o, std::ostream* interval_out) {
+Result run(const Options& o, std::unique_ptr<trace::TraceReader> reader, std::ostream* interval_out) {
     const Platform* p = find_platform(o.platform);
     if (!p) throw std::invalid_argument(fmt::format("unknown platform '{}'", o.platform));
     Replayer r(o, *p, interval_out);
-    return r.run();
+    return r.run(std::move(reader));
 }
+
+Result run(const Options& o, std::ostream* interval_out) { return run(o, nullptr, interval_out); }
 
 void print(const Options& o, const Platform& p, const Result& r, std::ostream& out) {
     if (o.output == Output::json) {

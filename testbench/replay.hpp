@@ -48,6 +48,8 @@ struct Result {
 
 // Runs the replay. Throws trace::TraceError for bad input and std::invalid_argument for bad options.
 Result run(const Options& o, std::ostream* interval_out);
+// The same on a reader opened by the caller (benchmarks, generated traces).
+Result run(const Options& o, std::unique_ptr<trace::TraceReader> reader, std::ostream* interval_out);
 void print(const Options& o, const Platform& p, const Result& r, std::ostream& out);
 
 }  // namespace pmusim::replay
