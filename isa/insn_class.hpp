@@ -29,6 +29,7 @@ struct RetiredInsn {
     uint8_t branch = 0;       // BranchFlags, for branch/jump classes (and loads that write the PC)
     bool cond_failed = false; // A32/T32 condition check failed: executed but without effect
     bool multiple = false;    // load/store multiple or pair
+    bool unaligned = false;   // a memory access not aligned to its size (known from a trace's addresses)
 };
 
 }  // namespace pmusim::isa

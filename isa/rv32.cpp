@@ -78,12 +78,13 @@ std::optional<unsigned> gpr_by_name(std::string_view n) {
 }
 
 std::optional<MemOp> mem_op(uint32_t insn) {
-    const Info info = classify(insn);
+    const Info info = classify(insn, true);
     if (info.klass != Klass::load && info.klass != Klass::store) return std::nullopt;
     MemOp m;
     m.store = info.klass == Klass::store;
     if (info.compressed) {
-        m.size = 4;  // c.lw, c.sw, c.lwsp, c.swsp
+        const unsigned cf3 = (insn >> 13) & 7u;
+        m.size = (cf3 == 3 || cf3 == 7) ? 8 : 4;  // c.ld/c.sd/c.ldsp/c.sdsp, else c.lw/c.sw/c.lwsp/c.swsp
         const unsigned q = insn & 3u;
         if (m.store) m.data_reg = q == 0 ? 8 + ((insn >> 2) & 7u) : (insn >> 2) & 31u;  // c.sw rs2' / c.swsp rs2
         return m;
@@ -94,7 +95,7 @@ std::optional<MemOp> mem_op(uint32_t insn) {
     return m;
 }
 
-Info classify(uint32_t insn) {
+Info classify(uint32_t insn, bool rv64) {
     Info info;
     if ((insn & 3u) != 3u) {
         // Compressed (RVC): quadrant in bits [1:0], funct3 in [15:13].
@@ -108,17 +109,21 @@ Info classify(uint32_t insn) {
                 if (f3 == 0) info.klass = (h & 0x1FE0u) ? Klass::alu : Klass::illegal;  // c.addi4spn (nzuimm != 0)
                 else if (f3 == 2) info.klass = Klass::load;                            // c.lw
                 else if (f3 == 6) info.klass = Klass::store;                           // c.sw
+                else if (rv64 && f3 == 3) info.klass = Klass::load;                    // c.ld (RV64)
+                else if (rv64 && f3 == 7) info.klass = Klass::store;                   // c.sd (RV64)
                 break;  // c.fld/c.flw/c.fsd/c.fsw: no F/D in RV32IMC
             case 1:
                 if (f3 == 1 || f3 == 5) info.klass = Klass::jal;          // c.jal, c.j
                 else if (f3 == 6 || f3 == 7) info.klass = Klass::branch;  // c.beqz, c.bnez
-                else if (f3 == 4 && ((insn >> 10) & 3u) == 3u && bit12) info.klass = Klass::illegal;  // RV64 c.subw/addw
+                else if (f3 == 4 && ((insn >> 10) & 3u) == 3u && bit12) info.klass = rv64 ? Klass::alu : Klass::illegal;  // c.subw/addw
                 else info.klass = Klass::alu;  // c.nop/c.addi, c.li, c.lui/c.addi16sp, c.srli/srai/andi/sub/xor/or/and
                 break;
             case 2:
                 if (f3 == 0) info.klass = Klass::alu;         // c.slli
                 else if (f3 == 2) info.klass = rd ? Klass::load : Klass::illegal;  // c.lwsp (rd != 0)
                 else if (f3 == 6) info.klass = Klass::store;  // c.swsp
+                else if (rv64 && f3 == 3) info.klass = rd ? Klass::load : Klass::illegal;  // c.ldsp
+                else if (rv64 && f3 == 7) info.klass = Klass::store;                       // c.sdsp
                 else if (f3 == 4) {
                     if (!bit12) info.klass = rs2 == 0 ? (rd ? Klass::jalr : Klass::illegal) : Klass::alu;  // c.jr / c.mv
                     else if (rs2 == 0) info.klass = rd == 0 ? Klass::ebreak : Klass::jalr;                 // c.ebreak / c.jalr
@@ -131,8 +136,12 @@ Info classify(uint32_t insn) {
     }
     const unsigned opcode = insn & 0x7Fu, f3 = (insn >> 12) & 7u, f7 = insn >> 25;
     switch (opcode) {
-        case 0x03: info.klass = (f3 == 3 || f3 == 6 || f3 == 7) ? Klass::illegal : Klass::load; break;  // lb..lhu
-        case 0x23: info.klass = f3 <= 2 ? Klass::store : Klass::illegal; break;                           // sb, sh, sw
+        case 0x03: info.klass = f3 == 7 || (!rv64 && (f3 == 3 || f3 == 6)) ? Klass::illegal : Klass::load; break;  // lb..lwu, ld
+        case 0x23: info.klass = f3 <= 2 || (rv64 && f3 == 3) ? Klass::store : Klass::illegal; break;             // sb..sd
+        case 0x1B: info.klass = rv64 ? Klass::alu : Klass::illegal; break;                                       // addiw, slliw, ...
+        case 0x3B:                                                                                                // addw, mulw, divw, ...
+            info.klass = !rv64 ? Klass::illegal : f7 == 0x01 ? (f3 < 4 ? Klass::mul : Klass::div) : Klass::alu;
+            break;
         case 0x63: info.klass = (f3 == 2 || f3 == 3) ? Klass::illegal : Klass::branch; break;
         case 0x6F: info.klass = Klass::jal; break;
         case 0x67: info.klass = f3 == 0 ? Klass::jalr : Klass::illegal; break;

@@ -53,7 +53,8 @@ struct Info {
     unsigned size = 4;        // bytes
 };
 
-// Classifies one instruction; `insn` holds 16 (compressed, low two bits != 0b11) or 32 bits.
-Info classify(uint32_t insn);
+// Classifies one instruction; `insn` holds 16 (compressed, low two bits != 0b11) or 32 bits. With rv64, the RV64
+// forms too (ld, sd, lwu, the *W operations, c.ld, c.sd, c.addiw, c.ldsp, c.sdsp).
+Info classify(uint32_t insn, bool rv64 = false);
 
 }  // namespace pmusim::isa::rv32

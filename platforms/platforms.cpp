@@ -75,6 +75,7 @@ Platform arm_platform(std::string name, std::string description, std::string sou
         if (i.cls == C::load) b.add(0x06, n);                                      // LD_RETIRED
         if (i.cls == C::store) b.add(0x07, n);                                     // ST_RETIRED
         if (i.cls == C::load || i.cls == C::store) b.add(0x13, n);                 // MEM_ACCESS
+        if (i.unaligned) b.add(0x0F, n);                                           // UNALIGNED_LDST_RETIRED
         if (i.cls == C::ecall || i.cls == C::ebreak) b.add(0x09, n);              // EXC_TAKEN
         if (i.branch & isa::br_immediate) b.add(0x0D, n);                          // BR_IMMED_RETIRED
         if ((i.branch & isa::br_return) && (i.branch & isa::br_taken)) b.add(0x0E, n);  // BR_RETURN_RETIRED
@@ -212,8 +213,14 @@ Platform veer_platform() {
         b.add(i.compressed ? 5 : 6, n);
         switch (i.cls) {
             case C::alu: b.add(15, n); break;
-            case C::load: b.add(11, n); break;
-            case C::store: b.add(12, n); break;
+            case C::load:
+                b.add(11, n);
+                if (i.unaligned) b.add(13, n);  // misaligned loads
+                break;
+            case C::store:
+                b.add(12, n);
+                if (i.unaligned) b.add(14, n);  // misaligned stores
+                break;
             case C::mul: b.add(9, n); break;
             case C::div: b.add(10, n); break;
             case C::branch:

@@ -59,9 +59,9 @@ isa::InsnClass rv_class(isa::rv32::Klass k, const isa::rv32::CsrInsn* csr) {
     }
 }
 
-Decoded decode_rv(uint32_t enc) {
+Decoded decode_rv(uint32_t enc, bool rv64) {
     Decoded d;
-    const auto info = isa::rv32::classify(enc);
+    const auto info = isa::rv32::classify(enc, rv64);
     d.insn.compressed = info.compressed;
     // Branch detail: JAL has its target in the encoding, JALR in a register; a JALR x0, ra (ret) returns.
     using K = isa::rv32::Klass;
@@ -116,7 +116,7 @@ public:
             s.enc = enc;
             s.isa = isa;
             s.size = size;
-            s.d = isa == IsaState::rv32 || isa == IsaState::rv64 ? decode_rv(enc) : decode_arm(enc, isa, size);
+            s.d = isa == IsaState::rv32 || isa == IsaState::rv64 ? decode_rv(enc, isa == IsaState::rv64) : decode_arm(enc, isa, size);
             s.valid = true;
         }
         return s.d;
@@ -208,6 +208,9 @@ private:
         if (d.retires) ++r_.instructions;
         isa::RetiredInsn insn = d.insn;
         insn.cond_failed = rec.cond_failed;
+        // An access not aligned to its size, where the trace gives both.
+        for (unsigned i = 0; i < rec.n_mem; ++i)
+            if (rec.mem[i].size > 1 && rec.mem[i].size <= 16 && rec.mem[i].addr % rec.mem[i].size) insn.unaligned = true;
         // A branch is taken when the next instruction is not the one that follows it (at the end: when it is
         // unconditional).
         if (insn.branch) {
@@ -320,6 +323,7 @@ private:
                     probe_insn.cls = static_cast<isa::InsnClass>(c);
                     probe_insn.compressed = comp;
                     probe_insn.branch = static_cast<uint8_t>(br);
+                    probe_insn.unaligned = br == 0;
                     p_.retire(probe_insn, 1, probe);
                 }
         for (const auto& e : probe.events) produced[e.event] = true;

@@ -34,6 +34,8 @@ public:
             const uint64_t no = lines_.line_number();
             std::string_view t = scan::trim(line);
             if (t.empty()) continue;
+            // QEMU's own -d int messages between instructions: "Taking exception 16 [...] on CPU 0", "...from EL1".
+            if (t.substr(0, 16) == "Taking exception" || t.substr(0, 3) == "...") continue;
             const size_t q1 = t.find('"'), q2 = t.rfind('"');
             if (q1 == std::string_view::npos || q2 == q1) {
                 bad_line(src_->path(), no, "expected '<vcpu>, 0x<pc>, 0x<opcode>, \"<disassembly>\"'");

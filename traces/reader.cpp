@@ -72,6 +72,7 @@ std::string detect(ByteSource& src) {
         std::string_view line = scan::trim(rest.substr(0, nl));
         rest = nl == std::string_view::npos ? std::string_view{} : rest.substr(nl + 1);
         if (line.empty()) continue;
+        if (line[0] == '#' && line.substr(0, 14) != "# pmusim trace") continue;  // a comment header
         ++lines;
         if (line.substr(0, 14) == "# pmusim trace") return "native-text";
         if (line == "Tarmac Text Rev 3t") return "tarmac";

@@ -325,6 +325,54 @@ TEST(Replay, QemuCpuLogAppliesTheProgramsPmuWrites) {
     EXPECT_TRUE(r.notes.empty());
 }
 
+TEST(Replay, EverySharedSampleIsReadWithoutError) {
+    if (!have_shared()) GTEST_SKIP();
+    const std::pair<const char*, const char*> samples[] = {
+        {"tarmac/calculator-aarch64-fastmodel.tarmac", "cortex-a53"},
+        {"tarmac/calculator-aarch64-gem5.tarmac", "cortex-a53"},
+        {"tarmac/calculator-aarch32-fastmodel.tarmac", "cortex-a7"},
+        {"tarmac/calculator-aarch32-es-ld-st-style.tarmac", "cortex-a7"},
+        {"qemu/a64_bm.execlog", "cortex-a53"},
+        {"qemu/a64_bm.cpu.log.head3000", "cortex-a53"},
+        {"qemu/loop.a64.execlog", "cortex-a53"},
+        {"qemu/a32_bm.execlog", "cortex-a7"},
+        {"qemu/arm11_versatilepb.log", "arm1176"},
+        {"qemu/rv32_bm.execlog", "veer-el2"},
+        {"spike/rv32.spike.log", "veer-el2"},
+        {"veer-el2/hello_world.exec.log", "veer-el2"},
+        {"veer-el2/dhrystone.exec.log.xz", "veer-el2"},
+    };
+    for (const auto& [file, platform] : samples) {
+        replay::Result r;
+        EXPECT_NO_THROW(r = replay_of(shared(file), platform)) << file;
+        EXPECT_GT(r.instructions, 0u) << file;
+    }
+    // parsertest.txt holds one line of every Tarmac variant, of several instruction sets at once: read it alone.
+    EXPECT_EQ(read_all(shared("tarmac/parsertest.txt")).size(), 34u);
+}
+
+TEST(Replay, QemuArm11FromItsSource) {
+    if (!have_shared()) GTEST_SKIP();
+    // qemu/arm11.S: mov, mcr, mrc, mov, mov; add, cmp, blt x 100; mov, ldr, svc = 308 (QEMU's "Taking exception"
+    // lines between them are skipped). blt executes 100 times and changes the PC 99 times.
+    const auto r = replay_of(shared("qemu/arm11_versatilepb.log"), "arm1176");
+    EXPECT_EQ(r.instructions, 308u);
+    EXPECT_EQ(event_count(r, 0x07), 308u);
+    EXPECT_EQ(event_count(r, 0x05), 100u);
+    EXPECT_EQ(event_count(r, 0x0D), 99u);
+}
+
+TEST(Replay, UnalignedAccessesFromTracedAddresses) {
+    // Two loads of 4 bytes, one at an unaligned address (native text trace).
+    const std::string path = temp_file("ua.txt",
+                                       "# pmusim trace 1\n"
+                                       "pc=0x40000000 enc=0xb9400020 size=4 isa=a64 priv=1 mem=r:4:0x1000\n"
+                                       "pc=0x40000004 enc=0xb9400020 size=4 isa=a64 priv=1 mem=r:4:0x1002\n");
+    const auto r = replay_of(path, "cortex-a53");
+    EXPECT_EQ(event_count(r, 0x06), 2u);
+    EXPECT_EQ(event_count(r, 0x0F), 1u);
+}
+
 TEST(NativeFormat, BinaryAndTextRoundTrip) {
     if (!have_shared()) GTEST_SKIP();
     const auto orig = read_all(shared("veer-el2/hello_world.exec.log"));

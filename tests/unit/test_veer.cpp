@@ -276,6 +276,21 @@ TEST(Rv32, ClassifiesCompressedInstructions) {
     }
 }
 
+TEST(Rv32, Rv64Forms) {
+    using namespace isa::rv32;
+    EXPECT_EQ(classify(0x00053503).klass, Klass::illegal);       // ld a0, 0(a0): not RV32
+    EXPECT_EQ(classify(0x00053503, true).klass, Klass::load);    // ld on RV64
+    EXPECT_EQ(classify(0x00A53023, true).klass, Klass::store);   // sd
+    EXPECT_EQ(classify(0x0015051B, true).klass, Klass::alu);     // addiw a0, a0, 1
+    EXPECT_EQ(classify(0x02B5053B, true).klass, Klass::mul);     // mulw
+    EXPECT_EQ(classify(0x02B5453B, true).klass, Klass::div);     // divw
+    EXPECT_EQ(classify(0x6188, true).klass, Klass::load);        // c.ld a0, 0(a1)
+    EXPECT_EQ(classify(0xE188, true).klass, Klass::store);       // c.sd a0, 0(a1)
+    EXPECT_EQ(mem_op(0x6188)->size, 8u);
+    EXPECT_EQ(mem_op(0x00053503)->size, 8u);
+    EXPECT_EQ(mem_op(0x00A52023)->size, 4u);                     // sw
+}
+
 TEST(Rv32, StandardCounterCsrNames) {
     using isa::rv32::standard_counter_csr;
     EXPECT_EQ(standard_counter_csr("cycle"), 0xC00u);
