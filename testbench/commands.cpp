@@ -239,7 +239,8 @@ int cmd_run(const std::vector<std::string>& args, std::ostream& out, std::ostrea
         "events", po::value<std::string>(&events), "comma-separated events to program counters with")(
         "interval", po::value<uint64_t>(&o.interval)->default_value(0), "print the counters every N instructions")(
         "skip-bad-lines", "count malformed lines as warnings instead of stopping")(
-        "all", "VeeR exec.log: replay past the end-of-test mailbox store");
+        "all", "VeeR exec.log: replay past the end-of-test mailbox store")(
+        "vcd", po::value<std::string>(), "replay under SystemC and write a VCD waveform of the PMU to this file");
     Parsed p;
     int status = 0;
     if (!parse(args, desc, nullptr, p, out, err, "usage: pmusim run --platform P --trace FILE [--output json]", status))
@@ -267,6 +268,12 @@ int cmd_run(const std::vector<std::string>& args, std::ostream& out, std::ostrea
     const Platform* pl = need_platform(o.platform, err);
     if (!pl) return usage_error;
     try {
+        if (p.vm.count("vcd")) {
+            std::ostringstream report;
+            const int rc = vp::run_replay_systemc(o, p.vm["vcd"].as<std::string>(), report, err);
+            out << report.str();
+            return rc;
+        }
         // The whole report is built first: an error leaves no half-written output.
         std::ostringstream report;
         const replay::Result r = replay::run(o, o.interval ? &out : nullptr);

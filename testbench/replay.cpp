@@ -137,7 +137,12 @@ class Replayer {
 public:
     Replayer(const Options& o, const Platform& p, std::ostream* interval_out)
         : o_(o), p_(p), interval_out_(interval_out), totals_(65536, 0) {
-        pmu_ = p.make(o.platform_options);
+        if (o.pmu) {
+            pmu_ = o.pmu;
+        } else {
+            owned_ = p.make(o.platform_options);
+            pmu_ = owned_.get();
+        }
         if (!o.events.empty()) {
             std::vector<uint32_t> numbers;
             for (const auto& name : o.events) {
@@ -302,7 +307,8 @@ private:
 
     void flush() {
         if (batch_.cycles == 0 && batch_.events.empty()) return;
-        pmu_->advance(batch_);
+        if (o_.advance_hook) o_.advance_hook(batch_);
+        else pmu_->advance(batch_);
         total_cycles_ += batch_.cycles;
         for (const auto& e : batch_.events)
             if (e.event < totals_.size()) totals_[e.event] += e.count;
@@ -342,7 +348,8 @@ private:
     const Options& o_;
     const Platform& p_;
     std::ostream* interval_out_;
-    std::unique_ptr<Pmu> pmu_;
+    std::unique_ptr<Pmu> owned_;
+    Pmu* pmu_ = nullptr;
     Result r_;
     EventBatch batch_;
     uint64_t pending_ = 0, prev_time_ = 0, total_cycles_ = 0;

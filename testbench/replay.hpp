@@ -1,6 +1,7 @@
 // Replay: a trace through a platform's PMU (`pmusim run`). Reader -> decoder -> (timing) -> PMU -> report.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <iosfwd>
 #include <string>
 #include <vector>
@@ -24,6 +25,9 @@ struct Options {
     uint64_t interval = 0;            // --interval N: counts every N instructions
     trace::ReaderOptions reader;
     bool progress = false;            // a progress line on stderr
+    // Under SystemC: the module's PMU, and a hook that advances it (and SystemC time) instead of pmu.advance().
+    Pmu* pmu = nullptr;
+    std::function<AdvanceResult(const EventBatch&)> advance_hook;
 };
 
 struct Readback {

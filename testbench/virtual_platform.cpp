@@ -235,6 +235,54 @@ int run_vp(const VpOptions& o, std::ostream& out, std::ostream& err) {
     return 0;
 }
 
+int run_replay_systemc(replay::Options o, const std::string& vcd, std::ostream& out, std::ostream& err) {
+    quiet_systemc();
+    const Platform* p = find_platform(o.platform);
+    if (!p) throw std::invalid_argument(fmt::format("unknown platform '{}'", o.platform));
+    sc::ModuleConfig mc;
+    auto pmu = sc::make_module("pmu", *p, o.platform_options, mc);
+    Wiring wires(pmu->config().irq_active_low);
+    wires.bind(*pmu);
+    o.pmu = &pmu->pmu();
+    o.advance_hook = [&](const EventBatch& b) {
+        const AdvanceResult r = pmu->advance(b, sc_core::SC_ZERO_TIME);
+        sc_core::wait(mc.clock_period * static_cast<double>(b.cycles));
+        return r;
+    };
+    replay::Result result;
+    std::exception_ptr failure;
+    struct Host : sc_core::sc_module {
+        std::function<void()> body;
+        explicit Host(sc_core::sc_module_name n) : sc_module(n) {
+            SC_HAS_PROCESS(Host);
+            SC_THREAD(run);
+        }
+        void run() {
+            body();
+            sc_core::sc_stop();
+        }
+    } host("replay");
+    host.body = [&] {
+        try {
+            result = replay::run(o, nullptr);
+        } catch (...) {
+            failure = std::current_exception();
+        }
+    };
+    sc_core::sc_trace_file* tf = sc_core::sc_create_vcd_trace_file(vcd_base(vcd).c_str());
+    tf->set_time_unit(1, SC_NS);
+    pmu->trace(tf);
+    const bool ok = start_simulation(err);
+    sc_core::sc_close_vcd_trace_file(tf);
+    if (failure || !ok) {
+        std::remove(vcd.c_str());  // no half-written output
+        if (failure) std::rethrow_exception(failure);
+        return 2;
+    }
+    replay::print(o, *p, result, out);
+    return 0;
+}
+
 int run_script_systemc(const ScriptConfig& cfg, const std::string& path, const std::string& vcd, std::ostream& out,
                        std::ostream& err) {
     quiet_systemc();

@@ -12,6 +12,7 @@
 
 #include "isa/insn_class.hpp"
 #include "model/sc/pmu_module.hpp"
+#include "testbench/replay.hpp"
 #include "testbench/script_runner.hpp"
 
 namespace pmusim::vp {
@@ -99,6 +100,10 @@ int run_vp(const VpOptions& o, std::ostream& out, std::ostream& err);
 
 // `pmusim script --vcd FILE`: the script runs in a SystemC thread; `tick` advances SystemC time, and the PMU's
 // state words and request lines are traced. Returns the script's exit status.
+// `pmusim run --vcd FILE`: the replay in a SystemC thread on the platform's module, advancing SystemC time with
+// the replay's cycles, and a VCD waveform of the PMU. Returns 0; throws as replay::run does.
+int run_replay_systemc(replay::Options o, const std::string& vcd, std::ostream& out, std::ostream& err);
+
 int run_script_systemc(const ScriptConfig& cfg, const std::string& path, const std::string& vcd, std::ostream& out,
                        std::ostream& err);
 

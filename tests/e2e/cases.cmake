@@ -62,3 +62,5 @@ add_test(NAME e2e.run_stdin
 # The README's main job: the bundled sample of pmusim's own program (traces/samples/pmu_loop.a64.S): 16
 # instructions before its loop, 6 x 500 in it, 7 after = 3023; its counter read-backs match.
 pmusim_case(readme_main_job 0 "3023 +instructions.*read-backs: 2 checked, 2 matched" run --platform cortex-a53 --trace ${PROJECT_SOURCE_DIR}/traces/samples/pmu_loop.a64.pmt)
+pmusim_case(run_vcd 0 "3023 +instructions" run --platform cortex-a53 --trace ${PROJECT_SOURCE_DIR}/traces/samples/pmu_loop.a64.pmt --vcd ${CMAKE_CURRENT_BINARY_DIR}/run.vcd)
+pmusim_case(run_vcd_bad_trace 2 "cannot open" run --platform cortex-a53 --trace /nonexistent.pmt --vcd ${CMAKE_CURRENT_BINARY_DIR}/never.vcd)
