@@ -18,4 +18,8 @@ timeout 60 qemu-system-aarch64 -M virt -cpu cortex-a53 -nographic -semihosting -
     echo "make-samples: conversion failed" >&2
     exit 1
 }
-echo "make-samples: traces/samples/pmu_loop.a64.pmt"
+# The same program logged per translation block (no -singlestep, no register dumps), kept as QEMU wrote it.
+timeout 60 qemu-system-aarch64 -M virt -cpu cortex-a53 -nographic -semihosting -icount shift=0 \
+    -d in_asm,exec,nochain -D "$work/pmu_loop.tb.log" -kernel "$work/pmu_loop.elf" > /dev/null
+xz -9 -c "$work/pmu_loop.tb.log" > pmu_loop.a64.tb.log.xz
+echo "make-samples: traces/samples/pmu_loop.a64.pmt, traces/samples/pmu_loop.a64.tb.log.xz"

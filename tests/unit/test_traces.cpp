@@ -362,6 +362,28 @@ TEST(Replay, QemuArm11FromItsSource) {
     EXPECT_EQ(event_count(r, 0x0D), 99u);
 }
 
+TEST(Replay, OwnSampleLoggedPerBlockAndSingleStepped) {
+    // pmusim's own traces/samples/pmu_loop.a64.S: 16 instructions before the loop, 6 x 500, 7 after = 3023; loads:
+    // 3 literal loads before the loop (stack_top, 0x80000007, buf), 500, and the exit block's = 504.
+    const std::string dir = std::string(PMUSIM_SOURCE_DIR) + "/traces/samples/";
+    const auto step = replay_of(dir + "pmu_loop.a64.pmt", "cortex-a53");
+    const auto tb = replay_of(dir + "pmu_loop.a64.tb.log.xz", "cortex-a53");  // a Trace line per translation block
+    for (const auto* r : {&step, &tb}) {
+        EXPECT_EQ(r->instructions, 3023u);
+        EXPECT_EQ(event_count(*r, 0x06), 504u);
+        EXPECT_EQ(event_count(*r, 0x07), 500u);
+        EXPECT_EQ(event_count(*r, 0x0D), 500u);
+    }
+    EXPECT_EQ(tb.format, "qemu-log");
+    // Single-stepped with register dumps, the program's PMU programming applies: counter 2 counts ST_RETIRED,
+    // enabled by the 12th instruction (PMCR), before any store: all 500.
+    for (const auto& [name, v] : step.counters) {
+        if (name == "PMEVCNTR2_EL0") {
+            EXPECT_EQ(v, 500u);
+        }
+    }
+}
+
 TEST(Replay, UnalignedAccessesFromTracedAddresses) {
     // Two loads of 4 bytes, one at an unaligned address (native text trace).
     const std::string path = temp_file("ua.txt",
