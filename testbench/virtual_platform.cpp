@@ -118,6 +118,29 @@ struct Wiring {
     }
 };
 
+// Runs a body in a SystemC thread, then stops the simulation.
+struct ThreadHost : sc_core::sc_module {
+    std::function<void()> body;
+    explicit ThreadHost(sc_core::sc_module_name n) : sc_module(n) {
+        SC_HAS_PROCESS(ThreadHost);
+        SC_THREAD(run);
+    }
+    void run() {
+        body();
+        sc_core::sc_stop();
+    }
+};
+
+// An advance hook for code running in a SystemC thread: the module advances in bulk (placing any interrupt edge
+// at its cycle) and SystemC time follows the batch's cycles.
+std::function<AdvanceResult(const EventBatch&)> timed_advance(sc::PmuModule& m) {
+    return [&m](const EventBatch& b) {
+        const AdvanceResult r = m.advance(b, sc_core::SC_ZERO_TIME);
+        sc_core::wait(m.config().clock_period * static_cast<double>(b.cycles));
+        return r;
+    };
+}
+
 // Runs the simulation to its end; a SystemC error is reported, not a crash.
 bool start_simulation(std::ostream& err) {
     try {
@@ -200,11 +223,7 @@ int run_vp(const VpOptions& o, std::ostream& out, std::ostream& err) {
     core.before_run = [&] {
         if (setup_text.empty()) return;
         setup.attach(*p, pmu->pmu());
-        setup.set_advance_hook([&](const EventBatch& b) {
-            const AdvanceResult r = pmu->advance(b, sc_core::SC_ZERO_TIME);
-            sc_core::wait(mc.clock_period * static_cast<double>(b.cycles));
-            return r;
-        });
+        setup.set_advance_hook(timed_advance(*pmu));
         setup_status = setup.run_text(setup_text, o.setup);
     };
     sc_core::sc_trace_file* tf = nullptr;
@@ -244,24 +263,10 @@ int run_replay_systemc(replay::Options o, const std::string& vcd, std::ostream& 
     Wiring wires(pmu->config().irq_active_low);
     wires.bind(*pmu);
     o.pmu = &pmu->pmu();
-    o.advance_hook = [&](const EventBatch& b) {
-        const AdvanceResult r = pmu->advance(b, sc_core::SC_ZERO_TIME);
-        sc_core::wait(mc.clock_period * static_cast<double>(b.cycles));
-        return r;
-    };
+    o.advance_hook = timed_advance(*pmu);
     replay::Result result;
     std::exception_ptr failure;
-    struct Host : sc_core::sc_module {
-        std::function<void()> body;
-        explicit Host(sc_core::sc_module_name n) : sc_module(n) {
-            SC_HAS_PROCESS(Host);
-            SC_THREAD(run);
-        }
-        void run() {
-            body();
-            sc_core::sc_stop();
-        }
-    } host("replay");
+    ThreadHost host("replay");
     host.body = [&] {
         try {
             result = replay::run(o, nullptr);
@@ -319,23 +324,9 @@ int run_script_systemc(const ScriptConfig& cfg, const std::string& path, const s
     rc.options = opts;
     ScriptRunner runner(rc, out, err);
     runner.attach(*p, pmu->pmu());
-    runner.set_advance_hook([&](const EventBatch& b) {
-        const AdvanceResult r = pmu->advance(b, sc_core::SC_ZERO_TIME);
-        sc_core::wait(mc.clock_period * static_cast<double>(b.cycles));
-        return r;
-    });
+    runner.set_advance_hook(timed_advance(*pmu));
     int status = 0;
-    struct Host : sc_core::sc_module {
-        std::function<void()> body;
-        explicit Host(sc_core::sc_module_name n) : sc_module(n) {
-            SC_HAS_PROCESS(Host);
-            SC_THREAD(run);
-        }
-        void run() {
-            body();
-            sc_core::sc_stop();
-        }
-    } host("script");
+    ThreadHost host("script");
     host.body = [&] { status = runner.run_text(text, path); };
     sc_core::sc_trace_file* tf = sc_core::sc_create_vcd_trace_file(vcd_base(vcd).c_str());
     tf->set_time_unit(1, SC_NS);
