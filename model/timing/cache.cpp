@@ -1,0 +1,46 @@
+#include "model/timing/cache.hpp"
+
+#include <cassert>
+
+namespace pmusim::timing {
+
+Cache::Cache(const CacheConfig& c) : cfg_(c) {
+    assert(c.line && (c.line & (c.line - 1)) == 0 && c.ways && c.size % (c.line * c.ways) == 0);
+    sets_ = c.size / (c.line * c.ways);
+    while ((1u << line_shift_) < c.line) ++line_shift_;
+    ways_.resize(static_cast<size_t>(sets_) * c.ways);
+}
+
+Cache::Result Cache::access(uint64_t addr, bool write) {
+    ++accesses_;
+    ++clock_;
+    const uint64_t line = addr >> line_shift_;
+    const unsigned set = static_cast<unsigned>(line % sets_);
+    const uint64_t tag = line / sets_;
+    Way* base = &ways_[static_cast<size_t>(set) * cfg_.ways];
+    Result r;
+    for (unsigned w = 0; w < cfg_.ways; ++w) {
+        if (base[w].tag == tag) {
+            base[w].used = clock_;
+            if (write && cfg_.write_back) base[w].dirty = true;
+            r.hit = true;
+            return r;
+        }
+    }
+    if (write && !cfg_.write_allocate) return r;  // a write-around miss
+    Way* victim = base;
+    for (unsigned w = 1; w < cfg_.ways; ++w)
+        if (base[w].used < victim->used) victim = &base[w];
+    if (victim->tag != ~uint64_t{0} && victim->dirty) {
+        r.writeback = true;
+        ++writebacks_;
+    }
+    victim->tag = tag;
+    victim->used = clock_;
+    victim->dirty = write && cfg_.write_back;
+    r.refill = true;
+    ++refills_;
+    return r;
+}
+
+}  // namespace pmusim::timing

@@ -1,0 +1,46 @@
+// A set-associative cache with LRU replacement, write-back or write-through, with or without write allocation.
+// Counts accesses, refills and write-backs; the timing model decides what a miss costs.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace pmusim::timing {
+
+struct CacheConfig {
+    unsigned size = 32 * 1024;  // bytes
+    unsigned ways = 4;
+    unsigned line = 64;         // bytes, a power of two
+    bool write_back = true;     // false: write-through (stores never leave dirty lines)
+    bool write_allocate = true; // a store miss allocates the line
+};
+
+class Cache {
+public:
+    explicit Cache(const CacheConfig& c);
+
+    struct Result {
+        bool hit = false;
+        bool refill = false;     // a line was brought in
+        bool writeback = false;  // a dirty line was evicted
+    };
+    Result access(uint64_t addr, bool write);
+
+    uint64_t accesses() const { return accesses_; }
+    uint64_t refills() const { return refills_; }
+    uint64_t writebacks() const { return writebacks_; }
+    unsigned sets() const { return sets_; }
+
+private:
+    struct Way {
+        uint64_t tag = ~uint64_t{0};
+        uint64_t used = 0;  // LRU stamp
+        bool dirty = false;
+    };
+    CacheConfig cfg_;
+    unsigned sets_ = 0, line_shift_ = 0;
+    std::vector<Way> ways_;
+    uint64_t clock_ = 0, accesses_ = 0, refills_ = 0, writebacks_ = 0;
+};
+
+}  // namespace pmusim::timing

@@ -1,0 +1,59 @@
+// The cycle-approximate timing model: turns each retired instruction into cycles and microarchitectural events
+// from platform data (docs/accuracy.md). In-order, single issue: one cycle per instruction, plus the extra
+// cycles of its class, a misprediction penalty, and cache refill penalties. No virtual calls; one call per
+// instruction from the replay, which hands the events to the PMU in batches.
+#pragma once
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "isa/insn_class.hpp"
+#include "model/core/pmu.hpp"
+#include "model/timing/branch_predictor.hpp"
+#include "model/timing/cache.hpp"
+
+namespace pmusim::timing {
+
+constexpr size_t class_count = static_cast<size_t>(isa::InsnClass::fence_i) + 1;
+
+struct TimingParams {
+    std::array<uint16_t, class_count> class_extra{};  // cycles beyond the first, per instruction class
+    unsigned mispredict_penalty = 1;
+    PredictorConfig predictor;
+    std::optional<CacheConfig> l1d, l1i;
+    unsigned l1d_refill_penalty = 0, l1i_refill_penalty = 0;
+    // The events the model produces, as the platform numbers them (0: the platform has none).
+    uint32_t ev_mispredict = 0, ev_predictable = 0;
+    uint32_t ev_l1d_access = 0, ev_l1d_refill = 0, ev_l1d_writeback = 0, ev_l1i_access = 0, ev_l1i_refill = 0;
+    std::string source;  // where the figures come from: the core's manual, or a calibration
+};
+
+struct MemRef {
+    uint64_t addr;
+    bool write;
+};
+
+class TimingModel {
+public:
+    explicit TimingModel(const TimingParams& p);
+
+    // One retired instruction at `pc` (`size` bytes) whose successor is at `next_pc`; `insn.branch` carries
+    // br_taken. Returns its cycles and adds its microarchitectural events to `b`.
+    uint64_t step(const isa::RetiredInsn& insn, uint64_t pc, unsigned size, uint64_t next_pc, const MemRef* mem,
+                  unsigned n_mem, EventBatch& b);
+
+    // The event numbers this model produces on this platform.
+    std::vector<uint32_t> produced_events() const;
+    BranchPredictor& predictor() { return bp_; }
+
+private:
+    TimingParams p_;
+    BranchPredictor bp_;
+    std::optional<Cache> l1d_, l1i_;
+    std::vector<uint64_t> seen_target_;
+    uint64_t last_ifetch_line_ = ~uint64_t{0};
+};
+
+}  // namespace pmusim::timing
