@@ -234,7 +234,7 @@ int cmd_run(const std::vector<std::string>& args, std::ostream& out, std::ostrea
         "trace,t", po::value<std::string>(&o.trace)->required(), "trace file (plain, .gz or .xz), or - for standard input")(
         "format,f", po::value<std::string>(&o.format)->default_value("auto"), "auto, veer, spike, native, native-text")(
         "timing", po::value<std::string>(&timing)->default_value("model"),
-        "model (cycles from the timing model) or trace (from the trace's timestamps)")(
+        "model (cycles from the timing model), trace (from the trace's timestamps) or cpi1 (one cycle per instruction)")(
         "output", po::value<std::string>(&output)->default_value("table"), "table, csv or json")(
         "events", po::value<std::string>(&events), "comma-separated events to program counters with")(
         "interval", po::value<uint64_t>(&o.interval)->default_value(0), "print the counters every N instructions")(
@@ -246,11 +246,11 @@ int cmd_run(const std::vector<std::string>& args, std::ostream& out, std::ostrea
     if (!parse(args, desc, nullptr, p, out, err, "usage: pmusim run --platform P --trace FILE [--output json]", status))
         return status;
     if (!parse_options(kvs, o.platform_options, err)) return usage_error;
-    if (timing != "model" && timing != "trace") {
-        err << fmt::format("pmusim: --timing expects model or trace, got '{}'\n", timing);
+    if (timing != "model" && timing != "trace" && timing != "cpi1") {
+        err << fmt::format("pmusim: --timing expects model, trace or cpi1, got '{}'\n", timing);
         return usage_error;
     }
-    o.timing = timing == "trace" ? replay::Timing::trace : replay::Timing::model;
+    o.timing = timing == "trace" ? replay::Timing::trace : timing == "cpi1" ? replay::Timing::cpi1 : replay::Timing::model;
     if (output != "table" && output != "csv" && output != "json") {
         err << fmt::format("pmusim: --output expects table, csv or json, got '{}'\n", output);
         return usage_error;

@@ -13,6 +13,7 @@
 #include "isa/a64_sysreg.hpp"
 #include "isa/arm_classify.hpp"
 #include "isa/rv32.hpp"
+#include "platforms/timing_params.hpp"
 
 namespace pmusim::replay {
 
@@ -153,6 +154,11 @@ public:
             }
             p.program_counters(*pmu_, numbers);
         }
+        if (auto params = platform_timing(p.name)) tm_.emplace(*params);
+        isa::a32::CoprocMove sctlr;  // SCTLR: MCR p15, 0, Rt, c1, c0, 0
+        sctlr.crn = 1;
+        sctlr.is_read = false;
+        sctlr_key_ = isa::a32::cp15_key(sctlr);
     }
 
     Result run(std::unique_ptr<trace::TraceReader> reader) {
@@ -184,6 +190,9 @@ public:
         if (tty) fmt::print(stderr, "\r");
         flush();
         r_.skipped_note(reader.get());
+        if (!r_.mismatches.empty() && o_.timing == Timing::model)
+            r_.notes.push_back("read-backs differ where the traced machine's timing differs from the model's: QEMU and "
+                               "Spike count one cycle per instruction, which --timing cpi1 reproduces");
         if (!reader->end_note().empty()) r_.notes.push_back(reader->end_note());
         collect();
         return r_;
@@ -207,8 +216,6 @@ private:
             priv_ = rec.privilege;
             pmu_->set_exec_context(ExecContext{priv_, false});
         }
-        const uint64_t cycles = o_.timing == Timing::trace ? rec.time - std::min(rec.time, prev_time_) : 1;
-        prev_time_ = rec.time;
         const Decoded& d = cache_.get(rec.encoding, rec.isa, rec.size);
         if (d.retires) ++r_.instructions;
         isa::RetiredInsn insn = d.insn;
@@ -222,6 +229,17 @@ private:
             const bool taken = next ? next->pc != rec.pc + rec.size : !(insn.branch & isa::br_conditional);
             if (taken && !rec.cond_failed) insn.branch = static_cast<uint8_t>(insn.branch | isa::br_taken);
         }
+        // Cycles: the timing model's (which also adds its microarchitectural events), or the trace's timestamps.
+        uint64_t cycles = 1;
+        if (tm_) {
+            timing::MemRef mem[trace::TraceRecord::max_mem];
+            for (unsigned i = 0; i < rec.n_mem; ++i) mem[i] = timing::MemRef{rec.mem[i].addr, rec.mem[i].is_write};
+            mem_seen_ |= rec.n_mem != 0;
+            cycles = tm_->step(insn, rec.pc, rec.size, next ? next->pc : rec.pc + rec.size, mem, rec.n_mem, batch_);
+        }
+        if (o_.timing == Timing::trace) cycles = rec.time - std::min(rec.time, prev_time_);
+        if (o_.timing == Timing::cpi1) cycles = 1;
+        prev_time_ = rec.time;
         if (d.is_csr) {
             csr(rec, d, insn, cycles);
         } else if (d.is_sysreg && !rec.cond_failed) {
@@ -247,6 +265,10 @@ private:
     // An ARM system-register instruction at its point in the trace: the access first, then its events
     // (docs/script.md); the value written comes from the register file when the trace has register values.
     void sysreg(const TraceRecord& rec, const Decoded& d, const isa::RetiredInsn& insn, uint64_t cycles) {
+        // ARM11: SCTLR.Z (bit 11) turns branch prediction on and off (arm11-pmnc.md; ARM1176 TRM 3.2.7).
+        if (tm_ && tm_->params().follows_sctlr_z && d.space == EncodingSpace::cp15 && d.key == sctlr_key_ && !d.sys_read &&
+            reader_->has_register_values())
+            tm_->predictor().set_enabled((gpr_[d.rt] >> 11) & 1);
         Register* reg = pmu_->bank().find(d.space, d.key);
         if (reg) {
             flush();
@@ -334,6 +356,19 @@ private:
                 }
         for (const auto& e : probe.events) produced[e.event] = true;
         produced[p_.cycle_event] = true;
+        if (tm_) {
+            for (uint32_t e : tm_->produced_events()) produced[e] = true;
+            // Cache and bus events need the data addresses, which some formats do not carry.
+            bool noted = false;
+            if (!mem_seen_)
+                for (uint32_t e : tm_->address_events()) {
+                    if (!p_.implements(*pmu_, e) || (totals_[e] == 0 && !produced_by_retire(probe, e))) produced[e] = false;
+                    if (!noted && p_.implements(*pmu_, e)) {
+                        noted = true;
+                        r_.notes.push_back("the trace carries no data addresses: data-cache and bus events are not modelled");
+                    }
+                }
+        }
         for (const auto& e : p_.event_names()) {
             if (!p_.implements(*pmu_, e.number)) continue;
             if (!produced[e.number]) {
@@ -345,8 +380,13 @@ private:
         r_.counters = pmu_->counter_values();
     }
 
+    static bool produced_by_retire(const EventBatch& probe, uint32_t e) { return probe.count(e) != 0; }
+
     const Options& o_;
     const Platform& p_;
+    std::optional<timing::TimingModel> tm_;
+    uint32_t sctlr_key_ = 0;
+    bool mem_seen_ = false;
     std::ostream* interval_out_;
     std::unique_ptr<Pmu> owned_;
     Pmu* pmu_ = nullptr;
@@ -389,7 +429,7 @@ void print(const Options& o, const Platform& p, const Result& r, std::ostream& o
         nlohmann::json j;
         j["platform"] = p.name;
         j["trace"] = {{"path", o.trace}, {"format", r.format}, {"records", r.records}};
-        j["timing"] = o.timing == Timing::trace ? "trace" : "model";
+        j["timing"] = o.timing == Timing::trace ? "trace" : o.timing == Timing::cpi1 ? "cpi1" : "model";
         j["instructions"] = r.instructions;
         j["cycles"] = r.cycles;
         nlohmann::json ev = nlohmann::json::array();
@@ -418,7 +458,7 @@ void print(const Options& o, const Platform& p, const Result& r, std::ostream& o
     }
     out << fmt::format("\n Performance counter stats for '{}' ({}, {} records) on {}:\n\n", o.trace, r.format, r.records, p.name);
     out << fmt::format("{:>20}      instructions\n", r.instructions);
-    out << fmt::format("{:>20}      cycles ({}){}\n", r.cycles, o.timing == Timing::trace ? "from the trace's timestamps" : "model",
+    out << fmt::format("{:>20}      cycles ({}){}\n", r.cycles, o.timing == Timing::trace ? "from the trace's timestamps" : o.timing == Timing::cpi1 ? "one per instruction" : "model",
                        r.cycles ? fmt::format("      # {:.2f} insn per cycle", static_cast<double>(r.instructions) / static_cast<double>(r.cycles)) : "");
     for (const auto& [n, c] : r.event_totals) out << fmt::format("{:>20}      {} ({:#x})\n", c, event_name(p, n), n);
     for (uint32_t n : r.not_modelled) out << fmt::format("{:>20}      {} ({:#x})\n", "<not modelled>", event_name(p, n), n);

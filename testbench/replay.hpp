@@ -11,7 +11,9 @@
 
 namespace pmusim::replay {
 
-enum class Timing { model, trace };
+// model: the platform's timing model; trace: the trace's timestamps; cpi1: one cycle per instruction (as QEMU
+// and Spike count). The timing model's events (branch prediction, caches) are produced under all three.
+enum class Timing { model, trace, cpi1 };
 enum class Output { table, csv, json };
 
 struct Options {

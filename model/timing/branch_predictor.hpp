@@ -30,6 +30,7 @@ public:
     // A call: its return address goes on the return stack.
     void call(uint64_t return_address);
     void set_enabled(bool e) { cfg_.enabled = e; }
+    bool enabled() const { return cfg_.enabled; }
 
 private:
     PredictorConfig cfg_;

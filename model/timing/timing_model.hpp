@@ -16,6 +16,9 @@
 
 namespace pmusim::timing {
 
+// An event the platform does not have (event 0 is a real event on some cores: ARM11 ICACHE_MISS).
+constexpr uint32_t no_event = ~uint32_t{0};
+
 constexpr size_t class_count = static_cast<size_t>(isa::InsnClass::fence_i) + 1;
 
 struct TimingParams {
@@ -24,9 +27,19 @@ struct TimingParams {
     PredictorConfig predictor;
     std::optional<CacheConfig> l1d, l1i;
     unsigned l1d_refill_penalty = 0, l1i_refill_penalty = 0;
-    // The events the model produces, as the platform numbers them (0: the platform has none).
-    uint32_t ev_mispredict = 0, ev_predictable = 0;
-    uint32_t ev_l1d_access = 0, ev_l1d_refill = 0, ev_l1d_writeback = 0, ev_l1i_access = 0, ev_l1i_refill = 0;
+    // The events the model produces, as the platform numbers them (no_event: the platform has none).
+    uint32_t ev_mispredict = no_event, ev_predictable = no_event;
+    uint32_t ev_l1d_access = no_event, ev_l1d_refill = no_event, ev_l1d_writeback = no_event;
+    uint32_t ev_l1i_access = no_event, ev_l1i_refill = no_event;
+    // Tightly coupled data memory (VeeR EL2 DCCM): loads and stores outside it go on the data bus.
+    struct Region {
+        uint64_t base = 0, size = 0;
+    };
+    std::optional<Region> local_data;
+    uint32_t ev_bus_access = no_event, ev_bus_load = no_event, ev_bus_store = no_event;
+    unsigned bus_load_penalty = 0, bus_store_penalty = 0;  // extra cycles of a load or store that goes on the bus
+    // ARM11: the program turns prediction on with SCTLR.Z (bit 11); until then every taken branch mispredicts.
+    bool follows_sctlr_z = false;
     std::string source;  // where the figures come from: the core's manual, or a calibration
 };
 
@@ -44,8 +57,10 @@ public:
     uint64_t step(const isa::RetiredInsn& insn, uint64_t pc, unsigned size, uint64_t next_pc, const MemRef* mem,
                   unsigned n_mem, EventBatch& b);
 
-    // The event numbers this model produces on this platform.
+    // The event numbers this model produces on this platform; those that need the trace's data addresses.
     std::vector<uint32_t> produced_events() const;
+    std::vector<uint32_t> address_events() const;
+    const TimingParams& params() const { return p_; }
     BranchPredictor& predictor() { return bp_; }
 
 private:
@@ -54,6 +69,7 @@ private:
     std::optional<Cache> l1d_, l1i_;
     std::vector<uint64_t> seen_target_;
     uint64_t last_ifetch_line_ = ~uint64_t{0};
+    bool next_fetch_new_ = false;
 };
 
 }  // namespace pmusim::timing

@@ -52,7 +52,7 @@ pmusim_case(run_events 0 "79 +mhpmcounter3\n +80 +mhpmcounter4" run --platform v
 pmusim_case(run_no_timestamps 2 "spike traces carry no timestamps" run --platform veer-el2 --trace ${TRACES}/spike/rv32.spike.log --timing trace)
 pmusim_case(run_bad_event 2 "'FOO' is not an event platform veer-el2 implements" run --platform veer-el2 --trace ${TRACES}/spike/rv32.spike.log --events FOO)
 pmusim_case(run_missing 2 "/nonexistent.log: cannot open" run --platform veer-el2 --trace /nonexistent.log)
-pmusim_case(run_bad_timing 2 "--timing expects model or trace" run --platform veer-el2 --trace ${TRACES}/spike/rv32.spike.log --timing sometimes)
+pmusim_case(run_bad_timing 2 "--timing expects model, trace or cpi1" run --platform veer-el2 --trace ${TRACES}/spike/rv32.spike.log --timing sometimes)
 pmusim_case(convert_text 0 "pmusim trace 1\npc=0x1000 enc=0x297 size=4 isa=rv32 priv=3 gpr=0x5:0x1000" convert ${TRACES}/spike/rv32.spike.log -)
 pmusim_case(convert_missing 2 "cannot open" convert /nonexistent.log ${CMAKE_CURRENT_BINARY_DIR}/never.pmt)
 add_test(NAME e2e.run_stdin
@@ -61,6 +61,7 @@ add_test(NAME e2e.run_stdin
           -P ${E2E}/check.cmake)
 # The README's main job: the bundled sample of pmusim's own program (traces/samples/pmu_loop.a64.S): 16
 # instructions before its loop, 6 x 500 in it, 7 after = 3023; its counter read-backs match.
-pmusim_case(readme_main_job 0 "3023 +instructions.*read-backs: 2 checked, 2 matched" run --platform cortex-a53 --trace ${PROJECT_SOURCE_DIR}/traces/samples/pmu_loop.a64.pmt)
+pmusim_case(readme_main_job 0 "3023 +instructions.*BR_MIS_PRED.*read-backs: 2 checked" run --platform cortex-a53 --trace ${PROJECT_SOURCE_DIR}/traces/samples/pmu_loop.a64.pmt)
+pmusim_case(run_sample_cpi1 0 "3023 +cycles .one per instruction.*read-backs: 2 checked, 2 matched" run --platform cortex-a53 --trace ${PROJECT_SOURCE_DIR}/traces/samples/pmu_loop.a64.pmt --timing cpi1)
 pmusim_case(run_vcd 0 "3023 +instructions" run --platform cortex-a53 --trace ${PROJECT_SOURCE_DIR}/traces/samples/pmu_loop.a64.pmt --vcd ${CMAKE_CURRENT_BINARY_DIR}/run.vcd)
 pmusim_case(run_vcd_bad_trace 2 "cannot open" run --platform cortex-a53 --trace /nonexistent.pmt --vcd ${CMAKE_CURRENT_BINARY_DIR}/never.vcd)

@@ -1,0 +1,126 @@
+// Timing parameters of each named core (docs/accuracy.md). The VeeR EL2 figures are calibrated against the RTL's
+// own exec.log; the ARM figures are assumptions from the cores' public descriptions, not calibrated against
+// hardware, and say so in their `source`.
+#include "platforms/timing_params.hpp"
+
+namespace pmusim {
+
+namespace {
+
+using timing::CacheConfig;
+using timing::PredictorConfig;
+using timing::TimingParams;
+using C = isa::InsnClass;
+
+void extra(TimingParams& p, C cls, uint16_t cycles) { p.class_extra[static_cast<size_t>(cls)] = cycles; }
+
+CacheConfig cache(unsigned kib, unsigned ways, unsigned line) {
+    CacheConfig c;
+    c.size = kib * 1024;
+    c.ways = ways;
+    c.line = line;
+    return c;
+}
+
+// The common ARM events the model produces (armv8-pmuv3.md / armv7-cp15-pmu.md event tables).
+void arm_events(TimingParams& p) {
+    p.ev_mispredict = 0x10;  // BR_MIS_PRED
+    p.ev_predictable = 0x12; // BR_PRED
+    p.ev_l1d_access = 0x04;  // L1D_CACHE
+    p.ev_l1d_refill = 0x03;  // L1D_CACHE_REFILL
+    p.ev_l1d_writeback = 0x15;  // L1D_CACHE_WB
+    p.ev_l1i_access = 0x14;  // L1I_CACHE
+    p.ev_l1i_refill = 0x01;  // L1I_CACHE_REFILL
+}
+
+// An in-order ARM core: mispredict penalty, L1 geometry, refill latency (to a next level that always hits).
+TimingParams arm_core(unsigned penalty, CacheConfig l1i, CacheConfig l1d, unsigned refill, std::string source) {
+    TimingParams p;
+    arm_events(p);
+    p.mispredict_penalty = penalty;
+    p.predictor.direction = PredictorConfig::Direction::bimodal;
+    p.predictor.table_bits = 10;
+    p.predictor.btb_bits = 8;
+    p.predictor.ras_depth = 8;
+    p.l1i = l1i;
+    p.l1d = l1d;
+    p.l1i_refill_penalty = refill;
+    p.l1d_refill_penalty = refill;
+    extra(p, C::mul, 2);
+    extra(p, C::div, 8);
+    extra(p, C::barrier, 4);
+    p.source = std::move(source);
+    return p;
+}
+
+TimingParams veer() {
+    TimingParams p;
+    // Calibrated on the Dhrystone exec.log (docs/accuracy.md): a mispredicted branch costs the RTL one cycle over
+    // a predicted one; a bimodal table of 2^9 counters and a 2^9-entry target table (indexed by PC) come closest
+    // to the RTL's extra cycles. Divisions stall commit by about 2 cycles. No return stack.
+    p.mispredict_penalty = 1;
+    p.predictor.direction = PredictorConfig::Direction::bimodal;
+    p.predictor.table_bits = 9;
+    p.predictor.btb_bits = 9;
+    p.predictor.ras_depth = 0;
+    extra(p, C::div, 2);
+    p.ev_mispredict = 25;  // branches mispredicted (veer-el2-events.csv)
+    // The default configuration of the RTL (the traces' testbench): DCCM at 0xF0040000, 64 KiB. Loads and stores
+    // elsewhere are D-bus transactions: events 43 (D-bus ld/st transactions), 55 and 56 (D-bus loads, stores).
+    p.local_data = TimingParams::Region{0xF0040000u, 64 * 1024};
+    p.ev_bus_access = 43;
+    p.ev_bus_load = 55;
+    p.ev_bus_store = 56;
+    // Calibrated on hello_world, whose loop loads each byte of its string over the D-bus and stores it to the
+    // mailbox: a bus load costs about 4 cycles more than a DCCM load, a bus store 1 more.
+    p.bus_load_penalty = 4;
+    p.bus_store_penalty = 1;
+    p.source = "calibrated against the VeeR EL2 RTL's Dhrystone exec.log; DCCM of the RTL's default configuration";
+    return p;
+}
+
+TimingParams arm11() {
+    // ARM1136/1156/1176: 8-stage pipeline (9 on the 1156), 4-way caches of 32-byte lines (16 KiB assumed of the
+    // 4-64 KiB range), a 128-entry dynamic predictor and a 3-entry return stack; prediction is off out of reset
+    // (SCTLR.Z = 0) and the timing model follows the program's SCTLR writes.
+    TimingParams p = arm_core(5, cache(16, 4, 32), cache(16, 4, 32), 8,
+                              "assumed from the ARM11 TRMs' pipeline and cache descriptions, not calibrated");
+    p.predictor.table_bits = 7;
+    p.predictor.btb_bits = 7;
+    p.predictor.ras_depth = 3;
+    p.predictor.enabled = false;
+    p.follows_sctlr_z = true;
+    // ARM11 numbers (arm11-pmnc.md): 0x06 BR_MISPREDICT, 0x0A DCACHE_ACCESS, 0x0B DCACHE_MISS, 0x00 ICACHE_MISS.
+    p.ev_mispredict = 0x06;
+    p.ev_predictable = timing::no_event;
+    p.ev_l1d_access = 0x0A;
+    p.ev_l1d_refill = 0x0B;
+    p.ev_l1d_writeback = timing::no_event;  // DCACHE_WBACK counts half lines: not modelled
+    p.ev_l1i_access = timing::no_event;
+    p.ev_l1i_refill = 0x00;
+    return p;
+}
+
+}  // namespace
+
+std::optional<timing::TimingParams> platform_timing(std::string_view name) {
+    const std::string_view assumed = "assumed from the TRM's pipeline and cache descriptions, not calibrated";
+    if (name == "veer-el2") return veer();
+    if (name == "arm1136" || name == "arm1156" || name == "arm1176") return arm11();
+    // Cortex-A53 (and the generic ARMv8): 8-stage in-order, L1I 32 KiB 2-way, L1D 32 KiB 4-way, 64-byte lines.
+    if (name == "cortex-a53" || name == "armv8-generic") return arm_core(7, cache(32, 2, 64), cache(32, 4, 64), 13, std::string(assumed));
+    // Cortex-A57/A72 are out of order: an in-order model is a rough bound. L1I 48 KiB 3-way, L1D 32 KiB 2-way.
+    if (name == "cortex-a57" || name == "cortex-a72")
+        return arm_core(15, cache(48, 3, 64), cache(32, 2, 64), 15, "assumed; out-of-order core under an in-order model");
+    // Cortex-A7: 8-stage in-order, L1I 2-way 32-byte lines, L1D 4-way 64-byte lines (32 KiB of 8-64 KiB).
+    if (name == "cortex-a7") return arm_core(8, cache(32, 2, 32), cache(32, 4, 64), 12, std::string(assumed));
+    // Cortex-A8: 13-stage in-order, L1 32 KiB 4-way 64-byte lines.
+    if (name == "cortex-a8") return arm_core(13, cache(32, 4, 64), cache(32, 4, 64), 10, std::string(assumed));
+    // Cortex-A9: out of order with an 8-cycle mispredict, L1 32 KiB 4-way 32-byte lines.
+    if (name == "cortex-a9") return arm_core(8, cache(32, 4, 32), cache(32, 4, 32), 12, std::string(assumed));
+    // Cortex-A15: out of order, 15-cycle mispredict, L1 32 KiB 2-way 64-byte lines.
+    if (name == "cortex-a15") return arm_core(15, cache(32, 2, 64), cache(32, 2, 64), 15, std::string(assumed));
+    return std::nullopt;
+}
+
+}  // namespace pmusim
