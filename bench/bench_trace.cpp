@@ -158,8 +158,10 @@ void BM_Reader(benchmark::State& state, const std::string& format) {
     state.counters["peak_rss_MiB"] = peak_rss_mib();
 }
 
-// The full pipeline from the native format: reader, decode (cached), events, PMU (Cortex-A53, counters enabled).
-void BM_ReplayNative(benchmark::State& state) {
+// The full pipeline from the native format: reader, decode (cached), timing model (caches and branch prediction,
+// whose events are produced under every --timing), events, PMU (Cortex-A53, counters enabled). `timing`: the
+// cycles of the timing model, or one per instruction.
+void BM_ReplayNative(benchmark::State& state, pmusim::replay::Timing timing) {
     const uint64_t records = records_wanted();
     uint64_t got = 0;
     for (auto _ : state) {
@@ -169,7 +171,8 @@ void BM_ReplayNative(benchmark::State& state) {
         pmusim::replay::Options o;
         o.platform = "cortex-a53";
         o.trace = "generated";
-        o.events = {"INST_RETIRED", "CPU_CYCLES"};
+        o.events = {"INST_RETIRED", "CPU_CYCLES", "BR_MIS_PRED", "L1D_CACHE_REFILL"};
+        o.timing = timing;
         const auto r = pmusim::replay::run(o, std::move(reader), nullptr);
         got = r.instructions;
         std::fclose(f);
@@ -186,7 +189,12 @@ int main(int argc, char** argv) {
         benchmark::RegisterBenchmark(fmt::format("BM_Reader/{}", f).c_str(), BM_Reader, std::string(f))
             ->Iterations(1)
             ->Unit(benchmark::kMillisecond);
-    benchmark::RegisterBenchmark("BM_ReplayNative", BM_ReplayNative)->Iterations(1)->Unit(benchmark::kMillisecond);
+    benchmark::RegisterBenchmark("BM_ReplayNative/model", BM_ReplayNative, pmusim::replay::Timing::model)
+        ->Iterations(1)
+        ->Unit(benchmark::kMillisecond);
+    benchmark::RegisterBenchmark("BM_ReplayNative/cpi1", BM_ReplayNative, pmusim::replay::Timing::cpi1)
+        ->Iterations(1)
+        ->Unit(benchmark::kMillisecond);
     benchmark::Initialize(&argc, argv);
     benchmark::RunSpecifiedBenchmarks();
     benchmark::Shutdown();

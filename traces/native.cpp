@@ -2,6 +2,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -27,9 +28,16 @@ void put(unsigned char*& p, T v) {
 }
 template <typename T>
 T get(const unsigned char*& p) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    T v;  // the file is little-endian, as the host
+    std::memcpy(&v, p, sizeof(T));
+    p += sizeof(T);
+    return v;
+#else
     uint64_t v = 0;
     for (unsigned i = 0; i < sizeof(T); ++i) v |= static_cast<uint64_t>(*p++) << (8 * i);
     return static_cast<T>(v);
+#endif
 }
 
 class BinaryWriter : public TraceWriter {
@@ -107,13 +115,15 @@ public:
     bool has_time() const override { return true; }
 
     bool next(TraceRecord& r) override {
-        unsigned char b[32];
-        const size_t got = src_->read(reinterpret_cast<char*>(b), 32);
-        if (got == 0) return false;
+        const unsigned char* p = take(32);
+        if (!p) {
+            if (!partial_) return false;
+            ++count_;
+            truncated();
+        }
         ++count_;
-        if (got != 32) truncated();
-        const unsigned char* p = b;
-        r.clear();
+        // Every header field is set below; entries past n_mem and n_regs are left as they were (not cleared: the
+        // clear cost a third of the reader's time).
         r.pc = get<uint64_t>(p);
         r.time = get<uint64_t>(p);
         r.encoding = get<uint32_t>(p);
@@ -129,9 +139,8 @@ public:
         if (r.n_mem > TraceRecord::max_mem || r.n_regs > TraceRecord::max_regs || r.isa > IsaState::rv64)
             throw TraceError(src_->path(), 0, fmt::format("record {}: corrupt (counts or instruction set out of range)", count_));
         for (unsigned i = 0; i < r.n_mem; ++i) {
-            unsigned char m[24];
-            if (src_->read(reinterpret_cast<char*>(m), 24) != 24) truncated();
-            const unsigned char* q = m;
+            const unsigned char* q = take(24);
+            if (!q) truncated();
             r.mem[i].addr = get<uint64_t>(q);
             r.mem[i].data = get<uint64_t>(q);
             r.mem[i].size = get<uint8_t>(q);
@@ -140,9 +149,8 @@ public:
             r.mem[i].data_known = f & 2;
         }
         for (unsigned i = 0; i < r.n_regs; ++i) {
-            unsigned char g[16];
-            if (src_->read(reinterpret_cast<char*>(g), 16) != 16) truncated();
-            const unsigned char* q = g;
+            const unsigned char* q = take(16);
+            if (!q) truncated();
             const uint8_t kind = get<uint8_t>(q);
             if (kind > static_cast<uint8_t>(RegKind::sysreg))
                 throw TraceError(src_->path(), 0, fmt::format("record {}: corrupt register kind {}", count_, kind));
@@ -156,6 +164,31 @@ public:
     }
 
 private:
+    // The next n bytes from a block buffer (records are read in bulk, not one read per field); nullptr when the
+    // stream ends first (`partial_`: some of them were there).
+    const unsigned char* take(size_t n) {
+        if (end_ - pos_ < n) {
+            std::memmove(buf_.data(), buf_.data() + pos_, end_ - pos_);
+            end_ -= pos_;
+            pos_ = 0;
+            while (end_ < n) {
+                const size_t got = src_->read(reinterpret_cast<char*>(buf_.data()) + end_, buf_.size() - end_);
+                if (got == 0) break;
+                end_ += got;
+            }
+            if (end_ < n) {
+                partial_ = end_ != 0;
+                return nullptr;
+            }
+        }
+        const unsigned char* p = buf_.data() + pos_;
+        pos_ += n;
+        return p;
+    }
+    std::vector<unsigned char> buf_ = std::vector<unsigned char>(size_t{1} << 20);
+    size_t pos_ = 0, end_ = 0;
+    bool partial_ = false;
+
     [[noreturn]] void truncated() {
         throw TraceError(src_->path(), 0, fmt::format("truncated: record {} is incomplete", count_));
     }
