@@ -31,6 +31,18 @@ void arm_events(TimingParams& p) {
     p.ev_l1d_writeback = 0x15;  // L1D_CACHE_WB
     p.ev_l1i_access = 0x14;  // L1I_CACHE
     p.ev_l1i_refill = 0x01;  // L1I_CACHE_REFILL
+    p.ev_itlb_refill = 0x02; // L1I_TLB_REFILL
+    p.ev_dtlb_refill = 0x05; // L1D_TLB_REFILL
+    p.ev_l2_access = 0x16;   // L2D_CACHE
+    p.ev_l2_refill = 0x17;   // L2D_CACHE_REFILL
+    p.ev_l2_writeback = 0x18;  // L2D_CACHE_WB
+}
+
+// A unified L2 of `kib` KiB and its miss cost (to memory, beyond the L1 refill).
+TimingParams with_l2(TimingParams p, unsigned kib, unsigned ways, unsigned miss) {
+    p.l2 = cache(kib, ways, 64);
+    p.l2_refill_penalty = miss;
+    return p;
 }
 
 // An in-order ARM core: mispredict penalty, L1 geometry, refill latency (to a next level that always hits).
@@ -46,6 +58,11 @@ TimingParams arm_core(unsigned penalty, CacheConfig l1i, CacheConfig l1d, unsign
     p.l1d = l1d;
     p.l1i_refill_penalty = refill;
     p.l1d_refill_penalty = refill;
+    // 10-entry fully associative instruction and data micro TLBs, 4 KiB pages, refilled from a main TLB
+    // that always hits.
+    p.itlb_entries = 10;
+    p.dtlb_entries = 10;
+    p.tlb_refill_penalty = 2;
     extra(p, C::mul, 2);
     extra(p, C::div, 8);
     extra(p, C::barrier, 4);
@@ -98,6 +115,9 @@ TimingParams arm11() {
     p.ev_l1d_writeback = timing::no_event;  // DCACHE_WBACK counts half lines: not modelled
     p.ev_l1i_access = timing::no_event;
     p.ev_l1i_refill = 0x00;
+    p.ev_itlb_refill = 0x03;  // ITLB_MISS (MicroTLB)
+    p.ev_dtlb_refill = 0x04;  // DTLB_MISS
+    p.ev_l2_access = p.ev_l2_refill = p.ev_l2_writeback = timing::no_event;  // no L2 in the core
     return p;
 }
 
@@ -107,19 +127,22 @@ std::optional<timing::TimingParams> platform_timing(std::string_view name) {
     const std::string_view assumed = "assumed from the TRM's pipeline and cache descriptions, not calibrated";
     if (name == "veer-el2") return veer();
     if (name == "arm1136" || name == "arm1156" || name == "arm1176") return arm11();
-    // Cortex-A53 (and the generic ARMv8): 8-stage in-order, L1I 32 KiB 2-way, L1D 32 KiB 4-way, 64-byte lines.
-    if (name == "cortex-a53" || name == "armv8-generic") return arm_core(7, cache(32, 2, 64), cache(32, 4, 64), 13, std::string(assumed));
+    // Cortex-A53 (and the generic ARMv8): 8-stage in-order, L1I 32 KiB 2-way, L1D 32 KiB 4-way, 64-byte lines;
+    // L2 512 KiB 16-way (of 128 KiB-2 MiB). L2 sizes below are assumed configurations; a miss costs 100 cycles.
+    if (name == "cortex-a53" || name == "armv8-generic") return with_l2(arm_core(7, cache(32, 2, 64), cache(32, 4, 64), 13, std::string(assumed)), 512, 16, 100);
     // Cortex-A57/A72 are out of order: an in-order model is a rough bound. L1I 48 KiB 3-way, L1D 32 KiB 2-way.
     if (name == "cortex-a57" || name == "cortex-a72")
-        return arm_core(15, cache(48, 3, 64), cache(32, 2, 64), 15, "assumed; out-of-order core under an in-order model");
+        return with_l2(arm_core(15, cache(48, 3, 64), cache(32, 2, 64), 15, "assumed; out-of-order core under an in-order model"),
+                       2048, 16, 100);
     // Cortex-A7: 8-stage in-order, L1I 2-way 32-byte lines, L1D 4-way 64-byte lines (32 KiB of 8-64 KiB).
-    if (name == "cortex-a7") return arm_core(8, cache(32, 2, 32), cache(32, 4, 64), 12, std::string(assumed));
+    if (name == "cortex-a7") return with_l2(arm_core(8, cache(32, 2, 32), cache(32, 4, 64), 12, std::string(assumed)), 512, 8, 100);
     // Cortex-A8: 13-stage in-order, L1 32 KiB 4-way 64-byte lines.
-    if (name == "cortex-a8") return arm_core(13, cache(32, 4, 64), cache(32, 4, 64), 10, std::string(assumed));
-    // Cortex-A9: out of order with an 8-cycle mispredict, L1 32 KiB 4-way 32-byte lines.
+    if (name == "cortex-a8") return with_l2(arm_core(13, cache(32, 4, 64), cache(32, 4, 64), 10, std::string(assumed)), 256, 8, 100);
+    // Cortex-A9: out of order with an 8-cycle mispredict, L1 32 KiB 4-way 32-byte lines; its L2 (an L2C-310) is
+    // outside the core and not modelled.
     if (name == "cortex-a9") return arm_core(8, cache(32, 4, 32), cache(32, 4, 32), 12, std::string(assumed));
     // Cortex-A15: out of order, 15-cycle mispredict, L1 32 KiB 2-way 64-byte lines.
-    if (name == "cortex-a15") return arm_core(15, cache(32, 2, 64), cache(32, 2, 64), 15, std::string(assumed));
+    if (name == "cortex-a15") return with_l2(arm_core(15, cache(32, 2, 64), cache(32, 2, 64), 15, std::string(assumed)), 1024, 16, 100);
     return std::nullopt;
 }
 

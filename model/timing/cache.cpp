@@ -33,6 +33,7 @@ Cache::Result Cache::access(uint64_t addr, bool write) {
         if (base[w].used < victim->used) victim = &base[w];
     if (victim->tag != ~uint64_t{0} && victim->dirty) {
         r.writeback = true;
+        r.victim = (victim->tag * sets_ + set) << line_shift_;
         ++writebacks_;
     }
     victim->tag = tag;

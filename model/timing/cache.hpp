@@ -23,6 +23,7 @@ public:
         bool hit = false;
         bool refill = false;     // a line was brought in
         bool writeback = false;  // a dirty line was evicted
+        uint64_t victim = 0;     // the evicted line's address, with writeback
     };
     Result access(uint64_t addr, bool write);
 

@@ -5,6 +5,33 @@ namespace pmusim::timing {
 TimingModel::TimingModel(const TimingParams& p) : p_(p), bp_(p.predictor), seen_target_(1024, 0) {
     if (p.l1d) l1d_.emplace(*p.l1d);
     if (p.l1i) l1i_.emplace(*p.l1i);
+    if (p.l2) l2_.emplace(*p.l2);
+    auto micro_tlb = [&](unsigned entries) {
+        CacheConfig c;  // a fully associative cache of page-sized lines
+        c.size = entries * p.page_size;
+        c.ways = entries;
+        c.line = p.page_size;
+        c.write_back = false;
+        return c;
+    };
+    if (p.itlb_entries) itlb_.emplace(micro_tlb(p.itlb_entries));
+    if (p.dtlb_entries) dtlb_.emplace(micro_tlb(p.dtlb_entries));
+}
+
+unsigned TimingModel::next_level(uint64_t addr, bool write, EventBatch& b) {
+    if (!l2_) return 0;
+    const auto r = l2_->access(addr, write);
+    if (p_.ev_l2_access != no_event) b.add(p_.ev_l2_access);
+    if (r.writeback && p_.ev_l2_writeback != no_event) b.add(p_.ev_l2_writeback);
+    if (!r.refill) return 0;
+    if (p_.ev_l2_refill != no_event) b.add(p_.ev_l2_refill);
+    return write ? 0 : p_.l2_refill_penalty;  // a write-back goes to a buffer: no stall
+}
+
+unsigned TimingModel::tlb(std::optional<Cache>& t, uint64_t addr, uint32_t ev, EventBatch& b) {
+    if (!t || !t->access(addr, false).refill) return 0;
+    if (ev != no_event) b.add(ev);
+    return p_.tlb_refill_penalty;
 }
 
 uint64_t TimingModel::step(const isa::RetiredInsn& insn, uint64_t pc, unsigned size, uint64_t next_pc,
@@ -46,23 +73,29 @@ uint64_t TimingModel::step(const isa::RetiredInsn& insn, uint64_t pc, unsigned s
         const uint64_t line = pc / p_.l1i->line;
         if (line != last_ifetch_line_) {
             last_ifetch_line_ = line;
+            cycles += tlb(itlb_, pc, p_.ev_itlb_refill, b);
             const auto r = l1i_->access(pc, false);
             if (p_.ev_l1i_access != no_event) b.add(p_.ev_l1i_access);
             if (r.refill) {
-                cycles += p_.l1i_refill_penalty;
+                cycles += p_.l1i_refill_penalty + next_level(pc, false, b);
                 if (p_.ev_l1i_refill != no_event) b.add(p_.ev_l1i_refill);
             }
         }
     }
-    if (l1d_ && (insn.cls == C::load || insn.cls == C::store) && !insn.cond_failed) {
+    if ((insn.cls == C::load || insn.cls == C::store) && !insn.cond_failed) {
         for (unsigned k = 0; k < n_mem; ++k) {
+            cycles += tlb(dtlb_, mem[k].addr, p_.ev_dtlb_refill, b);
+            if (!l1d_) continue;
             const auto r = l1d_->access(mem[k].addr, mem[k].write);
             if (p_.ev_l1d_access != no_event) b.add(p_.ev_l1d_access);
+            if (r.writeback) {
+                if (p_.ev_l1d_writeback != no_event) b.add(p_.ev_l1d_writeback);
+                cycles += next_level(r.victim, true, b);
+            }
             if (r.refill) {
-                cycles += p_.l1d_refill_penalty;
+                cycles += p_.l1d_refill_penalty + next_level(mem[k].addr, false, b);
                 if (p_.ev_l1d_refill != no_event) b.add(p_.ev_l1d_refill);
             }
-            if (r.writeback && p_.ev_l1d_writeback != no_event) b.add(p_.ev_l1d_writeback);
         }
     }
     if (p_.local_data && (insn.cls == C::load || insn.cls == C::store) && !insn.cond_failed) {
@@ -86,6 +119,7 @@ std::vector<uint32_t> TimingModel::produced_events() const {
     if (p_.l1i)
         for (uint32_t e : {p_.ev_l1i_access, p_.ev_l1i_refill})
             if (e != no_event) v.push_back(e);
+    if (p_.itlb_entries && p_.ev_itlb_refill != no_event) v.push_back(p_.ev_itlb_refill);
     for (uint32_t e : address_events()) v.push_back(e);
     return v;
 }
@@ -94,6 +128,11 @@ std::vector<uint32_t> TimingModel::address_events() const {
     std::vector<uint32_t> v;
     if (p_.l1d)
         for (uint32_t e : {p_.ev_l1d_access, p_.ev_l1d_refill, p_.ev_l1d_writeback})
+            if (e != no_event) v.push_back(e);
+    if (p_.dtlb_entries && p_.ev_dtlb_refill != no_event) v.push_back(p_.ev_dtlb_refill);
+    // L2 traffic comes from data refills and write-backs too: without data addresses it is incomplete.
+    if (p_.l2)
+        for (uint32_t e : {p_.ev_l2_access, p_.ev_l2_refill, p_.ev_l2_writeback})
             if (e != no_event) v.push_back(e);
     if (p_.local_data)
         for (uint32_t e : {p_.ev_bus_access, p_.ev_bus_load, p_.ev_bus_store})

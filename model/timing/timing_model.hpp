@@ -27,10 +27,18 @@ struct TimingParams {
     PredictorConfig predictor;
     std::optional<CacheConfig> l1d, l1i;
     unsigned l1d_refill_penalty = 0, l1i_refill_penalty = 0;
+    // A unified L2 behind both L1s: L1 refills read it, L1 write-backs write it; a miss costs l2_refill_penalty
+    // more than the L1 refill.
+    std::optional<CacheConfig> l2;
+    unsigned l2_refill_penalty = 0;
+    // Fully associative micro TLBs of `entries` pages each (0: none); a refill costs tlb_refill_penalty.
+    unsigned itlb_entries = 0, dtlb_entries = 0, page_size = 4096, tlb_refill_penalty = 0;
     // The events the model produces, as the platform numbers them (no_event: the platform has none).
     uint32_t ev_mispredict = no_event, ev_predictable = no_event;
     uint32_t ev_l1d_access = no_event, ev_l1d_refill = no_event, ev_l1d_writeback = no_event;
     uint32_t ev_l1i_access = no_event, ev_l1i_refill = no_event;
+    uint32_t ev_l2_access = no_event, ev_l2_refill = no_event, ev_l2_writeback = no_event;
+    uint32_t ev_itlb_refill = no_event, ev_dtlb_refill = no_event;
     // Tightly coupled data memory (VeeR EL2 DCCM): loads and stores outside it go on the data bus.
     struct Region {
         uint64_t base = 0, size = 0;
@@ -66,7 +74,11 @@ public:
 private:
     TimingParams p_;
     BranchPredictor bp_;
-    std::optional<Cache> l1d_, l1i_;
+    // The next level for an L1 refill (write: an L1 write-back): extra cycles beyond the L1 refill penalty.
+    unsigned next_level(uint64_t addr, bool write, EventBatch& b);
+    unsigned tlb(std::optional<Cache>& t, uint64_t addr, uint32_t ev, EventBatch& b);
+
+    std::optional<Cache> l1d_, l1i_, l2_, itlb_, dtlb_;
     std::vector<uint64_t> seen_target_;
     uint64_t last_ifetch_line_ = ~uint64_t{0};
     bool next_fetch_new_ = false;

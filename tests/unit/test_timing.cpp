@@ -235,3 +235,82 @@ TEST(TimingModel, InstructionFetchCountsOneAccessPerLineEntered) {
     EXPECT_EQ(b.count(0x01), 2u);
     EXPECT_EQ(cycles, 64u + 2 * 20);
 }
+
+namespace {
+
+uint64_t loads(TimingModel& m, uint64_t base, uint64_t bytes, uint64_t stride, bool write, EventBatch& b) {
+    uint64_t cycles = 0;
+    for (uint64_t a = base; a < base + bytes; a += stride) {
+        const MemRef r{a, write};
+        cycles += m.step(insn(write ? isa::InsnClass::store : isa::InsnClass::load), 0x200, 4, 0x204, &r, 1, b);
+    }
+    return cycles;
+}
+
+}  // namespace
+
+TEST(TimingModel, MicroTlbOfTenPages) {
+    TimingParams p;
+    p.dtlb_entries = 10;
+    p.tlb_refill_penalty = 2;
+    p.ev_dtlb_refill = 0x05;
+    TimingModel m(p);
+    EventBatch b;
+    // 10 pages touched twice: 10 refills. Then 12 pages in turn, twice: LRU over 10 entries misses every time.
+    EXPECT_EQ(loads(m, 0x100000, 10 * 4096, 4096, false, b) + loads(m, 0x100000, 10 * 4096, 4096, false, b), 20u + 10 * 2);
+    EXPECT_EQ(b.count(0x05), 10u);
+    b.clear();
+    loads(m, 0x200000, 12 * 4096, 4096, false, b);
+    loads(m, 0x200000, 12 * 4096, 4096, false, b);
+    EXPECT_EQ(b.count(0x05), 24u);
+}
+
+TEST(TimingModel, L2CatchesWhatTheL1Thrashes) {
+    TimingParams p;
+    p.l1d = small_cache();  // 4 KiB, 2-way
+    p.l1d_refill_penalty = 10;
+    CacheConfig l2;
+    l2.size = 16 * 1024;
+    l2.ways = 4;
+    l2.line = 64;
+    p.l2 = l2;
+    p.l2_refill_penalty = 50;
+    p.ev_l1d_refill = 0x03;
+    p.ev_l2_access = 0x16;
+    p.ev_l2_refill = 0x17;
+    p.ev_l2_writeback = 0x18;
+    TimingModel m(p);
+    EventBatch b;
+    // 8 KiB by lines, twice: every L1 access misses (4 lines per 2-way set); the L2 holds all 128 lines, so only
+    // the first pass misses there. 256 loads + 256 x 10 + 128 x 50.
+    const uint64_t cycles = loads(m, 0, 8192, 64, false, b) + loads(m, 0, 8192, 64, false, b);
+    EXPECT_EQ(b.count(0x03), 256u);
+    EXPECT_EQ(b.count(0x16), 256u);
+    EXPECT_EQ(b.count(0x17), 128u);
+    EXPECT_EQ(cycles, 256u + 256 * 10 + 128 * 50);
+}
+
+TEST(TimingModel, L1WriteBacksWriteTheL2) {
+    TimingParams p;
+    p.l1d = small_cache();
+    CacheConfig l2;
+    l2.size = 16 * 1024;
+    l2.ways = 4;
+    l2.line = 64;
+    p.l2 = l2;
+    p.ev_l1d_writeback = 0x15;
+    p.ev_l2_access = 0x16;
+    p.ev_l2_refill = 0x17;
+    p.ev_l2_writeback = 0x18;
+    TimingModel m(p);
+    EventBatch b;
+    // 2 KiB stored by lines: 32 L1 refills, each an L2 read that misses. Then 4 KiB read elsewhere: 64 L1 refills
+    // (64 L2 misses) whose second per set evicts a dirty line: 32 L1 write-backs, each an L2 write that hits.
+    // 6 KiB in all fits the 16 KiB L2: nothing leaves it.
+    loads(m, 0, 2048, 64, true, b);
+    loads(m, 0x100000, 4096, 64, false, b);
+    EXPECT_EQ(b.count(0x15), 32u);
+    EXPECT_EQ(b.count(0x16), 32u + 64 + 32);
+    EXPECT_EQ(b.count(0x17), 96u);
+    EXPECT_EQ(b.count(0x18), 0u);
+}
