@@ -362,7 +362,7 @@ private:
             bool noted = false;
             if (!mem_seen_)
                 for (uint32_t e : tm_->address_events()) {
-                    if (!p_.implements(*pmu_, e) || (totals_[e] == 0 && !produced_by_retire(probe, e))) produced[e] = false;
+                    if (probe.count(e) == 0) produced[e] = false;  // unless retirement alone signals it
                     if (!noted && p_.implements(*pmu_, e)) {
                         noted = true;
                         r_.notes.push_back("the trace carries no data addresses: data-cache and bus events are not modelled");
@@ -379,8 +379,6 @@ private:
         }
         r_.counters = pmu_->counter_values();
     }
-
-    static bool produced_by_retire(const EventBatch& probe, uint32_t e) { return probe.count(e) != 0; }
 
     const Options& o_;
     const Platform& p_;

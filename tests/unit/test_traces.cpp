@@ -6,6 +6,7 @@
 
 #include <zlib.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -328,6 +329,9 @@ TEST(Replay, QemuCpuLogAppliesTheProgramsPmuWrites) {
     // The only note: the log has no data addresses, so the data cache is not modelled.
     ASSERT_EQ(r.notes.size(), 1u);
     EXPECT_NE(r.notes[0].find("no data addresses"), std::string::npos);
+    // ...so L1D_CACHE and L2D_CACHE are `not modelled`, not zero; branch events still come from the PCs.
+    for (uint32_t e : {0x04u, 0x16u}) EXPECT_NE(std::find(r.not_modelled.begin(), r.not_modelled.end(), e), r.not_modelled.end()) << e;
+    EXPECT_EQ(std::find(r.not_modelled.begin(), r.not_modelled.end(), 0x10u), r.not_modelled.end());
 }
 
 TEST(Replay, EverySharedSampleIsReadWithoutError) {
