@@ -23,6 +23,13 @@ enum BranchFlags : uint8_t {
     br_taken = 64,       // set by the replay from the next PC
 };
 
+// The general-purpose registers an instruction reads and writes (no_reg: none), for result-use stalls.
+constexpr uint8_t no_reg = 0xFF;
+struct RegUse {
+    uint8_t dst = no_reg;
+    uint8_t src[3] = {no_reg, no_reg, no_reg};
+};
+
 struct RetiredInsn {
     InsnClass cls = InsnClass::alu;
     bool compressed = false;  // 16-bit encoding (T16, RVC)
@@ -30,6 +37,7 @@ struct RetiredInsn {
     bool cond_failed = false; // A32/T32 condition check failed: executed but without effect
     bool multiple = false;    // load/store multiple or pair
     bool unaligned = false;   // a memory access not aligned to its size (known from a trace's addresses)
+    RegUse regs;              // registers read and written (isa/reg_use.hpp), where decoded
 };
 
 }  // namespace pmusim::isa

@@ -12,6 +12,7 @@
 #include "isa/a32_coproc.hpp"
 #include "isa/a64_sysreg.hpp"
 #include "isa/arm_classify.hpp"
+#include "isa/reg_use.hpp"
 #include "isa/rv32.hpp"
 #include "platforms/timing_params.hpp"
 
@@ -73,6 +74,10 @@ Decoded decode_rv(uint32_t enc, bool rv64) {
         d.insn.branch = static_cast<uint8_t>(isa::br_register | (ret ? isa::br_return : 0));
     }
     if (info.klass == K::mret) d.insn.branch = isa::br_register | isa::br_exc_return;
+    d.insn.regs = isa::rv_reg_use(enc, rv64);
+    // A jump that links in ra or t0 is a call (the RISC-V return-address hint convention).
+    if ((info.klass == K::jal || info.klass == K::jalr) && (d.insn.regs.dst == 1 || d.insn.regs.dst == 5))
+        d.insn.branch = static_cast<uint8_t>(d.insn.branch | isa::br_call);
     if (const auto c = isa::rv32::decode_csr(enc)) {
         d.is_csr = true;
         d.csr = *c;
@@ -86,6 +91,7 @@ Decoded decode_arm(uint32_t enc, IsaState isa, uint8_t size) {
     Decoded d;
     if (isa == IsaState::a64) {
         d.insn = isa::arm::classify_a64(enc);
+        d.insn.regs = isa::a64_reg_use(enc);
         if (const auto m = isa::a64::decode(enc)) {
             d.is_sysreg = true;
             d.space = EncodingSpace::a64_sysreg;

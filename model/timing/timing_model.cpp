@@ -37,7 +37,13 @@ unsigned TimingModel::tlb(std::optional<Cache>& t, uint64_t addr, uint32_t ev, E
 uint64_t TimingModel::step(const isa::RetiredInsn& insn, uint64_t pc, unsigned size, uint64_t next_pc,
                            const MemRef* mem, unsigned n_mem, EventBatch& b) {
     using C = isa::InsnClass;
-    uint64_t cycles = 1 + p_.class_extra[static_cast<size_t>(insn.cls)];
+    // Result-use stall: the instruction issues when its sources are ready.
+    uint64_t stall = 0;
+    for (uint8_t s : insn.regs.src)
+        if (s < ready_.size() && ready_[s] > now_ + stall) stall = ready_[s] - now_;
+    const uint64_t issue = now_ + stall;
+    if (insn.regs.dst < ready_.size()) ready_[insn.regs.dst] = issue + p_.result_latency[static_cast<size_t>(insn.cls)];
+    uint64_t cycles = 1 + stall + p_.class_extra[static_cast<size_t>(insn.cls)];
     // Branches: direction for conditional ones (an A32/T32 branch whose condition failed is one not taken),
     // target for indirect ones; a miss costs the penalty.
     if (insn.branch) {
@@ -109,6 +115,7 @@ uint64_t TimingModel::step(const isa::RetiredInsn& insn, uint64_t pc, unsigned s
         if (bus && ev != no_event) b.add(ev);
         if (bus) cycles += insn.cls == C::load ? p_.bus_load_penalty : p_.bus_store_penalty;
     }
+    now_ += cycles;
     return cycles;
 }
 

@@ -23,6 +23,9 @@ constexpr size_t class_count = static_cast<size_t>(isa::InsnClass::fence_i) + 1;
 
 struct TimingParams {
     std::array<uint16_t, class_count> class_extra{};  // cycles beyond the first, per instruction class
+    // Result latency per class: a consumer issues no sooner than this many cycles after its producer (0 or 1: no
+    // stall). Needs the instruction's registers (isa/reg_use.hpp): A64 and RISC-V.
+    std::array<uint8_t, class_count> result_latency{};
     unsigned mispredict_penalty = 1;
     PredictorConfig predictor;
     std::optional<CacheConfig> l1d, l1i;
@@ -81,6 +84,8 @@ private:
     std::optional<Cache> l1d_, l1i_, l2_, itlb_, dtlb_;
     std::vector<uint64_t> seen_target_;
     uint64_t last_ifetch_line_ = ~uint64_t{0};
+    uint64_t now_ = 0;                  // the model's cycle at the start of the next instruction
+    std::array<uint64_t, 32> ready_{};  // the cycle each register's value is ready
     bool next_fetch_new_ = false;
 };
 

@@ -4,6 +4,9 @@
 #include "model/timing/branch_predictor.hpp"
 #include "model/timing/cache.hpp"
 #include "model/timing/timing_model.hpp"
+#include "isa/reg_use.hpp"
+
+#include <vector>
 
 using namespace pmusim;
 using namespace pmusim::timing;
@@ -313,4 +316,85 @@ TEST(TimingModel, L1WriteBacksWriteTheL2) {
     EXPECT_EQ(b.count(0x16), 32u + 64 + 32);
     EXPECT_EQ(b.count(0x17), 96u);
     EXPECT_EQ(b.count(0x18), 0u);
+}
+
+// Register use, from encodings worked out by the A64 and RISC-V encoding tables (A64 ones checked with GNU as).
+namespace {
+
+void expect_use(const isa::RegUse& u, uint8_t dst, std::initializer_list<uint8_t> srcs, const char* what) {
+    EXPECT_EQ(u.dst, dst) << what;
+    std::vector<uint8_t> got;
+    for (uint8_t s : u.src)
+        if (s != isa::no_reg) got.push_back(s);
+    EXPECT_EQ(got, std::vector<uint8_t>(srcs)) << what;
+}
+
+constexpr uint8_t none = isa::no_reg;
+
+}  // namespace
+
+TEST(RegUse, A64IntegerClasses) {
+    using isa::a64_reg_use;
+    expect_use(a64_reg_use(0xF9400001u), 1, {0}, "ldr x1, [x0]");
+    expect_use(a64_reg_use(0xB8646843u), 3, {2, 4}, "ldr w3, [x2, x4]");
+    expect_use(a64_reg_use(0xF90007E5u), none, {5}, "str x5, [sp, #8]: SP is not tracked");
+    expect_use(a64_reg_use(0x91000422u), 2, {1}, "add x2, x1, #1");
+    expect_use(a64_reg_use(0x8B020023u), 3, {1, 2}, "add x3, x1, x2");
+    expect_use(a64_reg_use(0x9B020C24u), 4, {1, 2, 3}, "madd x4, x1, x2, x3");
+    expect_use(a64_reg_use(0x9AC70CC5u), 5, {6, 7}, "sdiv x5, x6, x7");
+    expect_use(a64_reg_use(0xDAC01041u), 1, {2}, "clz x1, x2: no Rm");
+    expect_use(a64_reg_use(0xA9400801u), 1, {0}, "ldp x1, x2, [x0]: the first destination");
+    expect_use(a64_reg_use(0xB4000007u), none, {7}, "cbz x7");
+    expect_use(a64_reg_use(0xD65F03C0u), none, {30}, "ret");
+    expect_use(a64_reg_use(0xF28000A1u), 1, {1}, "movk x1, #5 keeps the rest of x1");
+    expect_use(a64_reg_use(0xAA0203E1u), 1, {2}, "mov x1, x2 (orr x1, xzr, x2)");
+    expect_use(a64_reg_use(0xFD400000u), none, {}, "ldr d0, [x0]: SIMD&FP, not tracked");
+}
+
+TEST(RegUse, RiscvBaseAndCompressed) {
+    using isa::rv_reg_use;
+    expect_use(rv_reg_use(0x0005A503u), 10, {11}, "lw a0, 0(a1)");
+    expect_use(rv_reg_use(0x00B50633u), 12, {10, 11}, "add a2, a0, a1");
+    expect_use(rv_reg_use(0x00C12223u), none, {2, 12}, "sw a2, 4(sp)");
+    expect_use(rv_reg_use(0x000056B7u), 13, {}, "lui a3, 5");
+    expect_use(rv_reg_use(0x34079773u), 14, {15}, "csrrw a4, mscratch, a5");
+    expect_use(rv_reg_use(0x3402D773u), 14, {}, "csrrwi a4, mscratch, 5");
+    expect_use(rv_reg_use(0x4188u), 10, {11}, "c.lw a0, 0(a1)");
+    expect_use(rv_reg_use(0x962Au), 12, {12, 10}, "c.add a2, a0");
+    expect_use(rv_reg_use(0x86BAu), 13, {14}, "c.mv a3, a4");
+    expect_use(rv_reg_use(0x8082u), none, {1}, "c.jr ra");
+    expect_use(rv_reg_use(0x9782u), 1, {15}, "c.jalr a5");
+    expect_use(rv_reg_use(0xC42Eu), none, {2, 11}, "c.swsp a1, 8(sp)");
+    expect_use(rv_reg_use(0x8C05u), 8, {8, 9}, "c.sub s0, s1");
+    expect_use(rv_reg_use(0xC101u), none, {10}, "c.beqz a0");
+}
+
+TEST(TimingModel, DependencyChainStallsOnResultLatency) {
+    TimingParams p;
+    p.result_latency[static_cast<size_t>(isa::InsnClass::load)] = 3;
+    TimingModel m(p);
+    EventBatch b;
+    auto with = [](isa::InsnClass c, uint8_t dst, uint8_t src) {
+        isa::RetiredInsn i = insn(c);
+        i.regs.dst = dst;
+        i.regs.src[0] = src;
+        return i;
+    };
+    // ldr x1, [x0]; add x2, x1, #1; add x3, x2, #1: the first add waits 2 cycles for the load (issued at 0,
+    // ready at 3); the second follows its ALU producer without a stall. 3 + 2 = 5 cycles.
+    uint64_t chain = m.step(with(isa::InsnClass::load, 1, 0), 0x100, 4, 0x104, nullptr, 0, b);
+    chain += m.step(with(isa::InsnClass::alu, 2, 1), 0x104, 4, 0x108, nullptr, 0, b);
+    chain += m.step(with(isa::InsnClass::alu, 3, 2), 0x108, 4, 0x10C, nullptr, 0, b);
+    EXPECT_EQ(chain, 5u);
+    // ldr x1; two independent adds; then the use of x1, three cycles after the load: no stall. 4 cycles.
+    uint64_t spaced = m.step(with(isa::InsnClass::load, 1, 0), 0x200, 4, 0x204, nullptr, 0, b);
+    spaced += m.step(with(isa::InsnClass::alu, 4, 5), 0x204, 4, 0x208, nullptr, 0, b);
+    spaced += m.step(with(isa::InsnClass::alu, 6, 7), 0x208, 4, 0x20C, nullptr, 0, b);
+    spaced += m.step(with(isa::InsnClass::alu, 8, 1), 0x20C, 4, 0x210, nullptr, 0, b);
+    EXPECT_EQ(spaced, 4u);
+    // One independent instruction between: the use comes 2 cycles after the load and stalls 1.
+    uint64_t one_gap = m.step(with(isa::InsnClass::load, 1, 0), 0x300, 4, 0x304, nullptr, 0, b);
+    one_gap += m.step(with(isa::InsnClass::alu, 4, 5), 0x304, 4, 0x308, nullptr, 0, b);
+    one_gap += m.step(with(isa::InsnClass::alu, 8, 1), 0x308, 4, 0x30C, nullptr, 0, b);
+    EXPECT_EQ(one_gap, 4u);
 }

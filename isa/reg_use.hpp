@@ -1,0 +1,16 @@
+// Which general-purpose registers an instruction reads and writes, for the timing model's result-use stalls.
+// A64: the common integer classes (loads and stores, add/sub, logical, moves, multiply/divide, conditional select,
+// compare-and-branch, register branches); register 31 (SP or ZR) is never a dependency. RISC-V: RV32/RV64 I, M and
+// C exactly. Anything else reports no registers (never a false dependency). Arm ARM C4.1 (A64 encoding index);
+// RISC-V unprivileged ISA ch. 2, 7, 16 (formats and the RVC register fields).
+#pragma once
+#include <cstdint>
+
+#include "isa/insn_class.hpp"
+
+namespace pmusim::isa {
+
+RegUse a64_reg_use(uint32_t insn);
+RegUse rv_reg_use(uint32_t insn, bool rv64 = false);
+
+}  // namespace pmusim::isa
