@@ -70,9 +70,12 @@ TimingParams arm_core(unsigned penalty, CacheConfig l1i, CacheConfig l1d, unsign
     return p;
 }
 
-// An in-order A64 core whose traces give registers: loads and multiplies are pipelined with a 3-cycle result
-// latency (a dependent instruction right behind stalls 2 cycles) instead of a fixed extra cost.
-TimingParams result_latencies(TimingParams p) {
+// An in-order dual-issue A64 core (Cortex-A53), whose instructions are decoded for registers: loads and
+// multiplies are pipelined with a 3-cycle result latency (a dependent instruction right behind stalls 2 cycles)
+// instead of a fixed extra cost, and independent pairs issue together (the pairing rules of timing_model.hpp,
+// assumed). ARMv7 cores are not dual-issued: A32/T32 is not decoded for registers, so pairs could not be checked.
+TimingParams a64_in_order(TimingParams p) {
+    p.dual_issue = true;
     extra(p, C::mul, 0);
     p.result_latency[static_cast<size_t>(C::load)] = 3;
     p.result_latency[static_cast<size_t>(C::mul)] = 3;
@@ -147,7 +150,7 @@ std::optional<timing::TimingParams> platform_timing(std::string_view name) {
     if (name == "arm1136" || name == "arm1156" || name == "arm1176") return arm11();
     // Cortex-A53 (and the generic ARMv8): 8-stage in-order, L1I 32 KiB 2-way, L1D 32 KiB 4-way, 64-byte lines;
     // L2 512 KiB 16-way (of 128 KiB-2 MiB). L2 sizes below are assumed configurations; a miss costs 100 cycles.
-    if (name == "cortex-a53" || name == "armv8-generic") return result_latencies(with_l2(arm_core(7, cache(32, 2, 64), cache(32, 4, 64), 13, std::string(assumed)), 512, 16, 100));
+    if (name == "cortex-a53" || name == "armv8-generic") return a64_in_order(with_l2(arm_core(7, cache(32, 2, 64), cache(32, 4, 64), 13, std::string(assumed)), 512, 16, 100));
     // Cortex-A57/A72 are out of order: an in-order model is a rough bound. L1I 48 KiB 3-way, L1D 32 KiB 2-way.
     if (name == "cortex-a57" || name == "cortex-a72")
         return with_l2(arm_core(15, cache(48, 3, 64), cache(32, 2, 64), 15, "assumed; out-of-order core under an in-order model"),

@@ -37,13 +37,24 @@ unsigned TimingModel::tlb(std::optional<Cache>& t, uint64_t addr, uint32_t ev, E
 uint64_t TimingModel::step(const isa::RetiredInsn& insn, uint64_t pc, unsigned size, uint64_t next_pc,
                            const MemRef* mem, unsigned n_mem, EventBatch& b) {
     using C = isa::InsnClass;
+    const size_t cls = static_cast<size_t>(insn.cls);
+    // Dual issue: alongside the previous instruction, in its cycle, when the pair is allowed and the sources are
+    // ready then (never the older one's own result).
+    bool paired = false;
+    if (p_.dual_issue && pair_open_ && p_.class_extra[cls] == 0 && pairs(prev_cls_, insn.cls)) {
+        paired = true;
+        for (uint8_t s : insn.regs.src)
+            if (s < ready_.size() && (s == prev_dst_ || ready_[s] > prev_issue_)) paired = false;
+    }
     // Result-use stall: the instruction issues when its sources are ready.
     uint64_t stall = 0;
-    for (uint8_t s : insn.regs.src)
-        if (s < ready_.size() && ready_[s] > now_ + stall) stall = ready_[s] - now_;
-    const uint64_t issue = now_ + stall;
-    if (insn.regs.dst < ready_.size()) ready_[insn.regs.dst] = issue + p_.result_latency[static_cast<size_t>(insn.cls)];
-    uint64_t cycles = 1 + stall + p_.class_extra[static_cast<size_t>(insn.cls)];
+    if (!paired)
+        for (uint8_t s : insn.regs.src)
+            if (s < ready_.size() && ready_[s] > now_ + stall) stall = ready_[s] - now_;
+    const uint64_t issue = paired ? prev_issue_ : now_ + stall;
+    if (insn.regs.dst < ready_.size()) ready_[insn.regs.dst] = issue + p_.result_latency[cls];
+    uint64_t cycles = (paired ? 0 : 1) + stall + p_.class_extra[cls];
+    const uint64_t base = cycles;
     // Branches: direction for conditional ones (an A32/T32 branch whose condition failed is one not taken),
     // target for indirect ones; a miss costs the penalty.
     if (insn.branch) {
@@ -115,8 +126,23 @@ uint64_t TimingModel::step(const isa::RetiredInsn& insn, uint64_t pc, unsigned s
         if (bus && ev != no_event) b.add(ev);
         if (bus) cycles += insn.cls == C::load ? p_.bus_load_penalty : p_.bus_store_penalty;
     }
+    // The next instruction may pair with this one if it issued alone, took one cycle and did not branch away.
+    pair_open_ = !paired && cycles == base && base == 1 + stall && !((insn.branch & isa::br_taken) && !insn.cond_failed);
+    prev_issue_ = issue;
+    prev_dst_ = insn.regs.dst;
+    prev_cls_ = insn.cls;
     now_ += cycles;
     return cycles;
+}
+
+bool TimingModel::pairs(isa::InsnClass older, isa::InsnClass younger) {
+    using C = isa::InsnClass;
+    auto single = [](C c) { return c == C::alu || c == C::load || c == C::store || c == C::branch || c == C::jump || c == C::mul; };
+    if (!single(older) || !single(younger)) return false;
+    auto mem = [](C c) { return c == C::load || c == C::store; };
+    auto br = [](C c) { return c == C::branch || c == C::jump; };
+    if ((mem(older) && mem(younger)) || (older == C::mul && younger == C::mul)) return false;
+    return !(br(older) && br(younger));
 }
 
 std::vector<uint32_t> TimingModel::produced_events() const {

@@ -26,6 +26,10 @@ struct TimingParams {
     // Result latency per class: a consumer issues no sooner than this many cycles after its producer (0 or 1: no
     // stall). Needs the instruction's registers (isa/reg_use.hpp): A64 and RISC-V.
     std::array<uint8_t, class_count> result_latency{};
+    // Dual issue: an instruction issues in the same cycle as the one before it when both are single-cycle, it
+    // does not read the older one's result, they do not both use the load/store, multiply/divide or branch unit,
+    // and neither is a system, barrier or divide instruction; never after a taken branch. Needs registers.
+    bool dual_issue = false;
     unsigned mispredict_penalty = 1;
     PredictorConfig predictor;
     std::optional<CacheConfig> l1d, l1i;
@@ -84,7 +88,13 @@ private:
     std::optional<Cache> l1d_, l1i_, l2_, itlb_, dtlb_;
     std::vector<uint64_t> seen_target_;
     uint64_t last_ifetch_line_ = ~uint64_t{0};
+    static bool pairs(isa::InsnClass older, isa::InsnClass younger);
+
     uint64_t now_ = 0;                  // the model's cycle at the start of the next instruction
+    bool pair_open_ = false;            // the previous instruction issued alone and could take a partner
+    uint64_t prev_issue_ = 0;
+    uint8_t prev_dst_ = isa::no_reg;
+    isa::InsnClass prev_cls_ = isa::InsnClass::alu;
     std::array<uint64_t, 32> ready_{};  // the cycle each register's value is ready
     bool next_fetch_new_ = false;
 };
