@@ -36,6 +36,8 @@ void arm_events(TimingParams& p) {
     p.ev_l2_access = 0x16;   // L2D_CACHE
     p.ev_l2_refill = 0x17;   // L2D_CACHE_REFILL
     p.ev_l2_writeback = 0x18;  // L2D_CACHE_WB
+    p.ev_stall_frontend = 0x23;  // STALL_FRONTEND
+    p.ev_stall_backend = 0x24;   // STALL_BACKEND
 }
 
 // A unified L2 of `kib` KiB and its miss cost (to memory, beyond the L1 refill).
@@ -138,6 +140,8 @@ TimingParams arm11() {
     p.ev_l1i_refill = 0x00;
     p.ev_itlb_refill = 0x03;  // ITLB_MISS (MicroTLB)
     p.ev_dtlb_refill = 0x04;  // DTLB_MISS
+    p.ev_stall_frontend = p.ev_stall_backend = timing::no_event;
+    p.ev_fetch_stall = 0x01;  // IBUF_STALL: cycles the instruction buffer is starved by an I-cache or MicroTLB miss
     p.ev_l2_access = p.ev_l2_refill = p.ev_l2_writeback = timing::no_event;  // no L2 in the core
     return p;
 }

@@ -55,6 +55,7 @@ uint64_t TimingModel::step(const isa::RetiredInsn& insn, uint64_t pc, unsigned s
     if (insn.regs.dst < ready_.size()) ready_[insn.regs.dst] = issue + p_.result_latency[cls];
     uint64_t cycles = (paired ? 0 : 1) + stall + p_.class_extra[cls];
     const uint64_t base = cycles;
+    uint64_t flush_cycles = 0;
     // Branches: direction for conditional ones (an A32/T32 branch whose condition failed is one not taken),
     // target for indirect ones; a miss costs the penalty.
     if (insn.branch) {
@@ -80,9 +81,11 @@ uint64_t TimingModel::step(const isa::RetiredInsn& insn, uint64_t pc, unsigned s
         if (predictable && p_.ev_predictable != no_event) b.add(p_.ev_predictable);
         if (mispredicted) {
             cycles += p_.mispredict_penalty;
+            flush_cycles = p_.mispredict_penalty;
             if (p_.ev_mispredict != no_event) b.add(p_.ev_mispredict);
         }
     }
+    const uint64_t before_fetch = cycles;
     // Instruction fetch: one access per line entered, sequentially or by a taken branch.
     if (l1i_) {
         if (next_fetch_new_) last_ifetch_line_ = ~uint64_t{0};
@@ -99,6 +102,7 @@ uint64_t TimingModel::step(const isa::RetiredInsn& insn, uint64_t pc, unsigned s
             }
         }
     }
+    const uint64_t fetch_cycles = cycles - before_fetch;
     if ((insn.cls == C::load || insn.cls == C::store) && !insn.cond_failed) {
         for (unsigned k = 0; k < n_mem; ++k) {
             cycles += tlb(dtlb_, mem[k].addr, p_.ev_dtlb_refill, b);
@@ -126,6 +130,12 @@ uint64_t TimingModel::step(const isa::RetiredInsn& insn, uint64_t pc, unsigned s
         if (bus && ev != no_event) b.add(ev);
         if (bus) cycles += insn.cls == C::load ? p_.bus_load_penalty : p_.bus_store_penalty;
     }
+    // Stall cycles by cause: fetch misses and refetch after a misprediction starve the front end; result-use
+    // waits, multi-cycle execution and data misses hold the back end.
+    if (fetch_cycles && p_.ev_fetch_stall != no_event) b.add(p_.ev_fetch_stall, fetch_cycles);
+    if (fetch_cycles + flush_cycles && p_.ev_stall_frontend != no_event) b.add(p_.ev_stall_frontend, fetch_cycles + flush_cycles);
+    const uint64_t back = cycles - fetch_cycles - flush_cycles - (paired ? 0 : 1);
+    if (back && p_.ev_stall_backend != no_event) b.add(p_.ev_stall_backend, back);
     // The next instruction may pair with this one if it issued alone, took one cycle and did not branch away.
     pair_open_ = !paired && cycles == base && base == 1 + stall && !((insn.branch & isa::br_taken) && !insn.cond_failed);
     prev_issue_ = issue;
@@ -147,7 +157,7 @@ bool TimingModel::pairs(isa::InsnClass older, isa::InsnClass younger) {
 
 std::vector<uint32_t> TimingModel::produced_events() const {
     std::vector<uint32_t> v;
-    for (uint32_t e : {p_.ev_mispredict, p_.ev_predictable})
+    for (uint32_t e : {p_.ev_mispredict, p_.ev_predictable, p_.ev_stall_frontend, p_.ev_stall_backend, p_.ev_fetch_stall})
         if (e != no_event) v.push_back(e);
     if (p_.l1i)
         for (uint32_t e : {p_.ev_l1i_access, p_.ev_l1i_refill})

@@ -46,6 +46,9 @@ struct TimingParams {
     uint32_t ev_l1i_access = no_event, ev_l1i_refill = no_event;
     uint32_t ev_l2_access = no_event, ev_l2_refill = no_event, ev_l2_writeback = no_event;
     uint32_t ev_itlb_refill = no_event, ev_dtlb_refill = no_event;
+    // Stall cycles: front end (fetch misses and refetch after a misprediction), back end (result-use waits,
+    // multi-cycle execution, data misses and bus waits), and fetch misses alone (ARM11 IBUF_STALL).
+    uint32_t ev_stall_frontend = no_event, ev_stall_backend = no_event, ev_fetch_stall = no_event;
     // Tightly coupled data memory (VeeR EL2 DCCM): loads and stores outside it go on the data bus.
     struct Region {
         uint64_t base = 0, size = 0;

@@ -466,3 +466,36 @@ TEST(TimingModel, DualIssuePairsIndependentInstructions) {
         EXPECT_EQ(run(m, {op(C::load, 1, 10), op(C::alu, 2, 11), op(C::alu, 3, 1)}), 4u);
     }
 }
+
+TEST(TimingModel, StallCyclesByCause) {
+    TimingParams p;
+    p.l1i = small_cache();
+    p.l1i_refill_penalty = 20;
+    p.mispredict_penalty = 3;
+    p.predictor.direction = PredictorConfig::Direction::btfn;
+    p.class_extra[static_cast<size_t>(isa::InsnClass::div)] = 5;
+    p.ev_stall_frontend = 0x23;
+    p.ev_stall_backend = 0x24;
+    p.ev_fetch_stall = 0x01;
+    TimingModel m(p);
+    EventBatch b;
+    // An ALU op whose fetch misses (front end 20), a divide in the same line (back end 5), and a backward branch
+    // taken as BTFN predicts (no penalty): 3 + 20 + 5 = 28 cycles.
+    uint64_t cycles = m.step(insn(isa::InsnClass::alu), 0x1000, 4, 0x1004, nullptr, 0, b);
+    cycles += m.step(insn(isa::InsnClass::div), 0x1004, 4, 0x1008, nullptr, 0, b);
+    const isa::RetiredInsn br = insn(isa::InsnClass::branch, isa::br_immediate | isa::br_conditional);
+    // On a second model: the branch taken once (its fetch misses: 20), then falling through, against BTFN's
+    // backward-taken prediction: 1 + 3 cycles, all 23 in the front end.
+    EventBatch warm;
+    TimingModel m2(p);
+    isa::RetiredInsn taken = br;
+    taken.branch |= isa::br_taken;
+    m2.step(taken, 0x1008, 4, 0x1000, nullptr, 0, warm);
+    EXPECT_EQ(m2.step(br, 0x1008, 4, 0x100C, nullptr, 0, warm), 1u + 3);
+    cycles += m.step(taken, 0x1008, 4, 0x1000, nullptr, 0, b);
+    EXPECT_EQ(cycles, 3u + 20 + 5);
+    EXPECT_EQ(b.count(0x01), 20u);
+    EXPECT_EQ(b.count(0x23), 20u);
+    EXPECT_EQ(b.count(0x24), 5u);
+    EXPECT_EQ(warm.count(0x23), 20u + 3);
+}

@@ -596,6 +596,7 @@ TEST(TimingReplay, Arm11PredictionFollowsSctlrZ) {
         // and one instruction micro-TLB refill of 2 (one page)
         EXPECT_EQ(event_count(r, 0x00), 1u);
         EXPECT_EQ(event_count(r, 0x03), 1u);
+        EXPECT_EQ(event_count(r, 0x01), 8u + 2);  // IBUF_STALL: the refill and the MicroTLB miss
         EXPECT_EQ(r.cycles, 23u + 5 * (z ? 6u : 8u) + 8 + 2);
     }
 }
