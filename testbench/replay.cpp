@@ -114,6 +114,48 @@ Decoded decode_arm(uint32_t enc, IsaState isa, uint8_t size) {
     return d;
 }
 
+// Retired instructions counted by kind between two flushes: the platform's retire() then runs once per kind with
+// its count (events in a batch have no order), not once per instruction. A kind is everything retire() reads.
+class RetireHistogram {
+public:
+    template <typename Retire>
+    void add(const isa::RetiredInsn& i, Retire&& retire) {
+        const uint32_t key = static_cast<uint32_t>(i.cls) | (i.compressed ? 1u << 5 : 0u) | (i.cond_failed ? 1u << 6 : 0u) |
+                             (i.multiple ? 1u << 7 : 0u) | (i.unaligned ? 1u << 8 : 0u) | (static_cast<uint32_t>(i.branch) << 9);
+        Slot& s = slots_[(key * 0x9E3779B1u) >> 26];
+        if (s.count && s.key != key) {  // a collision: the older kind is retired now
+            retire(s.insn, s.count);
+            s.count = 0;
+        }
+        if (s.count == 0) {
+            s.key = key;
+            s.insn = i;
+            touched_[n_touched_++] = static_cast<uint8_t>(&s - slots_.data());
+        }
+        ++s.count;
+    }
+    template <typename Retire>
+    void drain(Retire&& retire) {
+        for (unsigned k = 0; k < n_touched_; ++k) {
+            Slot& s = slots_[touched_[k]];
+            if (s.count) retire(s.insn, s.count);
+            s.count = 0;
+        }
+        n_touched_ = 0;
+    }
+    bool full() const { return n_touched_ == touched_.size(); }
+
+private:
+    struct Slot {
+        uint32_t key = 0;
+        uint64_t count = 0;
+        isa::RetiredInsn insn;
+    };
+    std::array<Slot, 64> slots_{};
+    std::array<uint8_t, 4096> touched_{};  // a slot may appear more than once after a collision
+    unsigned n_touched_ = 0;
+};
+
 // A direct-mapped cache of decoded encodings: traces repeat a small set of static instructions.
 class DecodeCache {
 public:
@@ -252,8 +294,8 @@ private:
             sysreg(rec, d, insn, cycles);
         } else {
             batch_.cycles += cycles;
-            p_.retire(insn, 1, batch_);
-            if (++pending_ >= 4096) flush();
+            hist_.add(insn, [this](const isa::RetiredInsn& i, uint64_t n) { p_.retire(i, n, batch_); });
+            if (++pending_ >= 4096 || hist_.full()) flush();
         }
         const bool rv = rec.isa == IsaState::rv32 || rec.isa == IsaState::rv64;
         for (unsigned i = 0; i < rec.n_regs; ++i)
@@ -334,6 +376,7 @@ private:
     }
 
     void flush() {
+        hist_.drain([this](const isa::RetiredInsn& i, uint64_t n) { p_.retire(i, n, batch_); });
         if (batch_.cycles == 0 && batch_.events.empty()) return;
         if (o_.advance_hook) o_.advance_hook(batch_);
         else pmu_->advance(batch_);
@@ -403,6 +446,7 @@ private:
     uint64_t gpr_[32] = {};
     std::vector<uint64_t> totals_;
     DecodeCache cache_;
+    RetireHistogram hist_;
 };
 
 std::string event_name(const Platform& p, uint32_t n) {
@@ -422,8 +466,9 @@ void Result::skipped_note(const trace::TraceReader* reader) {
 Result run(const Options& o, std::unique_ptr<trace::TraceReader> reader, std::ostream* interval_out) {
     const Platform* p = find_platform(o.platform);
     if (!p) throw std::invalid_argument(fmt::format("unknown platform '{}'", o.platform));
-    Replayer r(o, *p, interval_out);
-    return r.run(std::move(reader));
+    // On the heap: the replay may run on a SystemC thread's small stack (pmusim run --vcd).
+    auto r = std::make_unique<Replayer>(o, *p, interval_out);
+    return r->run(std::move(reader));
 }
 
 Result run(const Options& o, std::ostream* interval_out) { return run(o, nullptr, interval_out); }

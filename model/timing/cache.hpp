@@ -31,6 +31,7 @@ public:
     uint64_t refills() const { return refills_; }
     uint64_t writebacks() const { return writebacks_; }
     unsigned sets() const { return sets_; }
+    uint64_t line_of(uint64_t addr) const { return addr >> line_shift_; }
 
 private:
     struct Way {

@@ -90,7 +90,7 @@ uint64_t TimingModel::step(const isa::RetiredInsn& insn, uint64_t pc, unsigned s
     if (l1i_) {
         if (next_fetch_new_) last_ifetch_line_ = ~uint64_t{0};
         next_fetch_new_ = (insn.branch & isa::br_taken) && !insn.cond_failed;
-        const uint64_t line = pc / p_.l1i->line;
+        const uint64_t line = l1i_->line_of(pc);
         if (line != last_ifetch_line_) {
             last_ifetch_line_ = line;
             cycles += tlb(itlb_, pc, p_.ev_itlb_refill, b);
