@@ -268,20 +268,31 @@ TEST(TimingModel, MicroTlbOfTenPages) {
     EXPECT_EQ(b.count(0x05), 24u);
 }
 
-TEST(TimingModel, L2CatchesWhatTheL1Thrashes) {
+namespace {
+
+// The 4 KiB 2-way L1D of small_cache() in front of a 16 KiB 4-way L2 of 64-byte lines, with the ARMv8 numbers.
+TimingParams with_l2() {
     TimingParams p;
-    p.l1d = small_cache();  // 4 KiB, 2-way
-    p.l1d_refill_penalty = 10;
+    p.l1d = small_cache();
     CacheConfig l2;
     l2.size = 16 * 1024;
     l2.ways = 4;
     l2.line = 64;
     p.l2 = l2;
-    p.l2_refill_penalty = 50;
     p.ev_l1d_refill = 0x03;
+    p.ev_l1d_writeback = 0x15;
     p.ev_l2_access = 0x16;
     p.ev_l2_refill = 0x17;
     p.ev_l2_writeback = 0x18;
+    return p;
+}
+
+}  // namespace
+
+TEST(TimingModel, L2CatchesWhatTheL1Thrashes) {
+    TimingParams p = with_l2();
+    p.l1d_refill_penalty = 10;
+    p.l2_refill_penalty = 50;
     TimingModel m(p);
     EventBatch b;
     // 8 KiB by lines, twice: every L1 access misses (4 lines per 2-way set); the L2 holds all 128 lines, so only
@@ -294,18 +305,7 @@ TEST(TimingModel, L2CatchesWhatTheL1Thrashes) {
 }
 
 TEST(TimingModel, L1WriteBacksWriteTheL2) {
-    TimingParams p;
-    p.l1d = small_cache();
-    CacheConfig l2;
-    l2.size = 16 * 1024;
-    l2.ways = 4;
-    l2.line = 64;
-    p.l2 = l2;
-    p.ev_l1d_writeback = 0x15;
-    p.ev_l2_access = 0x16;
-    p.ev_l2_refill = 0x17;
-    p.ev_l2_writeback = 0x18;
-    TimingModel m(p);
+    TimingModel m(with_l2());
     EventBatch b;
     // 2 KiB stored by lines: 32 L1 refills, each an L2 read that misses. Then 4 KiB read elsewhere: 64 L1 refills
     // (64 L2 misses) whose second per set evicts a dirty line: 32 L1 write-backs, each an L2 write that hits.
