@@ -118,13 +118,12 @@ Decoded decode_arm(uint32_t enc, IsaState isa, uint8_t size) {
 // its count (events in a batch have no order), not once per instruction. A kind is everything retire() reads.
 class RetireHistogram {
 public:
-    template <typename Retire>
-    void add(const isa::RetiredInsn& i, Retire&& retire) {
+    void add(const isa::RetiredInsn& i, const Platform& p, EventBatch& b) {
         const uint32_t key = static_cast<uint32_t>(i.cls) | (i.compressed ? 1u << 5 : 0u) | (i.cond_failed ? 1u << 6 : 0u) |
                              (i.multiple ? 1u << 7 : 0u) | (i.unaligned ? 1u << 8 : 0u) | (static_cast<uint32_t>(i.branch) << 9);
         Slot& s = slots_[(key * 0x9E3779B1u) >> 26];
         if (s.count && s.key != key) {  // a collision: the older kind is retired now
-            retire(s.insn, s.count);
+            p.retire(s.insn, s.count, b);
             s.count = 0;
         }
         if (s.count == 0) {
@@ -134,11 +133,10 @@ public:
         }
         ++s.count;
     }
-    template <typename Retire>
-    void drain(Retire&& retire) {
+    void drain(const Platform& p, EventBatch& b) {
         for (unsigned k = 0; k < n_touched_; ++k) {
             Slot& s = slots_[touched_[k]];
-            if (s.count) retire(s.insn, s.count);
+            if (s.count) p.retire(s.insn, s.count, b);
             s.count = 0;
         }
         n_touched_ = 0;
@@ -294,7 +292,7 @@ private:
             sysreg(rec, d, insn, cycles);
         } else {
             batch_.cycles += cycles;
-            hist_.add(insn, [this](const isa::RetiredInsn& i, uint64_t n) { p_.retire(i, n, batch_); });
+            hist_.add(insn, p_, batch_);
             if (++pending_ >= 4096 || hist_.full()) flush();
         }
         const bool rv = rec.isa == IsaState::rv32 || rec.isa == IsaState::rv64;
@@ -376,7 +374,7 @@ private:
     }
 
     void flush() {
-        hist_.drain([this](const isa::RetiredInsn& i, uint64_t n) { p_.retire(i, n, batch_); });
+        hist_.drain(p_, batch_);
         if (batch_.cycles == 0 && batch_.events.empty()) return;
         if (o_.advance_hook) o_.advance_hook(batch_);
         else pmu_->advance(batch_);
@@ -449,6 +447,8 @@ private:
     RetireHistogram hist_;
 };
 
+const char* timing_name(Timing t) { return t == Timing::trace ? "trace" : t == Timing::cpi1 ? "cpi1" : "model"; }
+
 std::string event_name(const Platform& p, uint32_t n) {
     for (const auto& e : p.event_names())
         if (e.number == n) return e.name;
@@ -478,7 +478,7 @@ void print(const Options& o, const Platform& p, const Result& r, std::ostream& o
         nlohmann::json j;
         j["platform"] = p.name;
         j["trace"] = {{"path", o.trace}, {"format", r.format}, {"records", r.records}};
-        j["timing"] = o.timing == Timing::trace ? "trace" : o.timing == Timing::cpi1 ? "cpi1" : "model";
+        j["timing"] = timing_name(o.timing);
         j["instructions"] = r.instructions;
         j["cycles"] = r.cycles;
         nlohmann::json ev = nlohmann::json::array();

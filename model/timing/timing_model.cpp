@@ -2,6 +2,14 @@
 
 namespace pmusim::timing {
 
+namespace {
+
+void emit(EventBatch& b, uint32_t ev, uint64_t n = 1) {
+    if (ev != no_event) b.add(ev, n);
+}
+
+}  // namespace
+
 TimingModel::TimingModel(const TimingParams& p) : p_(p), bp_(p.predictor), seen_target_(1024, 0) {
     if (p.l1d) l1d_.emplace(*p.l1d);
     if (p.l1i) l1i_.emplace(*p.l1i);
@@ -21,16 +29,16 @@ TimingModel::TimingModel(const TimingParams& p) : p_(p), bp_(p.predictor), seen_
 unsigned TimingModel::next_level(uint64_t addr, bool write, EventBatch& b) {
     if (!l2_) return 0;
     const auto r = l2_->access(addr, write);
-    if (p_.ev_l2_access != no_event) b.add(p_.ev_l2_access);
-    if (r.writeback && p_.ev_l2_writeback != no_event) b.add(p_.ev_l2_writeback);
+    emit(b, p_.ev_l2_access);
+    if (r.writeback) emit(b, p_.ev_l2_writeback);
     if (!r.refill) return 0;
-    if (p_.ev_l2_refill != no_event) b.add(p_.ev_l2_refill);
+    emit(b, p_.ev_l2_refill);
     return write ? 0 : p_.l2_refill_penalty;  // a write-back goes to a buffer: no stall
 }
 
 unsigned TimingModel::tlb(std::optional<Cache>& t, uint64_t addr, uint32_t ev, EventBatch& b) {
     if (!t || !t->access(addr, false).refill) return 0;
-    if (ev != no_event) b.add(ev);
+    emit(b, ev);
     return p_.tlb_refill_penalty;
 }
 
@@ -78,11 +86,11 @@ uint64_t TimingModel::step(const isa::RetiredInsn& insn, uint64_t pc, unsigned s
             mispredicted = true;  // prediction off: even unconditional branches are assumed not taken
         }
         if (taken && (insn.branch & isa::br_call)) bp_.call(pc + size);
-        if (predictable && p_.ev_predictable != no_event) b.add(p_.ev_predictable);
+        if (predictable) emit(b, p_.ev_predictable);
         if (mispredicted) {
             cycles += p_.mispredict_penalty;
             flush_cycles = p_.mispredict_penalty;
-            if (p_.ev_mispredict != no_event) b.add(p_.ev_mispredict);
+            emit(b, p_.ev_mispredict);
         }
     }
     const uint64_t before_fetch = cycles;
@@ -95,47 +103,48 @@ uint64_t TimingModel::step(const isa::RetiredInsn& insn, uint64_t pc, unsigned s
             last_ifetch_line_ = line;
             cycles += tlb(itlb_, pc, p_.ev_itlb_refill, b);
             const auto r = l1i_->access(pc, false);
-            if (p_.ev_l1i_access != no_event) b.add(p_.ev_l1i_access);
+            emit(b, p_.ev_l1i_access);
             if (r.refill) {
                 cycles += p_.l1i_refill_penalty + next_level(pc, false, b);
-                if (p_.ev_l1i_refill != no_event) b.add(p_.ev_l1i_refill);
+                emit(b, p_.ev_l1i_refill);
             }
         }
     }
     const uint64_t fetch_cycles = cycles - before_fetch;
-    if ((insn.cls == C::load || insn.cls == C::store) && !insn.cond_failed) {
+    const bool data = (insn.cls == C::load || insn.cls == C::store) && !insn.cond_failed;
+    if (data) {
         for (unsigned k = 0; k < n_mem; ++k) {
             cycles += tlb(dtlb_, mem[k].addr, p_.ev_dtlb_refill, b);
             if (!l1d_) continue;
             const auto r = l1d_->access(mem[k].addr, mem[k].write);
-            if (p_.ev_l1d_access != no_event) b.add(p_.ev_l1d_access);
+            emit(b, p_.ev_l1d_access);
             if (r.writeback) {
-                if (p_.ev_l1d_writeback != no_event) b.add(p_.ev_l1d_writeback);
+                emit(b, p_.ev_l1d_writeback);
                 cycles += next_level(r.victim, true, b);
             }
             if (r.refill) {
                 cycles += p_.l1d_refill_penalty + next_level(mem[k].addr, false, b);
-                if (p_.ev_l1d_refill != no_event) b.add(p_.ev_l1d_refill);
+                emit(b, p_.ev_l1d_refill);
             }
         }
     }
-    if (p_.local_data && (insn.cls == C::load || insn.cls == C::store) && !insn.cond_failed) {
+    if (data && p_.local_data) {
         bool bus = false;
         for (unsigned k = 0; k < n_mem; ++k) {
             if (mem[k].addr - p_.local_data->base < p_.local_data->size) continue;
             bus = true;
-            if (p_.ev_bus_access != no_event) b.add(p_.ev_bus_access);
+            emit(b, p_.ev_bus_access);
         }
         const uint32_t ev = insn.cls == C::load ? p_.ev_bus_load : p_.ev_bus_store;
-        if (bus && ev != no_event) b.add(ev);
+        if (bus) emit(b, ev);
         if (bus) cycles += insn.cls == C::load ? p_.bus_load_penalty : p_.bus_store_penalty;
     }
     // Stall cycles by cause: fetch misses and refetch after a misprediction starve the front end; result-use
     // waits, multi-cycle execution and data misses hold the back end.
-    if (fetch_cycles && p_.ev_fetch_stall != no_event) b.add(p_.ev_fetch_stall, fetch_cycles);
-    if (fetch_cycles + flush_cycles && p_.ev_stall_frontend != no_event) b.add(p_.ev_stall_frontend, fetch_cycles + flush_cycles);
+    if (fetch_cycles) emit(b, p_.ev_fetch_stall, fetch_cycles);
+    if (fetch_cycles + flush_cycles) emit(b, p_.ev_stall_frontend, fetch_cycles + flush_cycles);
     const uint64_t back = cycles - fetch_cycles - flush_cycles - (paired ? 0 : 1);
-    if (back && p_.ev_stall_backend != no_event) b.add(p_.ev_stall_backend, back);
+    if (back) emit(b, p_.ev_stall_backend, back);
     // The next instruction may pair with this one if it issued alone, took one cycle and did not branch away.
     pair_open_ = !paired && cycles == base && base == 1 + stall && !((insn.branch & isa::br_taken) && !insn.cond_failed);
     prev_issue_ = issue;

@@ -1,7 +1,8 @@
 // The cycle-approximate timing model: turns each retired instruction into cycles and microarchitectural events
-// from platform data (docs/accuracy.md). In-order, single issue: one cycle per instruction, plus the extra
-// cycles of its class, a misprediction penalty, and cache refill penalties. No virtual calls; one call per
-// instruction from the replay, which hands the events to the PMU in batches.
+// from platform data (docs/accuracy.md). In-order, single or dual issue: one cycle per instruction (none when it
+// pairs with the one before), plus result-use stalls from a register scoreboard, the extra cycles of its class, a
+// misprediction penalty, and TLB, cache, L2 and bus penalties. No virtual calls; one call per instruction from the
+// replay, which hands the events to the PMU in batches.
 #pragma once
 #include <array>
 #include <cstdint>
@@ -82,17 +83,16 @@ public:
     BranchPredictor& predictor() { return bp_; }
 
 private:
-    TimingParams p_;
-    BranchPredictor bp_;
     // The next level for an L1 refill (write: an L1 write-back): extra cycles beyond the L1 refill penalty.
     unsigned next_level(uint64_t addr, bool write, EventBatch& b);
     unsigned tlb(std::optional<Cache>& t, uint64_t addr, uint32_t ev, EventBatch& b);
+    static bool pairs(isa::InsnClass older, isa::InsnClass younger);
 
+    TimingParams p_;
+    BranchPredictor bp_;
     std::optional<Cache> l1d_, l1i_, l2_, itlb_, dtlb_;
     std::vector<uint64_t> seen_target_;
     uint64_t last_ifetch_line_ = ~uint64_t{0};
-    static bool pairs(isa::InsnClass older, isa::InsnClass younger);
-
     uint64_t now_ = 0;                  // the model's cycle at the start of the next instruction
     bool pair_open_ = false;            // the previous instruction issued alone and could take a partner
     uint64_t prev_issue_ = 0;
