@@ -23,12 +23,14 @@ enum BranchFlags : uint8_t {
     br_taken = 64,       // set by the replay from the next PC
 };
 
-// The general-purpose registers an instruction reads and writes (no_reg: none), for result-use stalls.
+// The general-purpose registers an instruction reads and writes, as bit masks (bit n: register n), for the
+// timing model's result-use stalls. `addr` is the subset of `src` that forms a memory address (ARM11 needs these
+// a cycle early). Registers that are never a dependency (A64 SP/ZR, RISC-V x0, the ARM PC) are left out.
 constexpr uint8_t no_reg = 0xFF;
 struct RegUse {
-    uint8_t dst = no_reg;
-    uint8_t src[3] = {no_reg, no_reg, no_reg};
+    uint32_t dst = 0, src = 0, addr = 0;
 };
+constexpr uint32_t reg_bit(uint8_t r) { return r < 32 ? uint32_t{1} << r : 0u; }
 
 struct RetiredInsn {
     InsnClass cls = InsnClass::alu;

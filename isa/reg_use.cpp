@@ -11,10 +11,24 @@ uint8_t reg(uint32_t insn, unsigned lsb, bool zero_is_none = false) {
 
 RegUse use(uint8_t dst, uint8_t s0 = no_reg, uint8_t s1 = no_reg, uint8_t s2 = no_reg) {
     RegUse u;
+    u.dst = reg_bit(dst);
+    u.src = reg_bit(s0) | reg_bit(s1) | reg_bit(s2);
+    return u;
+}
+
+// A load or store: `addr` forms the address, `data` is stored (src) or loaded (dst).
+RegUse mem(uint32_t loaded, uint32_t stored, uint32_t addr) {
+    RegUse u;
+    u.dst = loaded;
+    u.src = stored | addr;
+    u.addr = addr;
+    return u;
+}
+
+RegUse masks(uint32_t dst, uint32_t src) {
+    RegUse u;
     u.dst = dst;
-    u.src[0] = s0;
-    u.src[1] = s1;
-    u.src[2] = s2;
+    u.src = src;
     return u;
 }
 
@@ -24,6 +38,14 @@ uint8_t x(uint32_t insn, unsigned lsb) {
     return r == 31 ? no_reg : r;
 }
 
+// A32/T32: the 4-bit register field at `lsb`, as a mask; the PC (15) is never a dependency.
+uint32_t r4(uint32_t insn, unsigned lsb) {
+    const unsigned r = (insn >> lsb) & 15u;
+    return r == 15 ? 0u : uint32_t{1} << r;
+}
+
+constexpr uint32_t sp_bit = 1u << 13, lr_bit = 1u << 14;
+
 }  // namespace
 
 RegUse a64_reg_use(uint32_t i) {
@@ -31,19 +53,21 @@ RegUse a64_reg_use(uint32_t i) {
     // Loads and stores (C4.1.66): op0 x1x0.
     if ((i & 0x0A000000u) == 0x08000000u) {
         if (i & (1u << 26)) return {};  // SIMD&FP registers
+        const uint32_t base = reg_bit(rn);
+        if (((i >> 27) & 7u) == 3u && !((i >> 24) & 1u)) return mem(reg_bit(rd), 0, 0);  // LDR (literal)
         const bool pair = ((i >> 27) & 7u) == 5u;  // LDP/STP and kin: bits 29:27 = 101
         if (pair) {
-            const bool load = (i >> 22) & 1u;
-            return load ? use(rd, rn) : use(no_reg, rd, x(i, 10), rn);
+            const uint32_t regs = reg_bit(rd) | reg_bit(x(i, 10));
+            return (i >> 22) & 1u ? mem(regs, 0, base) : mem(0, regs, base);
         }
         if (((i >> 27) & 7u) == 7u) {
             // Load/store register: unsigned offset (bit 24 = 1), or immediate/register forms (bit 24 = 0).
             const unsigned opc = (i >> 22) & 3u;
             const bool reg_offset = !((i >> 24) & 1u) && ((i >> 21) & 1u) && ((i >> 10) & 3u) == 2u;
-            const uint8_t index = reg_offset ? rm : no_reg;
-            if (opc == 0) return use(no_reg, rd, rn, index);          // store
+            const uint32_t addr = base | (reg_offset ? reg_bit(rm) : 0u);
+            if (opc == 0) return mem(0, reg_bit(rd), addr);           // store
             if (((i >> 30) & 3u) == 3u && opc == 2) return {};        // PRFM
-            return use(rd, rn, index);                                // load (sign-extending ones too)
+            return mem(reg_bit(rd), 0, addr);                         // load (sign-extending ones too)
         }
         return {};
     }
@@ -85,8 +109,8 @@ RegUse rv_reg_use(uint32_t i, bool rv64) {
         const uint8_t r7 = reg(i, 7, true), r2 = reg(i, 2, true);
         if (q == 0) {
             if (f3 == 0) return use(rp(2), 2);                    // c.addi4spn
-            if (f3 == 2 || (f3 == 3 && rv64)) return use(rp(2), rp(7));     // c.lw, c.ld (RV32 f3 = 3: c.flw)
-            if (f3 == 6 || (f3 == 7 && rv64)) return use(no_reg, rp(7), rp(2));  // c.sw, c.sd (RV32: c.fsw)
+            if (f3 == 2 || (f3 == 3 && rv64)) return mem(reg_bit(rp(2)), 0, reg_bit(rp(7)));  // c.lw, c.ld (RV32 f3 = 3: c.flw)
+            if (f3 == 6 || (f3 == 7 && rv64)) return mem(0, reg_bit(rp(2)), reg_bit(rp(7)));  // c.sw, c.sd (RV32: c.fsw)
             return {};
         }
         if (q == 1) {
@@ -107,16 +131,16 @@ RegUse rv_reg_use(uint32_t i, bool rv64) {
         if (q == 2) {
             switch (f3) {
                 case 0: return use(r7, r7);                       // c.slli
-                case 2: return use(r7, 2);                        // c.lwsp
-                case 3: return rv64 ? use(r7, 2) : RegUse{};      // c.ldsp (RV32: c.flwsp)
+                case 2: return mem(reg_bit(r7), 0, reg_bit(2));   // c.lwsp
+                case 3: return rv64 ? mem(reg_bit(r7), 0, reg_bit(2)) : RegUse{};  // c.ldsp (RV32: c.flwsp)
                 case 4: {
                     const bool b12 = (i >> 12) & 1u;
                     if (!b12) return r2 == no_reg ? use(no_reg, r7) : use(r7, r2);  // c.jr / c.mv
                     if (r7 == no_reg) return {};                  // c.ebreak
                     return r2 == no_reg ? use(1, r7) : use(r7, r7, r2);  // c.jalr / c.add
                 }
-                case 6: return use(no_reg, 2, r2);                // c.swsp
-                case 7: return rv64 ? use(no_reg, 2, r2) : RegUse{};  // c.sdsp (RV32: c.fswsp)
+                case 6: return mem(0, reg_bit(r2), reg_bit(2));   // c.swsp
+                case 7: return rv64 ? mem(0, reg_bit(r2), reg_bit(2)) : RegUse{};  // c.sdsp (RV32: c.fswsp)
                 default: return {};
             }
         }
@@ -124,13 +148,186 @@ RegUse rv_reg_use(uint32_t i, bool rv64) {
     }
     const uint8_t rd = reg(i, 7, true), rs1 = reg(i, 15, true), rs2 = reg(i, 20, true);
     switch (i & 0x7Fu) {
-        case 0x33: case 0x3B: case 0x2F: return use(rd, rs1, rs2);     // OP, OP-32 (incl. M), AMO
-        case 0x13: case 0x1B: case 0x03: case 0x67: return use(rd, rs1);  // OP-IMM(-32), LOAD, JALR
-        case 0x23: case 0x63: return use(no_reg, rs1, rs2);              // STORE, BRANCH
+        case 0x33: case 0x3B: return use(rd, rs1, rs2);                // OP, OP-32 (incl. M)
+        case 0x2F: return mem(reg_bit(rd), reg_bit(rs2), reg_bit(rs1));  // AMO
+        case 0x13: case 0x1B: case 0x67: return use(rd, rs1);        // OP-IMM(-32), JALR
+        case 0x03: return mem(reg_bit(rd), 0, reg_bit(rs1));           // LOAD
+        case 0x23: return mem(0, reg_bit(rs2), reg_bit(rs1));          // STORE
+        case 0x63: return use(no_reg, rs1, rs2);                       // BRANCH
         case 0x37: case 0x17: case 0x6F: return use(rd);                  // LUI, AUIPC, JAL
         case 0x73: return ((i >> 12) & 7u) ? use(rd, ((i >> 12) & 4u) ? no_reg : rs1) : RegUse{};  // CSR
         default: return {};
     }
+}
+
+RegUse a32_reg_use(uint32_t i) {
+    const uint32_t rn = r4(i, 16), rd = r4(i, 12), rs = r4(i, 8), rm = r4(i, 0);
+    if ((i >> 28) == 0xFu) return (i & 0xFE000000u) == 0xFA000000u ? masks(lr_bit, 0) : RegUse{};  // BLX (immediate)
+    switch ((i >> 25) & 7u) {
+        case 0:
+            if ((i & 0x0F0000F0u) == 0x00000090u) {  // multiplies (A5.2.5): Rd/RdHi 19:16, Ra/RdLo 15:12
+                const unsigned op = (i >> 21) & 7u;
+                if (op == 0) return masks(rn, rm | rs);                        // MUL
+                if (op == 1 || op == 3) return masks(rn, rm | rs | rd);        // MLA, MLS
+                const bool acc = op == 2 || (op & 1u);                         // UMAAL, UMLAL, SMLAL
+                return masks(rn | rd, rm | rs | (acc ? rn | rd : 0u));          // long: RdHi and RdLo
+            }
+            if ((i & 0x0E000090u) == 0x00000090u && ((i >> 5) & 3u) != 0) {  // extra loads and stores (A5.2.8)
+                const bool load = (i >> 20) & 1u;
+                const unsigned op2 = (i >> 5) & 3u, t = (i >> 12) & 15u;
+                const uint32_t addr = rn | ((i >> 22) & 1u ? 0u : rm);
+                if (!load && op2 >= 2) {  // LDRD, STRD: Rt and Rt+1
+                    const uint32_t pair = rd | (t < 14 ? uint32_t{1} << (t + 1) : 0u);
+                    return op2 == 2 ? mem(pair, 0, addr) : mem(0, pair, addr);
+                }
+                return load ? mem(rd, 0, addr) : mem(0, rd, addr);
+            }
+            if ((i & 0x01900000u) == 0x01000000u) {  // miscellaneous (A5.2.12) and halfword multiplies (A5.2.7)
+                if ((i & 0x0FFFFFD0u) == 0x012FFF10u) return masks((i >> 5) & 1u ? lr_bit : 0u, rm);  // BX, BLX
+                if ((i & 0x0FFF0FF0u) == 0x016F0F10u) return masks(rd, rm);               // CLZ
+                if ((i & 0x0FBF0FFFu) == 0x010F0000u) return masks(rd, 0);                // MRS
+                if ((i & 0x0FB0FFF0u) == 0x0120F000u) return masks(0, rm);                // MSR (register)
+                if ((i & 0x000000F0u) == 0x00000050u) return masks(rd, rn | rm);          // QADD, QSUB, ...
+                if ((i & 0x00000090u) == 0x00000080u) {                                   // SMLAxy, SMULWy, ...
+                    const unsigned op = (i >> 21) & 3u;
+                    if (op == 2) return masks(rn | rd, rm | rs | rn | rd);                 // SMLALxy
+                    const bool acc = op == 0 || (op == 1 && !((i >> 5) & 1u));
+                    return masks(rn, rm | rs | (acc ? rd : 0u));
+                }
+                return {};
+            }
+            [[fallthrough]];
+        case 1: {  // data processing (A5.2.1-A5.2.3): opcode 24:21, Rn 19:16, Rd 15:12
+            if ((i & 0x0FB00000u) == 0x03000000u) return (i >> 22) & 1u ? masks(rd, rd) : masks(rd, 0);  // MOVW, MOVT
+            if ((i & 0x0FB00000u) == 0x03200000u) return {};                                  // MSR (immediate), hints
+            const unsigned op = (i >> 21) & 15u;
+            uint32_t src = (op == 13 || op == 15) ? 0u : rn;                      // MOV and MVN have no Rn
+            if (!((i >> 25) & 1u)) src |= rm | ((i >> 4) & 1u ? rs : 0u);          // register, register-shifted
+            return masks((op & 0xCu) == 0x8u ? 0u : rd, src);                    // TST, TEQ, CMP, CMN: no Rd
+        }
+        case 2: return (i >> 20) & 1u ? mem(rd, 0, rn) : mem(0, rd, rn);  // LDR/STR (immediate)
+        case 3:
+            if (!((i >> 4) & 1u)) return (i >> 20) & 1u ? mem(rd, 0, rn | rm) : mem(0, rd, rn | rm);  // (register)
+            // Media instructions (A5.4): divides and signed multiplies write 19:16; the rest write 15:12.
+            if ((i & 0x0F800010u) == 0x07000010u) {
+                if ((i & 0x0FD000F0u) == 0x07100010u) return masks(rn, rm | rs);  // SDIV, UDIV
+                if (((i >> 20) & 0x1Fu) == 0x14u) return masks(rn | rd, rm | rs | rn | rd);  // SMLALD, SMLSLD
+                return masks(rn, rm | rs | rd);                                   // SMUAD, SMMUL, SMMLA, ...
+            }
+            if ((i & 0x0FF000F0u) == 0x07800010u) return masks(rn, rm | rs | rd);  // USAD8, USADA8
+            if ((i & 0x0FA00070u) == 0x07A00050u) return masks(rd, rm);            // SBFX, UBFX
+            if ((i & 0x0FE00070u) == 0x07C00010u) return masks(rd, rd | rm);       // BFI, BFC
+            return masks(rd, rn | rm);  // parallel add/subtract, pack, extend, saturate, reverse
+        case 4: {  // LDM/STM: the list (the PC is not a dependency), the base forms the address
+            const uint32_t list = i & 0x7FFFu;
+            return (i >> 20) & 1u ? mem(list, 0, rn) : mem(0, list, rn);
+        }
+        case 5: return (i >> 24) & 1u ? masks(lr_bit, 0) : RegUse{};  // BL; B
+        case 6:  // MCRR, MRRC; LDC/STC form an address
+            if ((i & 0x0FE00000u) == 0x0C400000u) return (i >> 20) & 1u ? masks(rd | rn, 0) : masks(0, rd | rn);
+            return mem(0, 0, rn);
+        default:  // MRC (Rt 15 writes the flags), MCR; CDP and SVC use no core register
+            if ((i & 0x0F000010u) == 0x0E000010u) return (i >> 20) & 1u ? masks(rd, 0) : masks(0, rd);
+            return {};
+    }
+}
+
+RegUse t32_reg_use(uint32_t i, bool is32) {
+    if (!is32) {
+        const uint32_t h = i & 0xFFFFu;
+        const auto lo = [&](unsigned lsb) { return uint32_t{1} << ((h >> lsb) & 7u); };  // r0-r7
+        switch (h >> 11) {
+            case 0x00: case 0x01: case 0x02: return masks(lo(0), lo(3));          // LSL, LSR, ASR (immediate)
+            case 0x03: return masks(lo(0), lo(3) | ((h >> 10) & 1u ? 0u : lo(6)));  // ADD, SUB (register, imm3)
+            case 0x04: return masks(lo(8), 0);                                    // MOV (immediate)
+            case 0x05: return masks(0, lo(8));                                    // CMP (immediate)
+            case 0x06: case 0x07: return masks(lo(8), lo(8));                     // ADD, SUB (imm8)
+            case 0x08:
+                if (!((h >> 10) & 1u)) {  // data processing (A6.2.2): Rm 5:3, Rdn 2:0
+                    const unsigned op = (h >> 6) & 15u;
+                    if (op == 8 || op == 10 || op == 11) return masks(0, lo(0) | lo(3));  // TST, CMP, CMN
+                    if (op == 9 || op == 15) return masks(lo(0), lo(3));                  // RSB, MVN
+                    return masks(lo(0), lo(0) | lo(3));
+                } else {  // special data and branch exchange (A6.2.3): all sixteen registers
+                    const uint32_t dn = r4(((h >> 4) & 8u) | (h & 7u), 0), m = r4(h, 3);
+                    switch ((h >> 8) & 3u) {
+                        case 0: return masks(dn, dn | m);                        // ADD
+                        case 1: return masks(0, dn | m);                         // CMP
+                        case 2: return masks(dn, m);                             // MOV
+                        default: return masks((h >> 7) & 1u ? lr_bit : 0u, m);  // BX, BLX
+                    }
+                }
+            case 0x09: return mem(lo(8), 0, 0);  // LDR (literal)
+            case 0x0A: case 0x0B:  // load/store (register offset): opB 11:9, 0-2 stores
+                return ((h >> 9) & 7u) >= 3 ? mem(lo(0), 0, lo(3) | lo(6)) : mem(0, lo(0), lo(3) | lo(6));
+            case 0x0C: case 0x0D: case 0x0E: case 0x0F: case 0x10: case 0x11:  // (immediate offset)
+                return (h >> 11) & 1u ? mem(lo(0), 0, lo(3)) : mem(0, lo(0), lo(3));
+            case 0x12: case 0x13: return (h >> 11) & 1u ? mem(lo(8), 0, sp_bit) : mem(0, lo(8), sp_bit);  // SP-relative
+            case 0x14: return masks(lo(8), 0);       // ADR
+            case 0x15: return masks(lo(8), sp_bit);  // ADD Rd, SP, #imm
+            case 0x16: case 0x17:  // miscellaneous (A6.2.5)
+                if ((h & 0xFF00u) == 0xB000u) return masks(sp_bit, sp_bit);                  // ADD/SUB SP
+                if ((h & 0xF500u) == 0xB100u) return masks(0, lo(0));                        // CBZ, CBNZ
+                if ((h & 0xFF00u) == 0xB200u || (h & 0xFF00u) == 0xBA00u) return masks(lo(0), lo(3));  // extend, REV
+                if ((h & 0xFE00u) == 0xB400u) return mem(0, (h & 0xFFu) | ((h >> 8) & 1u ? lr_bit : 0u), sp_bit);  // PUSH
+                if ((h & 0xFE00u) == 0xBC00u) return mem(h & 0xFFu, 0, sp_bit);             // POP (not the PC)
+                return {};
+            case 0x18: return mem(0, h & 0xFFu, lo(8));  // STM
+            case 0x19: return mem(h & 0xFFu, 0, lo(8));  // LDM
+            default: return {};                          // B, B<c>, SVC, UDF
+        }
+    }
+    const uint32_t hw1 = i >> 16, hw2 = i & 0xFFFFu;
+    const uint32_t rn = r4(hw1, 0), rt = r4(hw2, 12), rd = r4(hw2, 8), rm = r4(hw2, 0);
+    if ((hw1 & 0xFE40u) == 0xE800u) {  // LDM/STM (A6.3.5)
+        const uint32_t list = hw2 & 0x7FFFu;
+        return (hw1 >> 4) & 1u ? mem(list, 0, rn) : mem(0, list, rn);
+    }
+    if ((hw1 & 0xFE40u) == 0xE840u) {  // load/store dual, exclusive, table branch (A6.3.6)
+        if ((hw1 & 0xFFF0u) == 0xE8D0u && (hw2 & 0xFFE0u) == 0xF000u) return mem(0, 0, rn | rm);  // TBB, TBH
+        const bool load = (hw1 >> 4) & 1u;
+        if ((hw1 >> 8) & 1u || (hw1 >> 5) & 1u) return load ? mem(rt | rd, 0, rn) : mem(0, rt | rd, rn);  // LDRD, STRD
+        if (load) return mem(rt, 0, rn);                                            // LDREX and kin
+        RegUse u = mem(0, rt, rn);                                                   // STREX: status in Rd
+        u.dst = (hw1 & 0xFFF0u) == 0xE840u ? rd : rm;
+        return u;
+    }
+    if ((hw1 & 0xFE00u) == 0xEA00u) return masks(rd, rn | rm);  // data processing (shifted register, A6.3.11)
+    if ((hw1 & 0xEC00u) == 0xEC00u) {  // coprocessor (A6.3.18): MCR/MRC, MCRR/MRRC, LDC/STC
+        if ((hw1 & 0xEF00u) == 0xEE00u && (hw2 & 0x10u)) return (hw1 >> 4) & 1u ? masks(rt, 0) : masks(0, rt);
+        if ((hw1 & 0xEFE0u) == 0xEC40u) return (hw1 >> 4) & 1u ? masks(rt | rn, 0) : masks(0, rt | rn);
+        return mem(0, 0, rn);
+    }
+    if ((hw1 & 0xF800u) == 0xF000u) {
+        if (hw2 & 0x8000u) {  // branches and miscellaneous control (A6.3.4)
+            if ((hw2 & 0x4000u) == 0x4000u) return masks(lr_bit, 0);   // BL, BLX (immediate)
+            if ((hw1 & 0xFFE0u) == 0xF3E0u) return masks(rd, 0);        // MRS
+            if ((hw1 & 0xFFE0u) == 0xF380u) return masks(0, rn);        // MSR (register)
+            return {};
+        }
+        if (!((hw1 >> 9) & 1u)) return masks(rd, rn);  // modified immediate (A6.3.1): MOV/MVN have Rn = PC
+        switch ((hw1 >> 4) & 0x1Fu) {                   // plain binary immediate (A6.3.3)
+            case 0x04: return masks(rd, 0);             // MOVW
+            case 0x0C: return masks(rd, rd);            // MOVT
+            case 0x16: return masks(rd, rd | rn);       // BFI, BFC
+            default: return masks(rd, rn);              // ADDW, SUBW, ADR, SSAT, USAT, SBFX, UBFX
+        }
+    }
+    if ((hw1 & 0xFE00u) == 0xF800u) {  // load/store single (A6.3.7-A6.3.10); Advanced SIMD element ones excluded
+        if ((hw1 & 0xFF10u) == 0xF900u) return {};
+        const bool reg_offset = !((hw1 >> 7) & 1u) && (hw2 & 0x0FC0u) == 0;
+        const uint32_t addr = rn | (reg_offset ? rm : 0u);
+        return (hw1 >> 4) & 1u ? mem(rt, 0, addr) : mem(0, rt, addr);
+    }
+    if ((hw1 & 0xFF00u) == 0xFA00u) return masks(rd, rn | rm);          // data processing (register, A6.3.12)
+    if ((hw1 & 0xFF80u) == 0xFB00u) return masks(rd, rn | rm | rt);     // multiply, multiply accumulate (A6.3.16)
+    if ((hw1 & 0xFF80u) == 0xFB80u) {                                   // long multiply, divide (A6.3.17)
+        const unsigned op1 = (hw1 >> 4) & 7u;
+        if (op1 == 1 || op1 == 3) return masks(rd, rn | rm);            // SDIV, UDIV
+        const uint32_t acc = op1 >= 4 ? rt | rd : 0u;                   // SMLAL and kin, UMLAL, UMAAL
+        return masks(rt | rd, rn | rm | acc);
+    }
+    return {};
 }
 
 }  // namespace pmusim::isa

@@ -72,11 +72,11 @@ TimingParams arm_core(unsigned penalty, CacheConfig l1i, CacheConfig l1d, unsign
     return p;
 }
 
-// An in-order dual-issue A64 core (Cortex-A53), whose instructions are decoded for registers: loads and
-// multiplies are pipelined with a 3-cycle result latency (a dependent instruction right behind stalls 2 cycles)
-// instead of a fixed extra cost, and independent pairs issue together (the pairing rules of timing_model.hpp,
-// assumed). ARMv7 cores are not dual-issued: A32/T32 is not decoded for registers, so pairs could not be checked.
-TimingParams a64_in_order(TimingParams p) {
+// An in-order dual-issue core (Cortex-A53, Cortex-A7, Cortex-A8), whose instructions are decoded for registers:
+// loads and multiplies are pipelined with a 3-cycle result latency (a dependent instruction right behind stalls 2
+// cycles) instead of a fixed extra cost, and independent pairs issue together (the pairing rules of
+// timing_model.hpp). The pairing rules and latencies are assumed: the TRMs of these cores do not publish them.
+TimingParams in_order_dual(TimingParams p) {
     p.dual_issue = true;
     extra(p, C::mul, 0);
     p.result_latency[static_cast<size_t>(C::load)] = 3;
@@ -142,6 +142,17 @@ TimingParams arm11() {
     p.ev_dtlb_refill = 0x04;  // DTLB_MISS
     p.ev_stall_frontend = p.ev_stall_backend = timing::no_event;
     p.ev_fetch_stall = 0x01;  // IBUF_STALL: cycles the instruction buffer is starved by an I-cache or MicroTLB miss
+    // Interlocks (ARM1176 TRM 16.2, 16.7): every result is available one cycle after issue at the earliest, a
+    // load's three, a multiply's four (MUL takes two cycles); a load or store needs its address registers one
+    // cycle earlier than other instructions need theirs ("Early Regs"), a store its data one cycle later ("Late
+    // Regs"). DDEP_STALL counts the waits.
+    for (auto& l : p.result_latency) l = 1;
+    p.result_latency[static_cast<size_t>(C::load)] = 3;
+    p.result_latency[static_cast<size_t>(C::mul)] = 4;
+    extra(p, C::mul, 1);
+    p.early_address = 1;
+    p.late_store_data = 1;
+    p.ev_dep_stall = 0x02;
     p.ev_l2_access = p.ev_l2_refill = p.ev_l2_writeback = timing::no_event;  // no L2 in the core
     return p;
 }
@@ -154,15 +165,16 @@ std::optional<timing::TimingParams> platform_timing(std::string_view name) {
     if (name == "arm1136" || name == "arm1156" || name == "arm1176") return arm11();
     // Cortex-A53 (and the generic ARMv8): 8-stage in-order, L1I 32 KiB 2-way, L1D 32 KiB 4-way, 64-byte lines;
     // L2 512 KiB 16-way (of 128 KiB-2 MiB). L2 sizes below are assumed configurations; a miss costs 100 cycles.
-    if (name == "cortex-a53" || name == "armv8-generic") return a64_in_order(with_l2(arm_core(7, cache(32, 2, 64), cache(32, 4, 64), 13, std::string(assumed)), 512, 16, 100));
+    if (name == "cortex-a53" || name == "armv8-generic") return in_order_dual(with_l2(arm_core(7, cache(32, 2, 64), cache(32, 4, 64), 13, std::string(assumed)), 512, 16, 100));
     // Cortex-A57/A72 are out of order: an in-order model is a rough bound. L1I 48 KiB 3-way, L1D 32 KiB 2-way.
     if (name == "cortex-a57" || name == "cortex-a72")
         return with_l2(arm_core(15, cache(48, 3, 64), cache(32, 2, 64), 15, "assumed; out-of-order core under an in-order model"),
                        2048, 16, 100);
     // Cortex-A7: 8-stage in-order, L1I 2-way 32-byte lines, L1D 4-way 64-byte lines (32 KiB of 8-64 KiB).
-    if (name == "cortex-a7") return with_l2(arm_core(8, cache(32, 2, 32), cache(32, 4, 64), 12, std::string(assumed)), 512, 8, 100);
-    // Cortex-A8: 13-stage in-order, L1 32 KiB 4-way 64-byte lines.
-    if (name == "cortex-a8") return with_l2(arm_core(13, cache(32, 4, 64), cache(32, 4, 64), 10, std::string(assumed)), 256, 8, 100);
+    // Partial dual issue.
+    if (name == "cortex-a7") return in_order_dual(with_l2(arm_core(8, cache(32, 2, 32), cache(32, 4, 64), 12, std::string(assumed)), 512, 8, 100));
+    // Cortex-A8: 13-stage in-order dual issue, L1 32 KiB 4-way 64-byte lines.
+    if (name == "cortex-a8") return in_order_dual(with_l2(arm_core(13, cache(32, 4, 64), cache(32, 4, 64), 10, std::string(assumed)), 256, 8, 100));
     // Cortex-A9: out of order with an 8-cycle mispredict, L1 32 KiB 4-way 32-byte lines; its L2 (an L2C-310) is
     // outside the core and not modelled.
     if (name == "cortex-a9") return arm_core(8, cache(32, 4, 32), cache(32, 4, 32), 12, std::string(assumed));

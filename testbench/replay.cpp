@@ -76,7 +76,7 @@ Decoded decode_rv(uint32_t enc, bool rv64) {
     if (info.klass == K::mret) d.insn.branch = isa::br_register | isa::br_exc_return;
     d.insn.regs = isa::rv_reg_use(enc, rv64);
     // A jump that links in ra or t0 is a call (the RISC-V return-address hint convention).
-    if ((info.klass == K::jal || info.klass == K::jalr) && (d.insn.regs.dst == 1 || d.insn.regs.dst == 5))
+    if ((info.klass == K::jal || info.klass == K::jalr) && (d.insn.regs.dst & (isa::reg_bit(1) | isa::reg_bit(5))))
         d.insn.branch = static_cast<uint8_t>(d.insn.branch | isa::br_call);
     if (const auto c = isa::rv32::decode_csr(enc)) {
         d.is_csr = true;
@@ -103,6 +103,7 @@ Decoded decode_arm(uint32_t enc, IsaState isa, uint8_t size) {
     }
     const bool t32 = isa == IsaState::t32;
     d.insn = t32 ? isa::arm::classify_t32(enc, size == 4) : isa::arm::classify_a32(enc);
+    d.insn.regs = t32 ? isa::t32_reg_use(enc, size == 4) : isa::a32_reg_use(enc);
     const auto m = t32 ? (size == 4 ? isa::a32::decode_t32(enc) : std::nullopt) : isa::a32::decode_a32(enc);
     if (m && m->coproc == 15) {
         d.is_sysreg = true;

@@ -8,6 +8,8 @@ void emit(EventBatch& b, uint32_t ev, uint64_t n = 1) {
     if (ev != no_event) b.add(ev, n);
 }
 
+unsigned ctz(uint32_t m) { return static_cast<unsigned>(__builtin_ctz(m)); }
+
 }  // namespace
 
 TimingModel::TimingModel(const TimingParams& p) : p_(p), bp_(p.predictor), seen_target_(1024, 0) {
@@ -48,19 +50,30 @@ uint64_t TimingModel::step(const isa::RetiredInsn& insn, uint64_t pc, unsigned s
     const size_t cls = static_cast<size_t>(insn.cls);
     // Dual issue: alongside the previous instruction, in its cycle, when the pair is allowed and the sources are
     // ready then (never the older one's own result).
+    const uint32_t src = insn.regs.src;
     bool paired = false;
-    if (p_.dual_issue && pair_open_ && p_.class_extra[cls] == 0 && pairs(prev_cls_, insn.cls)) {
+    if (p_.dual_issue && pair_open_ && p_.class_extra[cls] == 0 && pairs(prev_cls_, insn.cls) && !(src & prev_dst_)) {
         paired = true;
-        for (uint8_t s : insn.regs.src)
-            if (s < ready_.size() && (s == prev_dst_ || ready_[s] > prev_issue_)) paired = false;
+        for (uint32_t m = src; m && paired; m &= m - 1)
+            if (ready_[ctz(m)] > prev_issue_) paired = false;
     }
-    // Result-use stall: the instruction issues when its sources are ready.
+    // Result-use stall: the instruction issues when its sources are ready (address registers `early_address`
+    // cycles before the rest, the data a store writes `late_store_data` cycles after).
     uint64_t stall = 0;
-    if (!paired)
-        for (uint8_t s : insn.regs.src)
-            if (s < ready_.size() && ready_[s] > now_ + stall) stall = ready_[s] - now_;
+    if (!paired) {
+        const uint32_t late = insn.cls == isa::InsnClass::store ? src & ~insn.regs.addr : 0u;
+        for (uint32_t m = src; m; m &= m - 1) {
+            const unsigned r = ctz(m);
+            const uint64_t need = ready_[r] + ((insn.regs.addr >> r) & 1u ? p_.early_address : 0u);
+            const unsigned slack = (late >> r) & 1u ? p_.late_store_data : 0u;
+            if (need > now_ + stall + slack) stall = need - now_ - slack;
+        }
+    }
+    if (stall) emit(b, p_.ev_dep_stall, stall);
     const uint64_t issue = paired ? prev_issue_ : now_ + stall;
-    if (insn.regs.dst < ready_.size()) ready_[insn.regs.dst] = issue + p_.result_latency[cls];
+    // A conditional instruction that fails its condition writes nothing.
+    const uint32_t dst = insn.cond_failed ? 0u : insn.regs.dst;
+    for (uint32_t m = dst; m; m &= m - 1) ready_[ctz(m)] = issue + p_.result_latency[cls];
     uint64_t cycles = (paired ? 0 : 1) + stall + p_.class_extra[cls];
     const uint64_t base = cycles;
     uint64_t flush_cycles = 0;
@@ -148,7 +161,7 @@ uint64_t TimingModel::step(const isa::RetiredInsn& insn, uint64_t pc, unsigned s
     // The next instruction may pair with this one if it issued alone, took one cycle and did not branch away.
     pair_open_ = !paired && cycles == base && base == 1 + stall && !((insn.branch & isa::br_taken) && !insn.cond_failed);
     prev_issue_ = issue;
-    prev_dst_ = insn.regs.dst;
+    prev_dst_ = dst;
     prev_cls_ = insn.cls;
     now_ += cycles;
     return cycles;
@@ -166,7 +179,7 @@ bool TimingModel::pairs(isa::InsnClass older, isa::InsnClass younger) {
 
 std::vector<uint32_t> TimingModel::produced_events() const {
     std::vector<uint32_t> v;
-    for (uint32_t e : {p_.ev_mispredict, p_.ev_predictable, p_.ev_stall_frontend, p_.ev_stall_backend, p_.ev_fetch_stall})
+    for (uint32_t e : {p_.ev_mispredict, p_.ev_predictable, p_.ev_stall_frontend, p_.ev_stall_backend, p_.ev_fetch_stall, p_.ev_dep_stall})
         if (e != no_event) v.push_back(e);
     if (p_.l1i)
         for (uint32_t e : {p_.ev_l1i_access, p_.ev_l1i_refill})

@@ -25,8 +25,12 @@ constexpr size_t class_count = static_cast<size_t>(isa::InsnClass::fence_i) + 1;
 struct TimingParams {
     std::array<uint16_t, class_count> class_extra{};  // cycles beyond the first, per instruction class
     // Result latency per class: a consumer issues no sooner than this many cycles after its producer (0 or 1: no
-    // stall). Needs the instruction's registers (isa/reg_use.hpp): A64 and RISC-V.
+    // stall). Needs the instruction's registers (isa/reg_use.hpp).
     std::array<uint8_t, class_count> result_latency{};
+    // Registers that form a load or store's address are needed this many cycles earlier (ARM11 "Early Regs").
+    unsigned early_address = 0;
+    // The data a store writes is needed this many cycles later than other sources (ARM11 "Late Regs").
+    unsigned late_store_data = 0;
     // Dual issue: an instruction issues in the same cycle as the one before it when both are single-cycle, it
     // does not read the older one's result, they do not both use the load/store, multiply/divide or branch unit,
     // and neither is a system, barrier or divide instruction; never after a taken branch. Needs registers.
@@ -50,6 +54,7 @@ struct TimingParams {
     // Stall cycles: front end (fetch misses and refetch after a misprediction), back end (result-use waits,
     // multi-cycle execution, data misses and bus waits), and fetch misses alone (ARM11 IBUF_STALL).
     uint32_t ev_stall_frontend = no_event, ev_stall_backend = no_event, ev_fetch_stall = no_event;
+    uint32_t ev_dep_stall = no_event;  // result-use waits alone (ARM11 DDEP_STALL)
     // Tightly coupled data memory (VeeR EL2 DCCM): loads and stores outside it go on the data bus.
     struct Region {
         uint64_t base = 0, size = 0;
@@ -93,10 +98,12 @@ private:
     std::optional<Cache> l1d_, l1i_, l2_, itlb_, dtlb_;
     std::vector<uint64_t> seen_target_;
     uint64_t last_ifetch_line_ = ~uint64_t{0};
-    uint64_t now_ = 0;                  // the model's cycle at the start of the next instruction
+    // The model's cycle at the start of the next instruction; it starts late enough that the registers' initial
+    // values (ready at 0) are ready even for an Early Reg.
+    uint64_t now_ = 256;
     bool pair_open_ = false;            // the previous instruction issued alone and could take a partner
     uint64_t prev_issue_ = 0;
-    uint8_t prev_dst_ = isa::no_reg;
+    uint32_t prev_dst_ = 0;  // registers the previous instruction wrote
     isa::InsnClass prev_cls_ = isa::InsnClass::alu;
     std::array<uint64_t, 32> ready_{};  // the cycle each register's value is ready
     bool next_fetch_new_ = false;

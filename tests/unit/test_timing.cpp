@@ -4,7 +4,9 @@
 #include "model/timing/branch_predictor.hpp"
 #include "model/timing/cache.hpp"
 #include "model/timing/timing_model.hpp"
+#include "isa/arm_classify.hpp"
 #include "isa/reg_use.hpp"
+#include "platforms/timing_params.hpp"
 
 #include <vector>
 
@@ -321,52 +323,145 @@ TEST(TimingModel, L1WriteBacksWriteTheL2) {
 // Register use, from encodings worked out by the A64 and RISC-V encoding tables (A64 ones checked with GNU as).
 namespace {
 
-void expect_use(const isa::RegUse& u, uint8_t dst, std::initializer_list<uint8_t> srcs, const char* what) {
-    EXPECT_EQ(u.dst, dst) << what;
-    std::vector<uint8_t> got;
-    for (uint8_t s : u.src)
-        if (s != isa::no_reg) got.push_back(s);
-    EXPECT_EQ(got, std::vector<uint8_t>(srcs)) << what;
+uint32_t regs(std::initializer_list<uint8_t> rs) {
+    uint32_t m = 0;
+    for (uint8_t r : rs) m |= uint32_t{1} << r;
+    return m;
 }
 
-constexpr uint8_t none = isa::no_reg;
+void expect_use(const isa::RegUse& u, std::initializer_list<uint8_t> dst, std::initializer_list<uint8_t> srcs,
+                const char* what) {
+    EXPECT_EQ(u.dst, regs(dst)) << what;
+    EXPECT_EQ(u.src, regs(srcs)) << what;
+}
+
+// The same, with the address registers (a subset of the sources) named.
+void expect_mem(const isa::RegUse& u, std::initializer_list<uint8_t> dst, std::initializer_list<uint8_t> srcs,
+                std::initializer_list<uint8_t> addr, const char* what) {
+    expect_use(u, dst, srcs, what);
+    EXPECT_EQ(u.addr, regs(addr)) << what;
+}
 
 }  // namespace
 
 TEST(RegUse, A64IntegerClasses) {
     using isa::a64_reg_use;
-    expect_use(a64_reg_use(0xF9400001u), 1, {0}, "ldr x1, [x0]");
-    expect_use(a64_reg_use(0xB8646843u), 3, {2, 4}, "ldr w3, [x2, x4]");
-    expect_use(a64_reg_use(0xF90007E5u), none, {5}, "str x5, [sp, #8]: SP is not tracked");
-    expect_use(a64_reg_use(0x91000422u), 2, {1}, "add x2, x1, #1");
-    expect_use(a64_reg_use(0x8B020023u), 3, {1, 2}, "add x3, x1, x2");
-    expect_use(a64_reg_use(0x9B020C24u), 4, {1, 2, 3}, "madd x4, x1, x2, x3");
-    expect_use(a64_reg_use(0x9AC70CC5u), 5, {6, 7}, "sdiv x5, x6, x7");
-    expect_use(a64_reg_use(0xDAC01041u), 1, {2}, "clz x1, x2: no Rm");
-    expect_use(a64_reg_use(0xA9400801u), 1, {0}, "ldp x1, x2, [x0]: the first destination");
-    expect_use(a64_reg_use(0xB4000007u), none, {7}, "cbz x7");
-    expect_use(a64_reg_use(0xD65F03C0u), none, {30}, "ret");
-    expect_use(a64_reg_use(0xF28000A1u), 1, {1}, "movk x1, #5 keeps the rest of x1");
-    expect_use(a64_reg_use(0xAA0203E1u), 1, {2}, "mov x1, x2 (orr x1, xzr, x2)");
-    expect_use(a64_reg_use(0xFD400000u), none, {}, "ldr d0, [x0]: SIMD&FP, not tracked");
+    expect_use(a64_reg_use(0xF9400001u), {1}, {0}, "ldr x1, [x0]");
+    expect_use(a64_reg_use(0xB8646843u), {3}, {2, 4}, "ldr w3, [x2, x4]");
+    expect_use(a64_reg_use(0xF90007E5u), {}, {5}, "str x5, [sp, #8]: SP is not tracked");
+    expect_use(a64_reg_use(0x91000422u), {2}, {1}, "add x2, x1, #1");
+    expect_use(a64_reg_use(0x8B020023u), {3}, {1, 2}, "add x3, x1, x2");
+    expect_use(a64_reg_use(0x9B020C24u), {4}, {1, 2, 3}, "madd x4, x1, x2, x3");
+    expect_use(a64_reg_use(0x9AC70CC5u), {5}, {6, 7}, "sdiv x5, x6, x7");
+    expect_use(a64_reg_use(0xDAC01041u), {1}, {2}, "clz x1, x2: no Rm");
+    expect_mem(a64_reg_use(0xA9400801u), {1, 2}, {0}, {0}, "ldp x1, x2, [x0]: both destinations");
+    expect_mem(a64_reg_use(0xB8646843u), {3}, {2, 4}, {2, 4}, "ldr w3, [x2, x4]: both form the address");
+    expect_mem(a64_reg_use(0x58000041u), {1}, {}, {}, "ldr x1, #8 (literal)");
+    expect_use(a64_reg_use(0xB4000007u), {}, {7}, "cbz x7");
+    expect_use(a64_reg_use(0xD65F03C0u), {}, {30}, "ret");
+    expect_use(a64_reg_use(0xF28000A1u), {1}, {1}, "movk x1, #5 keeps the rest of x1");
+    expect_use(a64_reg_use(0xAA0203E1u), {1}, {2}, "mov x1, x2 (orr x1, xzr, x2)");
+    expect_use(a64_reg_use(0xFD400000u), {}, {}, "ldr d0, [x0]: SIMD&FP, not tracked");
 }
 
 TEST(RegUse, RiscvBaseAndCompressed) {
     using isa::rv_reg_use;
-    expect_use(rv_reg_use(0x0005A503u), 10, {11}, "lw a0, 0(a1)");
-    expect_use(rv_reg_use(0x00B50633u), 12, {10, 11}, "add a2, a0, a1");
-    expect_use(rv_reg_use(0x00C12223u), none, {2, 12}, "sw a2, 4(sp)");
-    expect_use(rv_reg_use(0x000056B7u), 13, {}, "lui a3, 5");
-    expect_use(rv_reg_use(0x34079773u), 14, {15}, "csrrw a4, mscratch, a5");
-    expect_use(rv_reg_use(0x3402D773u), 14, {}, "csrrwi a4, mscratch, 5");
-    expect_use(rv_reg_use(0x4188u), 10, {11}, "c.lw a0, 0(a1)");
-    expect_use(rv_reg_use(0x962Au), 12, {12, 10}, "c.add a2, a0");
-    expect_use(rv_reg_use(0x86BAu), 13, {14}, "c.mv a3, a4");
-    expect_use(rv_reg_use(0x8082u), none, {1}, "c.jr ra");
-    expect_use(rv_reg_use(0x9782u), 1, {15}, "c.jalr a5");
-    expect_use(rv_reg_use(0xC42Eu), none, {2, 11}, "c.swsp a1, 8(sp)");
-    expect_use(rv_reg_use(0x8C05u), 8, {8, 9}, "c.sub s0, s1");
-    expect_use(rv_reg_use(0xC101u), none, {10}, "c.beqz a0");
+    expect_use(rv_reg_use(0x0005A503u), {10}, {11}, "lw a0, 0(a1)");
+    expect_use(rv_reg_use(0x00B50633u), {12}, {10, 11}, "add a2, a0, a1");
+    expect_mem(rv_reg_use(0x00C12223u), {}, {2, 12}, {2}, "sw a2, 4(sp): sp forms the address");
+    expect_use(rv_reg_use(0x000056B7u), {13}, {}, "lui a3, 5");
+    expect_use(rv_reg_use(0x34079773u), {14}, {15}, "csrrw a4, mscratch, a5");
+    expect_use(rv_reg_use(0x3402D773u), {14}, {}, "csrrwi a4, mscratch, 5");
+    expect_use(rv_reg_use(0x4188u), {10}, {11}, "c.lw a0, 0(a1)");
+    expect_use(rv_reg_use(0x962Au), {12}, {12, 10}, "c.add a2, a0");
+    expect_use(rv_reg_use(0x86BAu), {13}, {14}, "c.mv a3, a4");
+    expect_use(rv_reg_use(0x8082u), {}, {1}, "c.jr ra");
+    expect_use(rv_reg_use(0x9782u), {1}, {15}, "c.jalr a5");
+    expect_use(rv_reg_use(0xC42Eu), {}, {2, 11}, "c.swsp a1, 8(sp)");
+    expect_use(rv_reg_use(0x8C05u), {8}, {8, 9}, "c.sub s0, s1");
+    expect_use(rv_reg_use(0xC101u), {}, {10}, "c.beqz a0");
+}
+
+// A32 and T32, from the ARM ARM's encoding tables (DDI 0406C A5, A6), checked with GNU as (armv7ve).
+TEST(RegUse, A32) {
+    using isa::a32_reg_use;
+    expect_mem(a32_reg_use(0xE5921000u), {1}, {2}, {2}, "ldr r1, [r2]");
+    expect_mem(a32_reg_use(0xE7923004u), {3}, {2, 4}, {2, 4}, "ldr r3, [r2, r4]");
+    expect_mem(a32_reg_use(0xE58D5008u), {}, {5, 13}, {13}, "str r5, [sp, #8]: SP is a register in A32");
+    expect_mem(a32_reg_use(0xE4921004u), {1}, {2}, {2}, "ldr r1, [r2], #4: the write-back is not a result");
+    expect_mem(a32_reg_use(0xE59F0008u), {0}, {}, {}, "ldr r0, [pc, #8]: the PC is no dependency");
+    expect_use(a32_reg_use(0xE2812001u), {2}, {1}, "add r2, r1, #1");
+    expect_use(a32_reg_use(0xE0813412u), {3}, {1, 2, 4}, "add r3, r1, r2, lsl r4");
+    expect_use(a32_reg_use(0x00811002u), {1}, {1, 2}, "addeq r1, r1, r2");
+    expect_use(a32_reg_use(0xE1A01002u), {1}, {2}, "mov r1, r2");
+    expect_use(a32_reg_use(0xE1510002u), {}, {1, 2}, "cmp r1, r2");
+    expect_use(a32_reg_use(0xE0040291u), {4}, {1, 2}, "mul r4, r1, r2");
+    expect_use(a32_reg_use(0xE0243291u), {4}, {1, 2, 3}, "mla r4, r1, r2, r3");
+    expect_use(a32_reg_use(0xE0810392u), {0, 1}, {2, 3}, "umull r0, r1, r2, r3");
+    expect_use(a32_reg_use(0xE0E10392u), {0, 1}, {0, 1, 2, 3}, "smlal r0, r1, r2, r3 accumulates");
+    expect_use(a32_reg_use(0xE1610382u), {1}, {2, 3}, "smulbb r1, r2, r3");
+    expect_use(a32_reg_use(0xE1014382u), {1}, {2, 3, 4}, "smlabb r1, r2, r3, r4");
+    expect_use(a32_reg_use(0xE715F716u), {5}, {6, 7}, "sdiv r5, r6, r7");
+    expect_mem(a32_reg_use(0xE8904030u), {4, 5, 14}, {0}, {0}, "ldm r0, {r4, r5, lr}");
+    expect_mem(a32_reg_use(0xE8BD8010u), {4}, {13}, {13}, "pop {r4, pc}");
+    expect_mem(a32_reg_use(0xE92D4010u), {}, {4, 14, 13}, {13}, "push {r4, lr}");
+    expect_mem(a32_reg_use(0xE1C020D0u), {2, 3}, {0}, {0}, "ldrd r2, r3, [r0]");
+    expect_mem(a32_reg_use(0xE1C210B2u), {}, {1, 2}, {2}, "strh r1, [r2, #2]");
+    expect_use(a32_reg_use(0xEBFFFFEFu), {14}, {}, "bl");
+    expect_use(a32_reg_use(0xE12FFF1Eu), {}, {14}, "bx lr");
+    expect_use(a32_reg_use(0xE12FFF33u), {14}, {3}, "blx r3");
+    expect_use(a32_reg_use(0xE3001005u), {1}, {}, "movw r1, #5");
+    expect_use(a32_reg_use(0xE3401005u), {1}, {1}, "movt r1, #5 keeps the low half");
+    expect_use(a32_reg_use(0xEE192F1Cu), {2}, {}, "mrc p15, 0, r2, c9, c12, 0");
+    expect_use(a32_reg_use(0xEE092F1Cu), {}, {2}, "mcr p15, 0, r2, c9, c12, 0");
+    expect_use(a32_reg_use(0xE7E311D2u), {1}, {2}, "ubfx r1, r2, #3, #4");
+    expect_use(a32_reg_use(0xE7C61192u), {1}, {1, 2}, "bfi r1, r2, #3, #4 keeps the other bits");
+    expect_use(a32_reg_use(0xE6EF1072u), {1}, {2}, "uxtb r1, r2");
+    expect_use(a32_reg_use(0xE16F1F12u), {1}, {2}, "clz r1, r2");
+}
+
+TEST(RegUse, T32) {
+    using isa::t32_reg_use;
+    auto t16 = [](uint32_t h) { return t32_reg_use(h, false); };
+    auto t32 = [](uint32_t w) { return t32_reg_use(w, true); };
+    expect_mem(t16(0x6851u), {1}, {2}, {2}, "ldr r1, [r2, #4]");
+    expect_mem(t16(0x58D1u), {1}, {2, 3}, {2, 3}, "ldr r1, [r2, r3]");
+    expect_mem(t16(0x9801u), {0}, {13}, {13}, "ldr r0, [sp, #4]");
+    expect_use(t16(0x18D1u), {1}, {2, 3}, "adds r1, r2, r3");
+    expect_use(t16(0x2105u), {1}, {}, "movs r1, #5");
+    expect_use(t16(0x2905u), {}, {1}, "cmp r1, #5");
+    expect_use(t16(0x4011u), {1}, {1, 2}, "ands r1, r2");
+    expect_use(t16(0x4351u), {1}, {1, 2}, "muls r1, r2");
+    expect_use(t16(0x4688u), {8}, {1}, "mov r8, r1");
+    expect_use(t16(0xA802u), {0}, {13}, "add r0, sp, #8");
+    expect_mem(t16(0xB530u), {}, {4, 5, 14, 13}, {13}, "push {r4, r5, lr}");
+    expect_mem(t16(0xBD10u), {4}, {13}, {13}, "pop {r4, pc}");
+    expect_use(t16(0xB123u), {}, {3}, "cbz r3");
+    expect_use(t16(0x4770u), {}, {14}, "bx lr");
+    expect_use(t16(0x4798u), {14}, {3}, "blx r3");
+    expect_mem(t32(0xF8D21004u), {1}, {2}, {2}, "ldr.w r1, [r2, #4]");
+    expect_mem(t32(0xF8521023u), {1}, {2, 3}, {2, 3}, "ldr.w r1, [r2, r3, lsl #2]");
+    expect_mem(t32(0xF84D1D04u), {}, {1, 13}, {13}, "str.w r1, [sp, #-4]!");
+    expect_use(t32(0xEB020103u), {1}, {2, 3}, "add.w r1, r2, r3");
+    expect_use(t32(0xF1020101u), {1}, {2}, "add.w r1, r2, #1");
+    expect_use(t32(0xF2020101u), {1}, {2}, "addw r1, r2, #1");
+    expect_use(t32(0xF2412134u), {1}, {}, "movw r1, #0x1234");
+    expect_use(t32(0xF2C12134u), {1}, {1}, "movt r1, #0x1234");
+    expect_use(t32(0xEBB10F02u), {}, {1, 2}, "cmp.w r1, r2");
+    expect_use(t32(0xFB02F103u), {1}, {2, 3}, "mul r1, r2, r3");
+    expect_use(t32(0xFB024103u), {1}, {2, 3, 4}, "mla r1, r2, r3, r4");
+    expect_use(t32(0xFBA20103u), {0, 1}, {2, 3}, "umull r0, r1, r2, r3");
+    expect_use(t32(0xFBC20103u), {0, 1}, {0, 1, 2, 3}, "smlal r0, r1, r2, r3");
+    expect_use(t32(0xFB91F0F2u), {0}, {1, 2}, "sdiv r0, r1, r2");
+    expect_use(t32(0xF36201C6u), {1}, {1, 2}, "bfi r1, r2, #3, #4");
+    expect_mem(t32(0xE9D02302u), {2, 3}, {0}, {0}, "ldrd r2, r3, [r0, #8]");
+    expect_mem(t32(0xE8900070u), {4, 5, 6}, {0}, {0}, "ldmia.w r0, {r4, r5, r6}");
+    expect_mem(t32(0xE92D41F0u), {}, {4, 5, 6, 7, 8, 14, 13}, {13}, "push.w {r4-r8, lr}");
+    expect_mem(t32(0xE8D0F001u), {}, {0, 1}, {0, 1}, "tbb [r0, r1]");
+    expect_mem(t32(0xE8501F00u), {1}, {0}, {0}, "ldrex r1, [r0]");
+    expect_mem(t32(0xE8401200u), {2}, {1, 0}, {0}, "strex r2, r1, [r0]: the status register is written");
+    expect_use(t32(0xF7FFFFD3u), {14}, {}, "bl");
+    expect_use(t32(0xEE192F1Cu), {2}, {}, "mrc p15, 0, r2, c9, c12, 0");
 }
 
 TEST(TimingModel, DependencyChainStallsOnResultLatency) {
@@ -376,8 +471,8 @@ TEST(TimingModel, DependencyChainStallsOnResultLatency) {
     EventBatch b;
     auto with = [](isa::InsnClass c, uint8_t dst, uint8_t src) {
         isa::RetiredInsn i = insn(c);
-        i.regs.dst = dst;
-        i.regs.src[0] = src;
+        i.regs.dst = isa::reg_bit(dst);
+        i.regs.src = isa::reg_bit(src);
         return i;
     };
     // ldr x1, [x0]; add x2, x1, #1; add x3, x2, #1: the first add waits 2 cycles for the load (issued at 0,
@@ -403,8 +498,8 @@ namespace {
 
 isa::RetiredInsn op(isa::InsnClass c, uint8_t dst, uint8_t src, uint8_t branch = 0) {
     isa::RetiredInsn i = insn(c, branch);
-    i.regs.dst = dst;
-    i.regs.src[0] = src;
+    i.regs.dst = isa::reg_bit(dst);
+    i.regs.src = isa::reg_bit(src);
     return i;
 }
 
@@ -498,4 +593,43 @@ TEST(TimingModel, StallCyclesByCause) {
     EXPECT_EQ(b.count(0x23), 20u);
     EXPECT_EQ(b.count(0x24), 5u);
     EXPECT_EQ(warm.count(0x23), 20u + 3);
+}
+
+// The ARM11 interlocks, on the ARM1176 TRM's own examples (16.2 Table 16-3; 16.7 Table 16-10): LDR has a result
+// latency of 3 and needs its base register as an Early Reg (a cycle before the others), ADD a latency of 1, MUL
+// takes 2 cycles with a latency of 4. Caches, TLBs and prediction are left out so that only the pipeline counts.
+TEST(TimingModel, Arm11InterlocksMatchTheTrmExamples) {
+    TimingParams p = *platform_timing("arm1176");
+    p.l1i.reset();
+    p.l1d.reset();
+    p.itlb_entries = p.dtlb_entries = 0;
+    auto sequence = [&](std::initializer_list<uint32_t> words, uint64_t* dep_stall) {
+        TimingModel m(p);
+        EventBatch b;
+        uint64_t cycles = 0, pc = 0x8000;
+        for (uint32_t w : words) {
+            isa::RetiredInsn i = isa::arm::classify_a32(w);
+            i.regs = isa::a32_reg_use(w);
+            cycles += m.step(i, pc, 4, pc + 4, nullptr, 0, b);
+            pc += 4;
+        }
+        *dep_stall = b.count(0x02);  // DDEP_STALL
+        return cycles;
+    };
+    uint64_t dep = 0;
+    EXPECT_EQ(sequence({0xE5921000u, 0xE0856004u}, &dep), 2u) << "ldr r1, [r2]; add r6, r5, r4: independent";
+    EXPECT_EQ(dep, 0u);
+    EXPECT_EQ(sequence({0xE0821003u, 0xE0869001u}, &dep), 2u) << "add r1, r2, r3; add r9, r6, r1";
+    EXPECT_EQ(dep, 0u);
+    EXPECT_EQ(sequence({0xE5921000u, 0xE0856001u}, &dep), 4u) << "ldr r1, [r2]; add r6, r5, r1";
+    EXPECT_EQ(dep, 2u);
+    EXPECT_EQ(sequence({0xE0851006u, 0xE5912000u}, &dep), 3u) << "add r1, r5, r6; ldr r2, [r1]: an Early Reg";
+    EXPECT_EQ(dep, 1u);
+    EXPECT_EQ(sequence({0xE5921000u, 0xE5915000u}, &dep), 5u) << "ldr r1, [r2]; ldr r5, [r1]";
+    EXPECT_EQ(dep, 3u);
+    EXPECT_EQ(sequence({0xE0010392u, 0xE0814005u}, &dep), 5u) << "mul r1, r2, r3 (2 cycles); add r4, r1, r5";
+    EXPECT_EQ(dep, 2u);
+    // A store's data is a Late Reg: ldr r1, [r2]; str r1, [r3] waits one cycle, not two.
+    EXPECT_EQ(sequence({0xE5921000u, 0xE5831000u}, &dep), 3u) << "ldr r1, [r2]; str r1, [r3]";
+    EXPECT_EQ(dep, 1u);
 }
