@@ -63,14 +63,14 @@ Platform arm_platform(std::string name, std::string description, std::string sou
     p.cycle_event = 0x11;  // CPU_CYCLES
     p.options = arm_options();
     if (!v8) p.options.pop_back();  // no PMCR.LC in ARMv7: the aarch32 option does not apply
-    // Every instruction is INST_RETIRED (and INST_SPEC on ARMv8, where it is a common event); a load is
-    // LD_RETIRED as well, a store ST_RETIRED.
+    // Every instruction is INST_RETIRED and INST_SPEC (the timing model adds the wrong path's instructions to
+    // INST_SPEC); a load is LD_RETIRED as well, a store ST_RETIRED.
     p.retire = [v8](const isa::RetiredInsn& i, uint64_t n, EventBatch& b) {
         // armv8-common-events.csv: INST_RETIRED counts every architecturally executed instruction, condition
         // failed included; the "condition code check pass" events only those that pass.
         using C = isa::InsnClass;
         b.add(0x08, n);
-        if (v8) b.add(0x1B, n);
+        b.add(0x1B, n);
         if (i.cond_failed) return;
         if (i.cls == C::load) b.add(0x06, n);                                      // LD_RETIRED
         if (i.cls == C::store) b.add(0x07, n);                                     // ST_RETIRED
@@ -204,6 +204,9 @@ Platform veer_platform() {
     };
     p.retire = [](const isa::RetiredInsn& i, uint64_t n, EventBatch& b) {
         using C = isa::InsnClass;
+        // Every instruction is aligned and decoded (events 7, 8; the timing model adds the wrong path's).
+        b.add(7, n);
+        b.add(8, n);
         // ecall and ebreak trap instead of retiring: not in minstret (veer §4), only their own events.
         if (i.cls == C::ecall || i.cls == C::ebreak) {
             b.add(i.cls == C::ecall ? 20 : 19, n);

@@ -36,6 +36,7 @@ void arm_events(TimingParams& p) {
     p.ev_l2_access = 0x16;   // L2D_CACHE
     p.ev_l2_refill = 0x17;   // L2D_CACHE_REFILL
     p.ev_l2_writeback = 0x18;  // L2D_CACHE_WB
+    p.ev_spec[0] = 0x1B;         // INST_SPEC (the wrong path: `wrong_path`, 0 on in-order cores)
     p.ev_stall_frontend = 0x23;  // STALL_FRONTEND
     p.ev_stall_backend = 0x24;   // STALL_BACKEND
 }
@@ -84,6 +85,13 @@ TimingParams in_order_dual(TimingParams p) {
     return p;
 }
 
+// An out-of-order core under the in-order model: a misprediction has fetched and executed a penalty's worth of
+// cycles of wrong-path instructions, at the decode width (3 on these cores), counted by INST_SPEC.
+TimingParams out_of_order(TimingParams p) {
+    p.wrong_path = p.mispredict_penalty * 3;
+    return p;
+}
+
 TimingParams veer() {
     TimingParams p;
     // No result latencies: the exec.log shows no load-use or multiply-use stall (loads are non-blocking).
@@ -115,6 +123,18 @@ TimingParams veer() {
     p.l1i = cache(16, 2, 64);
     p.l1i_refill_penalty = 10;
     p.ev_l1i_refill = 3;
+    // Event 2 counts the IFU's 4-byte fetches that hit (el2_ifu_ifc_ctl: the next fetch address is the last plus
+    // 4; el2_ifu_mem_ctl: ifu_pmu_ic_hit per fetch). Event 42 counts I-bus read commands: one per 8-byte beat of a
+    // line refill (64-bit bus). Event 44: misaligned D-bus accesses.
+    p.fetch_bytes = 4;
+    p.ev_l1i_hit = 2;
+    p.ibus_beat = 8;
+    p.ev_ibus_access = 42;
+    p.ev_bus_misaligned = 44;
+    // Speculation (assumed, not calibrated: the traces carry no count of these events): a misprediction puts one
+    // wrong-path instruction through align and decode (events 7, 8) and one wrong-path fetch.
+    p.wrong_path = 1;
+    p.ev_spec = {7, 8};
     p.source = "calibrated against the VeeR EL2 RTL's Dhrystone exec.log; DCCM of the RTL's default configuration";
     return p;
 }
@@ -168,8 +188,8 @@ std::optional<timing::TimingParams> platform_timing(std::string_view name) {
     if (name == "cortex-a53" || name == "armv8-generic") return in_order_dual(with_l2(arm_core(7, cache(32, 2, 64), cache(32, 4, 64), 13, std::string(assumed)), 512, 16, 100));
     // Cortex-A57/A72 are out of order: an in-order model is a rough bound. L1I 48 KiB 3-way, L1D 32 KiB 2-way.
     if (name == "cortex-a57" || name == "cortex-a72")
-        return with_l2(arm_core(15, cache(48, 3, 64), cache(32, 2, 64), 15, "assumed; out-of-order core under an in-order model"),
-                       2048, 16, 100);
+        return out_of_order(with_l2(arm_core(15, cache(48, 3, 64), cache(32, 2, 64), 15,
+                                             "assumed; out-of-order core under an in-order model"), 2048, 16, 100));
     // Cortex-A7: 8-stage in-order, L1I 2-way 32-byte lines, L1D 4-way 64-byte lines (32 KiB of 8-64 KiB).
     // Partial dual issue.
     if (name == "cortex-a7") return in_order_dual(with_l2(arm_core(8, cache(32, 2, 32), cache(32, 4, 64), 12, std::string(assumed)), 512, 8, 100));
@@ -177,9 +197,9 @@ std::optional<timing::TimingParams> platform_timing(std::string_view name) {
     if (name == "cortex-a8") return in_order_dual(with_l2(arm_core(13, cache(32, 4, 64), cache(32, 4, 64), 10, std::string(assumed)), 256, 8, 100));
     // Cortex-A9: out of order with an 8-cycle mispredict, L1 32 KiB 4-way 32-byte lines; its L2 (an L2C-310) is
     // outside the core and not modelled.
-    if (name == "cortex-a9") return arm_core(8, cache(32, 4, 32), cache(32, 4, 32), 12, std::string(assumed));
+    if (name == "cortex-a9") return out_of_order(arm_core(8, cache(32, 4, 32), cache(32, 4, 32), 12, std::string(assumed)));
     // Cortex-A15: out of order, 15-cycle mispredict, L1 32 KiB 2-way 64-byte lines.
-    if (name == "cortex-a15") return with_l2(arm_core(15, cache(32, 2, 64), cache(32, 2, 64), 15, std::string(assumed)), 1024, 16, 100);
+    if (name == "cortex-a15") return out_of_order(with_l2(arm_core(15, cache(32, 2, 64), cache(32, 2, 64), 15, std::string(assumed)), 1024, 16, 100));
     return std::nullopt;
 }
 

@@ -104,23 +104,36 @@ uint64_t TimingModel::step(const isa::RetiredInsn& insn, uint64_t pc, unsigned s
             cycles += p_.mispredict_penalty;
             flush_cycles = p_.mispredict_penalty;
             emit(b, p_.ev_mispredict);
+            if (p_.wrong_path) {
+                for (uint32_t ev : p_.ev_spec) emit(b, ev, p_.wrong_path);
+                emit(b, p_.ev_l1i_hit, p_.wrong_path);
+            }
         }
     }
     const uint64_t before_fetch = cycles;
     // Instruction fetch: one access per line entered, sequentially or by a taken branch.
     if (l1i_) {
-        if (next_fetch_new_) last_ifetch_line_ = ~uint64_t{0};
+        if (next_fetch_new_) last_ifetch_line_ = last_fetch_ = ~uint64_t{0};
         next_fetch_new_ = (insn.branch & isa::br_taken) && !insn.cond_failed;
         const uint64_t line = l1i_->line_of(pc);
+        bool refill = false;
         if (line != last_ifetch_line_) {
             last_ifetch_line_ = line;
             cycles += tlb(itlb_, pc, p_.ev_itlb_refill, b);
             const auto r = l1i_->access(pc, false);
             emit(b, p_.ev_l1i_access);
             if (r.refill) {
+                refill = true;
                 cycles += p_.l1i_refill_penalty + next_level(pc, false, b);
                 emit(b, p_.ev_l1i_refill);
+                emit(b, p_.ev_ibus_access, p_.l1i->line / p_.ibus_beat);
             }
+        }
+        if (p_.fetch_bytes) {  // the fetches this instruction starts (it may straddle two); a refill's first misses
+            const uint64_t first = pc / p_.fetch_bytes, last = (pc + size - 1) / p_.fetch_bytes;
+            const uint64_t fetches = last - first + (first != last_fetch_ ? 1 : 0);
+            last_fetch_ = last;
+            if (fetches > (refill ? 1u : 0u)) emit(b, p_.ev_l1i_hit, fetches - (refill ? 1 : 0));
         }
     }
     const uint64_t fetch_cycles = cycles - before_fetch;
@@ -147,6 +160,7 @@ uint64_t TimingModel::step(const isa::RetiredInsn& insn, uint64_t pc, unsigned s
             if (mem[k].addr - p_.local_data->base < p_.local_data->size) continue;
             bus = true;
             emit(b, p_.ev_bus_access);
+            if (insn.unaligned) emit(b, p_.ev_bus_misaligned);
         }
         const uint32_t ev = insn.cls == C::load ? p_.ev_bus_load : p_.ev_bus_store;
         if (bus) emit(b, ev);
@@ -182,7 +196,7 @@ std::vector<uint32_t> TimingModel::produced_events() const {
     for (uint32_t e : {p_.ev_mispredict, p_.ev_predictable, p_.ev_stall_frontend, p_.ev_stall_backend, p_.ev_fetch_stall, p_.ev_dep_stall})
         if (e != no_event) v.push_back(e);
     if (p_.l1i)
-        for (uint32_t e : {p_.ev_l1i_access, p_.ev_l1i_refill})
+        for (uint32_t e : {p_.ev_l1i_access, p_.ev_l1i_refill, p_.ev_ibus_access, p_.fetch_bytes ? p_.ev_l1i_hit : no_event})
             if (e != no_event) v.push_back(e);
     if (p_.itlb_entries && p_.ev_itlb_refill != no_event) v.push_back(p_.ev_itlb_refill);
     for (uint32_t e : address_events()) v.push_back(e);
@@ -200,7 +214,7 @@ std::vector<uint32_t> TimingModel::address_events() const {
         for (uint32_t e : {p_.ev_l2_access, p_.ev_l2_refill, p_.ev_l2_writeback})
             if (e != no_event) v.push_back(e);
     if (p_.local_data)
-        for (uint32_t e : {p_.ev_bus_access, p_.ev_bus_load, p_.ev_bus_store})
+        for (uint32_t e : {p_.ev_bus_access, p_.ev_bus_load, p_.ev_bus_store, p_.ev_bus_misaligned})
             if (e != no_event) v.push_back(e);
     return v;
 }

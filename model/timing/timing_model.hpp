@@ -62,6 +62,19 @@ struct TimingParams {
     std::optional<Region> local_data;
     uint32_t ev_bus_access = no_event, ev_bus_load = no_event, ev_bus_store = no_event;
     unsigned bus_load_penalty = 0, bus_store_penalty = 0;  // extra cycles of a load or store that goes on the bus
+    // Speculation: each misprediction sends `wrong_path` instructions far enough down the wrong path to be counted
+    // by the speculative events (ARM INST_SPEC; VeeR instructions aligned and decoded), and then flushes them. The
+    // correct path's instructions are counted by the platform's retire(), so these events are retired + wrong path.
+    unsigned wrong_path = 0;
+    std::array<uint32_t, 2> ev_spec{no_event, no_event};
+    // I-cache hits per fetch of `fetch_bytes` (VeeR EL2: every 4-byte fetch that hits, wrong-path fetches
+    // included; 0: no such event). Fetches on the wrong path are taken to hit.
+    unsigned fetch_bytes = 0;
+    uint32_t ev_l1i_hit = no_event;
+    // The instruction bus: an I-cache refill reads its line in beats of `ibus_beat` bytes, a transaction each.
+    unsigned ibus_beat = 8;
+    uint32_t ev_ibus_access = no_event;
+    uint32_t ev_bus_misaligned = no_event;  // misaligned loads and stores that go on the data bus
     // ARM11: the program turns prediction on with SCTLR.Z (bit 11); until then every taken branch mispredicts.
     bool follows_sctlr_z = false;
     std::string source;  // where the figures come from: the core's manual, or a calibration
@@ -98,6 +111,7 @@ private:
     std::optional<Cache> l1d_, l1i_, l2_, itlb_, dtlb_;
     std::vector<uint64_t> seen_target_;
     uint64_t last_ifetch_line_ = ~uint64_t{0};
+    uint64_t last_fetch_ = ~uint64_t{0};  // the last fetch granule (fetch_bytes)
     // The model's cycle at the start of the next instruction; it starts late enough that the registers' initial
     // values (ready at 0) are ready even for an Early Reg.
     uint64_t now_ = 256;

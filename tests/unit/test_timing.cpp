@@ -241,6 +241,48 @@ TEST(TimingModel, InstructionFetchCountsOneAccessPerLineEntered) {
     EXPECT_EQ(cycles, 64u + 2 * 20);
 }
 
+// VeeR EL2's fetch events: I-cache hits per 4-byte fetch (an instruction straddling two fetches starts the
+// second; a taken branch starts a new fetch), I-bus transactions per 8-byte beat of a 64-byte line refill.
+TEST(TimingModel, FetchHitsAndInstructionBusBeats) {
+    TimingParams p;
+    p.l1i = small_cache();
+    p.ev_l1i_refill = 3;
+    p.fetch_bytes = 4;
+    p.ev_l1i_hit = 2;
+    p.ibus_beat = 8;
+    p.ev_ibus_access = 42;
+    TimingModel m(p);
+    EventBatch b;
+    using C = isa::InsnClass;
+    for (int pass = 0; pass < 2; ++pass) {
+        m.step(insn(C::alu), 0x1000, 4, 0x1004, nullptr, 0, b);  // fetch 0x1000 (pass 1: the refill's miss)
+        m.step(insn(C::alu), 0x1004, 2, 0x1006, nullptr, 0, b);  // fetch 0x1004
+        m.step(insn(C::alu), 0x1006, 4, 0x100A, nullptr, 0, b);  // 0x1004 already fetched; fetch 0x1008
+        m.step(insn(C::alu), 0x100A, 2, 0x100C, nullptr, 0, b);  // within 0x1008
+        m.step(insn(C::jump, isa::br_immediate | isa::br_taken), 0x100C, 4, 0x1000, nullptr, 0, b);  // fetch 0x100C
+    }
+    EXPECT_EQ(b.count(3), 1u);       // one miss
+    EXPECT_EQ(b.count(2), 3u + 4u);  // hits: 3 on the first pass, 4 on the second
+    EXPECT_EQ(b.count(42), 8u);      // 64 bytes in 8-byte beats
+}
+
+// Speculative events: each misprediction adds the wrong path's instructions; correct predictions add none.
+TEST(TimingModel, MispredictionsAddTheWrongPathToSpeculativeEvents) {
+    TimingParams p;
+    p.predictor.direction = PredictorConfig::Direction::not_taken;
+    p.ev_mispredict = 0x10;
+    p.wrong_path = 3;
+    p.ev_spec = {0x1B, no_event};
+    TimingModel m(p);
+    EventBatch b;
+    const uint8_t cond = isa::br_immediate | isa::br_conditional;
+    m.step(insn(isa::InsnClass::branch, cond | isa::br_taken), 0x1000, 4, 0x2000, nullptr, 0, b);  // mispredicted
+    m.step(insn(isa::InsnClass::branch, cond), 0x2000, 4, 0x2004, nullptr, 0, b);                  // predicted
+    m.step(insn(isa::InsnClass::branch, cond | isa::br_taken), 0x2004, 4, 0x3000, nullptr, 0, b);  // mispredicted
+    EXPECT_EQ(b.count(0x10), 2u);
+    EXPECT_EQ(b.count(0x1B), 6u);
+}
+
 namespace {
 
 uint64_t loads(TimingModel& m, uint64_t base, uint64_t bytes, uint64_t stride, bool write, EventBatch& b) {
