@@ -36,6 +36,7 @@ void arm_events(TimingParams& p) {
     p.ev_l2_access = 0x16;   // L2D_CACHE
     p.ev_l2_refill = 0x17;   // L2D_CACHE_REFILL
     p.ev_l2_writeback = 0x18;  // L2D_CACHE_WB
+    p.ev_main_tlb_refill = 0x2D;  // L2D_TLB_REFILL (where implemented)
     p.ev_spec[0] = 0x1B;         // INST_SPEC (the wrong path: `wrong_path`, 0 on in-order cores)
     p.ev_stall_frontend = 0x23;  // STALL_FRONTEND
     p.ev_stall_backend = 0x24;   // STALL_BACKEND
@@ -70,6 +71,15 @@ TimingParams arm_core(unsigned penalty, CacheConfig l1i, CacheConfig l1d, unsign
     extra(p, C::div, 8);
     extra(p, C::barrier, 4);
     p.source = std::move(source);
+    return p;
+}
+
+// A main TLB behind the micro TLBs; a miss walks the page tables, assumed to cost 20 cycles (two descriptor reads
+// that hit in a cache).
+TimingParams with_main_tlb(TimingParams p, unsigned entries, unsigned ways) {
+    p.main_tlb_entries = entries;
+    p.main_tlb_ways = ways;
+    p.walk_penalty = 20;
     return p;
 }
 
@@ -139,12 +149,37 @@ TimingParams veer() {
     return p;
 }
 
-TimingParams arm11() {
+TimingParams arm11(bool mmu) {
     // ARM1136/1156/1176: 8-stage pipeline (9 on the 1156), 4-way caches of 32-byte lines (16 KiB assumed of the
     // 4-64 KiB range), a 128-entry dynamic predictor and a 3-entry return stack; prediction is off out of reset
-    // (SCTLR.Z = 0) and the timing model follows the program's SCTLR writes.
-    TimingParams p = arm_core(5, cache(16, 4, 32), cache(16, 4, 32), 8,
+    // (SCTLR.Z = 0) and the timing model follows the program's SCTLR writes. A misprediction costs 4 cycles, one
+    // of which counts as IBUF_STALL (arm11-pmnc.md, AN195 §4).
+    TimingParams p = arm_core(4, cache(16, 4, 32), cache(16, 4, 32), 8,
                               "assumed from the ARM11 TRMs' pipeline and cache descriptions, not calibrated");
+    p.flush_fetch_stall = 1;
+    // Two dirty bits per line: DCACHE_WBACK counts half lines written back (AN195 Table 2). An access in the line
+    // of the instruction's previous access is sequential and not counted (AN195 §7: an LDM within one line counts
+    // once). All memory is taken as cacheable, so DCACHE_HIT (cacheable accesses) equals DCACHE_ACCESS; every
+    // refill is an explicit external access (0x10).
+    p.l1d->dirty_parts = 2;
+    p.count_line_once = true;
+    p.ev_l1d_access_cacheable = 0x09;
+    p.ev_l1d_external = 0x10;
+    // The ARM1136 and ARM1176 have an MMU: micro TLBs and a main TLB of 64 entries, 2-way (its 8 lockable entries
+    // are not modelled), whose misses are MAIN_TLB_MISS (0x0F). The ARM1156 has an MPU and no TLB.
+    if (mmu) {
+        p = with_main_tlb(p, 64, 2);
+        p.ev_main_tlb_refill = 0x0F;
+    } else {
+        p.itlb_entries = p.dtlb_entries = 0;
+        p.tlb_refill_penalty = 0;
+        p.ev_main_tlb_refill = timing::no_event;
+    }
+    // The return stack's events (ARM1176): calls, returns, returns predicted, returns mispredicted.
+    p.ev_ras_push = 0x23;
+    p.ev_ras_pop = 0x24;
+    p.ev_ras_hit = 0x25;
+    p.ev_ras_miss = 0x26;
     p.predictor.table_bits = 7;
     p.predictor.btb_bits = 7;
     p.predictor.ras_depth = 3;
@@ -155,7 +190,7 @@ TimingParams arm11() {
     p.ev_predictable = timing::no_event;
     p.ev_l1d_access = 0x0A;
     p.ev_l1d_refill = 0x0B;
-    p.ev_l1d_writeback = timing::no_event;  // DCACHE_WBACK counts half lines: not modelled
+    p.ev_l1d_writeback = 0x0C;  // DCACHE_WBACK, per half line
     p.ev_l1i_access = timing::no_event;
     p.ev_l1i_refill = 0x00;
     p.ev_itlb_refill = 0x03;  // ITLB_MISS (MicroTLB)
@@ -182,24 +217,33 @@ TimingParams arm11() {
 std::optional<timing::TimingParams> platform_timing(std::string_view name) {
     const std::string_view assumed = "assumed from the TRM's pipeline and cache descriptions, not calibrated";
     if (name == "veer-el2") return veer();
-    if (name == "arm1136" || name == "arm1156" || name == "arm1176") return arm11();
+    if (name == "arm1136" || name == "arm1176") return arm11(true);
+    if (name == "arm1156") return arm11(false);
     // Cortex-A53 (and the generic ARMv8): 8-stage in-order, L1I 32 KiB 2-way, L1D 32 KiB 4-way, 64-byte lines;
     // L2 512 KiB 16-way (of 128 KiB-2 MiB). L2 sizes below are assumed configurations; a miss costs 100 cycles.
-    if (name == "cortex-a53" || name == "armv8-generic") return in_order_dual(with_l2(arm_core(7, cache(32, 2, 64), cache(32, 4, 64), 13, std::string(assumed)), 512, 16, 100));
+    if (name == "cortex-a53" || name == "armv8-generic") return in_order_dual(with_main_tlb(with_l2(arm_core(7, cache(32, 2, 64), cache(32, 4, 64), 13, std::string(assumed)), 512, 16, 100), 512, 4));
     // Cortex-A57/A72 are out of order: an in-order model is a rough bound. L1I 48 KiB 3-way, L1D 32 KiB 2-way.
     if (name == "cortex-a57" || name == "cortex-a72")
-        return out_of_order(with_l2(arm_core(15, cache(48, 3, 64), cache(32, 2, 64), 15,
-                                             "assumed; out-of-order core under an in-order model"), 2048, 16, 100));
+        return out_of_order(with_main_tlb(with_l2(arm_core(15, cache(48, 3, 64), cache(32, 2, 64), 15,
+                                                           "assumed; out-of-order core under an in-order model"),
+                                                  2048, 16, 100),
+                                          1024, 4));
     // Cortex-A7: 8-stage in-order, L1I 2-way 32-byte lines, L1D 4-way 64-byte lines (32 KiB of 8-64 KiB).
     // Partial dual issue.
-    if (name == "cortex-a7") return in_order_dual(with_l2(arm_core(8, cache(32, 2, 32), cache(32, 4, 64), 12, std::string(assumed)), 512, 8, 100));
-    // Cortex-A8: 13-stage in-order dual issue, L1 32 KiB 4-way 64-byte lines.
-    if (name == "cortex-a8") return in_order_dual(with_l2(arm_core(13, cache(32, 4, 64), cache(32, 4, 64), 10, std::string(assumed)), 256, 8, 100));
+    if (name == "cortex-a7") return in_order_dual(with_main_tlb(with_l2(arm_core(8, cache(32, 2, 32), cache(32, 4, 64), 12, std::string(assumed)), 512, 8, 100), 256, 2));
+    // Cortex-A8: 13-stage in-order dual issue, L1 32 KiB 4-way 64-byte lines; 32-entry fully associative
+    // instruction and data TLBs and no main TLB, so a TLB miss walks the page tables.
+    if (name == "cortex-a8") {
+        TimingParams p = in_order_dual(with_l2(arm_core(13, cache(32, 4, 64), cache(32, 4, 64), 10, std::string(assumed)), 256, 8, 100));
+        p.itlb_entries = p.dtlb_entries = 32;
+        p.tlb_refill_penalty = 20;
+        return p;
+    }
     // Cortex-A9: out of order with an 8-cycle mispredict, L1 32 KiB 4-way 32-byte lines; its L2 (an L2C-310) is
     // outside the core and not modelled.
-    if (name == "cortex-a9") return out_of_order(arm_core(8, cache(32, 4, 32), cache(32, 4, 32), 12, std::string(assumed)));
+    if (name == "cortex-a9") return out_of_order(with_main_tlb(arm_core(8, cache(32, 4, 32), cache(32, 4, 32), 12, std::string(assumed)), 128, 2));
     // Cortex-A15: out of order, 15-cycle mispredict, L1 32 KiB 2-way 64-byte lines.
-    if (name == "cortex-a15") return out_of_order(with_l2(arm_core(15, cache(32, 2, 64), cache(32, 2, 64), 15, std::string(assumed)), 1024, 16, 100));
+    if (name == "cortex-a15") return out_of_order(with_main_tlb(with_l2(arm_core(15, cache(32, 2, 64), cache(32, 2, 64), 15, std::string(assumed)), 1024, 16, 100), 512, 4));
     return std::nullopt;
 }
 

@@ -6,8 +6,11 @@ namespace pmusim::timing {
 
 Cache::Cache(const CacheConfig& c) : cfg_(c) {
     assert(c.line && (c.line & (c.line - 1)) == 0 && c.ways && c.size % (c.line * c.ways) == 0);
+    assert(c.dirty_parts && c.dirty_parts <= 8 && (c.dirty_parts & (c.dirty_parts - 1)) == 0 && c.dirty_parts <= c.line);
     sets_ = c.size / (c.line * c.ways);
     while ((1u << line_shift_) < c.line) ++line_shift_;
+    part_shift_ = line_shift_;
+    while ((1u << (line_shift_ - part_shift_)) < c.dirty_parts) --part_shift_;
     ways_.resize(static_cast<size_t>(sets_) * c.ways);
 }
 
@@ -19,10 +22,11 @@ Cache::Result Cache::access(uint64_t addr, bool write) {
     const uint64_t tag = line / sets_;
     Way* base = &ways_[static_cast<size_t>(set) * cfg_.ways];
     Result r;
+    const auto part = static_cast<uint8_t>(write && cfg_.write_back ? 1u << ((addr & (cfg_.line - 1)) >> part_shift_) : 0u);
     for (unsigned w = 0; w < cfg_.ways; ++w) {
         if (base[w].tag == tag) {
             base[w].used = clock_;
-            if (write && cfg_.write_back) base[w].dirty = true;
+            base[w].dirty |= part;
             r.hit = true;
             return r;
         }
@@ -33,12 +37,13 @@ Cache::Result Cache::access(uint64_t addr, bool write) {
         if (base[w].used < victim->used) victim = &base[w];
     if (victim->tag != ~uint64_t{0} && victim->dirty) {
         r.writeback = true;
+        r.dirty_parts = static_cast<unsigned>(__builtin_popcount(victim->dirty));
         r.victim = (victim->tag * sets_ + set) << line_shift_;
         ++writebacks_;
     }
     victim->tag = tag;
     victim->used = clock_;
-    victim->dirty = write && cfg_.write_back;
+    victim->dirty = part;
     r.refill = true;
     ++refills_;
     return r;

@@ -13,6 +13,7 @@ struct CacheConfig {
     unsigned line = 64;         // bytes, a power of two
     bool write_back = true;     // false: write-through (stores never leave dirty lines)
     bool write_allocate = true; // a store miss allocates the line
+    unsigned dirty_parts = 1;   // dirty bits per line (ARM11: 2, one per half line), a power of two
 };
 
 class Cache {
@@ -23,6 +24,7 @@ public:
         bool hit = false;
         bool refill = false;     // a line was brought in
         bool writeback = false;  // a dirty line was evicted
+        unsigned dirty_parts = 0;  // how many of its parts were dirty (and written back), with writeback
         uint64_t victim = 0;     // the evicted line's address, with writeback
     };
     Result access(uint64_t addr, bool write);
@@ -37,10 +39,10 @@ private:
     struct Way {
         uint64_t tag = ~uint64_t{0};
         uint64_t used = 0;  // LRU stamp
-        bool dirty = false;
+        uint8_t dirty = 0;  // a bit per dirty part
     };
     CacheConfig cfg_;
-    unsigned sets_ = 0, line_shift_ = 0;
+    unsigned sets_ = 0, line_shift_ = 0, part_shift_ = 0;
     std::vector<Way> ways_;
     uint64_t clock_ = 0, accesses_ = 0, refills_ = 0, writebacks_ = 0;
 };

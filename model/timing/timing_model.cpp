@@ -26,6 +26,11 @@ TimingModel::TimingModel(const TimingParams& p) : p_(p), bp_(p.predictor), seen_
     };
     if (p.itlb_entries) itlb_.emplace(micro_tlb(p.itlb_entries));
     if (p.dtlb_entries) dtlb_.emplace(micro_tlb(p.dtlb_entries));
+    if (p.main_tlb_entries) {
+        CacheConfig c = micro_tlb(p.main_tlb_entries);
+        c.ways = p.main_tlb_ways;
+        main_tlb_.emplace(c);
+    }
 }
 
 unsigned TimingModel::next_level(uint64_t addr, bool write, EventBatch& b) {
@@ -38,10 +43,13 @@ unsigned TimingModel::next_level(uint64_t addr, bool write, EventBatch& b) {
     return write ? 0 : p_.l2_refill_penalty;  // a write-back goes to a buffer: no stall
 }
 
-unsigned TimingModel::tlb(std::optional<Cache>& t, uint64_t addr, uint32_t ev, EventBatch& b) {
+unsigned TimingModel::tlb(std::optional<Cache>& t, uint64_t addr, uint32_t ev, EventBatch& b, uint64_t& walk) {
     if (!t || !t->access(addr, false).refill) return 0;
     emit(b, ev);
-    return p_.tlb_refill_penalty;
+    if (!main_tlb_ || !main_tlb_->access(addr, false).refill) return p_.tlb_refill_penalty;
+    emit(b, p_.ev_main_tlb_refill);
+    walk += p_.walk_penalty;
+    return p_.tlb_refill_penalty + p_.walk_penalty;
 }
 
 uint64_t TimingModel::step(const isa::RetiredInsn& insn, uint64_t pc, unsigned size, uint64_t next_pc,
@@ -93,17 +101,27 @@ uint64_t TimingModel::step(const isa::RetiredInsn& insn, uint64_t pc, unsigned s
             predictable = true;
         }
         if (taken && (insn.branch & isa::br_register)) {
-            mispredicted |= bp_.indirect(pc, next_pc, insn.branch & isa::br_return);
+            const bool ret = insn.branch & isa::br_return;
+            const bool miss = bp_.indirect(pc, next_pc, ret);
+            mispredicted |= miss;
             predictable = true;
+            if (ret && bp_.enabled() && p_.predictor.ras_depth) {
+                emit(b, p_.ev_ras_pop);
+                emit(b, miss ? p_.ev_ras_miss : p_.ev_ras_hit);
+            }
         } else if (taken && !conditional && !bp_.enabled()) {
             mispredicted = true;  // prediction off: even unconditional branches are assumed not taken
         }
-        if (taken && (insn.branch & isa::br_call)) bp_.call(pc + size);
+        if (taken && (insn.branch & isa::br_call)) {
+            bp_.call(pc + size);
+            if (bp_.enabled() && p_.predictor.ras_depth) emit(b, p_.ev_ras_push);
+        }
         if (predictable) emit(b, p_.ev_predictable);
         if (mispredicted) {
             cycles += p_.mispredict_penalty;
             flush_cycles = p_.mispredict_penalty;
             emit(b, p_.ev_mispredict);
+            if (p_.flush_fetch_stall) emit(b, p_.ev_fetch_stall, p_.flush_fetch_stall);
             if (p_.wrong_path) {
                 for (uint32_t ev : p_.ev_spec) emit(b, ev, p_.wrong_path);
                 emit(b, p_.ev_l1i_hit, p_.wrong_path);
@@ -111,6 +129,7 @@ uint64_t TimingModel::step(const isa::RetiredInsn& insn, uint64_t pc, unsigned s
         }
     }
     const uint64_t before_fetch = cycles;
+    uint64_t fetch_walk = 0, data_walk = 0;  // page-table walks: in the cycles, not in ev_fetch_stall
     // Instruction fetch: one access per line entered, sequentially or by a taken branch.
     if (l1i_) {
         if (next_fetch_new_) last_ifetch_line_ = last_fetch_ = ~uint64_t{0};
@@ -119,7 +138,7 @@ uint64_t TimingModel::step(const isa::RetiredInsn& insn, uint64_t pc, unsigned s
         bool refill = false;
         if (line != last_ifetch_line_) {
             last_ifetch_line_ = line;
-            cycles += tlb(itlb_, pc, p_.ev_itlb_refill, b);
+            cycles += tlb(itlb_, pc, p_.ev_itlb_refill, b, fetch_walk);
             const auto r = l1i_->access(pc, false);
             emit(b, p_.ev_l1i_access);
             if (r.refill) {
@@ -140,18 +159,25 @@ uint64_t TimingModel::step(const isa::RetiredInsn& insn, uint64_t pc, unsigned s
     const bool data = (insn.cls == C::load || insn.cls == C::store) && !insn.cond_failed;
     if (data) {
         for (unsigned k = 0; k < n_mem; ++k) {
-            cycles += tlb(dtlb_, mem[k].addr, p_.ev_dtlb_refill, b);
+            const bool sequential = p_.count_line_once && k && l1d_ && l1d_->line_of(mem[k].addr) == l1d_->line_of(mem[k - 1].addr);
+            if (sequential) {  // the line the previous access brought in: a hit, not counted again
+                l1d_->access(mem[k].addr, mem[k].write);
+                continue;
+            }
+            cycles += tlb(dtlb_, mem[k].addr, p_.ev_dtlb_refill, b, data_walk);
             if (!l1d_) continue;
             const auto r = l1d_->access(mem[k].addr, mem[k].write);
             emit(b, p_.ev_l1d_access);
+            emit(b, p_.ev_l1d_access_cacheable);
             if (r.writeback) {
-                emit(b, p_.ev_l1d_writeback);
+                emit(b, p_.ev_l1d_writeback, r.dirty_parts);
                 cycles += next_level(r.victim, true, b);
             }
             if (r.refill) {
                 cycles += p_.l1d_refill_penalty + next_level(mem[k].addr, false, b);
                 emit(b, p_.ev_l1d_refill);
             }
+            if (!r.hit) emit(b, p_.ev_l1d_external);
         }
     }
     if (data && p_.local_data) {
@@ -168,7 +194,7 @@ uint64_t TimingModel::step(const isa::RetiredInsn& insn, uint64_t pc, unsigned s
     }
     // Stall cycles by cause: fetch misses and refetch after a misprediction starve the front end; result-use
     // waits, multi-cycle execution and data misses hold the back end.
-    if (fetch_cycles) emit(b, p_.ev_fetch_stall, fetch_cycles);
+    if (fetch_cycles > fetch_walk) emit(b, p_.ev_fetch_stall, fetch_cycles - fetch_walk);
     if (fetch_cycles + flush_cycles) emit(b, p_.ev_stall_frontend, fetch_cycles + flush_cycles);
     const uint64_t back = cycles - fetch_cycles - flush_cycles - (paired ? 0 : 1);
     if (back) emit(b, p_.ev_stall_backend, back);
@@ -193,12 +219,17 @@ bool TimingModel::pairs(isa::InsnClass older, isa::InsnClass younger) {
 
 std::vector<uint32_t> TimingModel::produced_events() const {
     std::vector<uint32_t> v;
-    for (uint32_t e : {p_.ev_mispredict, p_.ev_predictable, p_.ev_stall_frontend, p_.ev_stall_backend, p_.ev_fetch_stall, p_.ev_dep_stall})
+    for (uint32_t e : {p_.ev_mispredict, p_.ev_predictable, p_.ev_stall_frontend, p_.ev_stall_backend, p_.ev_fetch_stall,
+                       p_.ev_dep_stall, p_.ev_spec[0], p_.ev_spec[1]})
         if (e != no_event) v.push_back(e);
+    if (p_.predictor.ras_depth)
+        for (uint32_t e : {p_.ev_ras_push, p_.ev_ras_pop, p_.ev_ras_hit, p_.ev_ras_miss})
+            if (e != no_event) v.push_back(e);
     if (p_.l1i)
         for (uint32_t e : {p_.ev_l1i_access, p_.ev_l1i_refill, p_.ev_ibus_access, p_.fetch_bytes ? p_.ev_l1i_hit : no_event})
             if (e != no_event) v.push_back(e);
     if (p_.itlb_entries && p_.ev_itlb_refill != no_event) v.push_back(p_.ev_itlb_refill);
+    // Main TLB misses come from both micro TLBs: without data addresses they are incomplete.
     for (uint32_t e : address_events()) v.push_back(e);
     return v;
 }
@@ -209,6 +240,10 @@ std::vector<uint32_t> TimingModel::address_events() const {
         for (uint32_t e : {p_.ev_l1d_access, p_.ev_l1d_refill, p_.ev_l1d_writeback})
             if (e != no_event) v.push_back(e);
     if (p_.dtlb_entries && p_.ev_dtlb_refill != no_event) v.push_back(p_.ev_dtlb_refill);
+    if (p_.main_tlb_entries && p_.ev_main_tlb_refill != no_event) v.push_back(p_.ev_main_tlb_refill);
+    if (p_.l1d)
+        for (uint32_t e : {p_.ev_l1d_access_cacheable, p_.ev_l1d_external})
+            if (e != no_event) v.push_back(e);
     // L2 traffic comes from data refills and write-backs too: without data addresses it is incomplete.
     if (p_.l2)
         for (uint32_t e : {p_.ev_l2_access, p_.ev_l2_refill, p_.ev_l2_writeback})

@@ -43,11 +43,19 @@ struct TimingParams {
     // more than the L1 refill.
     std::optional<CacheConfig> l2;
     unsigned l2_refill_penalty = 0;
-    // Fully associative micro TLBs of `entries` pages each (0: none); a refill costs tlb_refill_penalty.
+    // Fully associative micro TLBs of `entries` pages each (0: none); a refill costs tlb_refill_penalty. Their
+    // refills look up a main TLB of `main_tlb_entries` in `main_tlb_ways` ways (0: none, the refill always hits);
+    // a main TLB miss walks the page tables for `walk_penalty` more.
     unsigned itlb_entries = 0, dtlb_entries = 0, page_size = 4096, tlb_refill_penalty = 0;
+    unsigned main_tlb_entries = 0, main_tlb_ways = 1, walk_penalty = 0;
+    uint32_t ev_main_tlb_refill = no_event;
     // The events the model produces, as the platform numbers them (no_event: the platform has none).
     uint32_t ev_mispredict = no_event, ev_predictable = no_event;
     uint32_t ev_l1d_access = no_event, ev_l1d_refill = no_event, ev_l1d_writeback = no_event;
+    uint32_t ev_l1d_access_cacheable = no_event;  // the same accesses, cacheable ones only (ARM11 DCACHE_HIT)
+    uint32_t ev_l1d_external = no_event;          // refills and writes that miss without allocating (ARM11 0x10)
+    // ARM11: an access in the same line as the instruction's previous one is "sequential": not counted again.
+    bool count_line_once = false;
     uint32_t ev_l1i_access = no_event, ev_l1i_refill = no_event;
     uint32_t ev_l2_access = no_event, ev_l2_refill = no_event, ev_l2_writeback = no_event;
     uint32_t ev_itlb_refill = no_event, ev_dtlb_refill = no_event;
@@ -55,6 +63,9 @@ struct TimingParams {
     // multi-cycle execution, data misses and bus waits), and fetch misses alone (ARM11 IBUF_STALL).
     uint32_t ev_stall_frontend = no_event, ev_stall_backend = no_event, ev_fetch_stall = no_event;
     uint32_t ev_dep_stall = no_event;  // result-use waits alone (ARM11 DDEP_STALL)
+    unsigned flush_fetch_stall = 0;    // cycles of ev_fetch_stall per misprediction (ARM11: 1 of its 4)
+    // The return stack, while prediction is on: calls pushed, returns popped, popped and right, popped and wrong.
+    uint32_t ev_ras_push = no_event, ev_ras_pop = no_event, ev_ras_hit = no_event, ev_ras_miss = no_event;
     // Tightly coupled data memory (VeeR EL2 DCCM): loads and stores outside it go on the data bus.
     struct Region {
         uint64_t base = 0, size = 0;
@@ -103,12 +114,13 @@ public:
 private:
     // The next level for an L1 refill (write: an L1 write-back): extra cycles beyond the L1 refill penalty.
     unsigned next_level(uint64_t addr, bool write, EventBatch& b);
-    unsigned tlb(std::optional<Cache>& t, uint64_t addr, uint32_t ev, EventBatch& b);
+    // A micro TLB lookup: its refill cost, page-table walk included (also added to `walk`).
+    unsigned tlb(std::optional<Cache>& t, uint64_t addr, uint32_t ev, EventBatch& b, uint64_t& walk);
     static bool pairs(isa::InsnClass older, isa::InsnClass younger);
 
     TimingParams p_;
     BranchPredictor bp_;
-    std::optional<Cache> l1d_, l1i_, l2_, itlb_, dtlb_;
+    std::optional<Cache> l1d_, l1i_, l2_, itlb_, dtlb_, main_tlb_;
     std::vector<uint64_t> seen_target_;
     uint64_t last_ifetch_line_ = ~uint64_t{0};
     uint64_t last_fetch_ = ~uint64_t{0};  // the last fetch granule (fetch_bytes)

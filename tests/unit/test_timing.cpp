@@ -333,6 +333,85 @@ TimingParams with_l2() {
 
 }  // namespace
 
+// The return stack's events (ARM1176 0x23-0x26): a call pushes; a return pops, right or wrong.
+TEST(TimingModel, ReturnStackEvents) {
+    TimingParams p;
+    p.predictor.ras_depth = 2;
+    p.ev_ras_push = 0x23;
+    p.ev_ras_pop = 0x24;
+    p.ev_ras_hit = 0x25;
+    p.ev_ras_miss = 0x26;
+    TimingModel m(p);
+    EventBatch b;
+    using C = isa::InsnClass;
+    const uint8_t call = isa::br_immediate | isa::br_call | isa::br_taken, ret = isa::br_register | isa::br_return | isa::br_taken;
+    m.step(insn(C::jump, call), 0x100, 4, 0x800, nullptr, 0, b);  // bl 0x800: pushes 0x104
+    m.step(insn(C::jump, ret), 0x800, 4, 0x104, nullptr, 0, b);   // bx lr to 0x104: predicted
+    m.step(insn(C::jump, ret), 0x104, 4, 0x900, nullptr, 0, b);   // a return with the stack empty: wrong
+    EXPECT_EQ(b.count(0x23), 1u);
+    EXPECT_EQ(b.count(0x24), 2u);
+    EXPECT_EQ(b.count(0x25), 1u);
+    EXPECT_EQ(b.count(0x26), 1u);
+    // With prediction off (ARM11 before SCTLR.Z) the stack is not used: no events.
+    m.predictor().set_enabled(false);
+    m.step(insn(C::jump, call), 0x100, 4, 0x800, nullptr, 0, b);
+    m.step(insn(C::jump, ret), 0x800, 4, 0x104, nullptr, 0, b);
+    EXPECT_EQ(b.count(0x23) + b.count(0x24), 3u);
+}
+
+// Behind 2-entry micro TLBs, a main TLB of 4 entries in 2 ways (2 sets of 4 KiB pages): a micro refill that
+// hits the main TLB costs the refill penalty, one that misses it walks the page tables too.
+TEST(TimingModel, MainTlbCatchesMicroTlbRefillsAndWalksOnItsMisses) {
+    TimingParams p;
+    p.dtlb_entries = 2;
+    p.ev_dtlb_refill = 0x05;
+    p.tlb_refill_penalty = 2;
+    p.main_tlb_entries = 4;
+    p.main_tlb_ways = 2;
+    p.walk_penalty = 20;
+    p.ev_main_tlb_refill = 0x0F;
+    TimingModel m(p);
+    EventBatch b;
+    // Pages 0, 1, 2, 3 (first touch: 4 micro refills, 4 walks), then 0, 1, 2, 3 again: the 2-entry micro TLB
+    // misses each (4 more refills) but the main TLB (pages 0, 2 in set 0; 1, 3 in set 1) holds all four.
+    uint64_t cycles = 0;
+    for (int pass = 0; pass < 2; ++pass)
+        for (uint64_t page = 0; page < 4; ++page) {
+            const MemRef r{0x100000 + page * 4096, false};
+            cycles += m.step(insn(isa::InsnClass::load), 0x200, 4, 0x204, &r, 1, b);
+        }
+    EXPECT_EQ(b.count(0x05), 8u);
+    EXPECT_EQ(b.count(0x0F), 4u);
+    EXPECT_EQ(cycles, 8u + 8 * 2 + 4 * 20);
+}
+
+// ARM11 data side: two dirty bits per line (DCACHE_WBACK counts half lines), and an access in the line of the
+// instruction's previous access is not counted again.
+TEST(TimingModel, HalfLineWriteBacksAndSequentialAccesses) {
+    TimingParams p;
+    CacheConfig c;  // 1 KiB, 1 way, 32-byte lines: addresses 1 KiB apart evict each other
+    c.size = 1024;
+    c.ways = 1;
+    c.line = 32;
+    c.dirty_parts = 2;
+    p.l1d = c;
+    p.count_line_once = true;
+    p.ev_l1d_access = 0x0A;
+    p.ev_l1d_refill = 0x0B;
+    p.ev_l1d_writeback = 0x0C;
+    TimingModel m(p);
+    EventBatch b;
+    auto store = [&](std::vector<MemRef> refs) { m.step(insn(isa::InsnClass::store), 0x200, 4, 0x204, refs.data(), static_cast<unsigned>(refs.size()), b); };
+    store({{0x1000, true}});                             // one word in the first half: 1 access, 1 refill
+    store({{0x2000, false}});                            // evicts 0x1000: one dirty half
+    store({{0x1000, true}, {0x1004, true}, {0x1010, true}, {0x1014, true}});  // an STM in one line: 1 access
+    store({{0x2000, false}});                            // evicts 0x1000 again: both halves dirty
+    store({{0x101C, true}, {0x1020, true}});             // an STM across two lines: 2 accesses
+    EXPECT_EQ(b.count(0x0A), 1u + 1 + 1 + 1 + 2);
+    EXPECT_EQ(b.count(0x0B), 1u + 1 + 1 + 1 + 2);
+    EXPECT_EQ(b.count(0x0C), 1u + 2);
+}
+
 TEST(TimingModel, L2CatchesWhatTheL1Thrashes) {
     TimingParams p = with_l2();
     p.l1d_refill_penalty = 10;
