@@ -118,6 +118,8 @@ TimingParams veer() {
     // The default configuration of the RTL (the traces' testbench): DCCM at 0xF0040000, 64 KiB. Loads and stores
     // elsewhere are D-bus transactions: events 43 (D-bus ld/st transactions), 55 and 56 (D-bus loads, stores).
     p.local_data = TimingParams::Region{0xF0040000u, 64 * 1024};
+    // Its ICCM: 0xEE000000, 64 KiB (iccm_sadr, iccm_size of the default build); code there bypasses the I-cache.
+    p.local_code = TimingParams::Region{0xEE000000u, 64 * 1024};
     p.ev_bus_access = 43;
     p.ev_bus_load = 55;
     p.ev_bus_store = 56;

@@ -131,7 +131,7 @@ uint64_t TimingModel::step(const isa::RetiredInsn& insn, uint64_t pc, unsigned s
     const uint64_t before_fetch = cycles;
     uint64_t fetch_walk = 0, data_walk = 0;  // page-table walks: in the cycles, not in ev_fetch_stall
     // Instruction fetch: one access per line entered, sequentially or by a taken branch.
-    if (l1i_) {
+    if (l1i_ && !(p_.local_code && pc - p_.local_code->base < p_.local_code->size)) {
         if (next_fetch_new_) last_ifetch_line_ = last_fetch_ = ~uint64_t{0};
         next_fetch_new_ = (insn.branch & isa::br_taken) && !insn.cond_failed;
         const uint64_t line = l1i_->line_of(pc);

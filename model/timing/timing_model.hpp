@@ -71,6 +71,8 @@ struct TimingParams {
         uint64_t base = 0, size = 0;
     };
     std::optional<Region> local_data;
+    // Tightly coupled instruction memory (VeeR EL2 ICCM): fetches from it bypass the I-cache (no I-cache events).
+    std::optional<Region> local_code;
     uint32_t ev_bus_access = no_event, ev_bus_load = no_event, ev_bus_store = no_event;
     unsigned bus_load_penalty = 0, bus_store_penalty = 0;  // extra cycles of a load or store that goes on the bus
     // Speculation: each misprediction sends `wrong_path` instructions far enough down the wrong path to be counted

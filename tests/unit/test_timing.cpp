@@ -264,6 +264,12 @@ TEST(TimingModel, FetchHitsAndInstructionBusBeats) {
     EXPECT_EQ(b.count(3), 1u);       // one miss
     EXPECT_EQ(b.count(2), 3u + 4u);  // hits: 3 on the first pass, 4 on the second
     EXPECT_EQ(b.count(42), 8u);      // 64 bytes in 8-byte beats
+    // Code in a tightly coupled memory (VeeR ICCM) does not go through the I-cache: no events, no refill cost.
+    p.local_code = TimingParams::Region{0xEE000000u, 0x10000};
+    TimingModel iccm(p);
+    EventBatch ib;
+    EXPECT_EQ(iccm.step(insn(C::alu), 0xEE000100, 4, 0xEE000104, nullptr, 0, ib), 1u);
+    EXPECT_TRUE(ib.events.empty());
 }
 
 // Speculative events: each misprediction adds the wrong path's instructions; correct predictions add none.
