@@ -1,8 +1,9 @@
 // The cycle-approximate timing model: turns each retired instruction into cycles and microarchitectural events
 // from platform data (docs/accuracy.md). In-order, single or dual issue: one cycle per instruction (none when it
 // pairs with the one before), plus result-use stalls from a register scoreboard, the extra cycles of its class, a
-// misprediction penalty, and TLB, cache, L2 and bus penalties. No virtual calls; one call per instruction from the
-// replay, which hands the events to the PMU in batches.
+// misprediction penalty, and TLB (with page-table walks), cache, L2 and bus penalties. Speculation is not
+// simulated: a misprediction adds a fixed wrong path to the speculative events. No virtual calls; one call per
+// instruction from the replay, which hands the events to the PMU in batches.
 #pragma once
 #include <array>
 #include <cstdint>
