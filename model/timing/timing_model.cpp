@@ -24,6 +24,9 @@ TimingModel::TimingModel(const TimingParams& p) : p_(p), bp_(p.predictor), seen_
         c.write_back = false;
         return c;
     };
+    for (size_t o = 0; o < class_count; ++o)
+        for (size_t y = 0; y < class_count; ++y)
+            pairs_[o][y] = pairs(static_cast<isa::InsnClass>(o), static_cast<isa::InsnClass>(y));
     if (p.itlb_entries) itlb_.emplace(micro_tlb(p.itlb_entries));
     if (p.dtlb_entries) dtlb_.emplace(micro_tlb(p.dtlb_entries));
     if (p.main_tlb_entries) {
@@ -60,7 +63,7 @@ uint64_t TimingModel::step(const isa::RetiredInsn& insn, uint64_t pc, unsigned s
     // ready then (never the older one's own result).
     const uint32_t src = insn.regs.src;
     bool paired = false;
-    if (p_.dual_issue && pair_open_ && p_.class_extra[cls] == 0 && pairs(prev_cls_, insn.cls) && !(src & prev_dst_)) {
+    if (p_.dual_issue && pair_open_ && p_.class_extra[cls] == 0 && pairs_[static_cast<size_t>(prev_cls_)][cls] && !(src & prev_dst_)) {
         paired = true;
         for (uint32_t m = src; m && paired; m &= m - 1)
             if (ready_[ctz(m)] > prev_issue_) paired = false;

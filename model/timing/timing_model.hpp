@@ -122,6 +122,7 @@ private:
     static bool pairs(isa::InsnClass older, isa::InsnClass younger);
 
     TimingParams p_;
+    std::array<std::array<bool, class_count>, class_count> pairs_{};  // pairs(older, younger), tabulated
     BranchPredictor bp_;
     std::optional<Cache> l1d_, l1i_, l2_, itlb_, dtlb_, main_tlb_;
     std::vector<uint64_t> seen_target_;
