@@ -124,9 +124,16 @@ TimingParams veer() {
     p.ev_bus_load = 55;
     p.ev_bus_store = 56;
     // Calibrated on hello_world, whose loop loads each byte of its string over the D-bus and stores it to the
-    // mailbox: a bus load costs about 4 cycles more than a DCCM load, a bus store 1 more.
-    p.bus_load_penalty = 4;
+    // mailbox: the load retires at once (loads are non-blocking) and the store that uses its value issues 4
+    // cycles later (a bus load's result latency is 4 more than a DCCM load's); a bus store costs 1 more.
+    p.bus_load_latency = 4;
     p.bus_store_penalty = 1;
+    // Code is fetched over the I-bus, about 6 cycles an instruction, until the program makes its region
+    // cacheable with mrac (hello_world's first instructions; mrac resets to 0).
+    p.follows_mrac = true;
+    p.uncached_fetch_penalty = 5;
+    // An instruction held at decode for a register (a bus load's value) counts as event 30 (cycles decode stalled).
+    p.ev_dep_stall = 30;
     // The I-cache: 16 KiB, 2 ways, 64-byte lines (the RTL's default configuration; geometry unconfirmed: the
     // traces' programs are small enough that only cold misses occur). A miss costs about 10 cycles in the
     // Dhrystone exec.log's first iterations. Event 3 (I-cache misses) counts them; event 2 (hits) counts per

@@ -218,6 +218,8 @@ public:
         r_.format = std::string(reader->format());
         if (o_.timing == Timing::trace && !reader->has_time())
             throw std::invalid_argument(fmt::format("--timing trace: {} traces carry no timestamps", r_.format));
+        // A trace from reset starts with VeeR EL2's reset mrac: no region cacheable (the program's writes follow).
+        if (tm_ && tm_->params().follows_mrac && reader->starts_at_reset()) tm_->set_mrac(0);
 
         // One record is held back: whether a branch was taken shows in the next record's PC.
         TraceRecord recs[2];
@@ -365,7 +367,13 @@ private:
             }
         }
         const uint64_t src = d.csr.immediate ? d.csr.src : gpr_[d.csr.src];
-        const uint64_t value = d.csr.op == isa::rv32::CsrOp::rw ? src : d.csr.op == isa::rv32::CsrOp::rs ? (old | src) : (old & ~src);
+        auto apply = [&](uint64_t prev) {
+            return d.csr.op == isa::rv32::CsrOp::rw ? src : d.csr.op == isa::rv32::CsrOp::rs ? (prev | src) : (prev & ~src);
+        };
+        const uint64_t value = apply(old);
+        // VeeR EL2 mrac (0x7C0, outside the PMU): the timing model follows its writes (fetch cacheability).
+        if (tm_ && tm_->params().follows_mrac && d.csr.csr == 0x7C0 && writes && reader_->has_register_values())
+            tm_->set_mrac(static_cast<uint32_t>(apply(tm_->mrac())));
         batch_.cycles += cycles;
         p_.retire(insn, 1, batch_);
         // VeeR EL2 (veer-el2-mhpm.md §4.1): the instruction's own events count before its write lands.

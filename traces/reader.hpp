@@ -24,6 +24,9 @@ public:
     virtual bool next(TraceRecord& r) = 0;
     virtual std::string_view format() const = 0;
     virtual bool has_register_values() const = 0;  // whether MSR/MCR/CSR source values can be known
+    // Whether the trace begins at the core's reset (VeeR's RTL exec.log), so its control state is the reset state
+    // (VeeR EL2: no memory region cacheable until the program writes mrac).
+    virtual bool starts_at_reset() const { return false; }
     virtual bool has_time() const { return false; }
     uint64_t skipped_lines() const { return skipped_; }
     const std::string& first_skip_message() const { return first_skip_; }

@@ -25,6 +25,7 @@ public:
     std::string_view format() const override { return "veer"; }
     bool has_register_values() const override { return true; }
     bool has_time() const override { return true; }
+    bool starts_at_reset() const override { return true; }
     std::string end_note() const override { return note_; }
 
     // The end of the test (streaming): after the last terminating store before the cycle column freezes. The

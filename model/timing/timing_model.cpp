@@ -55,6 +55,21 @@ unsigned TimingModel::tlb(std::optional<Cache>& t, uint64_t addr, uint32_t ev, E
     return p_.tlb_refill_penalty + p_.walk_penalty;
 }
 
+uint64_t TimingModel::fetches_started(uint64_t pc, unsigned size) {
+    const unsigned granule = p_.fetch_bytes ? p_.fetch_bytes : 4;
+    const uint64_t first = pc / granule, last = (pc + size - 1) / granule;
+    const uint64_t n = last - first + (first != last_fetch_ ? 1 : 0);
+    last_fetch_ = last;
+    return n;
+}
+
+void TimingModel::set_mrac(uint32_t value) {
+    mrac_ = value;
+    cacheable_ = 0;
+    for (unsigned r = 0; r < 16; ++r)
+        if (((value >> (2 * r)) & 3u) == 1u) cacheable_ = static_cast<uint16_t>(cacheable_ | (1u << r));
+}
+
 uint64_t TimingModel::step(const isa::RetiredInsn& insn, uint64_t pc, unsigned size, uint64_t next_pc,
                            const MemRef* mem, unsigned n_mem, EventBatch& b) {
     using C = isa::InsnClass;
@@ -82,9 +97,15 @@ uint64_t TimingModel::step(const isa::RetiredInsn& insn, uint64_t pc, unsigned s
     }
     if (stall) emit(b, p_.ev_dep_stall, stall);
     const uint64_t issue = paired ? prev_issue_ : now_ + stall;
+    // Loads and stores outside the tightly coupled data memory go on the bus.
+    const bool data = (insn.cls == C::load || insn.cls == C::store) && !insn.cond_failed;
+    bool bus = false;
+    if (data && p_.local_data)
+        for (unsigned k = 0; k < n_mem; ++k) bus |= mem[k].addr - p_.local_data->base >= p_.local_data->size;
     // A conditional instruction that fails its condition writes nothing.
     const uint32_t dst = insn.cond_failed ? 0u : insn.regs.dst;
-    for (uint32_t m = dst; m; m &= m - 1) ready_[ctz(m)] = issue + p_.result_latency[cls];
+    const uint64_t latency = p_.result_latency[cls] + (bus && insn.cls == C::load ? p_.bus_load_latency : 0u);
+    for (uint32_t m = dst; m; m &= m - 1) ready_[ctz(m)] = issue + latency;
     uint64_t cycles = (paired ? 0 : 1) + stall + p_.class_extra[cls];
     const uint64_t base = cycles;
     uint64_t flush_cycles = 0;
@@ -134,32 +155,37 @@ uint64_t TimingModel::step(const isa::RetiredInsn& insn, uint64_t pc, unsigned s
     const uint64_t before_fetch = cycles;
     uint64_t fetch_walk = 0, data_walk = 0;  // page-table walks: in the cycles, not in ev_fetch_stall
     // Instruction fetch: one access per line entered, sequentially or by a taken branch.
-    if (l1i_ && !(p_.local_code && pc - p_.local_code->base < p_.local_code->size)) {
+    const bool local_code = p_.local_code && pc - p_.local_code->base < p_.local_code->size;
+    if (l1i_ && !local_code) {
         if (next_fetch_new_) last_ifetch_line_ = last_fetch_ = ~uint64_t{0};
         next_fetch_new_ = (insn.branch & isa::br_taken) && !insn.cond_failed;
-        const uint64_t line = l1i_->line_of(pc);
-        bool refill = false;
-        if (line != last_ifetch_line_) {
-            last_ifetch_line_ = line;
-            cycles += tlb(itlb_, pc, p_.ev_itlb_refill, b, fetch_walk);
-            const auto r = l1i_->access(pc, false);
-            emit(b, p_.ev_l1i_access);
-            if (r.refill) {
-                refill = true;
-                cycles += p_.l1i_refill_penalty + next_level(pc, false, b);
-                emit(b, p_.ev_l1i_refill);
-                emit(b, p_.ev_ibus_access, p_.l1i->line / p_.ibus_beat);
+        if (p_.follows_mrac && !((cacheable_ >> ((pc >> 28) & 15u)) & 1u)) {
+            // Not cacheable (VeeR mrac): every fetch goes over the I-bus.
+            const uint64_t fetches = fetches_started(pc, size);
+            emit(b, p_.ev_ibus_access, fetches);
+            cycles += fetches * p_.uncached_fetch_penalty;
+        } else {
+            const uint64_t line = l1i_->line_of(pc);
+            bool refill = false;
+            if (line != last_ifetch_line_) {
+                last_ifetch_line_ = line;
+                cycles += tlb(itlb_, pc, p_.ev_itlb_refill, b, fetch_walk);
+                const auto r = l1i_->access(pc, false);
+                emit(b, p_.ev_l1i_access);
+                if (r.refill) {
+                    refill = true;
+                    cycles += p_.l1i_refill_penalty + next_level(pc, false, b);
+                    emit(b, p_.ev_l1i_refill);
+                    emit(b, p_.ev_ibus_access, p_.l1i->line / p_.ibus_beat);
+                }
             }
-        }
-        if (p_.fetch_bytes) {  // the fetches this instruction starts (it may straddle two); a refill's first misses
-            const uint64_t first = pc / p_.fetch_bytes, last = (pc + size - 1) / p_.fetch_bytes;
-            const uint64_t fetches = last - first + (first != last_fetch_ ? 1 : 0);
-            last_fetch_ = last;
-            if (fetches > (refill ? 1u : 0u)) emit(b, p_.ev_l1i_hit, fetches - (refill ? 1 : 0));
+            if (p_.fetch_bytes) {  // hits: the fetches this instruction starts, but a refill's first
+                const uint64_t fetches = fetches_started(pc, size);
+                if (fetches > (refill ? 1u : 0u)) emit(b, p_.ev_l1i_hit, fetches - (refill ? 1 : 0));
+            }
         }
     }
     const uint64_t fetch_cycles = cycles - before_fetch;
-    const bool data = (insn.cls == C::load || insn.cls == C::store) && !insn.cond_failed;
     if (data) {
         for (unsigned k = 0; k < n_mem; ++k) {
             const bool sequential = p_.count_line_once && k && l1d_ && l1d_->line_of(mem[k].addr) == l1d_->line_of(mem[k - 1].addr);
@@ -183,17 +209,14 @@ uint64_t TimingModel::step(const isa::RetiredInsn& insn, uint64_t pc, unsigned s
             if (!r.hit) emit(b, p_.ev_l1d_external);
         }
     }
-    if (data && p_.local_data) {
-        bool bus = false;
+    if (bus) {
         for (unsigned k = 0; k < n_mem; ++k) {
             if (mem[k].addr - p_.local_data->base < p_.local_data->size) continue;
-            bus = true;
             emit(b, p_.ev_bus_access);
             if (insn.unaligned) emit(b, p_.ev_bus_misaligned);
         }
-        const uint32_t ev = insn.cls == C::load ? p_.ev_bus_load : p_.ev_bus_store;
-        if (bus) emit(b, ev);
-        if (bus) cycles += insn.cls == C::load ? p_.bus_load_penalty : p_.bus_store_penalty;
+        emit(b, insn.cls == C::load ? p_.ev_bus_load : p_.ev_bus_store);
+        cycles += insn.cls == C::load ? p_.bus_load_penalty : p_.bus_store_penalty;
     }
     // Stall cycles by cause: fetch misses and refetch after a misprediction starve the front end; result-use
     // waits, multi-cycle execution and data misses hold the back end.

@@ -76,6 +76,12 @@ struct TimingParams {
     std::optional<Region> local_code;
     uint32_t ev_bus_access = no_event, ev_bus_load = no_event, ev_bus_store = no_event;
     unsigned bus_load_penalty = 0, bus_store_penalty = 0;  // extra cycles of a load or store that goes on the bus
+    unsigned bus_load_latency = 0;  // extra result latency of a load that goes on the bus (non-blocking loads)
+    // VeeR EL2's region access control (mrac, CSR 0x7C0): code in a region that is not cacheable is fetched over
+    // the I-bus, a transaction and `uncached_fetch_penalty` cycles per fetch. The model takes every region as
+    // cacheable until told the reset state (set_mrac(0)) or a write.
+    bool follows_mrac = false;
+    unsigned uncached_fetch_penalty = 0;
     // Speculation: each misprediction sends `wrong_path` instructions far enough down the wrong path to be counted
     // by the speculative events (ARM INST_SPEC; VeeR instructions aligned and decoded), and then flushes them. The
     // correct path's instructions are counted by the platform's retire(), so these events are retired + wrong path.
@@ -113,6 +119,11 @@ public:
     std::vector<uint32_t> address_events() const;
     const TimingParams& params() const { return p_; }
     BranchPredictor& predictor() { return bp_; }
+    // VeeR EL2 mrac: region r (address bits 31:28) is cacheable when bit 2r is set and bit 2r+1 (side effect)
+    // is clear (PRM ch. 3 "Region Access Control Register"; both set is not a legal combination and reads as
+    // side effect only).
+    void set_mrac(uint32_t value);
+    uint32_t mrac() const { return mrac_; }
 
 private:
     // The next level for an L1 refill (write: an L1 write-back): extra cycles beyond the L1 refill penalty.
@@ -120,6 +131,8 @@ private:
     // A micro TLB lookup: its refill cost, page-table walk included (also added to `walk`).
     unsigned tlb(std::optional<Cache>& t, uint64_t addr, uint32_t ev, EventBatch& b, uint64_t& walk);
     static bool pairs(isa::InsnClass older, isa::InsnClass younger);
+    // The fetches of `fetch_bytes` (4 if 0) an instruction starts: it may straddle two, or share one with the last.
+    uint64_t fetches_started(uint64_t pc, unsigned size);
 
     TimingParams p_;
     std::array<std::array<bool, class_count>, class_count> pairs_{};  // pairs(older, younger), tabulated
@@ -128,6 +141,8 @@ private:
     std::vector<uint64_t> seen_target_;
     uint64_t last_ifetch_line_ = ~uint64_t{0};
     uint64_t last_fetch_ = ~uint64_t{0};  // the last fetch granule (fetch_bytes)
+    uint32_t mrac_ = 0x55555555u;          // every region cacheable
+    uint16_t cacheable_ = 0xFFFF;          // a bit per 256 MiB region
     // The model's cycle at the start of the next instruction; it starts late enough that the registers' initial
     // values (ready at 0) are ready even for an Early Reg.
     uint64_t now_ = 256;

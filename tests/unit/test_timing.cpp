@@ -272,6 +272,35 @@ TEST(TimingModel, FetchHitsAndInstructionBusBeats) {
     EXPECT_TRUE(ib.events.empty());
 }
 
+// VeeR EL2 mrac: region r is cacheable when its two bits are 01 (10 and 11: side effect, not cacheable). Fetches
+// from a region that is not cacheable go over the I-bus one by one.
+TEST(TimingModel, UncacheableRegionsFetchOverTheBus) {
+    TimingParams p;
+    p.l1i = small_cache();
+    p.l1i_refill_penalty = 10;
+    p.ev_l1i_refill = 3;
+    p.fetch_bytes = 4;
+    p.ibus_beat = 8;
+    p.ev_ibus_access = 42;
+    p.follows_mrac = true;
+    p.uncached_fetch_penalty = 5;
+    TimingModel m(p);
+    EventBatch b;
+    using C = isa::InsnClass;
+    m.set_mrac(0);  // reset: nothing cacheable
+    EXPECT_EQ(m.step(insn(C::alu), 0x80000000, 4, 0x80000004, nullptr, 0, b), 6u);
+    EXPECT_EQ(m.step(insn(C::alu), 0x80000004, 2, 0x80000006, nullptr, 0, b), 6u);  // a new 4-byte fetch
+    EXPECT_EQ(m.step(insn(C::alu), 0x80000006, 2, 0x80000008, nullptr, 0, b), 1u);  // in the same fetch
+    EXPECT_EQ(b.count(42), 2u);
+    EXPECT_EQ(b.count(3), 0u);
+    // Region 8 cacheable (bits 17:16 = 01), region 0xD side effect with both bits set (27:26 = 11).
+    m.set_mrac(0x0C010000u);
+    EXPECT_EQ(m.step(insn(C::alu), 0x80000008, 4, 0x8000000C, nullptr, 0, b), 11u);  // an I-cache miss
+    EXPECT_EQ(m.step(insn(C::alu), 0xD0000000, 4, 0xD0000004, nullptr, 0, b), 6u);   // not cacheable
+    EXPECT_EQ(b.count(3), 1u);
+    EXPECT_EQ(b.count(42), 2u + 8 + 1);
+}
+
 // Speculative events: each misprediction adds the wrong path's instructions; correct predictions add none.
 TEST(TimingModel, MispredictionsAddTheWrongPathToSpeculativeEvents) {
     TimingParams p;
