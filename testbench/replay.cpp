@@ -27,6 +27,7 @@ using trace::TraceRecord;
 // What the replay needs to know of an instruction, decoded once per distinct encoding.
 struct Decoded {
     isa::RetiredInsn insn;
+    uint32_t kind = 0;    // RetireHistogram::kind(insn) of the encoding alone
     bool retires = true;  // RISC-V ecall/ebreak trap instead of retiring
     bool is_csr = false;
     isa::rv32::CsrInsn csr;
@@ -119,9 +120,13 @@ Decoded decode_arm(uint32_t enc, IsaState isa, uint8_t size) {
 // its count (events in a batch have no order), not once per instruction. A kind is everything retire() reads.
 class RetireHistogram {
 public:
-    void add(const isa::RetiredInsn& i, const Platform& p, EventBatch& b) {
-        const uint32_t key = static_cast<uint32_t>(i.cls) | (i.compressed ? 1u << 5 : 0u) | (i.cond_failed ? 1u << 6 : 0u) |
-                             (i.multiple ? 1u << 7 : 0u) | (i.unaligned ? 1u << 8 : 0u) | (static_cast<uint32_t>(i.branch) << 9);
+    // The kind of an instruction as a number.
+    static uint32_t kind(const isa::RetiredInsn& i) {
+        return static_cast<uint32_t>(i.cls) | (i.compressed ? 1u << 5 : 0u) | (i.cond_failed ? 1u << 6 : 0u) |
+               (i.multiple ? 1u << 7 : 0u) | (i.unaligned ? 1u << 8 : 0u) | (static_cast<uint32_t>(i.branch) << 9);
+    }
+    // `key` is kind(i); the replay builds it from the decoded part and the record's.
+    void add(const isa::RetiredInsn& i, uint32_t key, const Platform& p, EventBatch& b) {
         Slot& s = slots_[(key * 0x9E3779B1u) >> 26];
         if (s.count && s.key != key) {  // a collision: the older kind is retired now
             p.retire(s.insn, s.count, b);
@@ -159,23 +164,20 @@ private:
 class DecodeCache {
 public:
     const Decoded& get(uint32_t enc, IsaState isa, uint8_t size) {
+        // One key for encoding, state and size; bit 48 marks a filled slot.
+        const uint64_t key = enc | uint64_t{static_cast<uint8_t>(isa)} << 32 | uint64_t{size} << 40 | uint64_t{1} << 48;
         Slot& s = slots_[(enc ^ (enc >> 12) ^ static_cast<uint32_t>(isa)) & (slots_.size() - 1)];
-        if (!s.valid || s.enc != enc || s.isa != isa || s.size != size) {
-            s.enc = enc;
-            s.isa = isa;
-            s.size = size;
+        if (s.key != key) {
+            s.key = key;
             s.d = isa == IsaState::rv32 || isa == IsaState::rv64 ? decode_rv(enc, isa == IsaState::rv64) : decode_arm(enc, isa, size);
-            s.valid = true;
+            s.d.kind = RetireHistogram::kind(s.d.insn);
         }
         return s.d;
     }
 
 private:
     struct Slot {
-        uint32_t enc = 0;
-        IsaState isa = IsaState::unknown;
-        uint8_t size = 0;
-        bool valid = false;
+        uint64_t key = 0;  // 0: empty
         Decoded d;
     };
     std::array<Slot, 4096> slots_{};
@@ -229,7 +231,10 @@ public:
         while (reader->next(recs[cur])) {
             const TraceRecord& rec = recs[cur];
             ++r_.records;
-            check_isa(rec);
+            if (rec.isa != checked_isa_) {
+                check_isa(rec);
+                checked_isa_ = rec.isa;
+            }
             if (held) step(recs[cur ^ 1], &rec);
             held = true;
             cur ^= 1;
@@ -295,7 +300,10 @@ private:
             sysreg(rec, d, insn, cycles);
         } else {
             batch_.cycles += cycles;
-            hist_.add(insn, p_, batch_);
+            // The kind: the decoded part, with what the record adds (condition, alignment, taken).
+            const uint32_t key = d.kind | (insn.cond_failed ? 1u << 6 : 0u) | (insn.unaligned ? 1u << 8 : 0u) |
+                                 (static_cast<uint32_t>(insn.branch & isa::br_taken) << 9);
+            hist_.add(insn, key, p_, batch_);
             if (++pending_ >= 4096 || hist_.full()) flush();
         }
         const bool rv = rec.isa == IsaState::rv32 || rec.isa == IsaState::rv64;
@@ -454,6 +462,7 @@ private:
     std::vector<uint64_t> totals_;
     DecodeCache cache_;
     RetireHistogram hist_;
+    IsaState checked_isa_ = static_cast<IsaState>(0xFF);  // the instruction set last found to match the platform
 };
 
 const char* timing_name(Timing t) { return t == Timing::trace ? "trace" : t == Timing::cpi1 ? "cpi1" : "model"; }
