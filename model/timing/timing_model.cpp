@@ -46,12 +46,12 @@ unsigned TimingModel::next_level(uint64_t addr, bool write, EventBatch& b) {
     return write ? 0 : p_.l2_refill_penalty;  // a write-back goes to a buffer: no stall
 }
 
-unsigned TimingModel::tlb(std::optional<Cache>& t, uint64_t addr, uint32_t ev, EventBatch& b, uint64_t& walk) {
+unsigned TimingModel::tlb(std::optional<Cache>& t, uint64_t addr, uint32_t ev, EventBatch& b, uint64_t* walk) {
     if (!t || !t->access(addr, false).refill) return 0;
     emit(b, ev);
     if (!main_tlb_ || !main_tlb_->access(addr, false).refill) return p_.tlb_refill_penalty;
     emit(b, p_.ev_main_tlb_refill);
-    walk += p_.walk_penalty;
+    if (walk) *walk += p_.walk_penalty;
     return p_.tlb_refill_penalty + p_.walk_penalty;
 }
 
@@ -101,7 +101,7 @@ uint64_t TimingModel::step(const isa::RetiredInsn& insn, uint64_t pc, unsigned s
     const bool data = (insn.cls == C::load || insn.cls == C::store) && !insn.cond_failed;
     bool bus = false;
     if (data && p_.local_data)
-        for (unsigned k = 0; k < n_mem; ++k) bus |= mem[k].addr - p_.local_data->base >= p_.local_data->size;
+        for (unsigned k = 0; k < n_mem; ++k) bus |= !p_.local_data->contains(mem[k].addr);
     // A conditional instruction that fails its condition writes nothing.
     const uint32_t dst = insn.cond_failed ? 0u : insn.regs.dst;
     const uint64_t latency = p_.result_latency[cls] + (bus && insn.cls == C::load ? p_.bus_load_latency : 0u);
@@ -153,9 +153,9 @@ uint64_t TimingModel::step(const isa::RetiredInsn& insn, uint64_t pc, unsigned s
         }
     }
     const uint64_t before_fetch = cycles;
-    uint64_t fetch_walk = 0, data_walk = 0;  // page-table walks: in the cycles, not in ev_fetch_stall
+    uint64_t fetch_walk = 0;  // page-table walks: in the cycles, not in ev_fetch_stall
     // Instruction fetch: one access per line entered, sequentially or by a taken branch.
-    const bool local_code = p_.local_code && pc - p_.local_code->base < p_.local_code->size;
+    const bool local_code = p_.local_code && p_.local_code->contains(pc);
     if (l1i_ && !local_code) {
         if (next_fetch_new_) last_ifetch_line_ = last_fetch_ = ~uint64_t{0};
         next_fetch_new_ = (insn.branch & isa::br_taken) && !insn.cond_failed;
@@ -169,7 +169,7 @@ uint64_t TimingModel::step(const isa::RetiredInsn& insn, uint64_t pc, unsigned s
             bool refill = false;
             if (line != last_ifetch_line_) {
                 last_ifetch_line_ = line;
-                cycles += tlb(itlb_, pc, p_.ev_itlb_refill, b, fetch_walk);
+                cycles += tlb(itlb_, pc, p_.ev_itlb_refill, b, &fetch_walk);
                 const auto r = l1i_->access(pc, false);
                 emit(b, p_.ev_l1i_access);
                 if (r.refill) {
@@ -193,7 +193,7 @@ uint64_t TimingModel::step(const isa::RetiredInsn& insn, uint64_t pc, unsigned s
                 l1d_->access(mem[k].addr, mem[k].write);
                 continue;
             }
-            cycles += tlb(dtlb_, mem[k].addr, p_.ev_dtlb_refill, b, data_walk);
+            cycles += tlb(dtlb_, mem[k].addr, p_.ev_dtlb_refill, b);
             if (!l1d_) continue;
             const auto r = l1d_->access(mem[k].addr, mem[k].write);
             emit(b, p_.ev_l1d_access);
@@ -211,7 +211,7 @@ uint64_t TimingModel::step(const isa::RetiredInsn& insn, uint64_t pc, unsigned s
     }
     if (bus) {
         for (unsigned k = 0; k < n_mem; ++k) {
-            if (mem[k].addr - p_.local_data->base < p_.local_data->size) continue;
+            if (p_.local_data->contains(mem[k].addr)) continue;
             emit(b, p_.ev_bus_access);
             if (insn.unaligned) emit(b, p_.ev_bus_misaligned);
         }

@@ -70,6 +70,7 @@ struct TimingParams {
     // Tightly coupled data memory (VeeR EL2 DCCM): loads and stores outside it go on the data bus.
     struct Region {
         uint64_t base = 0, size = 0;
+        bool contains(uint64_t addr) const { return addr - base < size; }
     };
     std::optional<Region> local_data;
     // Tightly coupled instruction memory (VeeR EL2 ICCM): fetches from it bypass the I-cache (no I-cache events).
@@ -128,8 +129,8 @@ public:
 private:
     // The next level for an L1 refill (write: an L1 write-back): extra cycles beyond the L1 refill penalty.
     unsigned next_level(uint64_t addr, bool write, EventBatch& b);
-    // A micro TLB lookup: its refill cost, page-table walk included (also added to `walk`).
-    unsigned tlb(std::optional<Cache>& t, uint64_t addr, uint32_t ev, EventBatch& b, uint64_t& walk);
+    // A micro TLB lookup: its refill cost, page-table walk included (also added to `*walk` when given).
+    unsigned tlb(std::optional<Cache>& t, uint64_t addr, uint32_t ev, EventBatch& b, uint64_t* walk = nullptr);
     static bool pairs(isa::InsnClass older, isa::InsnClass younger);
     // The fetches of `fetch_bytes` (4 if 0) an instruction starts: it may straddle two, or share one with the last.
     uint64_t fetches_started(uint64_t pc, unsigned size);
