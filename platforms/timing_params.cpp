@@ -181,8 +181,6 @@ TimingParams arm11(bool mmu) {
         p.ev_main_tlb_refill = 0x0F;
     } else {
         p.itlb_entries = p.dtlb_entries = 0;
-        p.tlb_refill_penalty = 0;
-        p.ev_main_tlb_refill = timing::no_event;
     }
     // The return stack's events (ARM1176): calls, returns, returns predicted, returns mispredicted.
     p.ev_ras_push = 0x23;
