@@ -12,7 +12,7 @@
 #include <benchmark/benchmark.h>
 #include <fmt/format.h>
 
-#include "testbench/replay.hpp"
+#include "replay/replay.hpp"
 #include "traces/native.hpp"
 #include "traces/reader.hpp"
 

@@ -11,6 +11,7 @@
 #include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/tlm_quantumkeeper.h>
 
+#include "testbench/report.hpp"
 #include "isa/number.hpp"
 
 namespace pmusim::vp {

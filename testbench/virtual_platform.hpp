@@ -12,7 +12,7 @@
 
 #include "isa/insn_class.hpp"
 #include "model/sc/pmu_module.hpp"
-#include "testbench/replay.hpp"
+#include "replay/replay.hpp"
 #include "testbench/script_runner.hpp"
 
 namespace pmusim::vp {

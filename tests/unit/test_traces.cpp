@@ -12,7 +12,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "testbench/replay.hpp"
+#include "replay/replay.hpp"
 #include "traces/native.hpp"
 #include "traces/reader.hpp"
 

@@ -1,4 +1,5 @@
-// Replay: a trace through a platform's PMU (`pmusim run`). Reader -> decoder -> (timing) -> PMU -> report.
+// The replay engine: a trace through a platform's PMU (`pmusim run`). Reader -> decoder -> (timing) -> PMU ->
+// Result; printing the result is testbench/report.hpp's.
 #pragma once
 #include <cstdint>
 #include <functional>
@@ -56,6 +57,5 @@ struct Result {
 Result run(const Options& o, std::ostream* interval_out);
 // The same on a reader opened by the caller (benchmarks, generated traces).
 Result run(const Options& o, std::unique_ptr<trace::TraceReader> reader, std::ostream* interval_out);
-void print(const Options& o, const Platform& p, const Result& r, std::ostream& out);
 
 }  // namespace pmusim::replay

@@ -1,4 +1,4 @@
-#include "testbench/replay.hpp"
+#include "replay/replay.hpp"
 
 #include <unistd.h>
 
@@ -7,7 +7,6 @@
 #include <stdexcept>
 
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
 
 #include "isa/a32_coproc.hpp"
 #include "isa/a64_sysreg.hpp"
@@ -465,14 +464,6 @@ private:
     IsaState checked_isa_ = static_cast<IsaState>(0xFF);  // the instruction set last found to match the platform
 };
 
-const char* timing_name(Timing t) { return t == Timing::trace ? "trace" : t == Timing::cpi1 ? "cpi1" : "model"; }
-
-std::string event_name(const Platform& p, uint32_t n) {
-    for (const auto& e : p.event_names())
-        if (e.number == n) return e.name;
-    return fmt::format("{:#x}", n);
-}
-
 }  // namespace
 
 void Result::skipped_note(const trace::TraceReader* reader) {
@@ -490,51 +481,5 @@ Result run(const Options& o, std::unique_ptr<trace::TraceReader> reader, std::os
 }
 
 Result run(const Options& o, std::ostream* interval_out) { return run(o, nullptr, interval_out); }
-
-void print(const Options& o, const Platform& p, const Result& r, std::ostream& out) {
-    if (o.output == Output::json) {
-        nlohmann::json j;
-        j["platform"] = p.name;
-        j["trace"] = {{"path", o.trace}, {"format", r.format}, {"records", r.records}};
-        j["timing"] = timing_name(o.timing);
-        j["instructions"] = r.instructions;
-        j["cycles"] = r.cycles;
-        nlohmann::json ev = nlohmann::json::array();
-        for (const auto& [n, c] : r.event_totals) ev.push_back({{"number", n}, {"name", event_name(p, n)}, {"count", c}});
-        for (uint32_t n : r.not_modelled)
-            ev.push_back({{"number", n}, {"name", event_name(p, n)}, {"count", nullptr}, {"modelled", false}});
-        j["events"] = ev;
-        nlohmann::json counters = nlohmann::json::object();
-        for (const auto& [name, v] : r.counters) counters[name] = v;
-        j["counters"] = counters;
-        nlohmann::json mm = nlohmann::json::array();
-        for (const auto& m : r.mismatches)
-            mm.push_back({{"line", m.line}, {"register", m.reg}, {"traced", m.traced}, {"predicted", m.predicted}});
-        j["readbacks"] = {{"checked", r.readbacks_checked}, {"matched", r.readbacks_matched}, {"mismatches", mm}};
-        j["notes"] = r.notes;
-        out << j.dump(2) << "\n";
-        return;
-    }
-    if (o.output == Output::csv) {
-        out << "count,event,number\n";
-        out << r.instructions << ",instructions,\n" << r.cycles << ",cycles,\n";
-        for (const auto& [n, c] : r.event_totals) out << c << ',' << event_name(p, n) << ',' << n << '\n';
-        for (uint32_t n : r.not_modelled) out << "not modelled," << event_name(p, n) << ',' << n << '\n';
-        for (const auto& [name, v] : r.counters) out << v << ',' << name << ",\n";
-        return;
-    }
-    out << fmt::format("\n Performance counter stats for '{}' ({}, {} records) on {}:\n\n", o.trace, r.format, r.records, p.name);
-    out << fmt::format("{:>20}      instructions\n", r.instructions);
-    out << fmt::format("{:>20}      cycles ({}){}\n", r.cycles, o.timing == Timing::trace ? "from the trace's timestamps" : o.timing == Timing::cpi1 ? "one per instruction" : "model",
-                       r.cycles ? fmt::format("      # {:.2f} insn per cycle", static_cast<double>(r.instructions) / static_cast<double>(r.cycles)) : "");
-    for (const auto& [n, c] : r.event_totals) out << fmt::format("{:>20}      {} ({:#x})\n", c, event_name(p, n), n);
-    for (uint32_t n : r.not_modelled) out << fmt::format("{:>20}      {} ({:#x})\n", "<not modelled>", event_name(p, n), n);
-    out << "\n counters as the traced program programmed them:\n";
-    for (const auto& [name, v] : r.counters) out << fmt::format("{:>20}      {}\n", v, name);
-    out << fmt::format("\n read-backs: {} checked, {} matched\n", r.readbacks_checked, r.readbacks_matched);
-    for (const auto& m : r.mismatches)
-        out << fmt::format("   line {}: {} traced {:#x}, predicted {:#x}\n", m.line, m.reg, m.traced, m.predicted);
-    for (const auto& n : r.notes) out << " note: " << n << "\n";
-}
 
 }  // namespace pmusim::replay

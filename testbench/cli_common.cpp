@@ -1,0 +1,88 @@
+#include "testbench/cli_common.hpp"
+
+#include <ostream>
+
+#include <fmt/format.h>
+
+#include "isa/a64_sysreg.hpp"
+
+namespace pmusim::cli {
+
+bool parse(const std::vector<std::string>& args, po::options_description& desc, po::positional_options_description* pos,
+           Parsed& p, std::ostream& out, std::ostream& err, const std::string& usage, int& status) {
+    desc.add_options()("help,h", "show this help");
+    try {
+        po::command_line_parser parser(args);
+        parser.options(desc);
+        if (pos) parser.positional(*pos);
+        po::store(parser.run(), p.vm);
+        if (p.vm.count("help")) {
+            out << usage << "\n\n" << desc << "\n";
+            status = 0;
+            return false;
+        }
+        po::notify(p.vm);
+    } catch (const po::error& e) {
+        err << "pmusim: " << e.what() << "\n" << usage << "\n";
+        status = usage_error;
+        return false;
+    }
+    return true;
+}
+
+bool parse_options(const std::vector<std::string>& kvs, PlatformOptions& opts, std::ostream& err) {
+    for (const auto& kv : kvs) {
+        const size_t eq = kv.find('=');
+        if (eq == std::string::npos || eq == 0) {
+            err << fmt::format("pmusim: --option expects KEY=VALUE, got '{}'\n", kv);
+            return false;
+        }
+        opts[kv.substr(0, eq)] = kv.substr(eq + 1);
+    }
+    return true;
+}
+
+const Platform* need_platform(const std::string& name, std::ostream& err) {
+    const Platform* p = find_platform(name);
+    if (!p) {
+        std::string known;
+        for (const auto& q : all_platforms()) known += (known.empty() ? "" : ", ") + q.name;
+        err << fmt::format("pmusim: unknown platform '{}' (expected one of: {})\n", name, known);
+    }
+    return p;
+}
+
+std::unique_ptr<Pmu> make_pmu(const Platform& p, const PlatformOptions& opts, std::ostream& err) {
+    try {
+        return p.make(opts);
+    } catch (const std::invalid_argument& e) {
+        err << fmt::format("pmusim: platform {}: {}\n", p.name, e.what());
+        return nullptr;
+    }
+}
+
+std::string encoding_text(const Register& r) {
+    std::string s;
+    for (const auto& [space, key] : r.encodings) {
+        if (!s.empty()) s += "; ";
+        if (space == EncodingSpace::a64_sysreg) s += isa::a64::generic_name(key);
+        else if (space == EncodingSpace::cp15)
+            s += fmt::format("p15, {}, c{}, c{}, {}", key >> 11, (key >> 7) & 15u, (key >> 3) & 15u, key & 7u);
+        else s += fmt::format("CSR {:#05x}", key);
+    }
+    return s.empty() ? "-" : s;
+}
+
+std::string offsets_text(const Register& r) {
+    std::string s;
+    for (const auto& [off, shift] : r.offsets) s += fmt::format("{}{:#05x}", s.empty() ? "" : ",", off);
+    return s.empty() ? "-" : s;
+}
+
+std::string bits_text(const Field& f) {
+    return f.width == 1 ? fmt::format("[{}]", f.lsb) : fmt::format("[{}:{}]", f.msb(), f.lsb);
+}
+
+std::string hexw(uint64_t v, unsigned width) { return fmt::format("{:#0{}x}", v, width / 4 + 2); }
+
+}  // namespace pmusim::cli

@@ -1,0 +1,41 @@
+// What the `pmusim` subcommands share: option parsing, platform look-up, register text.
+#pragma once
+#include <cstdint>
+#include <iosfwd>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <boost/program_options.hpp>
+
+#include "model/core/pmu.hpp"
+#include "platforms/platform.hpp"
+
+namespace pmusim::cli {
+
+namespace po = boost::program_options;
+
+// Exit status for command-line misuse (bad option, unknown platform or register).
+constexpr int usage_error = 2;
+
+struct Parsed {
+    po::variables_map vm;
+    bool help = false;
+};
+
+// Parses a subcommand's options; prints help or the error. Returns false when the caller should exit.
+bool parse(const std::vector<std::string>& args, po::options_description& desc, po::positional_options_description* pos,
+           Parsed& p, std::ostream& out, std::ostream& err, const std::string& usage, int& status);
+// KEY=VALUE platform options (-o); false (with a message) for a malformed one.
+bool parse_options(const std::vector<std::string>& kvs, PlatformOptions& opts, std::ostream& err);
+// The platform by name, or nullptr with a message listing the known ones.
+const Platform* need_platform(const std::string& name, std::ostream& err);
+// The platform's PMU built with its options, or nullptr with a message.
+std::unique_ptr<Pmu> make_pmu(const Platform& p, const PlatformOptions& opts, std::ostream& err);
+
+std::string encoding_text(const Register& r);
+std::string offsets_text(const Register& r);
+std::string bits_text(const Field& f);
+std::string hexw(uint64_t v, unsigned width);
+
+}  // namespace pmusim::cli

@@ -1,0 +1,32 @@
+#include "testbench/commands.hpp"
+
+#include <ostream>
+#include <nlohmann/json.hpp>
+
+#include <fmt/format.h>
+
+#include "testbench/cli_common.hpp"
+
+namespace pmusim::cli {
+
+int cmd_platforms(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+    po::options_description desc("pmusim platforms: options");
+    desc.add_options()("json", "print JSON instead of a table");
+    Parsed p;
+    int status = 0;
+    if (!parse(args, desc, nullptr, p, out, err, "usage: pmusim platforms [--json]", status)) return status;
+    if (p.vm.count("json")) {
+        nlohmann::json j = nlohmann::json::array();
+        for (const auto& pl : all_platforms())
+            j.push_back({{"name", pl.name}, {"family", pl.family}, {"pmu", pl.pmu}, {"counters", pl.counters},
+                         {"description", pl.description}});
+        out << j.dump(2) << "\n";
+        return 0;
+    }
+    out << fmt::format("{:<16} {:<14} {:<9} {:>8}  {}\n", "PLATFORM", "FAMILY", "PMU", "COUNTERS", "DESCRIPTION");
+    for (const auto& pl : all_platforms())
+        out << fmt::format("{:<16} {:<14} {:<9} {:>8}  {}\n", pl.name, pl.family, pl.pmu, pl.counters, pl.description);
+    return 0;
+}
+
+}  // namespace pmusim::cli

@@ -1,0 +1,123 @@
+#include "testbench/commands.hpp"
+
+#include <ostream>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "testbench/cli_common.hpp"
+#include "replay/replay.hpp"
+#include "testbench/report.hpp"
+#include "traces/native.hpp"
+#include "testbench/virtual_platform.hpp"
+
+namespace pmusim::cli {
+
+int cmd_run(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+    po::options_description desc("pmusim run: options");
+    replay::Options o;
+    std::vector<std::string> kvs;
+    std::string timing = "model", output = "table", events;
+    desc.add_options()("platform,p", po::value<std::string>(&o.platform)->required(), "platform name")(
+        "option,o", po::value<std::vector<std::string>>(&kvs), "platform option KEY=VALUE (repeatable)")(
+        "trace,t", po::value<std::string>(&o.trace)->required(), "trace file (plain, .gz or .xz), or - for standard input")(
+        "format,f", po::value<std::string>(&o.format)->default_value("auto"), "auto, veer, spike, native, native-text")(
+        "timing", po::value<std::string>(&timing)->default_value("model"),
+        "model (cycles from the timing model), trace (from the trace's timestamps) or cpi1 (one cycle per instruction)")(
+        "output", po::value<std::string>(&output)->default_value("table"), "table, csv or json")(
+        "events", po::value<std::string>(&events), "comma-separated events to program counters with")(
+        "interval", po::value<uint64_t>(&o.interval)->default_value(0), "print the counters every N instructions")(
+        "skip-bad-lines", "count malformed lines as warnings instead of stopping")(
+        "all", "VeeR exec.log: replay past the end-of-test mailbox store")(
+        "vcd", po::value<std::string>(), "replay under SystemC and write a VCD waveform of the PMU to this file");
+    Parsed p;
+    int status = 0;
+    if (!parse(args, desc, nullptr, p, out, err, "usage: pmusim run --platform P --trace FILE [--output json]", status))
+        return status;
+    if (!parse_options(kvs, o.platform_options, err)) return usage_error;
+    if (timing != "model" && timing != "trace" && timing != "cpi1") {
+        err << fmt::format("pmusim: --timing expects model, trace or cpi1, got '{}'\n", timing);
+        return usage_error;
+    }
+    o.timing = timing == "trace" ? replay::Timing::trace : timing == "cpi1" ? replay::Timing::cpi1 : replay::Timing::model;
+    if (output != "table" && output != "csv" && output != "json") {
+        err << fmt::format("pmusim: --output expects table, csv or json, got '{}'\n", output);
+        return usage_error;
+    }
+    o.output = output == "json" ? replay::Output::json : output == "csv" ? replay::Output::csv : replay::Output::table;
+    for (size_t start = 0; !events.empty() && start <= events.size();) {
+        const size_t comma = events.find(',', start);
+        o.events.push_back(events.substr(start, comma - start));
+        if (comma == std::string::npos) break;
+        start = comma + 1;
+    }
+    o.reader.skip_bad_lines = p.vm.count("skip-bad-lines") > 0;
+    o.reader.replay_all = p.vm.count("all") > 0;
+    o.progress = true;
+    const Platform* pl = need_platform(o.platform, err);
+    if (!pl) return usage_error;
+    try {
+        if (p.vm.count("vcd")) {
+            std::ostringstream report;
+            const int rc = vp::run_replay_systemc(o, p.vm["vcd"].as<std::string>(), report, err);
+            out << report.str();
+            return rc;
+        }
+        // The whole report is built first: an error leaves no half-written output.
+        std::ostringstream report;
+        const replay::Result r = replay::run(o, o.interval ? &out : nullptr);
+        replay::print(o, *pl, r, report);
+        out << report.str();
+        return 0;
+    } catch (const trace::TraceError& e) {
+        err << "pmusim: error: " << e.what() << "\n";
+        return 2;
+    } catch (const std::invalid_argument& e) {
+        err << "pmusim: " << e.what() << "\n";
+        return 2;
+    }
+}
+
+int cmd_convert(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+    po::options_description desc("pmusim convert: options");
+    std::string in, outp, format;
+    desc.add_options()("format,f", po::value<std::string>(&format)->default_value("auto"), "input format")(
+        "text", "write the native text form (chosen too by an output name ending in .txt, and for standard output)")(
+        "binary", "write the binary form even to standard output")(
+        "all", "VeeR exec.log: convert past the end-of-test mailbox store")(
+        "in", po::value<std::string>(&in)->required(), "input trace")("out", po::value<std::string>(&outp)->required(),
+                                                                        "output file (- for standard output)");
+    po::positional_options_description pos;
+    pos.add("in", 1).add("out", 1);
+    Parsed p;
+    int status = 0;
+    if (!parse(args, desc, &pos, p, out, err, "usage: pmusim convert IN OUT [--text]", status)) return status;
+    const bool text = p.vm.count("text") || (outp.size() > 4 && outp.substr(outp.size() - 4) == ".txt") ||
+                      (outp == "-" && !p.vm.count("binary"));
+    trace::ReaderOptions ro;
+    ro.replay_all = p.vm.count("all") > 0;
+    try {
+        auto reader = trace::open_reader(in, format, ro);
+        auto writer = trace::make_native_writer(outp, text);
+        trace::TraceRecord r;
+        uint64_t n = 0;
+        try {
+            while (reader->next(r)) {
+                writer->write(r);
+                ++n;
+            }
+            writer->finish();
+        } catch (...) {
+            writer.reset();
+            if (outp != "-") std::remove(outp.c_str());  // no half-written output
+            throw;
+        }
+        if (outp != "-") err << fmt::format("pmusim: {} records from {} ({}) to {}\n", n, in, reader->format(), outp);
+        return 0;
+    } catch (const trace::TraceError& e) {
+        err << "pmusim: error: " << e.what() << "\n";
+        return 2;
+    }
+}
+
+}  // namespace pmusim::cli
