@@ -106,8 +106,8 @@ void PmuModule::trace(sc_core::sc_trace_file* tf) {
         else it->second = std::max(it->second, bits);
     }
     static_assert(std::is_same_v<uint64_t, unsigned long>, "sc_trace overload for 64-bit words");
-    for (const auto& [reg, bits] : words) sc_core::sc_trace(tf, *reg->state, reg->name, static_cast<int>(bits));
-    sc_core::sc_trace(tf, irq_level_, "irq_request");
+    for (const auto& [reg, bits] : words) sc_core::sc_trace(tf, *reg->state, trace_name(reg->name), static_cast<int>(bits));
+    sc_core::sc_trace(tf, irq_level_, trace_name("irq_request"));
 }
 
 ArmPmuModule::ArmPmuModule(sc_core::sc_module_name name, std::unique_ptr<Pmu> pmu, const ModuleConfig& cfg)
@@ -172,9 +172,9 @@ void Arm11PmuModule::drive_lines() {
 
 void Arm11PmuModule::trace(sc_core::sc_trace_file* tf) {
     PmuModule::trace(tf);
-    sc_core::sc_trace(tf, fiq_level_, "fiq_request");
+    sc_core::sc_trace(tf, fiq_level_, trace_name("fiq_request"));
     // The event bus (PMNC.X): the running count of events exported to EVNTBUS.
-    sc_core::sc_trace(tf, static_cast<const Arm11Pmu&>(pmu()).exported_events_word(), "evntbus_exported", 64);
+    sc_core::sc_trace(tf, static_cast<const Arm11Pmu&>(pmu()).exported_events_word(), trace_name("evntbus_exported"), 64);
 }
 
 VeerPmuModule::VeerPmuModule(sc_core::sc_module_name name, std::unique_ptr<Pmu> pmu, const ModuleConfig& cfg)

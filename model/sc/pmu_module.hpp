@@ -44,7 +44,8 @@ public:
     AdvanceResult advance(const EventBatch& batch, const sc_core::sc_time& local_offset);
     void set_exec_context(const ExecContext& ctx) override { pmu_->set_exec_context(ctx); }
 
-    // Traces every state word of the PMU (counters, flags, enables, control) and the request lines.
+    // Traces every state word of the PMU (counters, flags, enables, control) and the request lines, each under
+    // the module's own hierarchical name ("top.pmu0.PMCCNTR_EL0"), so that several modules share one file.
     virtual void trace(sc_core::sc_trace_file* tf);
 
 protected:
@@ -52,6 +53,7 @@ protected:
     // edges a batch placed inside itself; the lines follow at those times.
     void schedule_levels(const AdvanceResult* r, const sc_core::sc_time& start, const sc_core::sc_time& at);
     virtual void drive_lines();
+    std::string trace_name(const std::string& signal) const { return std::string(name()) + "." + signal; }
     bool fiq_level_ = false;
 
 private:
@@ -70,10 +72,11 @@ private:
     bool sched_irq_ = false, sched_fiq_ = false;  // the levels as last scheduled
 };
 
-// ARMv8 PMUv3 and ARMv7 CP15: the memory-mapped view through a TLM-2.0 target socket.
+// ARMv8 PMUv3 and ARMv7 CP15: the memory-mapped view through a TLM-2.0 target socket. The socket is optional:
+// a platform that reaches the PMU only through system registers leaves it unbound.
 class ArmPmuModule : public PmuModule {
 public:
-    tlm_utils::simple_target_socket<ArmPmuModule> socket;
+    tlm_utils::simple_target_socket_optional<ArmPmuModule> socket;
     // Origin of socket accesses: software on the system bus (subject to the software lock), or an external
     // debugger's APB port. transport_dbg is always a debugger's access.
     AccessOrigin socket_origin = AccessOrigin::memory_mapped;
