@@ -1,4 +1,6 @@
-// ARM11 (ARM1136/1156/1176) events from ../shared/spec/arm11-events.csv (ARM Application Note 195 Table 2).
+// ARM11 (ARM1136/1156/1176) events and the cores that implement each: ARM Application Note 195 "ARM11
+// performance monitor unit", Table 2, and the ARM1136JF-S, ARM1156T2F-S and ARM1176JZF-S TRMs (System Control
+// coprocessor, c15 "Performance Monitor Control Register").
 // Names are Linux perf_event_v6.c mnemonics where Linux has one, else pmusim's own short names.
 #include "platforms/event_tables.hpp"
 

@@ -1,5 +1,7 @@
-// ARMv7 events by number: the common events 0x00-0x1D and the Cortex-A7 IMPLEMENTATION DEFINED ones, from
-// ../shared/spec/armv7-a7-events.csv (Cortex-A7 MPCore TRM Table 11-5 as transcribed by libpfm4 and OProfile).
+// ARMv7 events by number: the common events 0x00-0x1D (ARM Architecture Reference Manual ARMv7-A and ARMv7-R,
+// DDI 0406, chapter "The Performance Monitors Extension", and the PMUv2 supplement DDI 0457A for 0x13-0x1D) and
+// the Cortex-A7 IMPLEMENTATION DEFINED ones (Cortex-A7 MPCore TRM, DDI 0464, Table 11.5 "Performance monitor
+// events"). Descriptions are short paraphrases.
 #include "platforms/event_tables.hpp"
 
 namespace pmusim {

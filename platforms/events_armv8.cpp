@@ -1,5 +1,6 @@
-// ARMv8 common events 0x00-0x3F: numbers and Linux mnemonics from ../shared/spec/armv8-common-events.csv
-// (names from Linux include/linux/perf/arm_pmuv3.h, descriptions paraphrased there).
+// ARMv8 common architectural and microarchitectural events 0x00-0x3F: numbers and meanings from the Arm
+// Architecture Reference Manual for A-profile (DDI 0487), chapter "The Performance Monitors Extension", common
+// event numbers; names as Linux spells them (include/linux/perf/arm_pmuv3.h). Descriptions are short paraphrases.
 #include "platforms/event_tables.hpp"
 
 namespace pmusim {

@@ -404,34 +404,13 @@ private:
     // Which implemented events the replay produces: those the retirement of some class signals, and cycles.
     void collect() {
         r_.cycles = total_cycles_;
-        std::vector<bool> produced(65536, false);
-        EventBatch probe;
-        for (int c = 0; c <= static_cast<int>(isa::InsnClass::fence_i); ++c)
-            for (bool comp : {false, true})
-                // no branch, and each kind of branch taken (conditional ones untaken too)
-                for (int br : {0x00, 0x41, 0x42, 0x46, 0x49, 0x4A, 0x11, 0x51, 0x62}) {
-                    isa::RetiredInsn probe_insn;
-                    probe_insn.cls = static_cast<isa::InsnClass>(c);
-                    probe_insn.compressed = comp;
-                    probe_insn.branch = static_cast<uint8_t>(br);
-                    probe_insn.unaligned = br == 0;
-                    p_.retire(probe_insn, 1, probe);
+        const std::vector<bool> produced = producible_events(p_, mem_seen_);
+        if (tm_ && !mem_seen_)
+            for (uint32_t e : tm_->address_events())
+                if (p_.implements(*pmu_, e)) {
+                    r_.notes.push_back("the trace carries no data addresses: data-cache and bus events are not modelled");
+                    break;
                 }
-        for (const auto& e : probe.events) produced[e.event] = true;
-        produced[p_.cycle_event] = true;
-        if (tm_) {
-            for (uint32_t e : tm_->produced_events()) produced[e] = true;
-            // Cache and bus events need the data addresses, which some formats do not carry.
-            bool noted = false;
-            if (!mem_seen_)
-                for (uint32_t e : tm_->address_events()) {
-                    if (probe.count(e) == 0) produced[e] = false;  // unless retirement alone signals it
-                    if (!noted && p_.implements(*pmu_, e)) {
-                        noted = true;
-                        r_.notes.push_back("the trace carries no data addresses: data-cache and bus events are not modelled");
-                    }
-                }
-        }
         for (const auto& e : p_.event_names()) {
             if (!p_.implements(*pmu_, e.number)) continue;
             if (!produced[e.number]) {
@@ -481,5 +460,32 @@ Result run(const Options& o, std::unique_ptr<trace::TraceReader> reader, std::os
 }
 
 Result run(const Options& o, std::ostream* interval_out) { return run(o, nullptr, interval_out); }
+
+std::vector<bool> producible_events(const Platform& p, bool with_addresses) {
+    std::vector<bool> produced(65536, false);
+    EventBatch probe;
+    for (int c = 0; c <= static_cast<int>(isa::InsnClass::fence_i); ++c)
+        for (bool comp : {false, true})
+            // no branch, and each kind of branch taken (conditional ones untaken too)
+            for (int br : {0x00, 0x41, 0x42, 0x46, 0x49, 0x4A, 0x11, 0x51, 0x62}) {
+                isa::RetiredInsn probe_insn;
+                probe_insn.cls = static_cast<isa::InsnClass>(c);
+                probe_insn.compressed = comp;
+                probe_insn.branch = static_cast<uint8_t>(br);
+                probe_insn.unaligned = br == 0;
+                p.retire(probe_insn, 1, probe);
+            }
+    for (const auto& e : probe.events) produced[e.event] = true;
+    produced[p.cycle_event] = true;
+    if (const auto params = platform_timing(p.name)) {
+        const timing::TimingModel tm(*params);
+        for (uint32_t e : tm.produced_events()) produced[e] = true;
+        // Cache and bus events need the data addresses, which some formats do not carry.
+        if (!with_addresses)
+            for (uint32_t e : tm.address_events())
+                if (probe.count(e) == 0) produced[e] = false;  // unless retirement alone signals it
+    }
+    return produced;
+}
 
 }  // namespace pmusim::replay

@@ -58,4 +58,9 @@ Result run(const Options& o, std::ostream* interval_out);
 // The same on a reader opened by the caller (benchmarks, generated traces).
 Result run(const Options& o, std::unique_ptr<trace::TraceReader> reader, std::ostream* interval_out);
 
+// Event numbers (indexed 0-65535) a replay on platform p can produce: what its instructions' retirement signals,
+// the cycle event and its timing model's events; the cache and bus events only `with_addresses` (the trace
+// carries data addresses).
+std::vector<bool> producible_events(const Platform& p, bool with_addresses);
+
 }  // namespace pmusim::replay

@@ -15,6 +15,7 @@ constexpr const char* usage = R"(usage: pmusim [-v|--verbose] [--quiet] COMMAND 
 commands:
   platforms                       list every platform with its PMU and counter count
   regs --platform P [REG]         the register map, or one register's fields
+  events --platform P             every event of the platform: number, name, implemented, modelled
   script FILE [--platform P]      run a register sequence script (docs/script.md)
   explain --platform P "ACCESS"   the field-by-field effect of one access, e.g. "write PMCR_EL0 0x17"
   run --platform P --trace FILE   replay an instruction trace and report what every counter would show
@@ -63,6 +64,7 @@ int main(int argc, char** argv) {
     spdlog::debug("command {}", cmd);
     if (cmd == "platforms") return pmusim::cli::cmd_platforms(rest, std::cout, std::cerr);
     if (cmd == "regs") return pmusim::cli::cmd_regs(rest, std::cout, std::cerr);
+    if (cmd == "events") return pmusim::cli::cmd_events(rest, std::cout, std::cerr);
     if (cmd == "script") return pmusim::cli::cmd_script(rest, quiet, std::cout, std::cerr);
     if (cmd == "explain") return pmusim::cli::cmd_explain(rest, std::cout, std::cerr);
     if (cmd == "vp") return pmusim::cli::cmd_vp(rest, quiet, std::cout, std::cerr);

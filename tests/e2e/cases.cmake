@@ -65,3 +65,10 @@ pmusim_case(readme_main_job 0 "3023 +instructions.*BR_MIS_PRED.*read-backs: 2 ch
 pmusim_case(run_sample_cpi1 0 "3023 +cycles .one per instruction.*read-backs: 2 checked, 2 matched" run --platform cortex-a53 --trace ${PROJECT_SOURCE_DIR}/traces/samples/pmu_loop.a64.pmt --timing cpi1)
 pmusim_case(run_vcd 0 "3023 +instructions" run --platform cortex-a53 --trace ${PROJECT_SOURCE_DIR}/traces/samples/pmu_loop.a64.pmt --vcd ${CMAKE_CURRENT_BINARY_DIR}/run.vcd)
 pmusim_case(run_vcd_bad_trace 2 "cannot open" run --platform cortex-a53 --trace /nonexistent.pmt --vcd ${CMAKE_CURRENT_BINARY_DIR}/never.vcd)
+
+# pmusim events (issue 17): AN195 Table 2 marks ITLB_MISS (0x03) "unused on 1156"; VeeR EL2 PRM Table 8.1 event 1
+# counts active clock cycles; 29 is reserved on VeeR EL2 and not listed.
+pmusim_case(events_a53 0 "0x11 +CPU_CYCLES +yes +yes +Cycle" events --platform cortex-a53)
+pmusim_case(events_arm1156_json 0 "\"implemented\": false,[^}]*\"name\": \"ITLB_MISS\",[^}]*\"number\": 3" events --platform arm1156 --json)
+pmusim_case(events_veer 0 "0x1c +CYCLES_FETCH_STALLED[^\n]*\n0x1e +CYCLES_DECODE_STALLED" events --platform veer-el2)
+pmusim_case(events_no_platform 2 "platform" events)

@@ -1,0 +1,52 @@
+#include "testbench/commands.hpp"
+
+#include <ostream>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "replay/replay.hpp"
+#include "testbench/cli_common.hpp"
+
+namespace pmusim::cli {
+
+// `pmusim events --platform P`: every event the platform's architecture names, like `perf list`: whether this
+// core implements it (PMCEID, AN195 Table 2, VeeR PRM Table 8.1) and whether `pmusim run` produces it.
+int cmd_events(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+    po::options_description desc("pmusim events: options");
+    std::string platform;
+    std::vector<std::string> kvs;
+    desc.add_options()("platform,p", po::value<std::string>(&platform)->required(), "platform name (see `pmusim platforms`)")(
+        "option,o", po::value<std::vector<std::string>>(&kvs), "platform option KEY=VALUE (repeatable)")(
+        "json", "print JSON instead of a table");
+    Parsed p;
+    int status = 0;
+    if (!parse(args, desc, nullptr, p, out, err, "usage: pmusim events --platform P [--json]", status)) return status;
+    PlatformOptions opts;
+    if (!parse_options(kvs, opts, err)) return usage_error;
+    const Platform* pl = need_platform(platform, err);
+    if (!pl) return usage_error;
+    auto pmu = make_pmu(*pl, opts, err);
+    if (!pmu) return usage_error;
+    // A trace with data addresses: the most the timing model can produce.
+    const std::vector<bool> modelled = replay::producible_events(*pl, true);
+    if (p.vm.count("json")) {
+        nlohmann::json j = nlohmann::json::array();
+        for (const auto& e : pl->event_names()) {
+            const bool impl = pl->implements(*pmu, e.number);
+            j.push_back({{"number", e.number}, {"name", e.name}, {"description", e.description},
+                         {"implemented", impl}, {"modelled", impl && modelled[e.number]}});
+        }
+        out << j.dump(2) << "\n";
+        return 0;
+    }
+    out << fmt::format("{:<8} {:<40} {:<11} {:<8}  {}\n", "NUMBER", "NAME", "IMPLEMENTED", "MODELLED", "DESCRIPTION");
+    for (const auto& e : pl->event_names()) {
+        const bool impl = pl->implements(*pmu, e.number);
+        out << fmt::format("{:<8} {:<40} {:<11} {:<8}  {}\n", fmt::format("{:#x}", e.number), e.name, impl ? "yes" : "no",
+                           impl && modelled[e.number] ? "yes" : "no", e.description);
+    }
+    return 0;
+}
+
+}  // namespace pmusim::cli
