@@ -264,6 +264,10 @@ private:
     }
 
     void step(const TraceRecord& rec, const TraceRecord* next) {
+        const bool rv = rec.isa == IsaState::rv32 || rec.isa == IsaState::rv64;
+        // Late writebacks (VeeR EL2 nbL/nbD) land before the instruction reads its sources.
+        for (unsigned i = 0; i < rec.n_regs; ++i)
+            if (rec.regs[i].before) set_gpr(rec.regs[i], rv);
         if (rec.privilege != priv_) {
             flush();
             priv_ = rec.privilege;
@@ -288,9 +292,24 @@ private:
             timing::MemRef mem[trace::TraceRecord::max_mem];
             for (unsigned i = 0; i < rec.n_mem; ++i) mem[i] = timing::MemRef{rec.mem[i].addr, rec.mem[i].is_write};
             mem_seen_ |= rec.n_mem != 0;
-            cycles = tm_->step(insn, rec.pc, rec.size, next ? next->pc : rec.pc + rec.size, mem, rec.n_mem, batch_);
+            if (o_.timing == Timing::cpi1) {
+                // One cycle per instruction leaves no cycle for a stall: the model's stall events are dropped (their
+                // count is 0, consistent with cycles == instructions); its other events stand.
+                cycles = tm_->step(insn, rec.pc, rec.size, next ? next->pc : rec.pc + rec.size, mem, rec.n_mem, scratch_);
+                for (const auto& e : scratch_.events)
+                    if (!is_stall_event(e.event)) batch_.add(e.event, e.count);
+                scratch_.clear();
+            } else {
+                cycles = tm_->step(insn, rec.pc, rec.size, next ? next->pc : rec.pc + rec.size, mem, rec.n_mem, batch_);
+            }
         }
-        if (o_.timing == Timing::trace) cycles = rec.time - std::min(rec.time, prev_time_);
+        if (o_.timing == Timing::trace) {
+            // Every record must carry its time: a trace without timestamps has no cycles to give.
+            if (!rec.has_time)
+                throw trace::TraceError(o_.trace, rec.line,
+                                        fmt::format("--timing trace: this {} record has no timestamp (use --timing model or cpi1)", r_.format));
+            cycles = rec.time - std::min(rec.time, prev_time_);
+        }
         if (o_.timing == Timing::cpi1) cycles = 1;
         prev_time_ = rec.time;
         if (d.is_csr) {
@@ -305,10 +324,8 @@ private:
             hist_.add(insn, key, p_, batch_);
             if (++pending_ >= 4096 || hist_.full()) flush();
         }
-        const bool rv = rec.isa == IsaState::rv32 || rec.isa == IsaState::rv64;
         for (unsigned i = 0; i < rec.n_regs; ++i)
-            if (rec.regs[i].kind == RegKind::gpr && rec.regs[i].index < 32 && !(rv && rec.regs[i].index == 0))
-                gpr_[rec.regs[i].index] = rec.regs[i].value;
+            if (!rec.regs[i].before) set_gpr(rec.regs[i], rv);
         if (o_.interval && r_.instructions % o_.interval == 0 && d.retires && interval_out_) {
             flush();
             *interval_out_ << r_.instructions << ',' << total_cycles_;
@@ -317,7 +334,11 @@ private:
         }
     }
 
-    // A CSR instruction at its point in the trace (the traced program programs its own PMU).
+    // The register file holds what the trace shows, in trace order (x0 of RISC-V stays 0).
+    void set_gpr(const trace::RegWrite& w, bool rv) {
+        if (w.kind == RegKind::gpr && w.index < 32 && !(rv && w.index == 0)) gpr_[w.index] = w.value;
+    }
+
     // An ARM system-register instruction at its point in the trace: the access first, then its events
     // (docs/script.md); the value written comes from the register file when the trace has register values.
     void sysreg(const TraceRecord& rec, const Decoded& d, const isa::RetiredInsn& insn, uint64_t cycles) {
@@ -333,11 +354,9 @@ private:
             if (d.sys_read) {
                 const AccessRecord a = pmu_->read(*reg, ctx);
                 for (unsigned i = 0; i < rec.n_regs && !a.trapped(); ++i) {
-                    if (rec.regs[i].kind != RegKind::gpr || rec.regs[i].index != d.rt) continue;
-                    ++r_.readbacks_checked;
+                    if (rec.regs[i].kind != RegKind::gpr || rec.regs[i].before || rec.regs[i].index != d.rt) continue;
                     const uint64_t mask = reg->width >= 64 ? ~uint64_t{0} : ((uint64_t{1} << reg->width) - 1);
-                    if ((rec.regs[i].value & mask) == (a.value_read & mask)) ++r_.readbacks_matched;
-                    else if (r_.mismatches.size() < 8) r_.mismatches.push_back({rec.line, reg->name, rec.regs[i].value, a.value_read});
+                    readback(rec, rec.regs[i].value, a.value_read & mask, reg->name);
                 }
             } else if (reader_->has_register_values()) {  // asked each time: some formats show it as they go
                 const uint64_t v = (rec.isa == IsaState::a64 && d.rt == 31) ? 0 : gpr_[d.rt];
@@ -354,6 +373,7 @@ private:
         if (reg) flush();
     }
 
+    // A CSR instruction at its point in the trace (the traced program programs its own PMU).
     void csr(const TraceRecord& rec, const Decoded& d, const isa::RetiredInsn& insn, uint64_t cycles) {
         flush();
         Register* reg = pmu_->bank().find(EncodingSpace::csr, d.csr.csr);
@@ -366,11 +386,8 @@ private:
             old = a.value_read;
             // Read-back: the traced value the instruction returned, against the prediction.
             for (unsigned i = 0; i < rec.n_regs && d.csr.rd; ++i) {
-                if (rec.regs[i].kind != RegKind::gpr || rec.regs[i].index != d.csr.rd || a.trapped()) continue;
-                ++r_.readbacks_checked;
-                if ((rec.regs[i].value & 0xFFFFFFFFu) == (old & 0xFFFFFFFFu)) ++r_.readbacks_matched;
-                else if (r_.mismatches.size() < 8)
-                    r_.mismatches.push_back({rec.line, reg->name, rec.regs[i].value, old});
+                if (rec.regs[i].kind != RegKind::gpr || rec.regs[i].before || rec.regs[i].index != d.csr.rd || a.trapped()) continue;
+                readback(rec, rec.regs[i].value, old, reg->name);
             }
         }
         const uint64_t src = d.csr.immediate ? d.csr.src : gpr_[d.csr.src];
@@ -422,9 +439,27 @@ private:
         r_.counters = pmu_->counter_values();
     }
 
+    // The timing model's stall-cycle events (front end, back end, fetch, result-use waits).
+    bool is_stall_event(uint32_t e) const {
+        const timing::TimingParams& t = tm_->params();
+        return e == t.ev_stall_frontend || e == t.ev_stall_backend || e == t.ev_fetch_stall || e == t.ev_dep_stall;
+    }
+
+    // A read-back: the value the trace shows in the destination register against the predicted read, at the width
+    // of that register (A64 Xt and RV64 x: 64 bits; A32/T32 Rt and RV32 x: 32), so bits the trace shows above the
+    // register's width are never masked away (an MRS of a 32-bit register zero-extends into Xt: Arm ARM C5.2).
+    void readback(const TraceRecord& rec, uint64_t traced, uint64_t predicted, const std::string& reg) {
+        const bool wide = rec.isa == IsaState::a64 || rec.isa == IsaState::rv64;
+        const uint64_t expect = wide ? predicted : (predicted & 0xFFFFFFFFu);
+        ++r_.readbacks_checked;
+        if (traced == expect) ++r_.readbacks_matched;
+        else r_.mismatches.push_back({rec.line, reg, traced, expect});
+    }
+
     const Options& o_;
     const Platform& p_;
     std::optional<timing::TimingModel> tm_;
+    EventBatch scratch_;  // the timing model's events under --timing cpi1, before the stall events are dropped
     uint32_t sctlr_key_ = 0;
     bool mem_seen_ = false;
     std::ostream* interval_out_;

@@ -48,7 +48,7 @@ struct Result {
     std::vector<uint32_t> not_modelled;                       // implemented events it does not produce
     std::vector<std::pair<std::string, uint64_t>> counters;
     uint64_t readbacks_checked = 0, readbacks_matched = 0;
-    std::vector<Readback> mismatches;  // the first few
+    std::vector<Readback> mismatches;  // every one, in trace order
     std::vector<std::string> notes;
     void skipped_note(const trace::TraceReader* reader);
 };

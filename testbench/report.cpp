@@ -62,8 +62,14 @@ void print(const Options& o, const Platform& p, const Result& r, std::ostream& o
     out << "\n counters as the traced program programmed them:\n";
     for (const auto& [name, v] : r.counters) out << fmt::format("{:>20}      {}\n", v, name);
     out << fmt::format("\n read-backs: {} checked, {} matched\n", r.readbacks_checked, r.readbacks_matched);
-    for (const auto& m : r.mismatches)
+    // The first few; the JSON output lists them all.
+    constexpr size_t shown = 8;
+    for (size_t i = 0; i < r.mismatches.size() && i < shown; ++i) {
+        const auto& m = r.mismatches[i];
         out << fmt::format("   line {}: {} traced {:#x}, predicted {:#x}\n", m.line, m.reg, m.traced, m.predicted);
+    }
+    if (r.mismatches.size() > shown)
+        out << fmt::format("   ... and {} more mismatches (--output json lists them all)\n", r.mismatches.size() - shown);
     for (const auto& n : r.notes) out << " note: " << n << "\n";
 }
 

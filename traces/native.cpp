@@ -16,7 +16,8 @@ namespace pmusim::trace {
 //                     u8 size, u8 isa, u8 privilege, u8 flags (bit 0 condition failed, bit 1 has time),
 //                     u8 n_mem, u8 n_regs, u16 reserved
 //   then n_mem parts of 24 bytes: u64 addr, u64 data, u8 size, u8 flags (bit 0 write, bit 1 data known), 6 reserved
-//   then n_regs parts of 16 bytes: u8 kind, u8 reserved, u16 index, u32 reserved, u64 value
+//   then n_regs parts of 16 bytes: u8 kind, u8 flags (bit 0: a late writeback, before the instruction), u16 index,
+//                     u32 reserved, u64 value
 namespace {
 
 constexpr char magic[8] = {'P', 'M', 'U', 'S', 'I', 'M', 'T', 'R'};
@@ -78,7 +79,7 @@ public:
         }
         for (unsigned i = 0; i < r.n_regs; ++i) {
             put<uint8_t>(p, static_cast<uint8_t>(r.regs[i].kind));
-            p += 1;
+            put<uint8_t>(p, r.regs[i].before ? 1 : 0);
             put<uint16_t>(p, r.regs[i].index);
             p += 4;
             put<uint64_t>(p, r.regs[i].value);
@@ -155,7 +156,7 @@ public:
             if (kind > static_cast<uint8_t>(RegKind::sysreg))
                 throw TraceError(src_->path(), 0, fmt::format("record {}: corrupt register kind {}", count_, kind));
             r.regs[i].kind = static_cast<RegKind>(kind);
-            q += 1;
+            r.regs[i].before = get<uint8_t>(q) & 1;
             r.regs[i].index = get<uint16_t>(q);
             q += 4;
             r.regs[i].value = get<uint64_t>(q);
@@ -198,7 +199,9 @@ private:
 
 // Text form: "# pmusim trace 1" then one record per line of key=value words:
 //   pc=0x80000000 enc=0xb0201073 size=4 isa=rv32 priv=3 [time=10] [cf] [mem=w:1:0xd0580000[:0xff]]
-//   [gpr=5:0x1] [csr=0xb02:0x0] [sys=0xdce0:0x7]
+//   [wb=11:0x5] [gpr=5:0x1] [csr=0xb02:0x0] [sys=0xdce0:0x7]
+// wb= is a late GPR writeback that landed before the instruction (VeeR EL2 nbL/nbD).
+// A register index is decimal unless written with 0x (the writer writes 0x); values are always hex.
 class TextWriter : public TraceWriter {
 public:
     explicit TextWriter(const std::string& path) : path_(path) {
@@ -221,7 +224,7 @@ public:
         }
         for (unsigned i = 0; i < r.n_regs; ++i) {
             const RegWrite& g = r.regs[i];
-            const char* k = g.kind == RegKind::gpr ? "gpr" : g.kind == RegKind::csr ? "csr" : "sys";
+            const char* k = g.before ? "wb" : g.kind == RegKind::gpr ? "gpr" : g.kind == RegKind::csr ? "csr" : "sys";
             s += fmt::format(" {}={:#x}:{:#x}", k, g.index, g.value);
         }
         s += '\n';
@@ -320,19 +323,22 @@ private:
                 m.size = static_cast<uint8_t>(n);
                 m.data_known = np == 4;
                 ok = ok && r.add_mem(m);
-            } else if (k == "gpr" || k == "csr" || k == "sys") {
+            } else if (k == "gpr" || k == "csr" || k == "sys" || k == "wb") {
                 const size_t c = v.find(':');
                 uint64_t idx = 0, val = 0;
-                ok = c != std::string_view::npos && scan::hex(v.substr(0, c), idx) && idx <= 0xFFFF &&
+                // The index is decimal (gpr=15 is x15 / r15) unless written with 0x (csr=0xb02); the value is hex.
+                const std::string_view is = c == std::string_view::npos ? v : v.substr(0, c);
+                const bool hex_index = is.size() > 2 && is[0] == '0' && (is[1] == 'x' || is[1] == 'X');
+                ok = c != std::string_view::npos && (hex_index ? scan::hex(is, idx) : scan::dec(is, idx)) && idx <= 0xFFFF &&
                      scan::hex(v.substr(c + 1), val);
-                const RegKind kind = k == "gpr" ? RegKind::gpr : k == "csr" ? RegKind::csr : RegKind::sysreg;
-                ok = ok && r.add_reg(kind, static_cast<uint16_t>(idx), val);
+                const RegKind kind = k == "gpr" || k == "wb" ? RegKind::gpr : k == "csr" ? RegKind::csr : RegKind::sysreg;
+                ok = ok && r.add_reg(kind, static_cast<uint16_t>(idx), val, k == "wb");
             } else {
                 ok = false;
             }
             if (!ok) {
                 bad_line(src_->path(), no, fmt::format("bad word '{}': expected pc=, enc=, size=2|4, isa=, priv=0-3, time=, cf, "
-                                                       "mem=r|w:size:addr[:data], gpr=|csr=|sys=index:value",
+                                                       "mem=r|w:size:addr[:data], wb=|gpr=|csr=|sys=index:value",
                                                        w));
                 return false;
             }

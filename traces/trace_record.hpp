@@ -19,6 +19,9 @@ struct RegWrite {
     RegKind kind = RegKind::gpr;
     uint16_t index = 0;
     uint64_t value = 0;
+    // A late writeback that landed before this instruction executed (VeeR EL2's nbL/nbD lines: a non-blocking
+    // load's or a divide's result), not a result of this instruction. The register file takes it first.
+    bool before = false;
 };
 
 struct MemAccess {
@@ -48,9 +51,9 @@ struct TraceRecord {
     std::array<RegWrite, max_regs> regs{};
 
     void clear() { *this = TraceRecord{}; }
-    bool add_reg(RegKind k, uint16_t index, uint64_t value) {
+    bool add_reg(RegKind k, uint16_t index, uint64_t value, bool before = false) {
         if (n_regs == max_regs) return false;
-        regs[n_regs++] = RegWrite{k, index, value};
+        regs[n_regs++] = RegWrite{k, index, value, before};
         return true;
     }
     bool add_mem(const MemAccess& m) {

@@ -1,8 +1,12 @@
 // The VeeR EL2 RTL testbench's exec.log (FORMATS.md §4b):
 //   "%10d : %8s 0 %h %h%13s %14s ; %s" = cycle : #n 0 pc insn [abi=value] [c<csr>=value] ; disassembly [addr]
-// and late writebacks "<cycle> : <abi>=<value> ; nbL|nbD". The reader keeps the register file, so store data
-// is known, and ends the test where the RTL did (below).
+// and late writebacks "<cycle> : <abi>=<value> ; nbL|nbD". A late writeback reaches the replay as a `before`
+// register write of the next instruction (it landed before that instruction executed: a consumer of a
+// non-blocking load waits for it, PRM ch. 2), so the replay's register file holds what the trace shows in trace
+// order. The reader keeps its own register file for store data, and ends the test where the RTL did (below).
 #include <deque>
+#include <utility>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -125,6 +129,7 @@ private:
                     continue;
                 }
                 set_gpr(reg, v);
+                if (reg) late_.push_back({reg, v});
                 continue;
             }
             uint64_t n, hart, pc, insn;
@@ -143,6 +148,14 @@ private:
             r.has_time = true;
             r.time = cycle;
             bool ok = true;
+            for (const auto& [reg, v] : late_)
+                if (!r.add_reg(RegKind::gpr, static_cast<uint16_t>(reg), v, true)) ok = false;
+            late_.clear();
+            if (!ok) {
+                bad_line(src_->path(), no, fmt::format("more than {} register writes for one instruction (late writebacks included)",
+                                                       TraceRecord::max_regs));
+                continue;
+            }
             for (std::string_view tok = scan::word(fields); !tok.empty(); tok = scan::word(fields)) {
                 const size_t eq = tok.find('=');
                 uint64_t v;
@@ -185,7 +198,7 @@ private:
                 }
             }
             for (unsigned i = 0; i < r.n_regs; ++i)
-                if (r.regs[i].kind == RegKind::gpr) set_gpr(r.regs[i].index, r.regs[i].value);
+                if (r.regs[i].kind == RegKind::gpr && !r.regs[i].before) set_gpr(r.regs[i].index, r.regs[i].value);
             return true;
         }
         return false;
@@ -194,6 +207,7 @@ private:
     std::unique_ptr<ByteSource> src_;
     LineReader lines_;
     uint64_t gpr_[32] = {};
+    std::vector<std::pair<unsigned, uint64_t>> late_;  // writebacks since the last instruction line, in order
     std::deque<TraceRecord> ready_, pending_;
     bool terminated_ = false, finished_ = false, have_prev_ = false;
     uint64_t prev_time_ = 0, last_term_line_ = 0;

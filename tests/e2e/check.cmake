@@ -1,4 +1,9 @@
 # Runs CMD (a ;-list), with STDIN as its standard input if given, and checks its exit code (EXPECT_CODE) and that its combined output matches EXPECT_REGEX.
+# NEEDS: a path the case needs (the shared traces); when it is absent the case is skipped (SKIP_REGULAR_EXPRESSION).
+if(DEFINED NEEDS AND NOT EXISTS "${NEEDS}")
+  message("e2e: skipped: ${NEEDS} not found")
+  return()
+endif()
 if(DEFINED STDIN)
   execute_process(COMMAND ${CMD} INPUT_FILE ${STDIN} RESULT_VARIABLE code OUTPUT_VARIABLE out ERROR_VARIABLE err)
 else()
