@@ -19,18 +19,58 @@ bool parse_bool_option(const std::string& key, const std::string& v) {
     throw std::invalid_argument(fmt::format("option {}: expected 0 or 1, got '{}'", key, v));
 }
 
-// Options every ARM architected PMU accepts.
-std::vector<OptionInfo> arm_options() {
-    return {
+// Options every ARM architected PMU accepts: the CONSTRAINED UNPREDICTABLE choices, then the IMPLEMENTATION
+// DEFINED figures (PMCR.IMP/IDCODE/N, PMCEID0/1, the PMU version) that describe a core not in the list.
+std::vector<OptionInfo> arm_options(bool v8) {
+    std::vector<OptionInfo> o = {
         {"unpredictable", "undefined|raz-wi", "undefined",
          "access to a counter n >= N (CONSTRAINED UNPREDICTABLE): UNDEFINED as KVM, or RAZ/WI as QEMU and gem5"},
         {"secure-counting", "0|1", "0", "Secure non-invasive debug permitted: event counting allowed in Secure state"},
         {"swinc-filters", "0|1", "1", "PMEVTYPER filters apply to PMSWINC increments (QEMU's behaviour)"},
-        {"aarch32", "0|1", "platform", "AArch32 supported at some EL: PMCR.LC and PMCR.D are RW (else LC RES1, D RES0)"},
+        {"counters", "0-31", "platform", "PMCR.N: the number of event counters"},
+        {"implementer", "0x00-0xFF", "platform", "PMCR.IMP: implementer code (0x41 = Arm)"},
+        {"idcode", "0x00-0xFF", "platform", "PMCR.IDCODE: identification code"},
+        {"pmceid0", v8 ? "64-bit value (32-bit before v3p1)" : "32-bit value", "platform",
+         v8 ? "PMCEID0_EL0: common events 0x00-0x1F implemented (and 0x4000-0x401F in [63:32], v3p1+)"
+            : "PMCEID0: common events 0x00-0x1F implemented"},
     };
+    if (v8) {
+        o.push_back({"pmceid1", "64-bit value (32-bit before v3p1)", "platform",
+                     "PMCEID1_EL0: common events 0x20-0x3F implemented (and 0x4020-0x403F in [63:32], v3p1+)"});
+        o.push_back({"version", "v3|v3p1|v3p4|v3p5", "platform", "PMU version (ID_AA64DFR0_EL1.PMUVer)"});
+        o.push_back({"aarch32", "0|1", "platform",
+                     "AArch32 supported at some EL: PMCR.LC and PMCR.D are RW (else LC RES1, D RES0)"});
+    } else {
+        o.push_back({"pmceid1", "32-bit value", "platform", "PMCEID1: common events 0x20-0x3F implemented"});
+        o.push_back({"version", "v1|v2", "platform", "PMU version (ID_DFR0.PerfMon: 1 = PMUv1, 2 = PMUv2)"});
+    }
+    return o;
 }
 
-ArmPmuConfig apply_arm_options(ArmPmuConfig cfg, const PlatformOptions& opts) {
+uint64_t parse_value_option(const std::string& key, const std::string& v, uint64_t max) {
+    const auto n = isa::parse_number(v);
+    if (!n || *n > max)
+        throw std::invalid_argument(fmt::format("option {}: expected a number from 0 to {:#x}, got '{}'", key, max, v));
+    return *n;
+}
+
+ArmPmuVersion parse_version_option(const std::string& v, bool v8) {
+    // armv8-pmuv3.md §1 (ID_AA64DFR0_EL1.PMUVer), armv7-cp15-pmu.md §1 (PMUv1, PMUv2).
+    static const std::pair<const char*, ArmPmuVersion> v8s[] = {
+        {"v3", ArmPmuVersion::v3}, {"v3p1", ArmPmuVersion::v3p1}, {"v3p4", ArmPmuVersion::v3p4}, {"v3p5", ArmPmuVersion::v3p5}};
+    static const std::pair<const char*, ArmPmuVersion> v7s[] = {{"v1", ArmPmuVersion::v1}, {"v2", ArmPmuVersion::v2}};
+    const std::string low = to_lower(v);
+    if (v8) {
+        for (const auto& [name, ver] : v8s)
+            if (low == name) return ver;
+        throw std::invalid_argument(fmt::format("option version: expected v3, v3p1, v3p4 or v3p5, got '{}'", v));
+    }
+    for (const auto& [name, ver] : v7s)
+        if (low == name) return ver;
+    throw std::invalid_argument(fmt::format("option version: expected v1 or v2 (ARMv7), got '{}'", v));
+}
+
+ArmPmuConfig apply_arm_options(ArmPmuConfig cfg, const PlatformOptions& opts, bool v8) {
     for (const auto& [k, v] : opts) {
         if (k == "unpredictable") {
             if (v == "undefined") cfg.unpredictable = UnpredictableCounterAccess::undefined;
@@ -40,12 +80,34 @@ ArmPmuConfig apply_arm_options(ArmPmuConfig cfg, const PlatformOptions& opts) {
             cfg.secure_counting = parse_bool_option(k, v);
         } else if (k == "swinc-filters") {
             cfg.swinc_filters = parse_bool_option(k, v);
-        } else if (k == "aarch32") {
+        } else if (k == "aarch32" && v8) {
             cfg.aarch32 = parse_bool_option(k, v);
+        } else if (k == "counters") {
+            cfg.num_counters = static_cast<unsigned>(parse_value_option(k, v, 31));  // PMCR.N is 5 bits, N <= 31
+        } else if (k == "implementer") {
+            cfg.implementer = static_cast<uint8_t>(parse_value_option(k, v, 0xFF));
+        } else if (k == "idcode") {
+            cfg.idcode = static_cast<uint8_t>(parse_value_option(k, v, 0xFF));
+        } else if (k == "pmceid0") {
+            cfg.pmceid0 = parse_value_option(k, v, ~uint64_t{0});
+        } else if (k == "pmceid1") {
+            cfg.pmceid1 = parse_value_option(k, v, ~uint64_t{0});
+        } else if (k == "version") {
+            cfg.version = parse_version_option(v, v8);
+        } else if (k == "aarch32") {
+            throw std::invalid_argument("option aarch32 applies to ARMv8 platforms only");
         } else {
             throw std::invalid_argument(fmt::format("unknown platform option '{}'", k));
         }
     }
+    // PMCEID0/1 are 64-bit from PMUv3p1 (the upper halves name events 0x4000-0x403F); before it, and in ARMv7,
+    // they are 32-bit (armv8-pmuv3.md §3.8).
+    if (cfg.version < ArmPmuVersion::v3p1)
+        for (const auto& [key, value] : {std::pair<const char*, uint64_t>{"pmceid0", cfg.pmceid0}, {"pmceid1", cfg.pmceid1}})
+            if (value >> 32)
+                throw std::invalid_argument(fmt::format(
+                    "option {}: {:#x} has bits above 31, but PMCEID is 32-bit before PMUv3p1 (version {})", key, value,
+                    to_string(cfg.version)));
     return cfg;
 }
 
@@ -61,8 +123,7 @@ Platform arm_platform(std::string name, std::string description, std::string sou
     p.source = std::move(source);
     p.isa = v8 ? IsaKind::a64 : IsaKind::a32;
     p.cycle_event = 0x11;  // CPU_CYCLES
-    p.options = arm_options();
-    if (!v8) p.options.pop_back();  // no PMCR.LC in ARMv7: the aarch32 option does not apply
+    p.options = arm_options(v8);
     // Every instruction is INST_RETIRED and INST_SPEC (the timing model adds the wrong path's instructions to
     // INST_SPEC); a load is LD_RETIRED as well, a store ST_RETIRED.
     p.retire = [v8](const isa::RetiredInsn& i, uint64_t n, EventBatch& b) {
@@ -84,8 +145,7 @@ Platform arm_platform(std::string name, std::string description, std::string sou
         if (v8 && (i.cls == C::branch || i.cls == C::jump || (i.branch & isa::br_register))) b.add(0x21, n);  // BR_RETIRED
     };
     p.make = [cfg, view, v8](const PlatformOptions& o) -> std::unique_ptr<Pmu> {
-        if (!v8 && o.count("aarch32")) throw std::invalid_argument("option aarch32 applies to ARMv8 platforms only");
-        return std::make_unique<ArmPmu>(apply_arm_options(cfg, o), view);
+        return std::make_unique<ArmPmu>(apply_arm_options(cfg, o, v8), view);
     };
     p.event_names = v8 ? &armv8_common_events : &armv7_events;
     p.program_counters = [v8](Pmu& pmu, const std::vector<uint32_t>& events) {
@@ -169,6 +229,11 @@ Platform arm11_platform(std::string name, Arm11Core core, unsigned core_bit, std
                 c.user_access = v == "all";
             } else if (k == "flag-clear-needs-e") {
                 c.clear_needs_e = parse_bool_option(k, v);
+            } else if (k == "counters" || k == "implementer" || k == "idcode" || k == "pmceid0" || k == "pmceid1" ||
+                       k == "version") {
+                // AN195: PMNC has two counters and no ID fields; each ARM11 core has its own platform.
+                throw std::invalid_argument(
+                    fmt::format("option {}: the ARM11 PMNC has no IMPLEMENTATION DEFINED figures to set", k));
             } else {
                 throw std::invalid_argument(fmt::format("unknown platform option '{}'", k));
             }
@@ -249,6 +314,8 @@ Platform veer_platform() {
         VeerConfig c;
         for (const auto& [k, v] : opts) {
             if (k == "user_mode") c.user_mode = parse_bool_option(k, v);
+            else if (k == "counters")  // veer §2: mhpmcounter3-6, fixed by the RTL
+                throw std::invalid_argument("option counters: VeeR EL2 has 4 event counters, fixed by the RTL");
             else throw std::invalid_argument(fmt::format("unknown platform option '{}'", k));
         }
         return std::make_unique<VeerPmu>(c);

@@ -316,7 +316,12 @@ void ScriptRunner::report(const AccessRecord& rec, bool trap_expected) {
     for (const auto& d : rec.diagnostics) {
         if (trap_expected && (d.code == diag::undefined || d.code == diag::trap)) continue;
         if (cfg_.quiet && d.severity == Severity::info) continue;
-        err_ << fmt::format("{}: {} [{}] {}\n", where(), to_string(d.severity), d.code, d.message);
+        // A request raised by a write is reported as one raised by events (docs/script.md), at the current cycle.
+        if (d.code == diag::irq || d.code == diag::fiq)
+            err_ << fmt::format("{}: info [{}] {} request asserted at cycle {} (by the write of {})\n", where(), d.code,
+                                d.code == diag::irq ? "interrupt" : "FIQ", now_, rec.reg);
+        else
+            err_ << fmt::format("{}: {} [{}] {}\n", where(), to_string(d.severity), d.code, d.message);
     }
 }
 

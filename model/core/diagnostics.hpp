@@ -21,6 +21,8 @@ inline constexpr std::string_view reserved_event = "reserved-event";  // event n
 inline constexpr std::string_view no_effect = "no-effect";          // write to read-only or RAZ/WI bits ignored
 inline constexpr std::string_view w1c_side_effect = "w1c-side-effect";  // read-modify-write cleared a set W1C flag
 inline constexpr std::string_view impl_defined = "implementation-defined";  // IMPLEMENTATION DEFINED choice applied
+inline constexpr std::string_view irq = "irq";  // the access raised the interrupt request (a PMSWINC overflow, say)
+inline constexpr std::string_view fiq = "fiq";  // the access raised the FIQ request (ARM1156)
 }  // namespace diag
 
 struct Diagnostic {

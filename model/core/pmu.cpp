@@ -125,10 +125,15 @@ AccessRecord Pmu::access(Register& r, bool is_write, uint64_t value, const Acces
     }
     rec.target = target->name;
     if (is_write) {
+        const bool irq_before = irq(), fiq_before = fiq();
         apply_write(*target, value, rec);
         after_write(*target, ctx, rec);
         rec.new_value = read_value(*target);
         rec.value_read = rec.new_value;
+        // A write can raise a request as an increment does (a PMSWINC overflow, a PMOVSSET or PMINTENSET write):
+        // the record says so, as advance() does for events.
+        if (!irq_before && irq()) rec.add(Severity::info, diag::irq, "interrupt request asserted by this write");
+        if (!fiq_before && fiq()) rec.add(Severity::info, diag::fiq, "FIQ request asserted by this write");
     } else {
         describe_read(*target, read_value(*target), rec);
     }

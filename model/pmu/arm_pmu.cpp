@@ -593,9 +593,11 @@ AddResult ArmPmu::bump(unsigned idx, uint64_t n) {
     const AddResult a = evcnt_[idx].add(n);
     if (a.overflows) {
         ovs_ |= uint64_t{1} << idx;
-        // v8 §5.2: an odd counter programmed with CHAIN counts each overflow of its even neighbour.
+        // v8 §5.2: an odd counter programmed with CHAIN counts each overflow of its even neighbour, unless that
+        // overflow is at bit 63 (Arm ARM AArch64.IncrementEventCounter: no CHAIN event when LP/HLP = 1).
         const unsigned odd = idx + 1;
-        if (v3() && idx % 2 == 0 && odd < cfg_.num_counters && evt_of(odd) == chain && counter_counts(odd))
+        if (v3() && idx % 2 == 0 && odd < cfg_.num_counters && !long_overflow(idx) && evt_of(odd) == chain &&
+            counter_counts(odd))
             bump(odd, a.overflows);
     }
     return a;
@@ -650,11 +652,16 @@ void ArmPmu::configure_counters() {
         const bool lc = !cfg_.aarch32 || (pmcr_ & pmcr_lc);
         ccntr_.configure(64, lc ? 63 : 31);
         const bool p5 = cfg_.version >= ArmPmuVersion::v3p5;
-        for (auto& c : evcnt_) c.configure(p5 ? 64 : 32, p5 && (pmcr_ & pmcr_lp) ? 63 : 31);
+        for (unsigned n = 0; n < evcnt_.size(); ++n) evcnt_[n].configure(p5 ? 64 : 32, long_overflow(n) ? 63 : 31);
     } else {
         ccntr_.configure(32, 31);
         for (auto& c : evcnt_) c.configure(32, 31);
     }
+}
+
+bool ArmPmu::long_overflow(unsigned) const {
+    // v8 §5: with FEAT_PMUv3p5, PMCR_EL0.LP puts the event counters' overflow at bit 63.
+    return view_ == ArmView::aarch64 && cfg_.version >= ArmPmuVersion::v3p5 && (pmcr_ & pmcr_lp);
 }
 
 void ArmPmu::update_irq() {
@@ -691,7 +698,7 @@ AdvanceResult ArmPmu::advance(const EventBatch& batch) {
         if (inc == 0) continue;
         const AddResult a = evcnt_[n].add(inc);
         if (a.overflows) {
-            pending_chain_[n] = a.overflows;
+            pending_chain_[n] = long_overflow(n) ? 0 : a.overflows;  // no CHAIN from a bit-63 overflow (v8 §5.2)
             note_overflow(n, cycles_event ? a.first_overflow : event_cycle(a.first_overflow, inc, batch.cycles),
                           a.overflows);
         }

@@ -96,6 +96,7 @@ private:
     bool prohibited() const;                 // event counting prohibited in the current state (v8 §7)
     bool counter_counts(unsigned n) const;   // enabled and neither prohibited nor filtered now
     void configure_counters();               // widths and overflow bits from PMCR.LC/LP and the version
+    bool long_overflow(unsigned n) const;    // event counter n overflows at bit 63 (v3p5 with LP, or HLP)
     void update_irq();
     Register* counter_register(unsigned role, unsigned n);
     // Adds n increments to event counter idx, propagating CHAIN to the odd neighbour; returns the AddResult.

@@ -82,3 +82,12 @@ pmusim_case(events_a53 0 "0x11 +CPU_CYCLES +yes +yes +Cycle" events --platform c
 pmusim_case(events_arm1156_json 0 "\"implemented\": false,[^}]*\"name\": \"ITLB_MISS\",[^}]*\"number\": 3" events --platform arm1156 --json)
 pmusim_case(events_veer 0 "0x1c +CYCLES_FETCH_STALLED[^\n]*\n0x1e +CYCLES_DECODE_STALLED" events --platform veer-el2)
 pmusim_case(events_no_platform 2 "platform" events)
+
+# Platform options for the IMPLEMENTATION DEFINED figures (issue 18). The trace reads PMCEID as QEMU's cortex-a57
+# answers (0x00020101, 0): the built-in platform's PMCEID (0x63FFFFFF, 0x1) differ, the options make them agree.
+set(PMCEID_TRACE ${PROJECT_SOURCE_DIR}/tests/traces/qemu_a57_pmceid.txt)
+pmusim_case(run_pmceid_builtin 0 "read-backs: 3 checked, 1 matched" run --platform cortex-a57 --trace ${PMCEID_TRACE} --timing cpi1)
+pmusim_case(run_pmceid_option 0 "read-backs: 3 checked, 3 matched" run --platform cortex-a57 -o pmceid0=0x20101 -o pmceid1=0 --trace ${PMCEID_TRACE} --timing cpi1)
+pmusim_case(regs_counters_option 0 "PMCR_EL0 +S3_3_C9_C12_0 +0xe04 +32 +0x51072000 +control" regs --platform cortex-a53 -o counters=4 -o implementer=0x51 -o idcode=7)
+pmusim_case(bad_counters_option 2 "option counters: expected a number from 0 to 0x1f, got '40'" regs --platform cortex-a53 -o counters=40)
+pmusim_case(script_swinc_irq 0 "swinc_irq.pmus:10: info \\[irq\\] interrupt request asserted at cycle 5 \\(by the write of PMSWINC_EL0\\)" script ${E2E}/swinc_irq.pmus)
