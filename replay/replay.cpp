@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
 #include <ostream>
 #include <stdexcept>
@@ -125,7 +126,7 @@ public:
                (i.multiple ? 1u << 7 : 0u) | (i.unaligned ? 1u << 8 : 0u) | (static_cast<uint32_t>(i.branch) << 9);
     }
     // `key` is kind(i); the replay builds it from the decoded part and the record's.
-    void add(const isa::RetiredInsn& i, uint32_t key, const Platform& p, EventBatch& b) {
+    void add(const isa::RetiredInsn& i, uint32_t key, const Platform& p, EventBatch& b, uint64_t n = 1) {
         Slot& s = slots_[(key * 0x9E3779B1u) >> 26];
         if (s.count && s.key != key) {  // a collision: the older kind is retired now
             p.retire(s.insn, s.count, b);
@@ -136,7 +137,7 @@ public:
             s.insn = i;
             touched_[n_touched_++] = static_cast<uint8_t>(&s - slots_.data());
         }
-        ++s.count;
+        s.count += n;
     }
     void drain(const Platform& p, EventBatch& b) {
         for (unsigned k = 0; k < n_touched_; ++k) {
@@ -146,7 +147,9 @@ public:
         }
         n_touched_ = 0;
     }
-    bool full() const { return n_touched_ == touched_.size(); }
+    // Whether a block's kinds might not fit before the next drain.
+    bool full() const { return n_touched_ + room > touched_.size(); }
+    static constexpr unsigned room = 80;  // more than a block's instructions
 
 private:
     struct Slot {
@@ -158,6 +161,40 @@ private:
     std::array<uint8_t, 4096> touched_{};  // a slot may appear more than once after a collision
     unsigned n_touched_ = 0;
 };
+
+// Everything a record's decoding depends on (encoding, instruction set, size), and its privilege, as one number;
+// bit 56 marks a valid key.
+inline uint64_t record_key(const TraceRecord& r) {
+    return r.encoding | uint64_t{static_cast<uint8_t>(r.isa)} << 32 | uint64_t{r.size} << 40 |
+           uint64_t{r.privilege} << 48 | uint64_t{1} << 56;
+}
+
+// An access not aligned to its size, where the trace gives both.
+inline bool unaligned(const TraceRecord& rec) {
+    bool u = false;
+    for (unsigned i = 0; i < rec.n_mem; ++i)
+        u |= rec.mem[i].size > 1 && rec.mem[i].size <= 16 && rec.mem[i].addr % rec.mem[i].size;
+    return u;
+}
+
+// What a record adds to its decoded instruction: the condition, alignment, and whether a branch was taken (when
+// the next instruction is not the one that follows it; at the end of the trace: when it is unconditional).
+inline isa::RetiredInsn complete(const isa::RetiredInsn& decoded, const TraceRecord& rec, const TraceRecord* next) {
+    isa::RetiredInsn insn = decoded;
+    insn.cond_failed = rec.cond_failed;
+    insn.unaligned = unaligned(rec);
+    if (insn.branch) {
+        const bool taken = next ? next->pc != rec.pc + rec.size : !(insn.branch & isa::br_conditional);
+        if (taken && !rec.cond_failed) insn.branch = static_cast<uint8_t>(insn.branch | isa::br_taken);
+    }
+    return insn;
+}
+
+// The retire kind of a completed instruction: the decoded part's, with what the record added.
+inline uint32_t kind_of(uint32_t decoded_kind, const isa::RetiredInsn& insn) {
+    return decoded_kind | (insn.cond_failed ? 1u << 6 : 0u) | (insn.unaligned ? 1u << 8 : 0u) |
+           (static_cast<uint32_t>(insn.branch & isa::br_taken) << 9);
+}
 
 // A direct-mapped cache of decoded encodings: traces repeat a small set of static instructions.
 class DecodeCache {
@@ -182,6 +219,41 @@ private:
     std::array<Slot, 4096> slots_{};
 };
 
+// A basic block as the trace ran it: consecutive instructions from `pc` up to and including a branch, decoded
+// once. Its instructions are matched record by record on record_key() (encoding, state, size, privilege), so a
+// block is never replayed over other code (self-modifying code, a different state) and privilege changes end it.
+// Instructions that access registers (CSR, MRS/MSR, MRC/MCR) or do not retire (ecall, ebreak) are never in a
+// block: the per-instruction step, which both engines share, takes them.
+struct Block {
+    static constexpr unsigned max = 64;
+    uint64_t pc = 0;
+    std::vector<uint64_t> keys;
+    std::vector<isa::RetiredInsn> insns;  // decoded
+    std::vector<uint32_t> kinds;          // RetireHistogram kinds, as decoded
+    // The retire kinds of all but the last instruction (the branch, whose kind depends on the trace): an
+    // instruction of each kind and how many, for one histogram add per kind when no record changes a kind.
+    std::vector<std::pair<uint32_t, uint32_t>> counts;
+    unsigned size() const { return static_cast<unsigned>(keys.size()); }
+};
+
+// Blocks by start PC and first instruction, direct-mapped.
+class BlockCache {
+public:
+    Block* find(const TraceRecord& r) {
+        Block* b = slot(r.pc).get();
+        return b && b->pc == r.pc && b->keys[0] == record_key(r) ? b : nullptr;
+    }
+    Block* put(std::unique_ptr<Block> b) {
+        auto& s = slot(b->pc);
+        s = std::move(b);
+        return s.get();
+    }
+
+private:
+    std::unique_ptr<Block>& slot(uint64_t pc) { return slots_[(pc ^ (pc >> 13)) >> 1 & (slots_.size() - 1)]; }
+    std::vector<std::unique_ptr<Block>> slots_ = std::vector<std::unique_ptr<Block>>(4096);
+};
+
 class Replayer {
 public:
     Replayer(const Options& o, const Platform& p, std::ostream* interval_out)
@@ -202,7 +274,10 @@ public:
             }
             p.program_counters(*pmu_, numbers);
         }
-        if (auto params = platform_timing(p.name)) tm_.emplace(*params);
+        if (!o.timing_events && o.timing == Timing::model)
+            throw std::invalid_argument("--architectural needs --timing cpi1 or trace (the timing model gives the cycles)");
+        if (auto params = platform_timing(p.name))
+            if (o.timing_events || o.timing == Timing::model) tm_.emplace(*params);
         isa::a32::CoprocMove sctlr;  // SCTLR: MCR p15, 0, Rt, c1, c0, 0
         sctlr.crn = 1;
         sctlr.is_read = false;
@@ -222,12 +297,33 @@ public:
         // A trace from reset starts with VeeR EL2's reset mrac: no region cacheable (the program's writes follow).
         if (tm_ && tm_->params().follows_mrac && reader->starts_at_reset()) tm_->set_mrac(0);
 
-        // One record is held back: whether a branch was taken shows in the next record's PC.
+        // The block engine hands whole batches to the PMU; --interval and SystemC's hook see every instruction.
+        const bool blocks = o_.engine == Engine::block && !o_.interval && !o_.advance_hook;
+        if (blocks) {
+            if (tm_) run_blocks<true>(*reader);
+            else run_blocks<false>(*reader);
+        } else {
+            run_reference(*reader);
+        }
+        flush();
+        r_.skipped_note(reader.get());
+        if (!r_.mismatches.empty() && o_.timing == Timing::model)
+            r_.notes.push_back("read-backs differ where the traced machine's timing differs from the model's: QEMU and "
+                               "Spike count one cycle per instruction, which --timing cpi1 reproduces");
+        if (!reader->end_note().empty()) r_.notes.push_back(reader->end_note());
+        collect();
+        return r_;
+    }
+
+private:
+    // The reference: one record at a time. One record is held back: whether a branch was taken shows in the next
+    // record's PC.
+    void run_reference(trace::TraceReader& reader) {
         TraceRecord recs[2];
         unsigned cur = 0;
         bool held = false;
         const bool tty = o_.progress && isatty(2);
-        while (reader->next(recs[cur])) {
+        while (reader.next(recs[cur])) {
             const TraceRecord& rec = recs[cur];
             ++r_.records;
             if (rec.isa != checked_isa_) {
@@ -241,17 +337,163 @@ public:
         }
         if (held) step(recs[cur ^ 1], nullptr);
         if (tty) fmt::print(stderr, "\r");
-        flush();
-        r_.skipped_note(reader.get());
-        if (!r_.mismatches.empty() && o_.timing == Timing::model)
-            r_.notes.push_back("read-backs differ where the traced machine's timing differs from the model's: QEMU and "
-                               "Spike count one cycle per instruction, which --timing cpi1 reproduces");
-        if (!reader->end_note().empty()) r_.notes.push_back(reader->end_note());
-        collect();
-        return r_;
     }
 
-private:
+    // The block engine: records in batches from the reader's storage; each record with its successor in the
+    // batch runs in a block where one is cached, else through step(). The last record of a batch waits for the
+    // next batch (its successor's PC) and is stepped alone.
+    template <bool kTm>
+    void run_blocks(trace::TraceReader& reader) {
+        switch (o_.timing) {
+            case Timing::model: return run_blocks<kTm, Timing::model>(reader);
+            case Timing::trace: return run_blocks<kTm, Timing::trace>(reader);
+            case Timing::cpi1: return run_blocks<kTm, Timing::cpi1>(reader);
+        }
+    }
+    template <bool kTm, Timing kT>
+    void run_blocks(trace::TraceReader& reader) {
+        TraceRecord carry;
+        bool held = false;
+        const bool tty = o_.progress && isatty(2);
+        const TraceRecord* recs = nullptr;
+        for (size_t n; (n = reader.next_batch(recs)) != 0;) {
+            for (size_t i = 0; i < n; ++i)
+                if (recs[i].isa != checked_isa_) {
+                    check_isa(recs[i]);
+                    checked_isa_ = recs[i].isa;
+                }
+            if (held) step(carry, &recs[0]);
+            const size_t m = n - 1;  // records whose successor is in the batch
+            for (size_t i = 0; i < m;) {
+                const TraceRecord& rec = recs[i];
+                size_t done = 0;
+                if (rec.privilege == priv_) {
+                    Block* b = blocks_.find(rec);
+                    if (!b) b = build(recs, i, m);
+                    if (b) done = run_block<kTm, kT>(*b, recs + i, m - i);
+                }
+                if (done == 0) {
+                    step(rec, &recs[i + 1]);
+                    done = 1;
+                }
+                i += done;
+            }
+            carry = recs[m];
+            held = true;
+            const uint64_t before = r_.records;
+            r_.records += n;
+            if (tty && (before >> 20) != (r_.records >> 20)) fmt::print(stderr, "\r{} records", r_.records);
+        }
+        if (held) step(carry, nullptr);
+        if (tty) fmt::print(stderr, "\r");
+    }
+
+    // A block from the records at recs[i] (of which the first `m` have their successor at hand): nullptr when
+    // the first instruction cannot start one.
+    Block* build(const TraceRecord* recs, size_t i, size_t m) {
+        auto b = std::make_unique<Block>();
+        b->pc = recs[i].pc;
+        for (size_t j = i; j < m && b->size() < Block::max; ++j) {
+            const TraceRecord& r = recs[j];
+            if (j > i && (r.pc != recs[j - 1].pc + recs[j - 1].size || r.privilege != recs[i].privilege || r.isa != recs[i].isa))
+                break;
+            const Decoded& d = cache_.get(r.encoding, r.isa, r.size);
+            if (d.is_csr || d.is_sysreg || !d.retires) break;
+            b->keys.push_back(record_key(r));
+            b->insns.push_back(d.insn);
+            b->kinds.push_back(d.kind);
+            if (d.insn.branch) break;
+        }
+        if (b->keys.empty()) return nullptr;
+        for (unsigned k = 0; k + 1 < b->size(); ++k) {
+            auto it = std::find_if(b->counts.begin(), b->counts.end(), [&](const auto& c) { return b->kinds[c.first] == b->kinds[k]; });
+            if (it == b->counts.end()) b->counts.emplace_back(k, 1);
+            else ++it->second;
+        }
+        return blocks_.put(std::move(b));
+    }
+
+    // Runs block `b` over the records from `recs` (the first `avail` have their successor at hand), as far as
+    // they match it; returns how many it took. Each record is timed exactly as step() times it; retirement is
+    // added per kind for the whole block unless a record changed a kind (a failed condition, an unaligned access).
+    template <bool kTm, Timing kT>
+    size_t run_block(const Block& b, const TraceRecord* recs, size_t avail) {
+        const size_t n = std::min<size_t>(b.size(), avail);
+        size_t k = 0;
+        bool plain = true;
+        uint64_t cycles = 0;
+        for (; k < n; ++k) {
+            const TraceRecord& rec = recs[k];
+            if (record_key(rec) != b.keys[k]) break;
+            if constexpr (kTm) {
+                const isa::RetiredInsn insn = complete(b.insns[k], rec, &recs[k + 1]);
+                plain &= !(insn.cond_failed | insn.unaligned);
+                const uint64_t c = model_cycles(insn, rec, &recs[k + 1]);
+                if constexpr (kT == Timing::model) cycles += c;
+            } else {
+                plain &= !(rec.cond_failed | unaligned(rec));
+            }
+            if constexpr (kT == Timing::trace) {
+                cycles += trace_cycles(rec);
+                prev_time_ = rec.time;
+            }
+            gprs(rec);
+        }
+        if (k == 0) return 0;
+        if constexpr (kT == Timing::cpi1) cycles = k;
+        if constexpr (kT != Timing::trace) prev_time_ = recs[k - 1].time;
+        if (plain && k == b.size()) {
+            for (const auto& [first, count] : b.counts) hist_.add(b.insns[first], b.kinds[first], p_, batch_, count);
+            const isa::RetiredInsn last = complete(b.insns[k - 1], recs[k - 1], &recs[k]);
+            hist_.add(last, kind_of(b.kinds[k - 1], last), p_, batch_);
+        } else {
+            for (size_t j = 0; j < k; ++j) {
+                const isa::RetiredInsn insn = complete(b.insns[j], recs[j], &recs[j + 1]);
+                hist_.add(insn, kind_of(b.kinds[j], insn), p_, batch_);
+            }
+        }
+        batch_.cycles += cycles;
+        r_.instructions += k;
+        pending_ += k;
+        if (pending_ >= 4096 || hist_.full()) flush();
+        return k;
+    }
+
+    // The timing model's cycles for one instruction (which also adds its events to the batch).
+    uint64_t model_cycles(const isa::RetiredInsn& insn, const TraceRecord& rec, const TraceRecord* next) {
+        timing::MemRef mem[trace::TraceRecord::max_mem];
+        for (unsigned i = 0; i < rec.n_mem; ++i) mem[i] = timing::MemRef{rec.mem[i].addr, rec.mem[i].is_write};
+        mem_seen_ |= rec.n_mem != 0;
+        const uint64_t next_pc = next ? next->pc : rec.pc + rec.size;
+        if (o_.timing != Timing::cpi1) return tm_->step(insn, rec.pc, rec.size, next_pc, mem, rec.n_mem, batch_);
+        // One cycle per instruction leaves no cycle for a stall: the model's stall events are dropped (their count
+        // is 0, consistent with cycles == instructions); its other events stand.
+        const uint64_t cycles = tm_->step(insn, rec.pc, rec.size, next_pc, mem, rec.n_mem, scratch_);
+        for (const auto& e : scratch_.events)
+            if (!is_stall_event(e.event)) batch_.add(e.event, e.count);
+        scratch_.clear();
+        return cycles;
+    }
+
+    // The cycles since the previous record, from the trace's timestamps (prev_time_ is the caller's to move on).
+    uint64_t trace_cycles(const TraceRecord& rec) const {
+        // Every record must carry its time: a trace without timestamps has no cycles to give.
+        if (!rec.has_time)
+            throw trace::TraceError(o_.trace, rec.line,
+                                    fmt::format("--timing trace: this {} record has no timestamp (use --timing model or cpi1)", r_.format));
+        return rec.time - std::min(rec.time, prev_time_);
+    }
+
+    // The register file, for an instruction in a block (none reads it): the late writebacks that land before it,
+    // then what it writes; step() applies the two around the instruction.
+    void gprs(const TraceRecord& rec) {
+        const bool rv = rec.isa == IsaState::rv32 || rec.isa == IsaState::rv64;
+        for (unsigned i = 0; i < rec.n_regs; ++i)
+            if (rec.regs[i].before) set_gpr(rec.regs[i], rv);
+        for (unsigned i = 0; i < rec.n_regs; ++i)
+            if (!rec.regs[i].before) set_gpr(rec.regs[i], rv);
+    }
+
     void check_isa(const TraceRecord& rec) {
         const bool rv = rec.isa == IsaState::rv32 || rec.isa == IsaState::rv64;
         const bool ok = rv ? p_.isa == IsaKind::rv32
@@ -275,41 +517,11 @@ private:
         }
         const Decoded& d = cache_.get(rec.encoding, rec.isa, rec.size);
         if (d.retires) ++r_.instructions;
-        isa::RetiredInsn insn = d.insn;
-        insn.cond_failed = rec.cond_failed;
-        // An access not aligned to its size, where the trace gives both.
-        for (unsigned i = 0; i < rec.n_mem; ++i)
-            if (rec.mem[i].size > 1 && rec.mem[i].size <= 16 && rec.mem[i].addr % rec.mem[i].size) insn.unaligned = true;
-        // A branch is taken when the next instruction is not the one that follows it (at the end: when it is
-        // unconditional).
-        if (insn.branch) {
-            const bool taken = next ? next->pc != rec.pc + rec.size : !(insn.branch & isa::br_conditional);
-            if (taken && !rec.cond_failed) insn.branch = static_cast<uint8_t>(insn.branch | isa::br_taken);
-        }
+        const isa::RetiredInsn insn = complete(d.insn, rec, next);
         // Cycles: the timing model's (which also adds its microarchitectural events), or the trace's timestamps.
         uint64_t cycles = 1;
-        if (tm_) {
-            timing::MemRef mem[trace::TraceRecord::max_mem];
-            for (unsigned i = 0; i < rec.n_mem; ++i) mem[i] = timing::MemRef{rec.mem[i].addr, rec.mem[i].is_write};
-            mem_seen_ |= rec.n_mem != 0;
-            if (o_.timing == Timing::cpi1) {
-                // One cycle per instruction leaves no cycle for a stall: the model's stall events are dropped (their
-                // count is 0, consistent with cycles == instructions); its other events stand.
-                cycles = tm_->step(insn, rec.pc, rec.size, next ? next->pc : rec.pc + rec.size, mem, rec.n_mem, scratch_);
-                for (const auto& e : scratch_.events)
-                    if (!is_stall_event(e.event)) batch_.add(e.event, e.count);
-                scratch_.clear();
-            } else {
-                cycles = tm_->step(insn, rec.pc, rec.size, next ? next->pc : rec.pc + rec.size, mem, rec.n_mem, batch_);
-            }
-        }
-        if (o_.timing == Timing::trace) {
-            // Every record must carry its time: a trace without timestamps has no cycles to give.
-            if (!rec.has_time)
-                throw trace::TraceError(o_.trace, rec.line,
-                                        fmt::format("--timing trace: this {} record has no timestamp (use --timing model or cpi1)", r_.format));
-            cycles = rec.time - std::min(rec.time, prev_time_);
-        }
+        if (tm_) cycles = model_cycles(insn, rec, next);
+        if (o_.timing == Timing::trace) cycles = trace_cycles(rec);
         if (o_.timing == Timing::cpi1) cycles = 1;
         prev_time_ = rec.time;
         if (d.is_csr) {
@@ -318,10 +530,7 @@ private:
             sysreg(rec, d, insn, cycles);
         } else {
             batch_.cycles += cycles;
-            // The kind: the decoded part, with what the record adds (condition, alignment, taken).
-            const uint32_t key = d.kind | (insn.cond_failed ? 1u << 6 : 0u) | (insn.unaligned ? 1u << 8 : 0u) |
-                                 (static_cast<uint32_t>(insn.branch & isa::br_taken) << 9);
-            hist_.add(insn, key, p_, batch_);
+            hist_.add(insn, kind_of(d.kind, insn), p_, batch_);
             if (++pending_ >= 4096 || hist_.full()) flush();
         }
         for (unsigned i = 0; i < rec.n_regs; ++i)
@@ -421,7 +630,7 @@ private:
     // Which implemented events the replay produces: those the retirement of some class signals, and cycles.
     void collect() {
         r_.cycles = total_cycles_;
-        const std::vector<bool> produced = producible_events(p_, mem_seen_);
+        const std::vector<bool> produced = producible_events(p_, mem_seen_, tm_.has_value());
         if (tm_ && !mem_seen_)
             for (uint32_t e : tm_->address_events())
                 if (p_.implements(*pmu_, e)) {
@@ -475,6 +684,7 @@ private:
     std::vector<uint64_t> totals_;
     DecodeCache cache_;
     RetireHistogram hist_;
+    BlockCache blocks_;
     IsaState checked_isa_ = static_cast<IsaState>(0xFF);  // the instruction set last found to match the platform
 };
 
@@ -496,7 +706,7 @@ Result run(const Options& o, std::unique_ptr<trace::TraceReader> reader, std::os
 
 Result run(const Options& o, std::ostream* interval_out) { return run(o, nullptr, interval_out); }
 
-std::vector<bool> producible_events(const Platform& p, bool with_addresses) {
+std::vector<bool> producible_events(const Platform& p, bool with_addresses, bool with_model) {
     std::vector<bool> produced(65536, false);
     EventBatch probe;
     for (int c = 0; c <= static_cast<int>(isa::InsnClass::fence_i); ++c)
@@ -512,7 +722,7 @@ std::vector<bool> producible_events(const Platform& p, bool with_addresses) {
             }
     for (const auto& e : probe.events) produced[e.event] = true;
     produced[p.cycle_event] = true;
-    if (const auto params = platform_timing(p.name)) {
+    if (const auto params = with_model ? platform_timing(p.name) : std::nullopt) {
         const timing::TimingModel tm(*params);
         for (uint32_t e : tm.produced_events()) produced[e] = true;
         // Cache and bus events need the data addresses, which some formats do not carry.

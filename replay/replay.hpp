@@ -16,6 +16,10 @@ namespace pmusim::replay {
 // and Spike count). The timing model's events (branch prediction, caches) are produced under all three.
 enum class Timing { model, trace, cpi1 };
 enum class Output { table, csv, json };
+// block: decoded blocks replayed from batches of records (the default); reference: one record at a time, the
+// simple stepper the block engine is tested against (tests/unit/test_replay_engines.cpp). Both give the same
+// Result, bit for bit.
+enum class Engine { block, reference };
 
 struct Options {
     std::string platform;
@@ -28,6 +32,11 @@ struct Options {
     uint64_t interval = 0;            // --interval N: counts every N instructions
     trace::ReaderOptions reader;
     bool progress = false;            // a progress line on stderr
+    Engine engine = Engine::block;
+    // false: only the events retirement decides (instructions, branches, loads, ...). Under --timing cpi1 or
+    // trace the timing model then does not run at all, and its events (caches, prediction, stalls) are listed
+    // as not modelled. Under --timing model it must stay true (the model gives the cycles).
+    bool timing_events = true;
     // Under SystemC: the module's PMU, and a hook that advances it (and SystemC time) instead of pmu.advance().
     Pmu* pmu = nullptr;
     std::function<AdvanceResult(const EventBatch&)> advance_hook;
@@ -61,6 +70,7 @@ Result run(const Options& o, std::unique_ptr<trace::TraceReader> reader, std::os
 // Event numbers (indexed 0-65535) a replay on platform p can produce: what its instructions' retirement signals,
 // the cycle event and its timing model's events; the cache and bus events only `with_addresses` (the trace
 // carries data addresses).
-std::vector<bool> producible_events(const Platform& p, bool with_addresses);
+// `with_model`: false when the timing model does not run (Options::timing_events off).
+std::vector<bool> producible_events(const Platform& p, bool with_addresses, bool with_model = true);
 
 }  // namespace pmusim::replay

@@ -17,7 +17,7 @@ int cmd_run(const std::vector<std::string>& args, std::ostream& out, std::ostrea
     po::options_description desc("pmusim run: options");
     replay::Options o;
     std::vector<std::string> kvs;
-    std::string timing = "model", output = "table", events;
+    std::string timing = "model", output = "table", events, engine = "block";
     desc.add_options()("platform,p", po::value<std::string>(&o.platform)->required(), "platform name")(
         "option,o", po::value<std::vector<std::string>>(&kvs), "platform option KEY=VALUE (repeatable)")(
         "trace,t", po::value<std::string>(&o.trace)->required(), "trace file (plain, .gz or .xz), or - for standard input")(
@@ -27,6 +27,9 @@ int cmd_run(const std::vector<std::string>& args, std::ostream& out, std::ostrea
         "output", po::value<std::string>(&output)->default_value("table"), "table, csv or json")(
         "events", po::value<std::string>(&events), "comma-separated events to program counters with")(
         "interval", po::value<uint64_t>(&o.interval)->default_value(0), "print the counters every N instructions")(
+        "architectural", "only the events retirement decides; with --timing cpi1 or trace the timing model does not run")(
+        "engine", po::value<std::string>(&engine)->default_value("block"),
+        "block (decoded basic blocks, the fast engine) or reference (one record at a time); the results are identical")(
         "skip-bad-lines", "count malformed lines as warnings instead of stopping")(
         "all", "VeeR exec.log: replay past the end-of-test mailbox store")(
         "vcd", po::value<std::string>(), "replay under SystemC and write a VCD waveform of the PMU to this file");
@@ -50,6 +53,16 @@ int cmd_run(const std::vector<std::string>& args, std::ostream& out, std::ostrea
         o.events.push_back(events.substr(start, comma - start));
         if (comma == std::string::npos) break;
         start = comma + 1;
+    }
+    if (engine != "block" && engine != "reference") {
+        err << fmt::format("pmusim: --engine expects block or reference, got '{}'\n", engine);
+        return usage_error;
+    }
+    o.engine = engine == "reference" ? replay::Engine::reference : replay::Engine::block;
+    o.timing_events = p.vm.count("architectural") == 0;
+    if (!o.timing_events && o.timing == replay::Timing::model) {
+        err << "pmusim: --architectural needs --timing cpi1 or trace (the timing model gives the cycles)\n";
+        return usage_error;
     }
     o.reader.skip_bad_lines = p.vm.count("skip-bad-lines") > 0;
     o.reader.replay_all = p.vm.count("all") > 0;

@@ -2,6 +2,7 @@
 
 #include <cctype>
 #include <charconv>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -21,6 +22,24 @@ std::string_view to_string(IsaState s) {
 void TraceReader::bad_line(const std::string& file, uint64_t line, const std::string& what) {
     if (!opts_.skip_bad_lines) throw TraceError(file, line, what);
     if (skipped_++ == 0) first_skip_ = fmt::format("{}:{}: {}", file, line, what);
+}
+
+void TraceReader::fill_batch(TraceRecord* out, size_t max, size_t& n) {
+    while (n < max && next(out[n])) ++n;
+}
+
+size_t TraceReader::next_batch(const TraceRecord*& first) {
+    if (batch_error_) std::rethrow_exception(std::exchange(batch_error_, nullptr));
+    if (batch_.empty()) batch_.resize(batch_size);
+    size_t n = 0;
+    try {
+        fill_batch(batch_.data(), batch_.size(), n);
+    } catch (...) {
+        if (n == 0) throw;
+        batch_error_ = std::current_exception();  // raised by the next call, after these records
+    }
+    first = batch_.data();
+    return n;
 }
 
 namespace scan {

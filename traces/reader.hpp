@@ -1,6 +1,7 @@
 // Trace readers: one per format, each turning its input into TraceRecords, streaming in constant memory.
 #pragma once
 #include <cstdint>
+#include <exception>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -32,12 +33,26 @@ public:
     const std::string& first_skip_message() const { return first_skip_; }
     virtual std::string end_note() const { return {}; }  // why the reader stopped early, if it did
 
+    // Records in bulk, for the replay's block engine: up to `batch_size` records in the reader's own storage,
+    // valid until the next call to next() or next_batch(); 0 at the end. `first` points at the first. An error
+    // after the first record of a batch is raised by the following call, so that the records before it are seen
+    // first, as with next(). Formats override fill_batch() to decode into the storage without a call per record.
+    static constexpr size_t batch_size = 1024;
+    size_t next_batch(const TraceRecord*& first);
+
 protected:
+    // Fills `out` with up to `max` records (the default: next() per record), counting them in `n` as it goes
+    // (so that `n` is right when it throws); n < max at the end.
+    virtual void fill_batch(TraceRecord* out, size_t max, size_t& n);
     // Handles a malformed line: throws, or counts it when skipping bad lines.
     void bad_line(const std::string& file, uint64_t line, const std::string& what);
     ReaderOptions opts_;
     uint64_t skipped_ = 0;
     std::string first_skip_;
+
+private:
+    std::vector<TraceRecord> batch_;
+    std::exception_ptr batch_error_;
 };
 
 // The formats by name: veer, spike, qemu-execlog, native, native-text (and "auto").

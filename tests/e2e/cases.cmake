@@ -71,6 +71,12 @@ set_tests_properties(e2e.run_stdin PROPERTIES SKIP_REGULAR_EXPRESSION "e2e: skip
 # instructions before its loop, 6 x 500 in it, 7 after = 3023; its counter read-backs match.
 pmusim_case(readme_main_job 0 "3023 +instructions.*BR_MIS_PRED.*read-backs: 2 checked" run --platform cortex-a53 --trace ${PROJECT_SOURCE_DIR}/traces/samples/pmu_loop.a64.pmt)
 pmusim_case(run_sample_cpi1 0 "3023 +cycles .one per instruction.*read-backs: 2 checked, 2 matched" run --platform cortex-a53 --trace ${PROJECT_SOURCE_DIR}/traces/samples/pmu_loop.a64.pmt --timing cpi1)
+# The reference stepper gives the block engine's answer; --architectural runs no timing model (cycles: one per
+# instruction; the model's BR_MIS_PRED is not modelled).
+pmusim_case(run_sample_reference 0 "3023 +instructions.*BR_MIS_PRED.*read-backs: 2 checked" run --platform cortex-a53 --trace ${PROJECT_SOURCE_DIR}/traces/samples/pmu_loop.a64.pmt --engine reference)
+pmusim_case(run_sample_architectural 0 "3023 +cycles .one per instruction.*not modelled.*BR_MIS_PRED.*read-backs: 2 checked, 2 matched" run --platform cortex-a53 --trace ${PROJECT_SOURCE_DIR}/traces/samples/pmu_loop.a64.pmt --timing cpi1 --architectural)
+pmusim_case(run_bad_engine 2 "--engine expects block or reference, got 'fast'" run --platform cortex-a53 --trace ${PROJECT_SOURCE_DIR}/traces/samples/pmu_loop.a64.pmt --engine fast)
+pmusim_case(run_architectural_model 2 "--architectural needs --timing cpi1 or trace" run --platform cortex-a53 --trace ${PROJECT_SOURCE_DIR}/traces/samples/pmu_loop.a64.pmt --architectural)
 pmusim_case(run_vcd 0 "3023 +instructions" run --platform cortex-a53 --trace ${PROJECT_SOURCE_DIR}/traces/samples/pmu_loop.a64.pmt --vcd ${CMAKE_CURRENT_BINARY_DIR}/run.vcd)
 # The sample has no timestamps: --timing trace has no cycles to give, an error naming the first record.
 pmusim_case(run_sample_no_timestamps 2 "pmu_loop.a64.pmt:[0-9]+: --timing trace: this native record has no timestamp" run --platform cortex-a53 --trace ${PROJECT_SOURCE_DIR}/traces/samples/pmu_loop.a64.pmt --timing trace)

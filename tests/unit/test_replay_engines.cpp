@@ -1,0 +1,314 @@
+// The block engine against the reference stepper (replay/replay.hpp): every field of the Result bit-identical,
+// on the shared real traces (skipped when ../shared is absent) and on generated instruction streams with
+// branches, loads and stores (some unaligned), failed conditions, privilege changes, interrupts in the middle of
+// blocks, code that changes under the same PC, and PMU register reads and writes.
+#include <gtest/gtest.h>
+
+#include <fmt/format.h>
+
+#include <fstream>
+#include <random>
+
+#include "replay/replay.hpp"
+#include "traces/reader.hpp"
+
+namespace pmusim {
+namespace {
+
+using trace::IsaState;
+using trace::TraceRecord;
+
+std::string shared(const std::string& rel) { return std::string(PMUSIM_SHARED_DIR) + "/traces/" + rel; }
+
+bool have_shared() { return std::ifstream(shared("FORMATS.md")).good(); }
+
+// A generated trace in memory.
+class VectorReader : public trace::TraceReader {
+public:
+    explicit VectorReader(std::vector<TraceRecord> v) : v_(std::move(v)) {}
+    bool next(TraceRecord& r) override {
+        if (i_ == v_.size()) return false;
+        r = v_[i_++];
+        return true;
+    }
+    std::string_view format() const override { return "generated"; }
+    bool has_register_values() const override { return true; }
+    bool has_time() const override { return true; }
+
+private:
+    std::vector<TraceRecord> v_;
+    size_t i_ = 0;
+};
+
+void expect_same(const replay::Result& a, const replay::Result& b, const std::string& what) {
+    SCOPED_TRACE(what);
+    EXPECT_EQ(a.format, b.format);
+    EXPECT_EQ(a.records, b.records);
+    EXPECT_EQ(a.instructions, b.instructions);
+    EXPECT_EQ(a.cycles, b.cycles);
+    EXPECT_EQ(a.event_totals, b.event_totals);
+    EXPECT_EQ(a.not_modelled, b.not_modelled);
+    EXPECT_EQ(a.counters, b.counters);
+    EXPECT_EQ(a.readbacks_checked, b.readbacks_checked);
+    EXPECT_EQ(a.readbacks_matched, b.readbacks_matched);
+    ASSERT_EQ(a.mismatches.size(), b.mismatches.size());
+    for (size_t i = 0; i < a.mismatches.size(); ++i) {
+        EXPECT_EQ(a.mismatches[i].line, b.mismatches[i].line);
+        EXPECT_EQ(a.mismatches[i].reg, b.mismatches[i].reg);
+        EXPECT_EQ(a.mismatches[i].traced, b.mismatches[i].traced);
+        EXPECT_EQ(a.mismatches[i].predicted, b.mismatches[i].predicted);
+    }
+    EXPECT_EQ(a.notes, b.notes);
+}
+
+// The timing modes to compare under: the model, the trace's timestamps, one cycle per instruction, and the
+// last two without the timing model (--architectural).
+struct Mode {
+    replay::Timing timing;
+    bool timing_events;
+    const char* name;
+};
+const Mode modes[] = {{replay::Timing::model, true, "model"},
+                      {replay::Timing::trace, true, "trace"},
+                      {replay::Timing::cpi1, true, "cpi1"},
+                      {replay::Timing::trace, false, "trace architectural"},
+                      {replay::Timing::cpi1, false, "cpi1 architectural"}};
+
+replay::Options options(const std::string& platform, const Mode& m, replay::Engine e) {
+    replay::Options o;
+    o.platform = platform;
+    o.timing = m.timing;
+    o.timing_events = m.timing_events;
+    o.engine = e;
+    return o;
+}
+
+// A replay's Result, or the error it stopped with.
+struct Outcome {
+    replay::Result result;
+    std::string error;
+};
+Outcome outcome(const replay::Options& o, std::unique_ptr<trace::TraceReader> reader = nullptr) {
+    Outcome out;
+    try {
+        out.result = replay::run(o, std::move(reader), nullptr);
+    } catch (const std::exception& e) {
+        out.error = e.what();
+    }
+    return out;
+}
+
+// `timed`: every record has a timestamp (else --timing trace must stop with the same error in both engines).
+void compare_file(const std::string& platform, const std::string& path, bool timed) {
+    for (const Mode& m : modes) {
+        replay::Options o = options(platform, m, replay::Engine::reference);
+        o.trace = path;
+        const Outcome ref = outcome(o);
+        o.engine = replay::Engine::block;
+        const Outcome blk = outcome(o);
+        const std::string what = fmt::format("{} on {} under {}", path, platform, m.name);
+        EXPECT_EQ(ref.error, blk.error) << what;
+        if (m.timing == replay::Timing::trace && !timed) {
+            EXPECT_NE(ref.error.find("timestamp"), std::string::npos) << what;
+            continue;
+        }
+        EXPECT_EQ(ref.error, "") << what;
+        EXPECT_GT(ref.result.instructions, 0u) << what;
+        expect_same(ref.result, blk.result, what);
+    }
+}
+
+TEST(ReplayEngines, BundledSamplesAreBitIdentical) {
+    compare_file("cortex-a53", std::string(PMUSIM_SOURCE_DIR) + "/traces/samples/pmu_loop.a64.pmt", false);
+    compare_file("cortex-a53", std::string(PMUSIM_SOURCE_DIR) + "/traces/samples/pmu_loop.a64.tb.log.xz", false);
+}
+
+TEST(ReplayEngines, SharedTracesAreBitIdentical) {
+    if (!have_shared()) GTEST_SKIP() << "../shared/traces not found";
+    compare_file("veer-el2", shared("veer-el2/hello_world.exec.log"), true);
+    compare_file("veer-el2", shared("veer-el2/dhrystone.exec.log.xz"), true);
+    compare_file("veer-el2", shared("spike/rv32.spike.log"), false);
+    compare_file("veer-el2", shared("qemu/rv32_bm.execlog"), false);
+    compare_file("cortex-a53", shared("qemu/a64_bm.execlog"), false);
+    compare_file("cortex-a53", shared("qemu/loop.a64.execlog"), false);
+    compare_file("cortex-a7", shared("qemu/a32_bm.execlog"), false);
+    compare_file("arm1176", shared("qemu/arm11_versatilepb.log"), false);
+    compare_file("cortex-a53", shared("tarmac/calculator-aarch64-fastmodel.tarmac"), true);
+    compare_file("cortex-a7", shared("tarmac/calculator-aarch32-fastmodel.tarmac"), true);
+}
+
+// A generated program: blocks of random instructions, each ending in a branch or a jump, executed by a random
+// walk. `kinds` are the instruction set's encodings by role.
+struct Isa {
+    IsaState state;
+    const char* platform;
+    uint32_t alu, alu_compressed, load, store, mul, cond_branch, call, ret;
+    uint32_t pmu_read, pmu_write, pmu_enable;  // a counter read into register 14/3, writes from register 15/4/5
+    unsigned read_rd, write_rs, enable_rs;
+    uint32_t enable_value, event_value;
+    bool conditional_execution;  // A32: any instruction may fail its condition
+};
+
+// RV32: addi a0,a0,1; c.addi a0,1; lw a1,0(a2); sw a1,4(a2); mul a0,a0,a1; bne a0,a3; jal ra; ret;
+// csrr a4,mhpmcounter3; csrw mhpmevent3,a5; csrw mcountinhibit,x0 (all counting) - RISC-V unprivileged and
+// privileged ISA encodings.
+const Isa rv32{IsaState::rv32, "veer-el2", 0x00150513u, 0x0505u, 0x00062583u, 0x00B62223u, 0x02B50533u,
+               0x00D51063u, 0x000000EFu, 0x00008067u, 0xB0302773u, 0x32379073u, 0x32001073u, 14, 15, 0,
+               0, 4 /* VeeR EL2 event 4: instructions committed */, false};
+// A64: add x0,x0,#1; ldr x1,[x2]; str x1,[x2,#8]; b.ne; bl; ret; mrs x3,pmccntr_el0; msr pmcr_el0,x4;
+// msr pmcntenset_el0,x5 (ARM ARM C6).
+const Isa a64{IsaState::a64, "cortex-a53", 0x91000400u, 0, 0xF9400041u, 0xF9000441u, 0x9B017C00u, 0x54000001u,
+              0x94000000u, 0xD65F03C0u, 0xD53B9D03u, 0xD51B9C04u, 0xD51B9C25u, 3, 4, 5,
+              0x8000000Fu, 1 /* PMCR.E */, false};
+// A32: add r0,r0,#1; ldr r1,[r2]; str r1,[r2,#4]; mul r0,r1,r0; bne; bl; bx lr; mrc PMCCNTR into r3;
+// mcr PMCR from r4; mcr PMCNTENSET from r5 (ARM ARM v7 A8, B4.1.117).
+const Isa a32{IsaState::a32, "cortex-a7", 0xE2800001u, 0, 0xE5921000u, 0xE5821004u, 0xE0000091u, 0x1A000000u,
+              0xEB000000u, 0xE12FFF1Eu, 0xEE193F1Du, 0xEE094F1Cu, 0xEE094F3Cu, 3, 4, 5,
+              0x8000000Fu, 1, true};
+
+std::vector<TraceRecord> generate(const Isa& isa, unsigned seed, size_t count) {
+    std::mt19937 rng(seed);
+    auto rnd = [&](size_t n) { return static_cast<uint32_t>(rng() % n); };
+    auto coin = [&](unsigned percent) { return rnd(100) < percent; };
+    struct Insn {
+        uint32_t enc;
+        uint8_t size;
+        int role;  // 0 alu, 1 load, 2 store, 3 mul, 4 pmu read, 5 pmu write, 6 enable, 7 branch, 8 call, 9 ret
+    };
+    // 24 blocks of 1-12 instructions at consecutive addresses.
+    std::vector<std::vector<Insn>> blocks(24);
+    std::vector<uint64_t> starts;
+    uint64_t pc = isa.state == IsaState::rv32 ? 0x80000000u : 0x10000u;
+    for (auto& b : blocks) {
+        starts.push_back(pc);
+        const unsigned n = 1 + rnd(12);
+        for (unsigned i = 0; i + 1 < n; ++i) {
+            const unsigned r = rnd(100);
+            Insn in{isa.alu, 4, 0};
+            if (r < 20) in = {isa.load, 4, 1};
+            else if (r < 35) in = {isa.store, 4, 2};
+            else if (r < 40) in = {isa.mul, 4, 3};
+            else if (r < 43) in = {isa.pmu_read, 4, 4};
+            else if (r < 44) in = {isa.pmu_write, 4, 5};
+            else if (r < 45) in = {isa.pmu_enable, 4, 6};
+            else if (r < 60 && isa.alu_compressed) in = {isa.alu_compressed, 2, 0};
+            b.push_back(in);
+            pc += in.size;
+        }
+        const unsigned r = rnd(10);
+        b.push_back(r < 6 ? Insn{isa.cond_branch, 4, 7} : r < 8 ? Insn{isa.call, 4, 8} : Insn{isa.ret, 4, 9});
+        pc += 4;
+    }
+    std::vector<TraceRecord> out;
+    size_t blk = 0, at = 0;
+    uint64_t time = 100, line = 1;
+    uint8_t priv = isa.state == IsaState::rv32 ? 3 : 1;
+    while (out.size() < count) {
+        // Code that changes under the same PC now and then (the block must not be replayed over it).
+        if (coin(1)) blocks[blk][at].enc = blocks[blk][at].enc == isa.alu ? isa.mul : blocks[blk][at].enc;
+        const Insn& in = blocks[blk][at];
+        TraceRecord r;
+        r.pc = starts[blk];
+        for (size_t k = 0; k < at; ++k) r.pc += blocks[blk][k].size;
+        r.encoding = in.enc;
+        r.size = in.size;
+        r.isa = isa.state;
+        r.privilege = priv;
+        r.has_time = true;
+        time += 1 + (coin(10) ? rnd(20) : 0);
+        r.time = time;
+        r.line = line;
+        line += 1 + rnd(3);
+        r.cond_failed = isa.conditional_execution && in.role != 4 && in.role != 5 && in.role != 6 && coin(10);
+        if (in.role == 1 || in.role == 2) {
+            trace::MemAccess m;
+            m.addr = 0x20000000u + rnd(4096) * 4 + (coin(5) ? 1 : 0);  // sometimes unaligned
+            m.size = 4;
+            m.is_write = in.role == 2;
+            r.add_mem(m);
+        }
+        if (in.role == 0 && coin(30)) r.add_reg(trace::RegKind::gpr, static_cast<uint16_t>(rnd(16)), rng());
+        if (in.role == 4) r.add_reg(trace::RegKind::gpr, static_cast<uint16_t>(isa.read_rd), rnd(4) ? time : rng());
+        // The values the PMU writes take come from the register file.
+        if (in.role == 5) {
+            out.push_back(r);  // first an instruction that sets the source register
+            TraceRecord& w = out.back();
+            w.encoding = isa.alu;
+            w.n_mem = 0;
+            w.cond_failed = false;
+            w.n_regs = 0;
+            w.add_reg(trace::RegKind::gpr, static_cast<uint16_t>(isa.write_rs), isa.event_value);
+            r.time = ++time;
+        }
+        if (in.role == 6 && isa.enable_rs) {
+            out.push_back(r);
+            TraceRecord& w = out.back();
+            w.encoding = isa.alu;
+            w.n_mem = 0;
+            w.n_regs = 0;
+            w.cond_failed = false;
+            w.add_reg(trace::RegKind::gpr, static_cast<uint16_t>(isa.enable_rs), isa.enable_value);
+            r.time = ++time;
+        }
+        out.push_back(r);
+        // Next: within the block, or an interrupt to a random block (rarely, from anywhere), or the branch's
+        // target: taken to a random block, or on to the next one.
+        if (coin(1)) {
+            blk = rnd(blocks.size());
+            at = 0;
+            if (coin(30)) priv = static_cast<uint8_t>(isa.state == IsaState::rv32 ? (priv == 3 ? 0 : 3) : (priv == 1 ? 0 : 1));
+            continue;
+        }
+        if (++at < blocks[blk].size()) continue;
+        const bool taken = !r.cond_failed && (in.role != 7 || coin(60));
+        blk = taken ? rnd(blocks.size()) : (blk + 1) % blocks.size();
+        at = 0;
+    }
+    return out;
+}
+
+TEST(ReplayEngines, GeneratedStreamsAreBitIdentical) {
+    for (const Isa* isa : {&rv32, &a64, &a32}) {
+        for (unsigned seed = 1; seed <= 3; ++seed) {
+            const auto recs = generate(*isa, seed, 30000);
+            for (const Mode& m : modes) {
+                const replay::Options ro = options(isa->platform, m, replay::Engine::reference);
+                const replay::Options bo = options(isa->platform, m, replay::Engine::block);
+                const replay::Result ref = replay::run(ro, std::make_unique<VectorReader>(recs), nullptr);
+                const replay::Result blk = replay::run(bo, std::make_unique<VectorReader>(recs), nullptr);
+                // The stream is what the generator made: every record replayed, and PMU accesses checked.
+                EXPECT_EQ(ref.records, recs.size());
+                EXPECT_GT(ref.readbacks_checked, 0u);
+                expect_same(ref, blk, fmt::format("{} seed {} under {}", isa->platform, seed, m.name));
+            }
+        }
+    }
+}
+
+// --architectural: no timing model, so its events are not modelled; the retirement counts are those of the run
+// with the model (the same trace, the same retirement).
+TEST(ReplayEngines, ArchitecturalDropsOnlyTheModelsEvents) {
+    const auto recs = generate(rv32, 7, 5000);
+    replay::Options o = options("veer-el2", modes[2], replay::Engine::block);
+    const replay::Result with = replay::run(o, std::make_unique<VectorReader>(recs), nullptr);
+    o.timing_events = false;
+    const replay::Result without = replay::run(o, std::make_unique<VectorReader>(recs), nullptr);
+    EXPECT_EQ(with.instructions, without.instructions);
+    EXPECT_EQ(with.cycles, without.cycles);  // one per instruction either way
+    EXPECT_LT(without.event_totals.size(), with.event_totals.size());
+    // VeeR EL2 event 1 (cycles), 4 (instructions committed) and 11 (loads committed) are retirement's.
+    for (uint32_t e : {1u, 4u, 11u}) {
+        uint64_t a = 0, b = 0;
+        for (const auto& [n, c] : with.event_totals)
+            if (n == e) a = c;
+        for (const auto& [n, c] : without.event_totals)
+            if (n == e) b = c;
+        EXPECT_EQ(a, b) << "event " << e;
+        EXPECT_GT(a, 0u) << "event " << e;
+    }
+    o.timing = replay::Timing::model;
+    EXPECT_THROW(replay::run(o, std::make_unique<VectorReader>(recs), nullptr), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace pmusim
