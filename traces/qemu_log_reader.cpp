@@ -5,14 +5,33 @@
 // wrote are the differences with the next dump; they are attached to the block's last instruction (exact with
 // -singlestep, where a block is one instruction). A64 (X00=, PSTATE ... ELnh) and A32 (R00=, PSR/CPSR with the
 // mode) dumps are read; the instruction set otherwise comes from the platform.
+//
+// What QEMU's own log says about blocks that did not run to their end (QEMU 7.2 accel/tcg/cpu-exec.c,
+// translate-all.c):
+// * "Stopped execution of TB chain before <host> [<pc>]": the block just traced did not start (its instruction
+//   budget under -icount ran out, or an exit was requested): none of its instructions retired.
+// * "cpu_io_recompile: rewound execution of TB to <pc>": an I/O access under -icount in the middle of the block;
+//   the instructions before it retired, the rest did not, and execution resumes at the I/O instruction in a new
+//   block: the block just traced retires the instructions before the pc where the next block starts.
+// * A block translated again (after such a rewind, a budget cut or a flush) is listed again under IN:; the new
+//   listing replaces the old one for the next execution of that pc, and each host address of a translation keeps
+//   the listing it was translated from (a shortened block and the full one can both be in use).
+// A system-register or CSR read's value is taken from the dump after its block when no later instruction of the
+// block writes the same register (always with -singlestep), whether or not the value changed.
 #include <array>
 #include <deque>
+#include <memory>
+#include <optional>
 #include <unordered_map>
 #include <vector>
 
 #include <fmt/format.h>
 
+#include "isa/a32_coproc.hpp"
+#include "isa/a64_sysreg.hpp"
 #include "isa/arm_classify.hpp"
+#include "isa/reg_use.hpp"
+#include "isa/rv32.hpp"
 #include "traces/reader.hpp"
 
 namespace pmusim::trace {
@@ -64,6 +83,7 @@ private:
         if (t.substr(0, 3) == "IN:") {
             in_listing_ = true;
             listing_start_ = 0;
+            listing_ = std::make_shared<std::vector<Insn>>();
             return;
         }
         if (in_listing_ && t.substr(0, 2) == "0x") {
@@ -73,6 +93,16 @@ private:
         in_listing_ = false;
         if (t.substr(0, 6) == "Trace ") {
             trace_line(t, no);
+            return;
+        }
+        if (t.substr(0, 32) == "Stopped execution of TB chain be") {
+            // The block just traced never started: it retires nothing (its dump is the state before the next).
+            close_block();
+            previous_.clear();
+            return;
+        }
+        if (t.substr(0, 18) == "cpu_io_recompile: ") {
+            rewound_ = true;  // cut at the pc where the next block starts
             return;
         }
         if (dump_open_) {
@@ -100,14 +130,23 @@ private:
             in.enc = static_cast<uint32_t>((a << 16) | b);
             in.size = 4;
         }
-        if (listing_start_ == 0) listing_start_ = pc;
-        blocks_[listing_start_].push_back(in);
+        if (listing_->empty()) {
+            listing_start_ = pc;
+            blocks_[pc] = listing_;  // a new translation replaces the old listing (never appended to it)
+            fresh_[pc] = listing_;
+        }
+        listing_->push_back(in);
     }
 
     void trace_line(std::string_view t, uint64_t no) {
         close_block();
         const size_t lb = t.find('['), rb = t.find(']');
-        uint64_t pc = 0;
+        uint64_t pc = 0, host = 0;
+        {
+            std::string_view w = t.substr(6);
+            scan::word(w);  // "<cpu>:"
+            if (!scan::hex(scan::word(w), host)) host = 0;
+        }
         bool ok = lb != std::string_view::npos && rb != std::string_view::npos;
         if (ok) {
             std::string_view inner = t.substr(lb + 1, rb - lb - 1);
@@ -119,13 +158,33 @@ private:
             bad_line(src_->path(), no, "expected 'Trace <n>: 0x<host> [<cs_base>/<pc>/<flags>/<cflags>]'");
             return;
         }
-        const auto it = blocks_.find(pc);
-        if (it == blocks_.end()) {
+        // A block rewound by cpu_io_recompile retires the instructions before the one this block starts at.
+        if (rewound_) {
+            rewound_ = false;
+            for (size_t k = 0; k < previous_.size(); ++k)
+                if (previous_[k].pc == pc) {
+                    previous_.resize(k);
+                    break;
+                }
+        }
+        std::shared_ptr<std::vector<Insn>> block;
+        if (const auto f = fresh_.find(pc); f != fresh_.end()) {  // the first run of a new translation
+            block = f->second;
+            fresh_.erase(f);
+            if (host) by_host_[host] = block;
+        } else if (const auto h = host ? by_host_.find(host) : by_host_.end(); h != by_host_.end() && !h->second->empty() &&
+                                                                           h->second->front().pc == pc) {
+            block = h->second;
+        } else if (const auto b = blocks_.find(pc); b != blocks_.end()) {
+            block = b->second;
+            if (host) by_host_[host] = block;
+        }
+        if (!block) {
             bad_line(src_->path(), no, fmt::format("no IN: listing for the block at {:#x} (run QEMU with -d in_asm,exec)", pc));
             return;
         }
         current_.clear();
-        for (const Insn& in : it->second) {
+        for (const Insn& in : *block) {
             TraceRecord r;
             r.line = no;
             r.pc = in.pc;
@@ -196,18 +255,71 @@ private:
     void flush_previous(const std::array<uint64_t, 32>* after) {
         if (previous_.empty()) return;
         if (after && have_last_) {
+            // A system-register or CSR read whose destination no later instruction of the block writes: its value
+            // is in the dump, changed or not.
+            uint32_t written_later = 0;
+            for (size_t k = previous_.size(); k-- > 0;) {
+                TraceRecord& r = previous_[k];
+                const int rt = read_destination(r);
+                if (rt >= 0 && snap_valid_[static_cast<size_t>(rt)] && !(written_later & (1u << rt)))
+                    r.add_reg(RegKind::gpr, static_cast<uint16_t>(rt), (*after)[static_cast<size_t>(rt)]);
+                written_later |= dst_regs(r);
+            }
             TraceRecord& tail = previous_.back();
             for (size_t k = 0; k < 32; ++k)
-                if (snap_valid_[k] && last_valid_[k] && (*after)[k] != last_[k]) tail.add_reg(RegKind::gpr, static_cast<uint16_t>(k), (*after)[k]);
+                if (snap_valid_[k] && last_valid_[k] && (*after)[k] != last_[k] && !has_gpr(tail, k))
+                    tail.add_reg(RegKind::gpr, static_cast<uint16_t>(k), (*after)[k]);
         }
         for (auto& r : previous_) ready_.push_back(r);
         previous_.clear();
     }
 
+    static bool has_gpr(const TraceRecord& r, size_t k) {
+        for (unsigned i = 0; i < r.n_regs; ++i)
+            if (r.regs[i].kind == RegKind::gpr && r.regs[i].index == k) return true;
+        return false;
+    }
+
+    // The general-purpose register a system-register (MRS, MRC p15) or CSR read writes, or -1.
+    static int read_destination(const TraceRecord& r) {
+        if (r.isa == IsaState::a64) {
+            const auto m = isa::a64::decode(r.encoding);
+            return m && m->is_read && m->rt != 31 ? static_cast<int>(m->rt) : -1;
+        }
+        if (r.isa == IsaState::a32 || r.isa == IsaState::t32) {
+            const auto m = r.isa == IsaState::a32 ? isa::a32::decode_a32(r.encoding)
+                                                  : (r.size == 4 ? isa::a32::decode_t32(r.encoding) : std::nullopt);
+            return m && m->coproc == 15 && m->is_read && m->rt < 15 ? static_cast<int>(m->rt) : -1;
+        }
+        if (r.isa == IsaState::rv32 || r.isa == IsaState::rv64) {
+            const auto c = isa::rv32::decode_csr(r.encoding);
+            return c && c->rd ? static_cast<int>(c->rd) : -1;
+        }
+        return -1;
+    }
+
+    // The registers an instruction writes (isa/reg_use.hpp); a system-register read writes its Rt too.
+    static uint32_t dst_regs(const TraceRecord& r) {
+        uint32_t d = 0;
+        switch (r.isa) {
+            case IsaState::a64: d = isa::a64_reg_use(r.encoding).dst; break;
+            case IsaState::a32: d = isa::a32_reg_use(r.encoding).dst; break;
+            case IsaState::t32: d = isa::t32_reg_use(r.encoding, r.size == 4).dst; break;
+            case IsaState::rv32:
+            case IsaState::rv64: d = isa::rv_reg_use(r.encoding, r.isa == IsaState::rv64).dst; break;
+            default: break;
+        }
+        const int rt = read_destination(r);
+        return rt >= 0 ? d | (1u << rt) : d;
+    }
+
     std::unique_ptr<ByteSource> src_;
     LineReader lines_;
-    std::unordered_map<uint64_t, std::vector<Insn>> blocks_;
+    // Listings by start pc (the latest translation), new translations not yet run, and by translation host address.
+    std::unordered_map<uint64_t, std::shared_ptr<std::vector<Insn>>> blocks_, fresh_, by_host_;
+    std::shared_ptr<std::vector<Insn>> listing_ = std::make_shared<std::vector<Insn>>();
     uint64_t listing_start_ = 0;
+    bool rewound_ = false;
     bool in_listing_ = false, dump_open_ = false, eof_ = false, saw_dump_ = false;
     std::vector<TraceRecord> current_, previous_;
     std::deque<TraceRecord> ready_;

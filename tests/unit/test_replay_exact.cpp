@@ -3,6 +3,7 @@
 // from pmusim's output.
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <fstream>
 #include <sstream>
 
@@ -176,6 +177,101 @@ TEST(Exact, VeerLateWritebackReachesTheRegisterFile) {
     ASSERT_EQ(t.size(), 1u);
     EXPECT_TRUE(t[0].regs[0].before);
     EXPECT_FALSE(t[0].regs[1].before);
+}
+
+// QEMU -d in_asm,exec,nochain under -icount: a store to a device in the middle of a block makes QEMU rewind it
+// (cpu_io_recompile) and run the store alone in a new block; the block's instructions before the store retired,
+// the rest ran again from the new blocks. movz, str, movz: 3 instructions.
+TEST(Exact, QemuRewoundBlockRetiresOnlyItsPrefix) {
+    const std::string log =
+        "----------------\n"
+        "IN: \n"
+        "0x40080000:  d2800020  movz     x0, #0x1\n"
+        "0x40080004:  b9000041  str      w1, [x2]\n"
+        "0x40080008:  d2800040  movz     x0, #0x2\n"
+        "\n"
+        "Trace 0: 0x7f0000000100 [0000000000000000/0000000040080000/00000121/ff000000] \n"
+        "cpu_io_recompile: rewound execution of TB to 0000000040080000\n"
+        "----------------\n"
+        "IN: \n"
+        "0x40080004:  b9000041  str      w1, [x2]\n"
+        "\n"
+        "Trace 0: 0x7f0000000200 [0000000000000000/0000000040080004/00000121/ff008001] \n"
+        "----------------\n"
+        "IN: \n"
+        "0x40080008:  d2800040  movz     x0, #0x2\n"
+        "\n"
+        "Trace 0: 0x7f0000000300 [0000000000000000/0000000040080008/00000121/ff000000] \n";
+    const auto r = replay_of(temp_file("rewound.log", log), "cortex-a53", replay::Timing::cpi1);
+    EXPECT_EQ(r.instructions, 3u);
+    EXPECT_EQ(event_count(r, 0x13), 1u);  // MEM_ACCESS: the str once
+}
+
+// A block whose instruction budget ran out before it started ("Stopped execution of TB chain before") retires
+// nothing; QEMU translates a shorter block at the same pc (listed again: it replaces the old listing, never adds
+// to it); the full block (host 0x...100) runs later as it was translated: 0 + 1 + 1 + 2 = 4 instructions.
+TEST(Exact, QemuStoppedAndRetranslatedBlocks) {
+    const std::string log =
+        "----------------\n"
+        "IN: \n"
+        "0x40080000:  d2800020  movz     x0, #0x1\n"
+        "0x40080004:  d2800040  movz     x0, #0x2\n"
+        "\n"
+        "Trace 0: 0x7f0000000100 [0000000000000000/0000000040080000/00000121/ff000000] \n"
+        "Stopped execution of TB chain before 0x7f0000000100 [0000000040080000] \n"
+        "----------------\n"
+        "IN: \n"
+        "0x40080000:  d2800020  movz     x0, #0x1\n"
+        "\n"
+        "Trace 0: 0x7f0000000200 [0000000000000000/0000000040080000/00000121/ff000001] \n"
+        "----------------\n"
+        "IN: \n"
+        "0x40080004:  d2800040  movz     x0, #0x2\n"
+        "\n"
+        "Trace 0: 0x7f0000000300 [0000000000000000/0000000040080004/00000121/ff000000] \n"
+        "Trace 0: 0x7f0000000100 [0000000000000000/0000000040080000/00000121/ff000000] \n";
+    const auto v = read_all(temp_file("stopped.log", log));
+    ASSERT_EQ(v.size(), 4u);
+    EXPECT_EQ(v[0].pc, 0x40080000u);
+    EXPECT_EQ(v[1].pc, 0x40080004u);
+    EXPECT_EQ(v[2].pc, 0x40080000u);
+    EXPECT_EQ(v[3].pc, 0x40080004u);
+}
+
+// QEMU -d in_asm,exec,cpu: every system-register read is checked against the dump, changed or not.
+//   block 1: mrs x1, pmcr_el0 (x1 already held 0x41033000): checked from the next dump;
+//   block 2: mrs x2, pmcr_el0; movz x5, #1: x2 is not written again in the block: checked;
+//   block 3: mrs x3, pmcr_el0; movz x3, #5: x3 is overwritten in the block: the dump does not show the read;
+//   block 4: nop. PMCR_EL0 reads its reset value 0x41033000 on cortex-a53 (A53 TRM 12.4.1): 2 checked, 2 matched.
+TEST(Exact, QemuEveryReadIsChecked) {
+    auto dump = [](uint64_t pc, uint64_t x1, uint64_t x2, uint64_t x3, uint64_t x5) {
+        char b[400];
+        std::snprintf(b, sizeof b,
+                      " PC=%016llx X00=0000000000000000 X01=%016llx\n"
+                      "X02=%016llx X03=%016llx X04=0000000000000000\n"
+                      "X05=%016llx\n"
+                      "PSTATE=400003c5 -Z-- EL1h\n",
+                      static_cast<unsigned long long>(pc), static_cast<unsigned long long>(x1), static_cast<unsigned long long>(x2),
+                      static_cast<unsigned long long>(x3), static_cast<unsigned long long>(x5));
+        return std::string(b);
+    };
+    const std::string log =
+        "IN: \n0x40080000:  d53b9c01  mrs      x1, pmcr_el0\n\n"
+        "Trace 0: 0x7f0000000100 [0000000000000000/0000000040080000/00000121/ff000000] \n" +
+        dump(0x40080000, 0x41033000, 0, 0, 0) +
+        "IN: \n0x40080004:  d53b9c02  mrs      x2, pmcr_el0\n0x40080008:  d2800025  movz     x5, #0x1\n\n"
+        "Trace 0: 0x7f0000000200 [0000000000000000/0000000040080004/00000121/ff000000] \n" +
+        dump(0x40080004, 0x41033000, 0, 0, 0) +
+        "IN: \n0x4008000c:  d53b9c03  mrs      x3, pmcr_el0\n0x40080010:  d28000a3  movz     x3, #0x5\n\n"
+        "Trace 0: 0x7f0000000300 [0000000000000000/000000004008000c/00000121/ff000000] \n" +
+        dump(0x4008000c, 0x41033000, 0x41033000, 0, 1) +
+        "IN: \n0x40080014:  d503201f  nop\n\n"
+        "Trace 0: 0x7f0000000400 [0000000000000000/0000000040080014/00000121/ff000000] \n" +
+        dump(0x40080014, 0x41033000, 0x41033000, 5, 1);
+    const auto r = replay_of(temp_file("reads.log", log), "cortex-a53", replay::Timing::cpi1);
+    EXPECT_EQ(r.instructions, 6u);
+    EXPECT_EQ(r.readbacks_checked, 2u);
+    EXPECT_EQ(r.readbacks_matched, 2u);
 }
 
 }  // namespace
