@@ -8,6 +8,7 @@
 #include "testbench/cli_common.hpp"
 #include "replay/replay.hpp"
 #include "testbench/report.hpp"
+#include "traces/convert.hpp"
 #include "traces/native.hpp"
 #include "testbench/virtual_platform.hpp"
 
@@ -93,8 +94,12 @@ int cmd_run(const std::vector<std::string>& args, std::ostream& out, std::ostrea
 
 int cmd_convert(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
     po::options_description desc("pmusim convert: options");
-    std::string in, outp, format;
-    desc.add_options()("format,f", po::value<std::string>(&format)->default_value("auto"), "input format")(
+    std::string in, outp, format, platform, isa_name;
+    desc.add_options()("format,f", po::value<std::string>(&format)->default_value("auto"),
+                       "input format: auto, tarmac, veer, spike, qemu-execlog, qemu-log, native, native-text")(
+        "platform,p", po::value<std::string>(&platform),
+        "the platform the trace ran on, as for run: gives the instruction set to formats that do not carry it")(
+        "isa", po::value<std::string>(&isa_name), "the instruction set instead of a platform: a64, a32, t32, rv32 or rv64")(
         "text", "write the native text form (chosen too by an output name ending in .txt, and for standard output)")(
         "binary", "write the binary form even to standard output")(
         "all", "VeeR exec.log: convert past the end-of-test mailbox store")(
@@ -104,28 +109,38 @@ int cmd_convert(const std::vector<std::string>& args, std::ostream& out, std::os
     pos.add("in", 1).add("out", 1);
     Parsed p;
     int status = 0;
-    if (!parse(args, desc, &pos, p, out, err, "usage: pmusim convert IN OUT [--text]", status)) return status;
+    if (!parse(args, desc, &pos, p, out, err, "usage: pmusim convert IN OUT [--platform P | --isa I] [--text]", status))
+        return status;
     const bool text = p.vm.count("text") || (outp.size() > 4 && outp.substr(outp.size() - 4) == ".txt") ||
                       (outp == "-" && !p.vm.count("binary"));
     trace::ReaderOptions ro;
     ro.replay_all = p.vm.count("all") > 0;
-    try {
-        auto reader = trace::open_reader(in, format, ro);
-        auto writer = trace::make_native_writer(outp, text);
-        trace::TraceRecord r;
-        uint64_t n = 0;
-        try {
-            while (reader->next(r)) {
-                writer->write(r);
-                ++n;
-            }
-            writer->finish();
-        } catch (...) {
-            writer.reset();
-            if (outp != "-") std::remove(outp.c_str());  // no half-written output
-            throw;
+    // The instruction set, for the formats that do not carry it (QEMU's execlog, -d logs without register dumps):
+    // from the platform, as `run` takes it, or named.
+    if (!platform.empty() && !isa_name.empty()) {
+        err << "pmusim: convert takes --platform or --isa, not both\n";
+        return usage_error;
+    }
+    if (!platform.empty()) {
+        const Platform* pl = need_platform(platform, err);
+        if (!pl) return usage_error;
+        ro.isa = pl->isa == IsaKind::a64 ? trace::IsaState::a64 : pl->isa == IsaKind::a32 ? trace::IsaState::a32 : trace::IsaState::rv32;
+    } else if (!isa_name.empty()) {
+        static const std::pair<const char*, trace::IsaState> names[] = {{"a64", trace::IsaState::a64}, {"a32", trace::IsaState::a32},
+                                                                         {"t32", trace::IsaState::t32}, {"rv32", trace::IsaState::rv32},
+                                                                         {"rv64", trace::IsaState::rv64}};
+        for (const auto& [n, s] : names)
+            if (isa_name == n) ro.isa = s;
+        if (ro.isa == trace::IsaState::unknown) {
+            err << fmt::format("pmusim: --isa expects a64, a32, t32, rv32 or rv64, got '{}'\n", isa_name);
+            return usage_error;
         }
-        if (outp != "-") err << fmt::format("pmusim: {} records from {} ({}) to {}\n", n, in, reader->format(), outp);
+    }
+    // Written to a temporary file beside the output and renamed on success: an error leaves no half-written
+    // file, and an existing file of that name is replaced only by a complete trace.
+    try {
+        const auto c = trace::convert(in, format, ro, outp, text);
+        if (outp != "-") err << fmt::format("pmusim: {} records from {} ({}) to {}\n", c.records, in, c.format, outp);
         return 0;
     } catch (const trace::TraceError& e) {
         err << "pmusim: error: " << e.what() << "\n";

@@ -11,7 +11,8 @@
 namespace pmusim::trace {
 
 // Binary layout (little-endian):
-//   header  16 bytes: "PMUSIMTR", u32 version (1), u32 reserved (0)
+//   header  16 bytes: "PMUSIMTR", u32 version (1), u32 flags: bit 0 the trace starts at reset, bit 1 no register
+//           values, bit 2 no timestamps (0 in files from before these flags: register values and times, as then)
 //   record  32 bytes: u64 pc, u64 time, u32 encoding, u32 source line,
 //                     u8 size, u8 isa, u8 privilege, u8 flags (bit 0 condition failed, bit 1 has time),
 //                     u8 n_mem, u8 n_regs, u16 reserved
@@ -46,16 +47,22 @@ public:
     explicit BinaryWriter(const std::string& path) : path_(path) {
         f_ = path == "-" ? stdout : std::fopen(path.c_str(), "wb");
         if (!f_) throw TraceError(path, 0, fmt::format("cannot create: {}", std::strerror(errno)));
+    }
+    void begin(const NativeHeader& nh) override {
+        if (begun_) return;
+        begun_ = true;
         unsigned char h[16] = {};
         std::memcpy(h, magic, 8);
         unsigned char* p = h + 8;
         put<uint32_t>(p, version);
+        put<uint32_t>(p, (nh.starts_at_reset ? 1u : 0u) | (nh.register_values ? 0u : 2u) | (nh.timestamps ? 0u : 4u));
         out(h, sizeof h);
     }
     ~BinaryWriter() override {
         if (f_ && f_ != stdout) std::fclose(f_);
     }
     void write(const TraceRecord& r) override {
+        begin({});
         unsigned char b[32 + 24 * TraceRecord::max_mem + 16 * TraceRecord::max_regs] = {};
         unsigned char* p = b;
         put<uint64_t>(p, r.pc);
@@ -87,6 +94,7 @@ public:
         out(b, static_cast<size_t>(p - b));
     }
     void finish() override {
+        begin({});
         if (std::fflush(f_) != 0) throw TraceError(path_, 0, fmt::format("write error: {}", std::strerror(errno)));
         if (f_ != stdout && std::fclose(f_) != 0) throw TraceError(path_, 0, "write error on close");
         f_ = nullptr;
@@ -98,6 +106,7 @@ private:
     }
     std::string path_;
     std::FILE* f_ = nullptr;
+    bool begun_ = false;
 };
 
 class BinaryReader final : public TraceReader {
@@ -110,10 +119,12 @@ public:
         const unsigned char* p = h + 8;
         const uint32_t v = get<uint32_t>(p);
         if (v != version) throw TraceError(src_->path(), 0, fmt::format("native trace version {} (expected {})", v, version));
+        flags_ = get<uint32_t>(p);
     }
     std::string_view format() const override { return "native"; }
-    bool has_register_values() const override { return true; }
-    bool has_time() const override { return true; }
+    bool has_register_values() const override { return !(flags_ & 2); }
+    bool has_time() const override { return !(flags_ & 4); }
+    bool starts_at_reset() const override { return flags_ & 1; }
 
     bool next(TraceRecord& r) override {
         const unsigned char* p = take(32);
@@ -200,9 +211,11 @@ private:
     }
     std::unique_ptr<ByteSource> src_;
     uint64_t count_ = 0;
+    uint32_t flags_ = 0;
 };
 
-// Text form: "# pmusim trace 1" then one record per line of key=value words:
+// Text form: "# pmusim trace 1 [reset] [no-values] [no-time]" (the header's flags) then one record per line of
+// key=value words:
 //   pc=0x80000000 enc=0xb0201073 size=4 isa=rv32 priv=3 [time=10] [cf] [mem=w:1:0xd0580000[:0xff]]
 //   [wb=11:0x5] [gpr=5:0x1] [csr=0xb02:0x0] [sys=0xdce0:0x7]
 // wb= is a late GPR writeback that landed before the instruction (VeeR EL2 nbL/nbD).
@@ -212,12 +225,19 @@ public:
     explicit TextWriter(const std::string& path) : path_(path) {
         f_ = path == "-" ? stdout : std::fopen(path.c_str(), "w");
         if (!f_) throw TraceError(path, 0, fmt::format("cannot create: {}", std::strerror(errno)));
-        std::fputs("# pmusim trace 1\n", f_);
+    }
+    void begin(const NativeHeader& h) override {
+        if (begun_) return;
+        begun_ = true;
+        const std::string s = fmt::format("# pmusim trace 1{}{}{}\n", h.starts_at_reset ? " reset" : "",
+                                          h.register_values ? "" : " no-values", h.timestamps ? "" : " no-time");
+        if (std::fputs(s.c_str(), f_) < 0) throw TraceError(path_, 0, "write error");
     }
     ~TextWriter() override {
         if (f_ && f_ != stdout) std::fclose(f_);
     }
     void write(const TraceRecord& r) override {
+        begin({});
         std::string s = fmt::format("pc={:#x} enc={:#x} size={} isa={} priv={}", r.pc, r.encoding, r.size,
                                     to_lower_isa(r.isa), r.privilege);
         if (r.has_time) s += fmt::format(" time={}", r.time);
@@ -236,6 +256,7 @@ public:
         if (std::fputs(s.c_str(), f_) < 0) throw TraceError(path_, 0, "write error");
     }
     void finish() override {
+        begin({});
         if (std::fflush(f_) != 0) throw TraceError(path_, 0, "write error");
         if (f_ != stdout && std::fclose(f_) != 0) throw TraceError(path_, 0, "write error on close");
         f_ = nullptr;
@@ -249,16 +270,31 @@ public:
 private:
     std::string path_;
     std::FILE* f_ = nullptr;
+    bool begun_ = false;
 };
 
 class TextReader : public TraceReader {
 public:
     TextReader(std::unique_ptr<ByteSource> src, const ReaderOptions& o) : src_(std::move(src)), lines_(*src_) {
         opts_ = o;
+        // The header's flags, known before the first record (the replay asks at its start).
+        const std::string_view head = src_->peek(4096);
+        std::string_view t = scan::trim(head.substr(0, head.find('\n')));
+        if (t.substr(0, 14) == "# pmusim trace") {
+            t.remove_prefix(14);
+            scan::word(t);  // the version
+            for (std::string_view w = scan::word(t); !w.empty(); w = scan::word(t)) {
+                if (w == "reset") reset_ = true;
+                else if (w == "no-values") values_ = false;
+                else if (w == "no-time") time_ = false;
+                else throw TraceError(src_->path(), 1, fmt::format("unknown header word '{}' (expected reset, no-values or no-time)", w));
+            }
+        }
     }
     std::string_view format() const override { return "native-text"; }
-    bool has_register_values() const override { return true; }
-    bool has_time() const override { return true; }
+    bool has_register_values() const override { return values_; }
+    bool has_time() const override { return time_; }
+    bool starts_at_reset() const override { return reset_; }
 
     bool next(TraceRecord& r) override {
         std::string_view line;
@@ -361,6 +397,7 @@ private:
 
     std::unique_ptr<ByteSource> src_;
     LineReader lines_;
+    bool reset_ = false, values_ = true, time_ = true;
 };
 
 }  // namespace

@@ -9,9 +9,19 @@
 
 namespace pmusim::trace {
 
+// What the replay needs to know of the whole trace, kept in the native header: a converted trace replays as its
+// original did.
+struct NativeHeader {
+    bool starts_at_reset = false;  // the core's reset state at the first record (VeeR EL2 exec.log)
+    bool register_values = true;   // MSR/MCR/CSR source values can be known
+    bool timestamps = true;        // records carry time
+};
+
 class TraceWriter {
 public:
     virtual ~TraceWriter() = default;
+    // The header; written before the first record (with the defaults when not called).
+    virtual void begin(const NativeHeader& h) = 0;
     virtual void write(const TraceRecord& r) = 0;
     virtual void finish() = 0;  // flush and close; throws TraceError on a write error
 };

@@ -23,7 +23,7 @@ public:
     QemuExeclogReader(std::unique_ptr<ByteSource> src, const ReaderOptions& o) : src_(std::move(src)), lines_(*src_) {
         opts_ = o;
         if (opts_.isa == IsaState::unknown)
-            throw TraceError(src_->path(), 0, "a QEMU execlog does not say its instruction set: give a platform");
+            throw TraceError(src_->path(), 0, "a QEMU execlog does not say its instruction set: give a platform (--platform; convert also takes --isa)");
     }
     std::string_view format() const override { return "qemu-execlog"; }
     bool has_register_values() const override { return false; }

@@ -11,6 +11,7 @@
 
 #include "replay/replay.hpp"
 #include "testbench/report.hpp"
+#include "traces/convert.hpp"
 #include "traces/reader.hpp"
 
 namespace pmusim {
@@ -272,6 +273,66 @@ TEST(Exact, QemuEveryReadIsChecked) {
     EXPECT_EQ(r.instructions, 6u);
     EXPECT_EQ(r.readbacks_checked, 2u);
     EXPECT_EQ(r.readbacks_matched, 2u);
+}
+
+// `pmusim convert` takes the platform (or instruction set) as `run` does, so every format converts, and the native
+// header keeps what the replay needs: a VeeR exec.log starts at reset (mrac 0: every fetch uncached until the
+// program writes mrac), has timestamps and register values.
+TEST(Exact, ConvertEveryFormatAndKeepTheHeader) {
+    const std::string dir = ::testing::TempDir();
+    // pmusim convert IN OUT [--platform P | --isa I]: the command maps the platform to its instruction set.
+    auto convert = [&](const std::string& in, const std::string& out, std::string& err, trace::IsaState isa = trace::IsaState::unknown) {
+        trace::ReaderOptions o;
+        o.isa = isa;
+        try {
+            trace::convert(in, "auto", o, out, out.size() > 4 && out.substr(out.size() - 4) == ".txt");
+        } catch (const trace::TraceError& e) {
+            err = e.what();
+            return 2;
+        }
+        return 0;
+    };
+    std::string err;
+    // A QEMU execlog (FORMATS.md 3a) does not say its instruction set.
+    const std::string execlog = temp_file("c.execlog", "0, 0x40080000, 0xd503201f, \"nop\"\n0, 0x40080004, 0xd503201f, \"nop\"\n");
+    EXPECT_EQ(convert(execlog, dir + "c1.txt", err), 2);
+    EXPECT_NE(err.find("--platform"), std::string::npos) << err;
+    EXPECT_FALSE(std::ifstream(dir + "c1.txt").good());  // nothing written
+    ASSERT_EQ(convert(execlog, dir + "c2.txt", err, trace::IsaState::a64), 0) << err;
+    auto v = read_all(dir + "c2.txt");
+    ASSERT_EQ(v.size(), 2u);
+    EXPECT_EQ(v[0].isa, trace::IsaState::a64);
+    auto h = trace::open_reader(dir + "c2.txt", "auto", {});
+    EXPECT_FALSE(h->has_register_values());  // the execlog carries none: the replay says so, as on the original
+    EXPECT_FALSE(h->has_time());
+    // A QEMU -d in_asm,exec log without register dumps: the instruction set from --isa.
+    const std::string dlog = temp_file("c.log", "IN: \n0x40080000:  d503201f  nop\n\nTrace 0: 0x7f0000000100 "
+                                                "[0000000000000000/0000000040080000/00000121/ff000000] \n");
+    EXPECT_EQ(convert(dlog, dir + "c3.pmt", err), 2);
+    EXPECT_NE(err.find("does not say its instruction set"), std::string::npos) << err;
+    ASSERT_EQ(convert(dlog, dir + "c4.pmt", err, trace::IsaState::a64), 0) << err;
+    v = read_all(dir + "c4.pmt");
+    ASSERT_EQ(v.size(), 1u);
+    EXPECT_EQ(v[0].isa, trace::IsaState::a64);
+    // A VeeR exec.log: reset, time and values survive the binary and the text form, with the late writeback.
+    const std::string veer = temp_file("c.exec.log",
+                                       "        10 :       #1 0 80000000 0005a583                             ; lw      a1,0(a1) [80100000]\n"
+                                       "        14 :                               a1=00000002                ; nbL\n"
+                                       "        15 :       #2 0 80000004 32359073               c323=00000002 ; csrw    mhpmevent3,a1\n");
+    for (const std::string& out : {dir + "c5.pmt", dir + "c5.txt"}) {
+        ASSERT_EQ(convert(veer, out, err), 0) << err;
+        auto r = trace::open_reader(out, "auto", {});
+        EXPECT_TRUE(r->starts_at_reset()) << out;
+        EXPECT_TRUE(r->has_register_values()) << out;
+        EXPECT_TRUE(r->has_time()) << out;
+        const auto w = read_all(out);
+        ASSERT_EQ(w.size(), 2u);
+        EXPECT_TRUE(w[1].regs[0].before) << out;
+        // The replay of the conversion is the replay of the original (the reset mrac makes the fetches uncached).
+        const auto a = replay_of(veer, "veer-el2"), b = replay_of(out, "veer-el2");
+        EXPECT_EQ(a.cycles, b.cycles) << out;
+        EXPECT_EQ(a.counters, b.counters) << out;
+    }
 }
 
 }  // namespace

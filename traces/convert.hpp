@@ -1,0 +1,20 @@
+// `pmusim convert`: any trace to pmusim's native format, with the header the replay needs.
+#pragma once
+#include <cstdint>
+#include <string>
+
+#include "traces/reader.hpp"
+
+namespace pmusim::trace {
+
+struct ConvertResult {
+    uint64_t records = 0;
+    std::string format;  // the input's
+};
+
+// Converts `in` (format name or "auto"; `opts.isa` for formats that do not carry the instruction set) to `out`
+// ("-": standard output), text or binary. The output is written to a temporary file beside it and renamed on
+// success: an error leaves no half-written file. Throws TraceError.
+ConvertResult convert(const std::string& in, const std::string& format, const ReaderOptions& opts, const std::string& out, bool text);
+
+}  // namespace pmusim::trace
