@@ -424,7 +424,7 @@ private:
         uint64_t cycles = 0;
         for (; k < n; ++k) {
             const TraceRecord& rec = recs[k];
-            if (record_key(rec) != b.keys[k]) break;
+            if (rec.trapped || record_key(rec) != b.keys[k]) break;  // a trap: step() takes it
             if constexpr (kTm) {
                 const isa::RetiredInsn insn = complete(b.insns[k], rec, &recs[k + 1]);
                 plain &= !(insn.cond_failed | insn.unaligned);
@@ -516,7 +516,7 @@ private:
             pmu_->set_exec_context(ExecContext{priv_, false});
         }
         const Decoded& d = cache_.get(rec.encoding, rec.isa, rec.size);
-        if (d.retires) ++r_.instructions;
+        if (d.retires && !rec.trapped) ++r_.instructions;
         const isa::RetiredInsn insn = complete(d.insn, rec, next);
         // Cycles: the timing model's (which also adds its microarchitectural events), or the trace's timestamps.
         uint64_t cycles = 1;
@@ -526,6 +526,8 @@ private:
         prev_time_ = rec.time;
         if (d.is_csr) {
             csr(rec, d, insn, cycles);
+        } else if (rec.trapped) {
+            batch_.cycles += cycles;  // an instruction that trapped: its cycles pass, it does not retire
         } else if (d.is_sysreg && !rec.cond_failed) {
             sysreg(rec, d, insn, cycles);
         } else {
@@ -589,13 +591,33 @@ private:
         AccessContext ctx;
         ctx.privilege = priv_;
         const bool reads = isa::rv32::csr_reads(d.csr), writes = isa::rv32::csr_writes(d.csr);
+        if (rec.trapped) {
+            // The access trapped in the trace: it wrote nothing and did not retire. The check is that the model
+            // refuses it too (a read-back of a trap).
+            if (reg) {
+                const AccessRecord a = reads ? pmu_->read(*reg, ctx) : AccessRecord{};
+                if (reads) {
+                    ++r_.readbacks_checked;
+                    if (a.trapped()) ++r_.readbacks_matched;
+                    else r_.mismatches.push_back({rec.line, reg->name, 0, a.value_read, Readback::Trap::traced});
+                }
+            }
+            batch_.cycles += cycles;
+            flush();
+            return;
+        }
         uint64_t old = 0;
         if (reg && reads) {
             const AccessRecord a = pmu_->read(*reg, ctx);
             old = a.value_read;
             // Read-back: the traced value the instruction returned, against the prediction.
             for (unsigned i = 0; i < rec.n_regs && d.csr.rd; ++i) {
-                if (rec.regs[i].kind != RegKind::gpr || rec.regs[i].before || rec.regs[i].index != d.csr.rd || a.trapped()) continue;
+                if (rec.regs[i].kind != RegKind::gpr || rec.regs[i].before || rec.regs[i].index != d.csr.rd) continue;
+                if (a.trapped()) {  // the trace shows a value where the model refuses the access
+                    ++r_.readbacks_checked;
+                    r_.mismatches.push_back({rec.line, reg->name, rec.regs[i].value, 0, Readback::Trap::predicted});
+                    continue;
+                }
                 readback(rec, rec.regs[i].value, old, reg->name);
             }
         }

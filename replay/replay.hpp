@@ -46,6 +46,8 @@ struct Readback {
     uint64_t line = 0;
     std::string reg;
     uint64_t traced = 0, predicted = 0;
+    // A trap is a fact of the trace too: which side trapped where the other did not (its value is then 0).
+    enum class Trap : uint8_t { none, traced, predicted } trap = Trap::none;
 };
 
 struct Result {

@@ -38,8 +38,12 @@ void print(const Options& o, const Platform& p, const Result& r, std::ostream& o
         for (const auto& [name, v] : r.counters) counters[name] = v;
         j["counters"] = counters;
         nlohmann::json mm = nlohmann::json::array();
-        for (const auto& m : r.mismatches)
-            mm.push_back({{"line", m.line}, {"register", m.reg}, {"traced", m.traced}, {"predicted", m.predicted}});
+        for (const auto& m : r.mismatches) {
+            nlohmann::json e = {{"line", m.line}, {"register", m.reg}, {"traced", m.traced}, {"predicted", m.predicted}};
+            // "trap": the side that trapped (the trace, or the model) where the other read a value
+            if (m.trap != Readback::Trap::none) e["trap"] = m.trap == Readback::Trap::traced ? "traced" : "predicted";
+            mm.push_back(e);
+        }
         j["readbacks"] = {{"checked", r.readbacks_checked}, {"matched", r.readbacks_matched}, {"mismatches", mm}};
         j["notes"] = r.notes;
         out << j.dump(2) << "\n";
@@ -66,7 +70,9 @@ void print(const Options& o, const Platform& p, const Result& r, std::ostream& o
     constexpr size_t shown = 8;
     for (size_t i = 0; i < r.mismatches.size() && i < shown; ++i) {
         const auto& m = r.mismatches[i];
-        out << fmt::format("   line {}: {} traced {:#x}, predicted {:#x}\n", m.line, m.reg, m.traced, m.predicted);
+        const std::string traced = m.trap == Readback::Trap::traced ? "a trap" : fmt::format("{:#x}", m.traced);
+        const std::string predicted = m.trap == Readback::Trap::predicted ? "a trap" : fmt::format("{:#x}", m.predicted);
+        out << fmt::format("   line {}: {} traced {}, predicted {}\n", m.line, m.reg, traced, predicted);
     }
     if (r.mismatches.size() > shown)
         out << fmt::format("   ... and {} more mismatches (--output json lists them all)\n", r.mismatches.size() - shown);

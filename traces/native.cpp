@@ -14,7 +14,7 @@ namespace pmusim::trace {
 //   header  16 bytes: "PMUSIMTR", u32 version (1), u32 flags: bit 0 the trace starts at reset, bit 1 no register
 //           values, bit 2 no timestamps (0 in files from before these flags: register values and times, as then)
 //   record  32 bytes: u64 pc, u64 time, u32 encoding, u32 source line,
-//                     u8 size, u8 isa, u8 privilege, u8 flags (bit 0 condition failed, bit 1 has time),
+//                     u8 size, u8 isa, u8 privilege, u8 flags (bit 0 condition failed, bit 1 has time, bit 2 trapped),
 //                     u8 n_mem, u8 n_regs, u16 reserved
 //   then n_mem parts of 24 bytes: u64 addr, u64 data, u8 size, u8 flags (bit 0 write, bit 1 data known), 6 reserved
 //   then n_regs parts of 16 bytes: u8 kind, u8 flags (bit 0: a late writeback, before the instruction), u16 index,
@@ -72,7 +72,7 @@ public:
         put<uint8_t>(p, r.size);
         put<uint8_t>(p, static_cast<uint8_t>(r.isa));
         put<uint8_t>(p, r.privilege);
-        put<uint8_t>(p, static_cast<uint8_t>((r.cond_failed ? 1 : 0) | (r.has_time ? 2 : 0)));
+        put<uint8_t>(p, static_cast<uint8_t>((r.cond_failed ? 1 : 0) | (r.has_time ? 2 : 0) | (r.trapped ? 4 : 0)));
         put<uint8_t>(p, r.n_mem);
         put<uint8_t>(p, r.n_regs);
         p += 2;
@@ -146,6 +146,7 @@ public:
         const uint8_t flags = get<uint8_t>(p);
         r.cond_failed = flags & 1;
         r.has_time = flags & 2;
+        r.trapped = flags & 4;
         r.n_mem = get<uint8_t>(p);
         r.n_regs = get<uint8_t>(p);
         if (r.n_mem > TraceRecord::max_mem || r.n_regs > TraceRecord::max_regs || r.isa > IsaState::rv64)
@@ -216,7 +217,7 @@ private:
 
 // Text form: "# pmusim trace 1 [reset] [no-values] [no-time]" (the header's flags) then one record per line of
 // key=value words:
-//   pc=0x80000000 enc=0xb0201073 size=4 isa=rv32 priv=3 [time=10] [cf] [mem=w:1:0xd0580000[:0xff]]
+//   pc=0x80000000 enc=0xb0201073 size=4 isa=rv32 priv=3 [time=10] [cf] [trap] [mem=w:1:0xd0580000[:0xff]]
 //   [wb=11:0x5] [gpr=5:0x1] [csr=0xb02:0x0] [sys=0xdce0:0x7]
 // wb= is a late GPR writeback that landed before the instruction (VeeR EL2 nbL/nbD).
 // A register index is decimal unless written with 0x (the writer writes 0x); values are always hex.
@@ -242,6 +243,7 @@ public:
                                     to_lower_isa(r.isa), r.privilege);
         if (r.has_time) s += fmt::format(" time={}", r.time);
         if (r.cond_failed) s += " cf";
+        if (r.trapped) s += " trap";
         for (unsigned i = 0; i < r.n_mem; ++i) {
             const MemAccess& m = r.mem[i];
             s += fmt::format(" mem={}:{}:{:#x}", m.is_write ? 'w' : 'r', m.size, m.addr);
@@ -317,6 +319,10 @@ private:
                 r.cond_failed = true;
                 continue;
             }
+            if (w == "trap") {
+                r.trapped = true;
+                continue;
+            }
             const size_t eq = w.find('=');
             const std::string_view k = w.substr(0, eq), v = eq == std::string_view::npos ? std::string_view{} : w.substr(eq + 1);
             uint64_t n = 0;
@@ -378,7 +384,7 @@ private:
                 ok = false;
             }
             if (!ok) {
-                bad_line(src_->path(), no, fmt::format("bad word '{}': expected pc=, enc=, size=2|4, isa=, priv=0-3, time=, cf, "
+                bad_line(src_->path(), no, fmt::format("bad word '{}': expected pc=, enc=, size=2|4, isa=, priv=0-3, time=, cf, trap, "
                                                        "mem=r|w:size:addr[:data], wb=|gpr=|csr=|sys=index:value",
                                                        w));
                 return false;

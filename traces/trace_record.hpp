@@ -42,6 +42,9 @@ struct TraceRecord {
     IsaState isa = IsaState::unknown;
     uint8_t privilege = 0;  // ARM EL, RISC-V M = 3 / S = 1 / U = 0
     bool cond_failed = false;
+    // The instruction raised an exception (the trace shows it writing nothing, and the next instruction is the trap
+    // vector): it did not retire (RISC-V privileged spec 3.3.1; minstret counts retired instructions only).
+    bool trapped = false;
     bool has_time = false;
     uint64_t time = 0;     // the trace's timestamp (VeeR: cycle; Tarmac: its unit)
     uint64_t line = 0;     // source line, for messages

@@ -105,7 +105,55 @@ private:
         return true;
     }
 
-    bool read_instruction(TraceRecord& r) {
+    // One record of lookahead: whether an instruction trapped, and the privilege of the next, show in the next
+    // instruction's PC.
+    bool read_instruction(TraceRecord& out) {
+        if (!have_held_) {
+            if (!read_raw(held_)) return false;
+            have_held_ = true;
+            held_.privilege = priv_;
+        }
+        TraceRecord nxt;
+        const bool more = read_raw(nxt);
+        if (more) transition(held_, nxt);
+        out = held_;
+        if (more) held_ = nxt;
+        else have_held_ = false;
+        return true;
+    }
+
+    // The privilege mode, followed from the trace (RISC-V privileged spec 3.1.6.1, 3.3.2): M at reset; mret goes
+    // to mstatus.MPP and sets MPP to U; a trap goes to M with MPP = the mode it came from. mstatus and mtvec are
+    // known from the values the exec.log's CSR column shows. A trap is an instruction followed by the trap vector
+    // (mtvec's base) where it neither falls through nor jumps; a CSR instruction that shows no result there (no
+    // rd value, no CSR value) raised the exception (an illegal access: mcounteren, U-mode) and did not retire.
+    void transition(TraceRecord& prev, TraceRecord& cur) {
+        bool result = false;
+        for (unsigned i = 0; i < prev.n_regs; ++i) {
+            const RegWrite& w = prev.regs[i];
+            if (w.before) continue;
+            result = true;
+            if (w.kind == RegKind::csr && w.index == 0x300) mpp_ = static_cast<uint8_t>((w.value >> 11) & 3u);
+            if (w.kind == RegKind::csr && w.index == 0x305) {
+                mtvec_ = w.value & ~uint64_t{3};
+                have_mtvec_ = true;
+            }
+        }
+        const auto info = isa::rv32::classify(prev.encoding, false);
+        using K = isa::rv32::Klass;
+        if (info.klass == K::mret) {
+            priv_ = mpp_;
+            mpp_ = 0;
+        } else if (have_mtvec_ && cur.pc == mtvec_ && cur.pc != prev.pc + prev.size && info.klass != K::branch &&
+                   info.klass != K::jal && info.klass != K::jalr) {
+            mpp_ = priv_;
+            priv_ = 3;
+            if (info.klass == K::csr && !result) prev.trapped = true;
+        }
+        cur.privilege = priv_;
+    }
+
+    bool read_raw(TraceRecord& r) {
         std::string_view line;
         while (lines_.next(line)) {
             const uint64_t no = lines_.line_number();
@@ -144,7 +192,7 @@ private:
             r.encoding = static_cast<uint32_t>(insn);
             r.isa = IsaState::rv32;
             r.size = (insn & 3u) == 3u ? 4 : 2;
-            r.privilege = 3;  // the default VeeR EL2 build is machine mode only
+            r.privilege = 3;  // set by transition()
             r.has_time = true;
             r.time = cycle;
             bool ok = true;
@@ -212,6 +260,10 @@ private:
     bool terminated_ = false, finished_ = false, have_prev_ = false;
     uint64_t prev_time_ = 0, last_term_line_ = 0;
     std::string note_;
+    TraceRecord held_;
+    bool have_held_ = false, have_mtvec_ = false;
+    uint8_t priv_ = 3, mpp_ = 3;  // machine mode at reset
+    uint64_t mtvec_ = 0;
 };
 
 }  // namespace

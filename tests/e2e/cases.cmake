@@ -60,7 +60,7 @@ pmusim_shared_case(run_no_timestamps 2 "spike traces carry no timestamps" run --
 pmusim_shared_case(run_bad_event 2 "'FOO' is not an event platform veer-el2 implements" run --platform veer-el2 --trace ${TRACES}/spike/rv32.spike.log --events FOO)
 pmusim_case(run_missing 2 "/nonexistent.log: cannot open" run --platform veer-el2 --trace /nonexistent.log)
 pmusim_shared_case(run_bad_timing 2 "--timing expects model, trace or cpi1" run --platform veer-el2 --trace ${TRACES}/spike/rv32.spike.log --timing sometimes)
-pmusim_shared_case(convert_text 0 "pmusim trace 1\npc=0x1000 enc=0x297 size=4 isa=rv32 priv=3 gpr=0x5:0x1000" convert ${TRACES}/spike/rv32.spike.log -)
+pmusim_shared_case(convert_text 0 "pmusim trace 1 no-time\npc=0x1000 enc=0x297 size=4 isa=rv32 priv=3 gpr=0x5:0x1000" convert ${TRACES}/spike/rv32.spike.log -)
 pmusim_shared_case(convert_execlog 0 "pmusim trace 1 no-values no-time\npc=0x40080000 enc=0x58000340 size=4 isa=a64" convert ${TRACES}/qemu/a64_bm.execlog - --platform cortex-a53)
 pmusim_shared_case(convert_execlog_no_isa 2 "does not say its instruction set" convert ${TRACES}/qemu/a64_bm.execlog -)
 pmusim_case(convert_missing 2 "cannot open" convert /nonexistent.log ${CMAKE_CURRENT_BINARY_DIR}/never.pmt)

@@ -335,5 +335,38 @@ TEST(Exact, ConvertEveryFormatAndKeepTheHeader) {
     }
 }
 
+// VeeR EL2 with user mode (-o user_mode=1): the program sets mtvec and mstatus.MPP = U, mret enters U-mode, and
+// csrr a0, cycle traps there (mcounteren resets to 0: VeeR EL2 PRM 2.x, RISC-V privileged spec 3.1.11): the
+// exec.log shows it with no a0 value, and the next instruction is at mtvec. The trap is checked (the model refuses
+// the read too), the csrr does not retire: 6 instructions of 7 lines.
+//   lui a5,0x80000 = 800007b7; addi a5,a5,256 = 10078793; csrw mtvec,a5 = 30579073; csrw mstatus,zero = 30001073;
+//   mret = 30200073; csrr a0,cycle = c0002573; csrr a1,mcause = 342025f3.
+TEST(Exact, VeerUserModeTrapIsAReadback) {
+    const std::string log =
+        "        10 :       #1 0 80000000 800007b7  a5=80000000                ; lui     a5,0x80000000\n"
+        "        11 :       #2 0 80000004 10078793  a5=80000100                ; addi    a5,a5,256\n"
+        "        12 :       #3 0 80000008 30579073               c305=80000100 ; csrrw   zero,csr_305,a5\n"
+        "        13 :       #4 0 8000000c 30001073               c300=00000000 ; csrrw   zero,csr_300,zero\n"
+        "        14 :       #5 0 80000010 30200073                             ; \n"
+        "        20 :       #6 0 80000200 c0002573                             ; csrrs   a0,csr_c00,zero\n"
+        "        27 :       #7 0 80000100 342025f3  a1=00000002                ; csrrs   a1,csr_342,zero\n";
+    const std::string path = temp_file("user.exec.log", log);
+    const auto v = read_all(path);
+    ASSERT_EQ(v.size(), 7u);
+    EXPECT_EQ(v[4].privilege, 3u);  // the mret runs in M
+    EXPECT_EQ(v[5].privilege, 0u);  // the csrr in U
+    EXPECT_TRUE(v[5].trapped);
+    EXPECT_EQ(v[6].privilege, 3u);  // the handler in M
+    replay::Options o;
+    o.platform = "veer-el2";
+    o.platform_options["user_mode"] = "1";
+    o.trace = path;
+    o.timing = replay::Timing::trace;
+    const auto r = replay::run(o, nullptr);
+    EXPECT_EQ(r.instructions, 6u);
+    EXPECT_EQ(r.readbacks_checked, 1u);
+    EXPECT_EQ(r.readbacks_matched, 1u);
+}
+
 }  // namespace
 }  // namespace pmusim
