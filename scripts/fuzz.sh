@@ -11,7 +11,7 @@ fi
 out="$top/build-fuzz"
 mkdir -p "$out/corpus"
 sources=("$top"/traces/{input,reader,veer_reader,spike_reader,qemu_reader,qemu_log_reader,tarmac_reader,native}.cpp
-         "$top"/isa/{rv32,arm_classify,a32_coproc,a64_sysreg,number}.cpp)
+         "$top"/isa/{rv32,arm_classify,a32_coproc,a64_sysreg,number,reg_use}.cpp)
 if [ ! -x "$out/fuzz_readers" ] || [ -n "$(find "${sources[@]}" "$top/tests/fuzz/fuzz_readers.cpp" -newer "$out/fuzz_readers" 2>/dev/null)" ]; then
   clang++ -std=c++17 -O1 -g -fsanitize=fuzzer,address,undefined -I"$top" \
     "$top/tests/fuzz/fuzz_readers.cpp" "${sources[@]}" -lfmt -lz -llzma -o "$out/fuzz_readers"
