@@ -44,16 +44,22 @@ size_t TraceReader::next_batch(const TraceRecord*& first) {
 
 namespace scan {
 
+namespace {
+// White space as the C locale's isspace() has it (space, \t, \n, \v, \f, \r), tested inline: the traces are
+// ASCII, and the library call per character cost the VeeR reader a third of its time.
+inline bool space(char c) { return c == ' ' || (c >= '\t' && c <= '\r'); }
+}  // namespace
+
 std::string_view trim(std::string_view s) {
-    while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-    while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
+    while (!s.empty() && space(s.front())) s.remove_prefix(1);
+    while (!s.empty() && space(s.back())) s.remove_suffix(1);
     return s;
 }
 
 std::string_view word(std::string_view& s) {
     s = trim(s);
     size_t i = 0;
-    while (i < s.size() && !std::isspace(static_cast<unsigned char>(s[i]))) ++i;
+    while (i < s.size() && !space(s[i])) ++i;
     const std::string_view w = s.substr(0, i);
     s.remove_prefix(i);
     return w;
