@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# The replay on real traces, side by side with valgrind's cachegrind in the same run (docs/performance.md).
+#
+#   bash bench/replay_real.sh [BUILD_DIR] [REPEAT]
+#
+# Converts the shared VeeR EL2 Dhrystone exec.log and the QEMU AArch64 loop trace (../shared/traces) to the
+# native format, repeated REPEAT times (default 100 and 1000: about 34 and 29 million instructions), in a
+# temporary folder, then times `pmusim run` on each under every timing mode and engine (wall time and peak
+# memory from /usr/bin/time) and cachegrind (--cache-sim=yes --branch-sim=yes) on `xz -dc` of the Dhrystone
+# log. Prints one line per run: what, instructions, seconds, million instructions per second, peak MiB, and
+# the ratio to cachegrind's rate. Nothing is asserted; the machine is shared, so compare ratios, not seconds.
+set -euo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+build=${1:-$top/build}
+repeat=${2:-100}
+pmusim=$build/testbench/pmusim
+shared=$top/../shared/traces
+[ -x "$pmusim" ] || { echo "replay_real.sh: $pmusim not built" >&2; exit 2; }
+[ -d "$shared" ] || { echo "replay_real.sh: $shared not found" >&2; exit 2; }
+command -v valgrind >/dev/null || { echo "replay_real.sh: valgrind not installed (scripts/setup.sh)" >&2; exit 2; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# A native trace repeated: the 16-byte header once, then the records `n` times.
+repeat_native() {  # in out n
+    head -c 16 "$1" >"$2"
+    tail -c +17 "$1" >"$tmp/body"
+    for _ in $(seq "$3"); do cat "$tmp/body"; done >>"$2"
+}
+"$pmusim" convert "$shared/veer-el2/dhrystone.exec.log.xz" "$tmp/dhry1.pmt" 2>/dev/null
+# A QEMU execlog does not say its instruction set: through the native text form, A64 at EL0 (a user-mode trace).
+awk -F', ' 'BEGIN { print "# pmusim trace 1" } { printf "pc=%s enc=%s size=4 isa=a64 priv=0\n", $2, $3 }' \
+    "$shared/qemu/loop.a64.execlog" >"$tmp/loop1.txt"
+"$pmusim" convert "$tmp/loop1.txt" "$tmp/loop1.pmt" 2>/dev/null
+repeat_native "$tmp/dhry1.pmt" "$tmp/dhry.pmt" "$repeat"
+[ -s "$tmp/loop1.pmt" ] && repeat_native "$tmp/loop1.pmt" "$tmp/loop.pmt" $((repeat * 10))
+
+# cachegrind: instructions simulated per second of wall time (valgrind's start-up included).
+t0=$(date +%s.%N)
+valgrind --tool=cachegrind --cache-sim=yes --branch-sim=yes --cachegrind-out-file=/dev/null \
+    xz -dc "$shared/veer-el2/dhrystone.exec.log.xz" 2>"$tmp/cg.txt" >/dev/null
+t1=$(date +%s.%N)
+cg_instr=$(sed -n 's/.*I *refs: *\([0-9,]*\).*/\1/p' "$tmp/cg.txt" | tr -d ,)
+cg_rate=$(echo "$cg_instr / ($t1 - $t0) / 1000000" | bc -l)
+printf '%-44s %12s %8s %8s %8s %6s\n' what instructions seconds M/s MiB ratio
+printf '%-44s %12d %8.2f %8.1f %8s %6.2f\n' "cachegrind xz -dc dhrystone" "$cg_instr" "$(echo "$t1 - $t0" | bc -l)" "$cg_rate" - 1
+
+run() {  # label platform trace args...
+    local label=$1 platform=$2 trace=$3
+    shift 3
+    /usr/bin/time -f '%e %M' -o "$tmp/time.txt" "$pmusim" run -p "$platform" -t "$trace" --output json "$@" >"$tmp/out.json"
+    local n secs kib rate
+    n=$(sed -n 's/^ *"instructions": \([0-9]*\),*/\1/p' "$tmp/out.json" | head -1)
+    read -r secs kib <"$tmp/time.txt"
+    rate=$(echo "$n / $secs / 1000000" | bc -l)
+    printf '%-44s %12d %8.2f %8.1f %8.1f %6.2f\n' "$label" "$n" "$secs" "$rate" "$(echo "$kib / 1024" | bc -l)" \
+        "$(echo "$rate / $cg_rate" | bc -l)"
+}
+for trace in dhry loop; do
+    [ -s "$tmp/$trace.pmt" ] || continue
+    platform=veer-el2
+    [ $trace = loop ] && platform=cortex-a53
+    for engine in block reference; do
+        run "$trace $engine model" $platform "$tmp/$trace.pmt" --engine $engine --timing model
+        run "$trace $engine cpi1" $platform "$tmp/$trace.pmt" --engine $engine --timing cpi1
+        run "$trace $engine cpi1 --architectural" $platform "$tmp/$trace.pmt" --engine $engine --timing cpi1 --architectural
+    done
+done
