@@ -22,7 +22,12 @@ int cmd_run(const std::vector<std::string>& args, std::ostream& out, std::ostrea
     desc.add_options()("platform,p", po::value<std::string>(&o.platform)->required(), "platform name")(
         "option,o", po::value<std::vector<std::string>>(&kvs), "platform option KEY=VALUE (repeatable)")(
         "trace,t", po::value<std::string>(&o.trace)->required(), "trace file (plain, .gz or .xz), or - for standard input")(
-        "format,f", po::value<std::string>(&o.format)->default_value("auto"), "auto, veer, spike, native, native-text")(
+        "format,f", po::value<std::string>(&o.format)->default_value("auto"),
+        "auto (from the first lines), or: tarmac (time, registers, memory; Fast Models, gem5, Arm RTL); veer (VeeR EL2 "
+        "exec.log: cycle, registers, CSRs, late writebacks, addresses); spike (--log-commits: registers, CSRs, addresses, "
+        "store data); qemu-execlog (execlog plugin: addresses, no registers, no time); qemu-log (-d in_asm,exec[,cpu]: "
+        "registers from the dumps, no time); native, native-text (pmusim's own: everything a record holds). "
+        "docs/trace-formats.md has the details")(
         "timing", po::value<std::string>(&timing)->default_value("model"),
         "model (cycles from the timing model), trace (from the trace's timestamps) or cpi1 (one cycle per instruction)")(
         "output", po::value<std::string>(&output)->default_value("table"), "table, csv or json")(

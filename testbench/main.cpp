@@ -19,7 +19,7 @@ commands:
   script FILE [--platform P]      run a register sequence script (docs/script.md)
   explain --platform P "ACCESS"   the field-by-field effect of one access, e.g. "write PMCR_EL0 0x17"
   run --platform P --trace FILE   replay an instruction trace and report what every counter would show
-  convert IN OUT                  convert a trace to pmusim's native format (binary, or text with .txt)
+  convert IN OUT [--platform P]   convert a trace of any format to pmusim's native format (binary, or text with .txt)
   vp --platform P [--setup FILE]  run the SystemC virtual platform: core model, PMU, interrupt controller
 
 `pmusim COMMAND --help` describes each command. Documentation: docs/.
