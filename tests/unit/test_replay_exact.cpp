@@ -13,40 +13,17 @@
 #include "testbench/report.hpp"
 #include "traces/convert.hpp"
 #include "traces/reader.hpp"
+#include "tests/unit/trace_test_util.hpp"
 
 namespace pmusim {
 namespace {
 
 using trace::TraceRecord;
 
-std::string temp_file(const std::string& name, const std::string& content) {
-    const std::string path = ::testing::TempDir() + name;
-    std::ofstream(path, std::ios::binary) << content;
-    return path;
-}
-
-std::vector<TraceRecord> read_all(const std::string& path, const std::string& format = "auto", trace::ReaderOptions o = {}) {
-    auto r = trace::open_reader(path, format, o);
-    std::vector<TraceRecord> v;
-    TraceRecord rec;
-    while (r->next(rec)) v.push_back(rec);
-    return v;
-}
-
-replay::Result replay_of(const std::string& path, const std::string& platform, replay::Timing timing = replay::Timing::model) {
-    replay::Options o;
-    o.platform = platform;
-    o.trace = path;
-    o.timing = timing;
-    return replay::run(o, nullptr);
-}
-
-uint64_t event_count(const replay::Result& r, uint32_t n) {
-    for (const auto& [e, c] : r.event_totals)
-        if (e == n) return c;
-    ADD_FAILURE() << "event " << n << " not in the result";
-    return 0;
-}
+using testutil::event_count;
+using testutil::read_all;
+using testutil::replay_of;
+using testutil::temp_file;
 
 // native-text: a register index is decimal unless written with 0x.
 TEST(Exact, NativeTextRegisterIndexIsDecimalUnlessHex) {
@@ -357,12 +334,7 @@ TEST(Exact, VeerUserModeTrapIsAReadback) {
     EXPECT_EQ(v[5].privilege, 0u);  // the csrr in U
     EXPECT_TRUE(v[5].trapped);
     EXPECT_EQ(v[6].privilege, 3u);  // the handler in M
-    replay::Options o;
-    o.platform = "veer-el2";
-    o.platform_options["user_mode"] = "1";
-    o.trace = path;
-    o.timing = replay::Timing::trace;
-    const auto r = replay::run(o, nullptr);
+    const auto r = replay_of(path, "veer-el2", replay::Timing::trace, {{"user_mode", "1"}});
     EXPECT_EQ(r.instructions, 6u);
     EXPECT_EQ(r.readbacks_checked, 1u);
     EXPECT_EQ(r.readbacks_matched, 1u);

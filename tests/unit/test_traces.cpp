@@ -15,32 +15,22 @@
 #include "replay/replay.hpp"
 #include "traces/native.hpp"
 #include "traces/reader.hpp"
+#include "tests/unit/trace_test_util.hpp"
 
 namespace pmusim {
 namespace {
 
 using trace::TraceRecord;
+using testutil::event_count;
+using testutil::read_all;
+using testutil::replay_of;
+using testutil::temp_file;
 
 std::string shared(const std::string& rel) { return std::string(PMUSIM_SHARED_DIR) + "/traces/" + rel; }
 
 bool have_shared() {
     std::ifstream f(shared("FORMATS.md"));
     return f.good();
-}
-
-std::vector<TraceRecord> read_all(const std::string& path, const std::string& format = "auto",
-                                  trace::ReaderOptions o = {}) {
-    auto r = trace::open_reader(path, format, o);
-    std::vector<TraceRecord> v;
-    TraceRecord rec;
-    while (r->next(rec)) v.push_back(rec);
-    return v;
-}
-
-std::string temp_file(const std::string& name, const std::string& content) {
-    const std::string path = ::testing::TempDir() + name;
-    std::ofstream(path, std::ios::binary) << content;
-    return path;
 }
 
 std::string error_of(const std::string& path, const std::string& format = "auto", trace::ReaderOptions o = {}) {
@@ -113,22 +103,6 @@ TEST(SpikeReader, CommitLog) {
     EXPECT_EQ(v[3].n_mem, 1u);
     EXPECT_EQ(v[3].mem[0].addr, 0x1018u);
     EXPECT_FALSE(v[3].mem[0].is_write);
-}
-
-replay::Result replay_of(const std::string& path, const char* platform = "veer-el2",
-                         replay::Timing timing = replay::Timing::model) {
-    replay::Options o;
-    o.platform = platform;
-    o.trace = path;
-    o.timing = timing;
-    return replay::run(o, nullptr);
-}
-
-uint64_t event_count(const replay::Result& r, uint32_t n) {
-    for (const auto& [e, c] : r.event_totals)
-        if (e == n) return c;
-    ADD_FAILURE() << "event " << n << " not in the result";
-    return 0;
 }
 
 TEST(Replay, SpikeProgramCountsFromItsSource) {
