@@ -22,6 +22,8 @@ std::optional<uint64_t> parse_number(std::string_view t) {
     uint64_t v = 0;
     auto [p, ec] = std::from_chars(t.data(), t.data() + t.size(), v, base);
     if (ec != std::errc() || p != t.data() + t.size()) return std::nullopt;
+    // A negative number is a two's complement 64-bit value: -1 to -2^63; anything more negative has no encoding.
+    if (negative && v > (uint64_t{1} << 63)) return std::nullopt;
     return negative ? ~v + 1 : v;
 }
 

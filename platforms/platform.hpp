@@ -40,8 +40,9 @@ struct Platform {
     bool riscv = false;               // privilege is `priv M|U`, not `el N`
     uint32_t cycle_event = 0;         // the event that counts every cycle (CPU_CYCLES, 0xFF, VeeR 1)
     bool events_before_write = false;  // an instruction's own events are counted before its write (VeeR EL2)
-    // Programs counters to count `events` (pmusim run --events): counter i gets events[i].
-    std::function<void(Pmu&, const std::vector<uint32_t>&)> program_counters;
+    // Programs counters to count `events` (pmusim run --events): counter i gets events[i], for as many as the core
+    // has counters; returns how many it programmed (the rest are the caller's to report).
+    std::function<size_t(Pmu&, const std::vector<uint32_t>&)> program_counters;
     // Adds the events `count` retired instructions of one class signal.
     std::function<void(const isa::RetiredInsn&, uint64_t count, EventBatch&)> retire;
     // Builds a PMU; throws std::invalid_argument naming a bad option or value.

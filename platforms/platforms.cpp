@@ -9,6 +9,8 @@
 #include "model/pmu/veer_pmu.hpp"
 #include "platforms/platform.hpp"
 
+#include <algorithm>
+
 namespace pmusim {
 
 namespace {
@@ -148,19 +150,24 @@ Platform arm_platform(std::string name, std::string description, std::string sou
         return std::make_unique<ArmPmu>(apply_arm_options(cfg, o, v8), view);
     };
     p.event_names = v8 ? &armv8_common_events : &armv7_events;
-    p.program_counters = [v8](Pmu& pmu, const std::vector<uint32_t>& events) {
+    p.program_counters = [v8](Pmu& pmu, const std::vector<uint32_t>& events) -> size_t {
         AccessContext el3;
         el3.privilege = v8 ? 3 : 1;
         el3.secure = false;
-        auto w = [&](const std::string& r, uint64_t val) { pmu.write(*pmu.bank().find(r), val, el3); };
+        auto w = [&](Register* r, uint64_t val) { pmu.write(*r, val, el3); };
         uint64_t enable = 0x80000000u;
-        for (size_t i = 0; i < events.size(); ++i) {
+        const size_t n = std::min<size_t>(events.size(), static_cast<const ArmPmu&>(pmu).config().num_counters);
+        size_t i = 0;
+        for (; i < n; ++i) {  // counters 0..PMCR.N-1 (v8 §3: the others are not implemented)
+            Register* type = pmu.bank().find(fmt::format(v8 ? "PMEVTYPER{}_EL0" : "PMXEVTYPER{}", i));
+            if (!type) break;
             // NSH (bit 27) too, so that the counter counts at every exception level.
-            w(fmt::format(v8 ? "PMEVTYPER{}_EL0" : "PMXEVTYPER{}", i), events[i] | (v8 ? 0x08000000u : 0u));
+            w(type, events[i] | (v8 ? 0x08000000u : 0u));
             enable |= uint64_t{1} << i;
         }
-        w(v8 ? "PMCNTENSET_EL0" : "PMCNTENSET", enable);
-        w(v8 ? "PMCR_EL0" : "PMCR", 0x1);
+        w(pmu.bank().find(v8 ? "PMCNTENSET_EL0" : "PMCNTENSET"), enable);
+        w(pmu.bank().find(v8 ? "PMCR_EL0" : "PMCR"), 0x1);
+        return i;
     };
     p.implements = [](const Pmu& pmu, uint32_t e) { return static_cast<const ArmPmu&>(pmu).event_supported(e); };
     return p;
@@ -209,12 +216,13 @@ Platform arm11_platform(std::string name, Arm11Core core, unsigned core_bit, std
         if (i.cls == isa::InsnClass::branch || i.cls == isa::InsnClass::jump || i.branch) b.add(0x05, n);
         if ((i.branch & isa::br_taken) && !(i.branch & isa::br_exc_return)) b.add(0x0D, n);
     };
-    p.program_counters = [](Pmu& pmu, const std::vector<uint32_t>& events) {
+    p.program_counters = [](Pmu& pmu, const std::vector<uint32_t>& events) -> size_t {
         uint64_t pmnc = 0x1;  // E
         if (!events.empty()) pmnc |= uint64_t{events[0] & 0xFF} << 20;
         if (events.size() > 1) pmnc |= uint64_t{events[1] & 0xFF} << 12;
         AccessContext priv;
         pmu.write(*pmu.bank().find("PMNC"), pmnc, priv);
+        return std::min<size_t>(events.size(), 2);  // two event counters (arm11-pmnc.md)
     };
     Arm11Config cfg;
     cfg.core = core;
@@ -260,12 +268,17 @@ Platform veer_platform() {
     p.events_before_write = true;  // veer §4.1: a counter write wins over the writing instruction's own increment
     p.options = {{"user_mode", "0|1", "0", "RV_USER_MODE build: U-mode, mcounteren and the cycle/instret/hpmcounter shadows"}};
     // veer §3 and §4.2: every committed instruction is event 4 (minstret) and 5 or 6 (16-/32-bit), plus its class.
-    p.program_counters = [](Pmu& pmu, const std::vector<uint32_t>& events) {
+    p.program_counters = [](Pmu& pmu, const std::vector<uint32_t>& events) -> size_t {
         AccessContext m;
         m.privilege = 3;
-        for (size_t i = 0; i < events.size(); ++i)
-            pmu.write(*pmu.bank().find(fmt::format("mhpmevent{}", 3 + i)), events[i], m);
+        size_t i = 0;
+        for (; i < events.size(); ++i) {
+            Register* sel = pmu.bank().find(fmt::format("mhpmevent{}", 3 + i));
+            if (!sel) break;  // VeeR EL2 has mhpmevent3-6 only (veer-el2-mhpm.md)
+            pmu.write(*sel, events[i], m);
+        }
         pmu.write(*pmu.bank().find("mcountinhibit"), 0, m);
+        return i;
     };
     p.retire = [](const isa::RetiredInsn& i, uint64_t n, EventBatch& b) {
         using C = isa::InsnClass;

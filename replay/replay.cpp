@@ -272,7 +272,11 @@ public:
                     throw std::invalid_argument(fmt::format("--events: '{}' is not an event platform {} implements", name, p.name));
                 numbers.push_back(e->number);
             }
-            p.program_counters(*pmu_, numbers);
+            const size_t programmed = p.program_counters(*pmu_, numbers);
+            if (programmed < numbers.size())  // every event is still counted in the totals (a simulator need not multiplex)
+                r_.notes.push_back(fmt::format("--events: the core has {} counters: the first {} events program them, the "
+                                               "other {} are counted in the event totals only",
+                                               programmed, programmed, numbers.size() - programmed));
         }
         if (!o.timing_events && o.timing == Timing::model)
             throw std::invalid_argument("--architectural needs --timing cpi1 or trace (the timing model gives the cycles)");
@@ -336,6 +340,8 @@ private:
             if (tty && (r_.records & 0xFFFFF) == 0) fmt::print(stderr, "\r{} records", r_.records);
         }
         if (held) step(recs[cur ^ 1], nullptr);
+        if (r_.records == 0)
+            throw trace::TraceError(o_.trace, 0, fmt::format("no instruction records in this {} trace", r_.format));
         if (tty) fmt::print(stderr, "\r");
     }
 
@@ -499,10 +505,14 @@ private:
         const bool ok = rv ? p_.isa == IsaKind::rv32
                            : rec.isa == IsaState::a64 ? p_.isa == IsaKind::a64
                                                       : (rec.isa == IsaState::a32 || rec.isa == IsaState::t32) && p_.isa == IsaKind::a32;
-        if (!ok)
+        if (!ok) {
+            const std::string what = rec.isa == IsaState::unknown
+                                         ? std::string("an instruction of an instruction set the trace does not name")
+                                         : fmt::format("{} {} instruction", rec.isa == IsaState::t32 ? "a" : "an", to_string(rec.isa));
             throw trace::TraceError(o_.trace, rec.line,
-                                    fmt::format("a {} instruction, but platform {} runs {}", to_string(rec.isa), p_.name,
+                                    fmt::format("{}, but platform {} runs {}", what, p_.name,
                                                 p_.isa == IsaKind::a64 ? "A64" : p_.isa == IsaKind::a32 ? "A32/T32" : "RV32"));
+        }
     }
 
     void step(const TraceRecord& rec, const TraceRecord* next) {

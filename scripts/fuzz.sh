@@ -10,7 +10,7 @@ if ! command -v clang++ >/dev/null 2>&1; then
 fi
 out="$top/build-fuzz"
 mkdir -p "$out/corpus"
-sources=("$top"/traces/{input,reader,veer_reader,spike_reader,qemu_reader,qemu_log_reader,tarmac_reader,native}.cpp
+sources=("$top"/traces/{output_file,input,reader,veer_reader,spike_reader,qemu_reader,qemu_log_reader,tarmac_reader,native}.cpp
          "$top"/isa/{rv32,arm_classify,a32_coproc,a64_sysreg,number,reg_use}.cpp)
 if [ ! -x "$out/fuzz_readers" ] || [ -n "$(find "${sources[@]}" "$top/tests/fuzz/fuzz_readers.cpp" -newer "$out/fuzz_readers" 2>/dev/null)" ]; then
   clang++ -std=c++17 -O1 -g -fsanitize=fuzzer,address,undefined -I"$top" \

@@ -1,10 +1,15 @@
 #include "testbench/cli_common.hpp"
 
+#include <cmath>
+#include <cstdlib>
 #include <ostream>
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include "isa/a64_sysreg.hpp"
+#include "isa/number.hpp"
+#include "traces/message.hpp"
 
 namespace pmusim::cli {
 
@@ -23,7 +28,7 @@ bool parse(const std::vector<std::string>& args, po::options_description& desc, 
         }
         po::notify(p.vm);
     } catch (const po::error& e) {
-        err << "pmusim: " << e.what() << "\n" << usage << "\n";
+        err << "pmusim: " << printable(e.what()) << "\n" << usage << "\n";
         status = usage_error;
         return false;
     }
@@ -84,5 +89,27 @@ std::string bits_text(const Field& f) {
 }
 
 std::string hexw(uint64_t v, unsigned width) { return fmt::format("{:#0{}x}", v, width / 4 + 2); }
+
+void validate(boost::any& v, const std::vector<std::string>& values, Count*, int) {
+    const std::string& s = po::validators::get_single_string(values);
+    const auto n = s.empty() || s[0] == '-' ? std::nullopt : isa::parse_number(s);
+    if (!n) throw po::invalid_option_value(s);  // names the option and the value
+    v = Count{*n};
+}
+
+void validate(boost::any& v, const std::vector<std::string>& values, Positive*, int) {
+    const std::string& s = po::validators::get_single_string(values);
+    char* end = nullptr;
+    const double d = std::strtod(s.c_str(), &end);
+    if (s.empty() || *end != '\0' || !std::isfinite(d) || d <= 0) throw po::invalid_option_value(s);
+    v = Positive{d};
+}
+
+std::ostream& operator<<(std::ostream& o, const Count& c) { return o << c.value; }
+std::ostream& operator<<(std::ostream& o, const Positive& p) { return o << p.value; }
+
+std::string json_text(const nlohmann::json& j) {
+    return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+}
 
 }  // namespace pmusim::cli

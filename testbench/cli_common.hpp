@@ -7,6 +7,7 @@
 #include <vector>
 
 #include <boost/program_options.hpp>
+#include <nlohmann/json_fwd.hpp>
 
 #include "model/core/pmu.hpp"
 #include "platforms/platform.hpp"
@@ -37,5 +38,22 @@ std::string encoding_text(const Register& r);
 std::string offsets_text(const Register& r);
 std::string bits_text(const Field& f);
 std::string hexw(uint64_t v, unsigned width);
+
+// Option values that must be checked, not wrapped: boost's plain uint64_t reads "-1" as 2^64-1 and a double
+// takes "nan". Use po::value<Count>/<Positive> for counts, periods and rates (ADL finds the validators).
+struct Count {  // a whole number 0..2^64-1 (decimal, 0x hex, 0b binary); never negative
+    uint64_t value = 0;
+};
+struct Positive {  // a finite number > 0
+    double value = 1;
+};
+void validate(boost::any& v, const std::vector<std::string>& values, Count*, int);
+void validate(boost::any& v, const std::vector<std::string>& values, Positive*, int);
+std::ostream& operator<<(std::ostream& o, const Count& c);
+std::ostream& operator<<(std::ostream& o, const Positive& p);
+
+// JSON text for every command's --json/--output json: indented, and bytes that are not UTF-8 (a path, a skipped
+// trace line) replaced by U+FFFD instead of aborting the dump (nlohmann type_error 316).
+std::string json_text(const nlohmann::json& j);
 
 }  // namespace pmusim::cli

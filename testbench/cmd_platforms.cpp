@@ -20,7 +20,7 @@ int cmd_platforms(const std::vector<std::string>& args, std::ostream& out, std::
         for (const auto& pl : all_platforms())
             j.push_back({{"name", pl.name}, {"family", pl.family}, {"pmu", pl.pmu}, {"counters", pl.counters},
                          {"description", pl.description}});
-        out << j.dump(2) << "\n";
+        out << json_text(j);
         return 0;
     }
     out << fmt::format("{:<16} {:<14} {:<9} {:>8}  {}\n", "PLATFORM", "FAMILY", "PMU", "COUNTERS", "DESCRIPTION");

@@ -19,6 +19,7 @@ int cmd_run(const std::vector<std::string>& args, std::ostream& out, std::ostrea
     replay::Options o;
     std::vector<std::string> kvs;
     std::string timing = "model", output = "table", events, engine = "block";
+    Count interval;
     desc.add_options()("platform,p", po::value<std::string>(&o.platform)->required(), "platform name")(
         "option,o", po::value<std::vector<std::string>>(&kvs), "platform option KEY=VALUE (repeatable)")(
         "trace,t", po::value<std::string>(&o.trace)->required(), "trace file (plain, .gz or .xz), or - for standard input")(
@@ -32,7 +33,7 @@ int cmd_run(const std::vector<std::string>& args, std::ostream& out, std::ostrea
         "model (cycles from the timing model), trace (from the trace's timestamps) or cpi1 (one cycle per instruction)")(
         "output", po::value<std::string>(&output)->default_value("table"), "table, csv or json")(
         "events", po::value<std::string>(&events), "comma-separated events to program counters with")(
-        "interval", po::value<uint64_t>(&o.interval)->default_value(0), "print the counters every N instructions")(
+        "interval", po::value<Count>(&interval)->default_value(Count{0}), "print the counters every N instructions")(
         "architectural", "only the events retirement decides; with --timing cpi1 or trace the timing model does not run")(
         "engine", po::value<std::string>(&engine)->default_value("block"),
         "block (decoded basic blocks, the fast engine) or reference (one record at a time); the results are identical")(
@@ -44,6 +45,7 @@ int cmd_run(const std::vector<std::string>& args, std::ostream& out, std::ostrea
     if (!parse(args, desc, nullptr, p, out, err, "usage: pmusim run --platform P --trace FILE [--output json]", status))
         return status;
     if (!parse_options(kvs, o.platform_options, err)) return usage_error;
+    o.interval = interval.value;
     if (timing != "model" && timing != "trace" && timing != "cpi1") {
         err << fmt::format("pmusim: --timing expects model, trace or cpi1, got '{}'\n", timing);
         return usage_error;
@@ -141,13 +143,19 @@ int cmd_convert(const std::vector<std::string>& args, std::ostream& out, std::os
             return usage_error;
         }
     }
-    // Written to a temporary file beside the output and renamed on success: an error leaves no half-written
-    // file, and an existing file of that name is replaced only by a complete trace.
+    if (in != "-" && (in == outp || same_file(in, outp))) {
+        err << fmt::format("pmusim: convert: IN and OUT are the same file ({}); writing it would destroy the input\n", in);
+        return usage_error;
+    }
+    // OUT is put in place only when the whole trace is converted (traces/output_file.hpp).
     try {
         const auto c = trace::convert(in, format, ro, outp, text);
         if (outp != "-") err << fmt::format("pmusim: {} records from {} ({}) to {}\n", c.records, in, c.format, outp);
         return 0;
     } catch (const trace::TraceError& e) {
+        err << "pmusim: error: " << e.what() << "\n";
+        return 2;
+    } catch (const OutputError& e) {
         err << "pmusim: error: " << e.what() << "\n";
         return 2;
     }

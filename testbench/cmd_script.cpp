@@ -1,5 +1,6 @@
 #include "testbench/commands.hpp"
 
+#include <cstdint>
 #include <ostream>
 
 #include <fmt/format.h>
@@ -40,19 +41,35 @@ int cmd_vp(const std::vector<std::string>& args, bool quiet, std::ostream& out, 
     vp::VpOptions o;
     o.quiet = quiet;
     std::vector<std::string> kvs;
+    Count instructions{o.instructions}, cpi{o.cpi};
+    Positive quantum{o.quantum_ns}, period{o.period_ns};
     desc.add_options()("platform,p", po::value<std::string>(&o.platform)->required(), "platform name")(
         "option,o", po::value<std::vector<std::string>>(&kvs), "platform option KEY=VALUE (repeatable)")(
         "setup", po::value<std::string>(&o.setup), "script run on the PMU at time 0 (program the counters)")(
-        "instructions", po::value<uint64_t>(&o.instructions)->default_value(1000000), "instructions the core retires")(
-        "cpi", po::value<uint64_t>(&o.cpi)->default_value(1), "cycles per instruction of the synthetic core")(
-        "quantum", po::value<double>(&o.quantum_ns)->default_value(1000), "temporal-decoupling quantum, ns")(
-        "period", po::value<double>(&o.period_ns)->default_value(1), "clock period, ns")(
+        "instructions", po::value<Count>(&instructions)->default_value(Count{1000000}), "instructions the core retires")(
+        "cpi", po::value<Count>(&cpi)->default_value(Count{1}), "cycles per instruction of the synthetic core (1 to 1000000)")(
+        "quantum", po::value<Positive>(&quantum)->default_value(Positive{1000}), "temporal-decoupling quantum, ns (> 0)")(
+        "period", po::value<Positive>(&period)->default_value(Positive{1}), "clock period, ns (> 0)")(
         "vcd", po::value<std::string>(&o.vcd), "write a VCD waveform of the PMU to this file");
     Parsed p;
     int status = 0;
     if (!parse(args, desc, nullptr, p, out, err, "usage: pmusim vp --platform P [--setup FILE] [--instructions N]", status))
         return status;
     if (!parse_options(kvs, o.options, err)) return usage_error;
+    if (cpi.value == 0 || cpi.value > 1000000) {
+        err << fmt::format("pmusim: --cpi expects 1 to 1000000 cycles per instruction, got {}\n", cpi.value);
+        return usage_error;
+    }
+    // The run's length in cycles and in SystemC time must be representable (64-bit cycles, double ns).
+    if (instructions.value > UINT64_MAX / cpi.value ||
+        static_cast<double>(instructions.value) * static_cast<double>(cpi.value) * period.value > 1e18) {
+        err << "pmusim: --instructions x --cpi x --period is too long a run to simulate (over 1e18 ns)\n";
+        return usage_error;
+    }
+    o.instructions = instructions.value;
+    o.cpi = cpi.value;
+    o.quantum_ns = quantum.value;
+    o.period_ns = period.value;
     return vp::run_vp(o, out, err);
 }
 

@@ -1,4 +1,7 @@
 // pmusim: a cycle-approximate simulator and register model of hardware performance monitor units.
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -7,6 +10,7 @@
 #include <spdlog/spdlog.h>
 
 #include "testbench/commands.hpp"
+#include "traces/message.hpp"
 
 namespace {
 
@@ -31,12 +35,10 @@ commands:
 // command needs it, so sc_main is never called.
 extern "C" int sc_main(int, char*[]) { return 2; }
 
-int main(int argc, char** argv) {
-    std::vector<std::string> args(argv + 1, argv + argc);
+namespace {
+
+int dispatch(const std::vector<std::string>& args) {
     bool quiet = false;
-    spdlog::set_default_logger(spdlog::stderr_color_mt("pmusim"));  // logs on stderr: stdout is the results
-    spdlog::set_level(spdlog::level::warn);
-    spdlog::set_pattern("pmusim: %l: %v");
     size_t i = 0;
     for (; i < args.size(); ++i) {
         const std::string& a = args[i];
@@ -51,7 +53,7 @@ int main(int argc, char** argv) {
             std::cout << "pmusim 0.1.0\n";
             return 0;
         } else if (!a.empty() && a[0] == '-') {
-            std::cerr << "pmusim: unknown option '" << a << "'\n" << usage;
+            std::cerr << "pmusim: unknown option '" << pmusim::printable(a) << "'\n" << usage;
             return 2;
         } else break;
     }
@@ -70,6 +72,37 @@ int main(int argc, char** argv) {
     if (cmd == "vp") return pmusim::cli::cmd_vp(rest, quiet, std::cout, std::cerr);
     if (cmd == "run") return pmusim::cli::cmd_run(rest, std::cout, std::cerr);
     if (cmd == "convert") return pmusim::cli::cmd_convert(rest, std::cout, std::cerr);
-    std::cerr << "pmusim: unknown command '" << cmd << "'\n" << usage;
+    std::cerr << "pmusim: unknown command '" << pmusim::printable(cmd) << "'\n" << usage;
     return 2;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    std::vector<std::string> args(argv + 1, argv + argc);
+    spdlog::set_default_logger(spdlog::stderr_color_mt("pmusim"));  // logs on stderr: stdout is the results
+    spdlog::set_level(spdlog::level::warn);
+    spdlog::set_pattern("pmusim: %l: %v");
+    int status = 2;
+    // One catch-all: whatever a command lets escape becomes a message and exit 2, never an abort.
+    try {
+        status = dispatch(args);
+    } catch (const std::bad_alloc&) {
+        std::cerr << "pmusim: error: out of memory\n";
+        return 2;
+    } catch (const std::exception& e) {
+        std::cerr << "pmusim: error: " << pmusim::printable(e.what(), 2 * pmusim::message_limit) << "\n";
+        return 2;
+    } catch (...) {
+        std::cerr << "pmusim: error: an unexpected internal error (please report it)\n";
+        return 2;
+    }
+    // Results that did not reach standard output are a failure (a full disk, a closed pipe, /dev/full).
+    std::cout.flush();
+    if (!std::cout || std::fflush(stdout) != 0 || std::ferror(stdout)) {
+        std::cerr << "pmusim: error: cannot write the results to standard output"
+                  << (errno ? std::string(": ") + std::strerror(errno) : std::string()) << "\n";
+        return 2;
+    }
+    return status;
 }

@@ -7,6 +7,8 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "testbench/cli_common.hpp"
+
 namespace pmusim::replay {
 
 namespace {
@@ -46,7 +48,7 @@ void print(const Options& o, const Platform& p, const Result& r, std::ostream& o
         }
         j["readbacks"] = {{"checked", r.readbacks_checked}, {"matched", r.readbacks_matched}, {"mismatches", mm}};
         j["notes"] = r.notes;
-        out << j.dump(2) << "\n";
+        out << cli::json_text(j);
         return;
     }
     if (o.output == Output::csv) {

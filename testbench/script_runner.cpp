@@ -1,6 +1,11 @@
 #include "testbench/script_runner.hpp"
 
+#include <sys/stat.h>
+
 #include <cctype>
+#include <cerrno>
+#include <cstring>
+#include <iostream>
 #include <fstream>
 #include <ostream>
 #include <sstream>
@@ -12,6 +17,7 @@
 #include "isa/a64_sysreg.hpp"
 #include "isa/number.hpp"
 #include "isa/rv32.hpp"
+#include "traces/message.hpp"
 
 namespace pmusim {
 
@@ -72,14 +78,46 @@ ScriptRunner::~ScriptRunner() = default;
 std::string ScriptRunner::where() const { return fmt::format("{}:{}", file_, line_); }
 
 int ScriptRunner::run_file(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
-        err_ << fmt::format("{}: error: cannot open the script file\n", path);
+    std::string text, why;
+    if (!read_script_file(path, text, why)) {
+        err_ << fmt::format("{}: error: {}\n", printable(path), why);
         return script_malformed;
     }
-    std::stringstream ss;
+    return run_text(text, path == "-" ? "<stdin>" : path);
+}
+
+bool read_script_file(const std::string& path, std::string& text, std::string& why) {
+    std::ostringstream ss;
+    if (path == "-") {
+        ss << std::cin.rdbuf();
+        if (std::cin.bad()) {
+            why = "cannot read the script from standard input";
+            return false;
+        }
+        text = ss.str();
+        return true;
+    }
+    struct stat st {};
+    if (::stat(path.c_str(), &st) != 0) {
+        why = fmt::format("cannot open the script file: {}", std::strerror(errno));
+        return false;
+    }
+    if (S_ISDIR(st.st_mode)) {
+        why = "is a folder, expected a script file";
+        return false;
+    }
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+        why = fmt::format("cannot open the script file: {}", std::strerror(errno));
+        return false;
+    }
     ss << in.rdbuf();
-    return run_text(ss.str(), path);
+    if (in.bad()) {
+        why = "cannot read the script file";
+        return false;
+    }
+    text = ss.str();
+    return true;
 }
 
 int ScriptRunner::run_text(std::string_view text, const std::string& name) {
@@ -89,7 +127,7 @@ int ScriptRunner::run_text(std::string_view text, const std::string& name) {
         try {
             select_platform(cfg_.default_platform, cfg_.options);
         } catch (const Malformed& m) {
-            err_ << fmt::format("{}: error: {}\n", name, m.message);
+            err_ << fmt::format("{}: error: {}\n", printable(name), printable(m.message, 2 * message_limit));
             return script_malformed;
         }
     }
@@ -104,7 +142,7 @@ int ScriptRunner::run_text(std::string_view text, const std::string& name) {
         try {
             exec(line);
         } catch (const Malformed& m) {
-            err_ << fmt::format("{}: error: {}\n", where(), m.message);
+            err_ << fmt::format("{}: error: {}\n", printable(where()), printable(m.message, 2 * message_limit));
             return script_malformed;
         }
     }
@@ -348,6 +386,10 @@ std::string ScriptRunner::snapshot() const {
 }
 
 void ScriptRunner::exec(std::string_view line) {
+    // Every loop a script can ask for is bounded (docs/script.md, "Limits"): a runaway script is an error, not a hang.
+    if (++steps_ > max_script_steps)
+        throw Malformed{fmt::format("the script runs more than {} statements (repeat counts multiply): split it or lower "
+                                    "the counts", max_script_steps)};
     std::string_view rest = line;
     const std::string kw = to_lower(next_word(rest));
     const auto args = words(rest);
@@ -459,6 +501,26 @@ void ScriptRunner::exec(std::string_view line) {
         const std::string_view n = next_word(body);
         if (n.empty() || body.empty()) throw Malformed{"expected 'repeat N LINE'"};
         const uint64_t count = parse_value(n, "a repeat count");
+        if (count > max_repeat_count)
+            throw Malformed{fmt::format("a repeat count is at most {}, got {}", max_repeat_count, count)};
+        if (repeat_depth_ == max_repeat_depth)
+            throw Malformed{fmt::format("repeats nest at most {} deep", max_repeat_depth)};
+        // The statements this line will run, nested repeats multiplied out, against what the script may still run.
+        uint64_t total = count;
+        for (std::string_view inner = body; total <= max_script_steps;) {
+            if (to_lower(next_word(inner)) != "repeat") break;
+            const auto m = isa::parse_number(next_word(inner));
+            if (!m) break;  // malformed: reported when that line runs
+            total = *m == 0 ? 0 : (total > max_script_steps / *m ? max_script_steps + 1 : total * *m);
+        }
+        if (total > max_script_steps - std::min(steps_, max_script_steps))
+            throw Malformed{fmt::format("the script runs more than {} statements (repeat counts multiply): split it or "
+                                        "lower the counts", max_script_steps)};
+        ++repeat_depth_;
+        struct Leave {
+            unsigned& depth;
+            ~Leave() { --depth; }
+        } leave{repeat_depth_};
         for (uint64_t i = 0; i < count; ++i) exec(body);
         return;
     }

@@ -23,6 +23,14 @@ struct ScriptConfig {
 // Exit codes (a contract): 0 every expectation held, 1 an expectation failed, 2 the script is malformed.
 enum ScriptExit : int { script_ok = 0, script_failed = 1, script_malformed = 2 };
 
+// Bounds on what a script can ask for (docs/script.md, "Limits").
+inline constexpr uint64_t max_repeat_count = 1'000'000;    // one repeat's N
+inline constexpr unsigned max_repeat_depth = 16;           // repeats inside repeats
+inline constexpr uint64_t max_script_steps = 10'000'000;   // statements executed in all, repeats included
+
+// Reads a whole script: a file (not a folder), or standard input for "-". False with the reason on failure.
+bool read_script_file(const std::string& path, std::string& text, std::string& why);
+
 class ScriptRunner {
 public:
     ScriptRunner(ScriptConfig cfg, std::ostream& out, std::ostream& err);
@@ -72,6 +80,8 @@ private:
     std::ostream& out_;
     std::ostream& err_;
     std::string file_;
+    uint64_t steps_ = 0;         // statements executed, repeats included
+    unsigned repeat_depth_ = 0;  // repeats being run
     unsigned line_ = 0;
     const Platform* platform_ = nullptr;
     std::unique_ptr<Pmu> owned_;

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <optional>
 #include <ostream>
 #include <sstream>
 
@@ -13,6 +14,7 @@
 
 #include "testbench/report.hpp"
 #include "isa/number.hpp"
+#include "traces/output_file.hpp"
 
 namespace pmusim::vp {
 
@@ -88,10 +90,31 @@ void quiet_systemc() {
     sc_core::sc_report_handler::set_actions(sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
 }
 
-// The trace file name without the ".vcd" SystemC appends.
-std::string vcd_base(const std::string& file) {
-    return file.size() > 4 && file.substr(file.size() - 4) == ".vcd" ? file.substr(0, file.size() - 4) : file;
-}
+// A VCD file written whole or not at all: SystemC writes a temporary file beside the target (its name ends in
+// ".vcd", the suffix SystemC appends to the name it is given), renamed onto the target once the run has succeeded.
+// On failure the temporary file is removed and the target, whatever it is, is left as it was.
+class VcdOutput {
+public:
+    explicit VcdOutput(const std::string& path) : file_(path, OutputFile::Kind::by_name, ".vcd") {
+        std::string base = file_.write_path();
+        if (base.size() > 4 && base.compare(base.size() - 4, 4, ".vcd") == 0) base.resize(base.size() - 4);
+        tf_ = sc_core::sc_create_vcd_trace_file(base.c_str());
+        tf_->set_time_unit(1, SC_NS);
+    }
+    sc_core::sc_trace_file* trace_file() { return tf_; }
+    // After a successful simulation: SystemC closes (and writes out) its file, then it is put in place.
+    void commit() {
+        sc_core::sc_close_vcd_trace_file(tf_);
+        tf_ = nullptr;
+        file_.commit();
+    }
+    // Without commit() the trace file is not closed (SystemC may crash closing a file after a failed sc_start);
+    // file_ removes the temporary file.
+
+private:
+    OutputFile file_;
+    sc_core::sc_trace_file* tf_ = nullptr;
+};
 
 // The system bus: an initiator socket bound to an ARM PMU's memory-mapped view.
 struct Bus : sc_core::sc_module {
@@ -186,14 +209,11 @@ int run_vp(const VpOptions& o, std::ostream& out, std::ostream& err) {
     }
     std::string setup_text;
     if (!o.setup.empty()) {
-        std::ifstream in(o.setup, std::ios::binary);
-        if (!in) {
-            err << fmt::format("{}: error: cannot open the setup script\n", o.setup);
+        std::string why;
+        if (!read_script_file(o.setup, setup_text, why)) {
+            err << fmt::format("{}: error: cannot open the setup script: {}\n", o.setup, why);
             return 2;
         }
-        std::stringstream ss;
-        ss << in.rdbuf();
-        setup_text = ss.str();
     }
     sc::ModuleConfig mc;
     mc.clock_period = sc_time(o.period_ns, SC_NS);
@@ -227,19 +247,17 @@ int run_vp(const VpOptions& o, std::ostream& out, std::ostream& err) {
         setup.set_advance_hook(timed_advance(*pmu));
         setup_status = setup.run_text(setup_text, o.setup);
     };
-    sc_core::sc_trace_file* tf = nullptr;
+    std::optional<VcdOutput> vcd;
     if (!o.vcd.empty()) {
-        tf = sc_core::sc_create_vcd_trace_file(vcd_base(o.vcd).c_str());
-        tf->set_time_unit(1, SC_NS);
-        pmu->trace(tf);
+        vcd.emplace(o.vcd);
+        pmu->trace(vcd->trace_file());
     }
     if (!start_simulation(err)) return 2;
-    if (tf) sc_core::sc_close_vcd_trace_file(tf);
     if (setup_status != 0) {
         err << fmt::format("pmusim: the setup script {} failed (status {})\n", o.setup, setup_status);
-        if (!o.vcd.empty()) std::remove(o.vcd.c_str());
         return setup_status;
     }
+    if (vcd) vcd->commit();
     out << setup_out.str();
     out << fmt::format("{}: {} instructions in {} cycles ({} ns period, {} ns quantum), ended at {}\n", p->name,
                        core.instructions(), core.cycles(), o.period_ns, o.quantum_ns,
@@ -275,16 +293,14 @@ int run_replay_systemc(replay::Options o, const std::string& vcd, std::ostream& 
             failure = std::current_exception();
         }
     };
-    sc_core::sc_trace_file* tf = sc_core::sc_create_vcd_trace_file(vcd_base(vcd).c_str());
-    tf->set_time_unit(1, SC_NS);
-    pmu->trace(tf);
+    VcdOutput wave(vcd);
+    pmu->trace(wave.trace_file());
     const bool ok = start_simulation(err);
-    sc_core::sc_close_vcd_trace_file(tf);
-    if (failure || !ok) {
-        std::remove(vcd.c_str());  // no half-written output
+    if (failure || !ok) {  // no half-written output: `wave` removes its temporary file
         if (failure) std::rethrow_exception(failure);
         return 2;
     }
+    wave.commit();
     replay::print(o, *p, result, out);
     return 0;
 }
@@ -292,14 +308,11 @@ int run_replay_systemc(replay::Options o, const std::string& vcd, std::ostream& 
 int run_script_systemc(const ScriptConfig& cfg, const std::string& path, const std::string& vcd, std::ostream& out,
                        std::ostream& err) {
     quiet_systemc();
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
-        err << fmt::format("{}: error: cannot open the script file\n", path);
+    std::string text, why;
+    if (!read_script_file(path, text, why)) {
+        err << fmt::format("{}: error: {}\n", path, why);
         return script_malformed;
     }
-    std::stringstream ss;
-    ss << in.rdbuf();
-    const std::string text = ss.str();
     std::string name = cfg.default_platform;
     PlatformOptions opts = cfg.options;
     PlatformOptions script_opts = cfg.options;
@@ -329,15 +342,10 @@ int run_script_systemc(const ScriptConfig& cfg, const std::string& path, const s
     int status = 0;
     ThreadHost host("script");
     host.body = [&] { status = runner.run_text(text, path); };
-    sc_core::sc_trace_file* tf = sc_core::sc_create_vcd_trace_file(vcd_base(vcd).c_str());
-    tf->set_time_unit(1, SC_NS);
-    pmu->trace(tf);
-    if (!start_simulation(err)) {
-        std::remove(vcd.c_str());
-        return script_malformed;
-    }
-    sc_core::sc_close_vcd_trace_file(tf);
-    if (status == script_malformed) std::remove(vcd.c_str());  // no half-written output for a malformed script
+    VcdOutput wave(vcd);
+    pmu->trace(wave.trace_file());
+    if (!start_simulation(err)) return script_malformed;
+    if (status != script_malformed) wave.commit();  // a malformed script leaves no waveform
     return status;
 }
 

@@ -13,8 +13,8 @@ struct ConvertResult {
 };
 
 // Converts `in` (format name or "auto"; `opts.isa` for formats that do not carry the instruction set) to `out`
-// ("-": standard output), text or binary. The output is written to a temporary file beside it and renamed on
-// success: an error leaves no half-written file. Throws TraceError.
+// ("-": standard output), text or binary. The output is written whole or not at all (traces/output_file.hpp).
+// Throws TraceError for bad input, OutputError when the output cannot be written.
 ConvertResult convert(const std::string& in, const std::string& format, const ReaderOptions& opts, const std::string& out, bool text);
 
 }  // namespace pmusim::trace

@@ -7,11 +7,33 @@
 #include <lzma.h>
 #include <zlib.h>
 
+#include "traces/message.hpp"
+
 namespace pmusim::trace {
 
 TraceError::TraceError(const std::string& file, uint64_t line, const std::string& what)
-    : std::runtime_error(line ? fmt::format("{}:{}: {}", file, line, what) : fmt::format("{}: {}", file, what)),
+    : std::runtime_error(line ? fmt::format("{}:{}: {}", printable(file), line, printable(what, 2 * message_limit))
+                              : fmt::format("{}: {}", printable(file), printable(what, 2 * message_limit))),
       file_(file), line_(line) {}
+
+namespace {
+
+// liblzma's return codes in words (lzma/base.h).
+std::string lzma_text(lzma_ret rc) {
+    switch (rc) {
+        case LZMA_MEM_ERROR: return "out of memory while decompressing";
+        case LZMA_MEMLIMIT_ERROR: return "the stream needs more memory than allowed to decompress";
+        case LZMA_FORMAT_ERROR: return "not in the .xz format";
+        case LZMA_OPTIONS_ERROR: return "compressed with options this liblzma does not support";
+        case LZMA_DATA_ERROR: return "corrupt compressed data";
+        case LZMA_BUF_ERROR: return "the compressed stream ends early (truncated)";
+        case LZMA_UNSUPPORTED_CHECK: return "an integrity check of a kind this liblzma does not support";
+        case LZMA_PROG_ERROR: return "a decoder error (liblzma misused)";
+        default: return fmt::format("liblzma error {}", static_cast<int>(rc));
+    }
+}
+
+}  // namespace
 
 struct ByteSource::Codec {
     std::vector<unsigned char> in = std::vector<unsigned char>(1 << 16);
@@ -121,7 +143,7 @@ size_t ByteSource::read_decoded(char* out, size_t n) {
             if (rc == LZMA_STREAM_END) c.done = true;
             else if (rc == LZMA_BUF_ERROR && c.in_eof)
                 throw TraceError(path_, 0, "truncated xz data: the compressed stream ends early");
-            else if (rc != LZMA_OK) throw TraceError(path_, 0, fmt::format("corrupt xz data (liblzma error {})", rc));
+            else if (rc != LZMA_OK) throw TraceError(path_, 0, fmt::format("xz data: {}", lzma_text(rc)));
         }
     }
     return produced;
@@ -170,10 +192,15 @@ bool LineReader::next(std::string_view& line) {
         }
         if (eof_) {
             if (begin_ == end_) return false;
-            line = std::string_view(start, end_ - begin_);  // a last line without a newline
-            begin_ = end_;
+            // A last line without its newline is a cut trace (a copy or a run stopped mid-write): reading the part
+            // as a record would count a wrong instruction. Blank remains (spaces, a NUL pad) are no record at all.
+            const std::string_view rest(start, end_ - begin_);
             ++line_no_;
-            return true;
+            begin_ = end_;
+            if (rest.find_first_not_of(std::string_view(" \t\r\0", 4)) == std::string_view::npos) return false;
+            throw TraceError(src_.path(), line_no_,
+                             "the file ends in the middle of this line (a cut trace?): every line of a text trace ends "
+                             "with a newline");
         }
         // Keep the partial line; grow only for a line longer than the buffer.
         if (begin_ > 0) {

@@ -44,10 +44,7 @@ T get(const unsigned char*& p) {
 
 class BinaryWriter : public TraceWriter {
 public:
-    explicit BinaryWriter(const std::string& path) : path_(path) {
-        f_ = path == "-" ? stdout : std::fopen(path.c_str(), "wb");
-        if (!f_) throw TraceError(path, 0, fmt::format("cannot create: {}", std::strerror(errno)));
-    }
+    explicit BinaryWriter(const std::string& path) : path_(path), file_(path, OutputFile::Kind::binary), f_(file_.file()) {}
     void begin(const NativeHeader& nh) override {
         if (begun_) return;
         begun_ = true;
@@ -57,9 +54,6 @@ public:
         put<uint32_t>(p, version);
         put<uint32_t>(p, (nh.starts_at_reset ? 1u : 0u) | (nh.register_values ? 0u : 2u) | (nh.timestamps ? 0u : 4u));
         out(h, sizeof h);
-    }
-    ~BinaryWriter() override {
-        if (f_ && f_ != stdout) std::fclose(f_);
     }
     void write(const TraceRecord& r) override {
         begin({});
@@ -95,9 +89,7 @@ public:
     }
     void finish() override {
         begin({});
-        if (std::fflush(f_) != 0) throw TraceError(path_, 0, fmt::format("write error: {}", std::strerror(errno)));
-        if (f_ != stdout && std::fclose(f_) != 0) throw TraceError(path_, 0, "write error on close");
-        f_ = nullptr;
+        file_.commit();
     }
 
 private:
@@ -105,7 +97,8 @@ private:
         if (std::fwrite(b, 1, n, f_) != n) throw TraceError(path_, 0, fmt::format("write error: {}", std::strerror(errno)));
     }
     std::string path_;
-    std::FILE* f_ = nullptr;
+    OutputFile file_;  // written whole or not at all (traces/output_file.hpp)
+    std::FILE* f_;
     bool begun_ = false;
 };
 
@@ -223,19 +216,13 @@ private:
 // A register index is decimal unless written with 0x (the writer writes 0x); values are always hex.
 class TextWriter : public TraceWriter {
 public:
-    explicit TextWriter(const std::string& path) : path_(path) {
-        f_ = path == "-" ? stdout : std::fopen(path.c_str(), "w");
-        if (!f_) throw TraceError(path, 0, fmt::format("cannot create: {}", std::strerror(errno)));
-    }
+    explicit TextWriter(const std::string& path) : path_(path), file_(path, OutputFile::Kind::text), f_(file_.file()) {}
     void begin(const NativeHeader& h) override {
         if (begun_) return;
         begun_ = true;
         const std::string s = fmt::format("# pmusim trace 1{}{}{}\n", h.starts_at_reset ? " reset" : "",
                                           h.register_values ? "" : " no-values", h.timestamps ? "" : " no-time");
         if (std::fputs(s.c_str(), f_) < 0) throw TraceError(path_, 0, "write error");
-    }
-    ~TextWriter() override {
-        if (f_ && f_ != stdout) std::fclose(f_);
     }
     void write(const TraceRecord& r) override {
         begin({});
@@ -259,9 +246,7 @@ public:
     }
     void finish() override {
         begin({});
-        if (std::fflush(f_) != 0) throw TraceError(path_, 0, "write error");
-        if (f_ != stdout && std::fclose(f_) != 0) throw TraceError(path_, 0, "write error on close");
-        f_ = nullptr;
+        file_.commit();
     }
     static std::string to_lower_isa(IsaState s) {
         std::string n(to_string(s));
@@ -271,7 +256,8 @@ public:
 
 private:
     std::string path_;
-    std::FILE* f_ = nullptr;
+    OutputFile file_;  // written whole or not at all (traces/output_file.hpp)
+    std::FILE* f_;
     bool begun_ = false;
 };
 

@@ -5,6 +5,7 @@
 #include <memory>
 #include <string>
 
+#include "traces/output_file.hpp"
 #include "traces/trace_record.hpp"
 
 namespace pmusim::trace {
@@ -23,7 +24,9 @@ public:
     // The header; written before the first record (with the defaults when not called).
     virtual void begin(const NativeHeader& h) = 0;
     virtual void write(const TraceRecord& r) = 0;
-    virtual void finish() = 0;  // flush and close; throws TraceError on a write error
+    // Flushes, closes and puts the file in place; throws OutputError on a write error. A writer destroyed
+    // without finish() leaves no file behind (traces/output_file.hpp).
+    virtual void finish() = 0;
 };
 
 // Writes to `path` ("-" for standard output); `text` selects the text form.

@@ -133,10 +133,11 @@ std::string detect(ByteSource& src) {
 std::unique_ptr<TraceReader> open_reader(const std::string& path, const std::string& format, const ReaderOptions& opts) {
     auto src = std::make_unique<ByteSource>(path);
     std::string f = format;
+    // Nothing to replay is an error whatever the format, named or detected: never a report of 0 records.
+    if (src->peek(1).empty()) throw TraceError(path, 0, "the trace is empty (no bytes)");
     if (f.empty() || f == "auto") {
         f = detect(*src);
         if (f.empty()) {
-            if (src->peek(1).empty()) throw TraceError(path, 0, "the trace is empty");
             throw TraceError(path, 1,
                              "cannot tell the trace format from the first lines; expected Tarmac, a VeeR exec.log, "
                              "Spike --log-commits, a QEMU execlog or -d log, or a pmusim native trace (or name one with --format)");

@@ -99,3 +99,15 @@ pmusim_case(run_pmceid_option 0 "read-backs: 3 checked, 3 matched" run --platfor
 pmusim_case(regs_counters_option 0 "PMCR_EL0 +S3_3_C9_C12_0 +0xe04 +32 +0x51072000 +control" regs --platform cortex-a53 -o counters=4 -o implementer=0x51 -o idcode=7)
 pmusim_case(bad_counters_option 2 "option counters: expected a number from 0 to 0x1f, got '40'" regs --platform cortex-a53 -o counters=40)
 pmusim_case(script_swinc_irq 0 "swinc_irq.pmus:10: info \\[irq\\] interrupt request asserted at cycle 5 \\(by the write of PMSWINC_EL0\\)" script ${E2E}/swinc_irq.pmus)
+
+# Reliability: no crash, no destroyed file, no silent success. Each case sets up its own files (tests/e2e/reliability.sh).
+foreach(case convert_fail_keeps_out convert_fail_symlink convert_symlink_replaces_target convert_fail_fifo
+             convert_same_file convert_ok_mode convert_folder_out run_vcd_fail_keeps_files run_vcd_unwritable
+             script_vcd_fail_keeps_files events_more_than_counters json_not_utf8 script_repeat_count script_repeat_depth
+             script_repeat_total script_negative_overflow script_folder script_stdin stdout_full empty_forced_format
+             header_only_trace cut_mid_line long_line_message xz_error_text isa_article bad_numbers)
+  add_test(NAME e2e.reliability.${case}
+           COMMAND bash ${E2E}/reliability.sh $<TARGET_FILE:pmusim> ${PROJECT_SOURCE_DIR} ${case})
+  set_tests_properties(e2e.reliability.${case} PROPERTIES PASS_REGULAR_EXPRESSION "PASS \\[${case}\\]|skip:"
+                                                          FAIL_REGULAR_EXPRESSION "FAIL \\[")
+endforeach()
