@@ -1,7 +1,19 @@
 #!/usr/bin/env bash
-# The whole test suite: set-up, build (warnings are errors), then every test through CTest.
+# The whole test suite: set-up, build (warnings are errors), every test through CTest; then the same suite built
+# with AddressSanitizer and UndefinedBehaviorSanitizer (clang), which also runs the fuzz harnesses briefly.
+# PMUSIM_NO_SANITIZE=1 skips the second pass (a quicker local run); arguments go to both ctest runs.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 bash scripts/build.sh
 ctest --test-dir build --output-on-failure --parallel "$(nproc)" "$@"
+if [ "${PMUSIM_NO_SANITIZE:-0}" = 1 ]; then
+  echo "test: the sanitizer pass is skipped (PMUSIM_NO_SANITIZE=1)"
+  exit 0
+fi
+bash scripts/build-sanitize.sh
+# Leaks are checked; SystemC's kernel keeps its simulation context until exit (tests/lsan.supp says which).
+export ASAN_OPTIONS="detect_leaks=1:abort_on_error=1:strict_string_checks=1:detect_stack_use_after_return=1"
+export LSAN_OPTIONS="suppressions=$top/tests/lsan.supp:print_suppressions=0"
+export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
+ctest --test-dir build-asan --output-on-failure --parallel "$(nproc)" "$@"
