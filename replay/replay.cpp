@@ -309,6 +309,9 @@ public:
         } else {
             run_reference(*reader);
         }
+        // Nothing to replay is an error, whatever the engine: never a report of 0 records.
+        if (r_.records == 0)
+            throw trace::TraceError(o_.trace, 0, fmt::format("no instruction records in this {} trace", r_.format));
         flush();
         r_.skipped_note(reader.get());
         if (!r_.mismatches.empty() && o_.timing == Timing::model)
@@ -340,8 +343,6 @@ private:
             if (tty && (r_.records & 0xFFFFF) == 0) fmt::print(stderr, "\r{} records", r_.records);
         }
         if (held) step(recs[cur ^ 1], nullptr);
-        if (r_.records == 0)
-            throw trace::TraceError(o_.trace, 0, fmt::format("no instruction records in this {} trace", r_.format));
         if (tty) fmt::print(stderr, "\r");
     }
 
