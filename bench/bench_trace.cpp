@@ -173,7 +173,7 @@ void BM_ReplayNative(benchmark::State& state, pmusim::replay::Timing timing) {
         o.trace = "generated";
         o.events = {"INST_RETIRED", "CPU_CYCLES", "BR_MIS_PRED", "L1D_CACHE_REFILL"};
         o.timing = timing;
-        const auto r = pmusim::replay::run(o, std::move(reader), nullptr);
+        const auto r = pmusim::replay::run(o, std::move(reader));
         got = r.instructions;
         std::fclose(f);
     }

@@ -4,7 +4,7 @@
 
 #include <algorithm>
 #include <array>
-#include <ostream>
+#include <optional>
 #include <stdexcept>
 
 #include <fmt/format.h>
@@ -256,8 +256,7 @@ private:
 
 class Replayer {
 public:
-    Replayer(const Options& o, const Platform& p, std::ostream* interval_out)
-        : o_(o), p_(p), interval_out_(interval_out), totals_(65536, 0) {
+    Replayer(const Options& o, const Platform& p) : o_(o), p_(p), totals_(65536, 0) {
         if (o.pmu) {
             pmu_ = o.pmu;
         } else {
@@ -286,6 +285,10 @@ public:
         sctlr.crn = 1;
         sctlr.is_read = false;
         sctlr_key_ = isa::a32::cp15_key(sctlr);
+        next_sample_ = o.sample_period ? o.sample_period : ~uint64_t{0};
+        if (o.on_interval)
+            for (const auto& e : p.event_names())
+                if (p.implements(*pmu_, e.number)) series_events_.push_back(e.number);
     }
 
     Result run(std::unique_ptr<trace::TraceReader> reader) {
@@ -301,8 +304,9 @@ public:
         // A trace from reset starts with VeeR EL2's reset mrac: no region cacheable (the program's writes follow).
         if (tm_ && tm_->params().follows_mrac && reader->starts_at_reset()) tm_->set_mrac(0);
 
-        // The block engine hands whole batches to the PMU; --interval and SystemC's hook see every instruction.
-        const bool blocks = o_.engine == Engine::block && !o_.interval && !o_.advance_hook;
+        // The block engine hands whole batches to the PMU; --interval, sample points and SystemC's hook see every
+        // instruction.
+        const bool blocks = o_.engine == Engine::block && !o_.interval && !o_.advance_hook && !o_.sample_period;
         if (blocks) {
             if (tm_) run_blocks<true>(*reader);
             else run_blocks<false>(*reader);
@@ -313,6 +317,9 @@ public:
         if (r_.records == 0)
             throw trace::TraceError(o_.trace, 0, fmt::format("no instruction records in this {} trace", r_.format));
         flush();
+        // The series ends with the trace's totals.
+        if (o_.on_interval && (!last_point_ || last_point_->first != r_.instructions || last_point_->second != total_cycles_))
+            interval_point();
         r_.skipped_note(reader.get());
         if (!r_.mismatches.empty() && o_.timing == Timing::model)
             r_.notes.push_back("read-backs differ where the traced machine's timing differs from the model's: QEMU and "
@@ -544,16 +551,26 @@ private:
         } else {
             batch_.cycles += cycles;
             hist_.add(insn, kind_of(d.kind, insn), p_, batch_);
-            if (++pending_ >= 4096 || hist_.full()) flush();
+            if (++pending_ >= 4096 || hist_.full() || total_cycles_ + batch_.cycles >= next_sample_) flush();
         }
         for (unsigned i = 0; i < rec.n_regs; ++i)
             if (!rec.regs[i].before) set_gpr(rec.regs[i], rv);
-        if (o_.interval && r_.instructions % o_.interval == 0 && d.retires && interval_out_) {
-            flush();
-            *interval_out_ << r_.instructions << ',' << total_cycles_;
-            for (const auto& [name, v] : pmu_->counter_values()) *interval_out_ << ',' << name << '=' << v;
-            *interval_out_ << '\n';
-        }
+        if (o_.interval && r_.instructions % o_.interval == 0 && d.retires && o_.on_interval) interval_point();
+    }
+
+    // A point of the time series, with the PMU up to date.
+    void interval_point() {
+        flush();
+        IntervalPoint pt;
+        pt.instructions = r_.instructions;
+        pt.cycles = total_cycles_;
+        pt.irq = pmu_->irq();
+        pt.counters = pmu_->counter_values();
+        pt.events.reserve(series_events_.size());
+        for (uint32_t e : series_events_)
+            pt.events.emplace_back(e, totals_[e] + (e == p_.cycle_event ? total_cycles_ : 0));
+        last_point_.emplace(pt.instructions, pt.cycles);
+        o_.on_interval(pt);
     }
 
     // The register file holds what the trace shows, in trace order (x0 of RISC-V stays 0).
@@ -654,6 +671,7 @@ private:
         if (o_.advance_hook) o_.advance_hook(batch_);
         else pmu_->advance(batch_);
         total_cycles_ += batch_.cycles;
+        if (total_cycles_ >= next_sample_) next_sample_ = (total_cycles_ / o_.sample_period + 1) * o_.sample_period;
         for (const auto& e : batch_.events)
             if (e.event < totals_.size()) totals_[e.event] += e.count;
         batch_.clear();
@@ -704,7 +722,9 @@ private:
     EventBatch scratch_;  // the timing model's events under --timing cpi1, before the stall events are dropped
     uint32_t sctlr_key_ = 0;
     bool mem_seen_ = false;
-    std::ostream* interval_out_;
+    uint64_t next_sample_ = 0;             // the next sample point (cycles); all ones without sampling
+    std::vector<uint32_t> series_events_;  // the time series' events
+    std::optional<std::pair<uint64_t, uint64_t>> last_point_;  // instructions and cycles of the last point
     std::unique_ptr<Pmu> owned_;
     Pmu* pmu_ = nullptr;
     Result r_;
@@ -729,15 +749,15 @@ void Result::skipped_note(const trace::TraceReader* reader) {
                                     reader->first_skip_message()));
 }
 
-Result run(const Options& o, std::unique_ptr<trace::TraceReader> reader, std::ostream* interval_out) {
+Result run(const Options& o, std::unique_ptr<trace::TraceReader> reader) {
     const Platform* p = find_platform(o.platform);
     if (!p) throw std::invalid_argument(fmt::format("unknown platform '{}'", o.platform));
     // On the heap: the replay may run on a SystemC thread's small stack (pmusim run --vcd).
-    auto r = std::make_unique<Replayer>(o, *p, interval_out);
+    auto r = std::make_unique<Replayer>(o, *p);
     return r->run(std::move(reader));
 }
 
-Result run(const Options& o, std::ostream* interval_out) { return run(o, nullptr, interval_out); }
+Result run(const Options& o) { return run(o, nullptr); }
 
 std::vector<bool> producible_events(const Platform& p, bool with_addresses, bool with_model) {
     std::vector<bool> produced(65536, false);

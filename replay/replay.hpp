@@ -3,7 +3,6 @@
 #pragma once
 #include <cstdint>
 #include <functional>
-#include <iosfwd>
 #include <string>
 #include <vector>
 
@@ -21,6 +20,15 @@ enum class Output { table, csv, json };
 // Result, bit for bit.
 enum class Engine { block, reference };
 
+// One point of the time series (--interval): the counts from the start of the trace to this instruction.
+struct IntervalPoint {
+    uint64_t instructions = 0;
+    uint64_t cycles = 0;
+    bool irq = false;                                         // the PMU's interrupt request at this point
+    std::vector<std::pair<std::string, uint64_t>> counters;  // Pmu::counter_values()
+    std::vector<std::pair<uint32_t, uint64_t>> events;       // every implemented event, as produced so far
+};
+
 struct Options {
     std::string platform;
     PlatformOptions platform_options;
@@ -29,7 +37,7 @@ struct Options {
     Timing timing = Timing::model;
     Output output = Output::table;
     std::vector<std::string> events;  // --events: program counters on the user's behalf
-    uint64_t interval = 0;            // --interval N: counts every N instructions
+    uint64_t interval = 0;            // --interval N: a point of the time series every N instructions
     trace::ReaderOptions reader;
     bool progress = false;            // a progress line on stderr
     Engine engine = Engine::block;
@@ -40,6 +48,12 @@ struct Options {
     // Under SystemC: the module's PMU, and a hook that advances it (and SystemC time) instead of pmu.advance().
     Pmu* pmu = nullptr;
     std::function<AdvanceResult(const EventBatch&)> advance_hook;
+
+    // Sample points (waveforms, docs/waveforms.md): with sample_period > 0 a batch ends at the first instruction
+    // boundary at or after every multiple of sample_period cycles, so the PMU's state is exact there.
+    uint64_t sample_period = 0;
+    // The time series: called every `interval` retired instructions, after the PMU was brought up to date.
+    std::function<void(const IntervalPoint&)> on_interval;
 };
 
 struct Readback {
@@ -65,9 +79,9 @@ struct Result {
 };
 
 // Runs the replay. Throws trace::TraceError for bad input and std::invalid_argument for bad options.
-Result run(const Options& o, std::ostream* interval_out);
+Result run(const Options& o);
 // The same on a reader opened by the caller (benchmarks, generated traces).
-Result run(const Options& o, std::unique_ptr<trace::TraceReader> reader, std::ostream* interval_out);
+Result run(const Options& o, std::unique_ptr<trace::TraceReader> reader);
 
 // Event numbers (indexed 0-65535) a replay on platform p can produce: what its instructions' retirement signals,
 // the cycle event and its timing model's events; the cache and bus events only `with_addresses` (the trace

@@ -13,6 +13,7 @@ packages=(
   libbenchmark-dev
   zlib1g-dev liblzma-dev
   clang libclang-rt-14-dev
+  librsvg2-bin
 )
 
 missing=()

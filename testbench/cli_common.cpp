@@ -112,4 +112,15 @@ std::string json_text(const nlohmann::json& j) {
     return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
+std::vector<std::string> split_list(const std::string& s) {
+    std::vector<std::string> v;
+    for (size_t start = 0; !s.empty() && start <= s.size();) {
+        const size_t comma = s.find(',', start);
+        v.push_back(s.substr(start, comma - start));
+        if (comma == std::string::npos) break;
+        start = comma + 1;
+    }
+    return v;
+}
+
 }  // namespace pmusim::cli

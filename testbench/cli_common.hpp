@@ -34,6 +34,9 @@ const Platform* need_platform(const std::string& name, std::ostream& err);
 // The platform's PMU built with its options, or nullptr with a message.
 std::unique_ptr<Pmu> make_pmu(const Platform& p, const PlatformOptions& opts, std::ostream& err);
 
+// "a,b,c" -> {"a", "b", "c"}; empty -> {}.
+std::vector<std::string> split_list(const std::string& s);
+
 std::string encoding_text(const Register& r);
 std::string offsets_text(const Register& r);
 std::string bits_text(const Field& f);

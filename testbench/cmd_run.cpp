@@ -7,6 +7,7 @@
 
 #include "testbench/cli_common.hpp"
 #include "replay/replay.hpp"
+#include "testbench/plot.hpp"
 #include "testbench/report.hpp"
 #include "traces/convert.hpp"
 #include "traces/native.hpp"
@@ -18,8 +19,9 @@ int cmd_run(const std::vector<std::string>& args, std::ostream& out, std::ostrea
     po::options_description desc("pmusim run: options");
     replay::Options o;
     std::vector<std::string> kvs;
-    std::string timing = "model", output = "table", events, engine = "block";
+    std::string timing = "model", output = "table", events, engine = "block", plot_file, plot_x = "instructions", plot_events;
     Count interval;
+    uint64_t vcd_period = 1000;
     desc.add_options()("platform,p", po::value<std::string>(&o.platform)->required(), "platform name")(
         "option,o", po::value<std::vector<std::string>>(&kvs), "platform option KEY=VALUE (repeatable)")(
         "trace,t", po::value<std::string>(&o.trace)->required(), "trace file (plain, .gz or .xz), or - for standard input")(
@@ -33,13 +35,18 @@ int cmd_run(const std::vector<std::string>& args, std::ostream& out, std::ostrea
         "model (cycles from the timing model), trace (from the trace's timestamps) or cpi1 (one cycle per instruction)")(
         "output", po::value<std::string>(&output)->default_value("table"), "table, csv or json")(
         "events", po::value<std::string>(&events), "comma-separated events to program counters with")(
-        "interval", po::value<Count>(&interval)->default_value(Count{0}), "print the counters every N instructions")(
+        "interval", po::value<Count>(&interval)->default_value(Count{0}),
+        "a time series: the counts every N instructions (a table, CSV rows, or an 'intervals' array in JSON)")(
         "architectural", "only the events retirement decides; with --timing cpi1 or trace the timing model does not run")(
         "engine", po::value<std::string>(&engine)->default_value("block"),
         "block (decoded basic blocks, the fast engine) or reference (one record at a time); the results are identical")(
         "skip-bad-lines", "count malformed lines as warnings instead of stopping")(
         "all", "VeeR exec.log: replay past the end-of-test mailbox store")(
-        "vcd", po::value<std::string>(), "replay under SystemC and write a VCD waveform of the PMU to this file");
+        "vcd", po::value<std::string>(), "replay under SystemC and write a VCD waveform of the PMU to this file")(
+        "vcd-period", po::value<uint64_t>(&vcd_period)->default_value(1000), "cycles between counter samples in the VCD")(
+        "plot", po::value<std::string>(&plot_file), "draw the counters over the run into this SVG file")(
+        "plot-x", po::value<std::string>(&plot_x)->default_value("instructions"), "the plot's x axis: instructions or cycles")(
+        "plot-events", po::value<std::string>(&plot_events), "comma-separated events to plot besides the counters");
     Parsed p;
     int status = 0;
     if (!parse(args, desc, nullptr, p, out, err, "usage: pmusim run --platform P --trace FILE [--output json]", status))
@@ -56,11 +63,14 @@ int cmd_run(const std::vector<std::string>& args, std::ostream& out, std::ostrea
         return usage_error;
     }
     o.output = output == "json" ? replay::Output::json : output == "csv" ? replay::Output::csv : replay::Output::table;
-    for (size_t start = 0; !events.empty() && start <= events.size();) {
-        const size_t comma = events.find(',', start);
-        o.events.push_back(events.substr(start, comma - start));
-        if (comma == std::string::npos) break;
-        start = comma + 1;
+    o.events = split_list(events);
+    if (plot_x != "instructions" && plot_x != "cycles") {
+        err << fmt::format("pmusim: --plot-x expects instructions or cycles, got '{}'\n", plot_x);
+        return usage_error;
+    }
+    if (vcd_period == 0) {
+        err << "pmusim: --vcd-period must be at least 1 cycle\n";
+        return usage_error;
     }
     if (engine != "block" && engine != "reference") {
         err << fmt::format("pmusim: --engine expects block or reference, got '{}'\n", engine);
@@ -77,17 +87,30 @@ int cmd_run(const std::vector<std::string>& args, std::ostream& out, std::ostrea
     o.progress = true;
     const Platform* pl = need_platform(o.platform, err);
     if (!pl) return usage_error;
-    try {
-        if (p.vm.count("vcd")) {
-            std::ostringstream report;
-            const int rc = vp::run_replay_systemc(o, p.vm["vcd"].as<std::string>(), report, err);
-            out << report.str();
-            return rc;
+    std::vector<uint32_t> plotted;
+    for (const auto& name : split_list(plot_events)) {
+        const auto e = find_event(*pl, name);
+        if (!e) {
+            err << fmt::format("pmusim: --plot-events: '{}' is not an event of platform {}\n", name, pl->name);
+            return usage_error;
         }
-        // The whole report is built first: an error leaves no half-written output.
+        plotted.push_back(e->number);
+    }
+    // The series: every point for --interval; for a plot alone, a point every 16 instructions thinned to at most
+    // 1000 (replay::Series).
+    const bool print_series = o.interval != 0;
+    replay::Series series(print_series ? 0 : 1000);
+    if (!plot_file.empty() && !o.interval) o.interval = 16;
+    if (o.interval) o.on_interval = [&series](const replay::IntervalPoint& pt) { series.add(pt); };
+    try {
+        // The whole report is built first, and files are written only after the run: an error leaves no
+        // half-written output.
+        const replay::Result r = p.vm.count("vcd") ? vp::run_replay_systemc(o, p.vm["vcd"].as<std::string>(), vcd_period, err)
+                                                   : replay::run(o);
         std::ostringstream report;
-        const replay::Result r = replay::run(o, o.interval ? &out : nullptr);
-        replay::print(o, *pl, r, report);
+        replay::print(o, *pl, r, report, print_series ? &series : nullptr);
+        if (!plot_file.empty())
+            plot::write_file(plot_file, plot::svg(replay::figure(*pl, o.trace, series, plot_x == "cycles", plotted)));
         out << report.str();
         return 0;
     } catch (const trace::TraceError& e) {
@@ -95,6 +118,9 @@ int cmd_run(const std::vector<std::string>& args, std::ostream& out, std::ostrea
         return 2;
     } catch (const std::invalid_argument& e) {
         err << "pmusim: " << e.what() << "\n";
+        return 2;
+    } catch (const std::runtime_error& e) {  // the waveform or the plot could not be written
+        err << "pmusim: error: " << e.what() << "\n";
         return 2;
     }
 }

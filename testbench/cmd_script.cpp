@@ -16,10 +16,12 @@ int cmd_script(const std::vector<std::string>& args, bool quiet, std::ostream& o
     ScriptConfig cfg;
     cfg.quiet = quiet;
     std::vector<std::string> kvs;
+    uint64_t vcd_period = 1000;
     desc.add_options()("platform,p", po::value<std::string>(&cfg.default_platform), "default platform")(
         "option,o", po::value<std::vector<std::string>>(&kvs), "platform option KEY=VALUE (repeatable)")(
         "quiet,q", "hide info-level diagnostics")(
         "vcd", po::value<std::string>(), "run under SystemC and write a VCD waveform of the PMU to this file")(
+        "vcd-period", po::value<uint64_t>(&vcd_period)->default_value(1000), "cycles between counter samples in the VCD")(
         "file", po::value<std::string>()->required(), "script file");
     po::positional_options_description pos;
     pos.add("file", 1);
@@ -30,8 +32,13 @@ int cmd_script(const std::vector<std::string>& args, bool quiet, std::ostream& o
         return status;
     if (p.vm.count("quiet")) cfg.quiet = true;
     if (!parse_options(kvs, cfg.options, err)) return usage_error;
+    if (vcd_period == 0) {
+        err << "pmusim: --vcd-period must be at least 1 cycle\n";
+        return usage_error;
+    }
     if (p.vm.count("vcd"))
-        return vp::run_script_systemc(cfg, p.vm["file"].as<std::string>(), p.vm["vcd"].as<std::string>(), out, err);
+        return vp::run_script_systemc(cfg, p.vm["file"].as<std::string>(), p.vm["vcd"].as<std::string>(), vcd_period,
+                                      out, err);
     ScriptRunner runner(cfg, out, err);
     return runner.run_file(p.vm["file"].as<std::string>());
 }
@@ -50,7 +57,9 @@ int cmd_vp(const std::vector<std::string>& args, bool quiet, std::ostream& out, 
         "cpi", po::value<Count>(&cpi)->default_value(Count{1}), "cycles per instruction of the synthetic core (1 to 1000000)")(
         "quantum", po::value<Positive>(&quantum)->default_value(Positive{1000}), "temporal-decoupling quantum, ns (> 0)")(
         "period", po::value<Positive>(&period)->default_value(Positive{1}), "clock period, ns (> 0)")(
-        "vcd", po::value<std::string>(&o.vcd), "write a VCD waveform of the PMU to this file");
+        "vcd", po::value<std::string>(&o.vcd), "write a VCD waveform of the PMU to this file")(
+        "vcd-period", po::value<uint64_t>(&o.vcd_period)->default_value(1000), "cycles between counter samples in the VCD")(
+        "plot", po::value<std::string>(&o.plot), "draw the waveform's counters and lines into this SVG file");
     Parsed p;
     int status = 0;
     if (!parse(args, desc, nullptr, p, out, err, "usage: pmusim vp --platform P [--setup FILE] [--instructions N]", status))
@@ -70,6 +79,10 @@ int cmd_vp(const std::vector<std::string>& args, bool quiet, std::ostream& out, 
     o.cpi = cpi.value;
     o.quantum_ns = quantum.value;
     o.period_ns = period.value;
+    if (o.vcd_period == 0) {
+        err << "pmusim: --vcd-period must be at least 1 cycle\n";
+        return usage_error;
+    }
     return vp::run_vp(o, out, err);
 }
 

@@ -2,7 +2,10 @@
 // numbers come from replay::run.
 #include "testbench/report.hpp"
 
+#include <algorithm>
 #include <ostream>
+#include <string>
+#include <vector>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -21,9 +24,95 @@ std::string event_name(const Platform& p, uint32_t n) {
     return fmt::format("{:#x}", n);
 }
 
+// The series' columns: instructions, cycles, then one a counter and one an event.
+// Only the events the replay models have a column (Result::event_totals).
+bool modelled(const Result& r, uint32_t e) {
+    return std::any_of(r.event_totals.begin(), r.event_totals.end(), [e](const auto& t) { return t.first == e; });
+}
+
+std::vector<std::string> series_header(const Platform& p, const Result& r, const IntervalPoint& pt) {
+    std::vector<std::string> h{"instructions", "cycles"};
+    for (const auto& c : pt.counters) h.push_back(c.first);
+    for (const auto& e : pt.events)
+        if (modelled(r, e.first)) h.push_back(event_name(p, e.first));
+    return h;
+}
+
+std::vector<uint64_t> series_row(const Result& r, const IntervalPoint& pt) {
+    std::vector<uint64_t> v{pt.instructions, pt.cycles};
+    for (const auto& c : pt.counters) v.push_back(c.second);
+    for (const auto& e : pt.events)
+        if (modelled(r, e.first)) v.push_back(e.second);
+    return v;
+}
+
 }  // namespace
 
-void print(const Options& o, const Platform& p, const Result& r, std::ostream& out) {
+void Series::add(const IntervalPoint& p) {
+    // The n-th call is taken when n is a multiple of the stride; a point not taken is held as the latest until
+    // the next one, so the series always ends with the trace's totals.
+    if (!last_taken_) points_.pop_back();
+    const uint64_t n = calls_++;
+    last_taken_ = n % stride_ == 0;
+    points_.push_back(p);
+    if (cap_ && last_taken_ && points_.size() >= cap_) {
+        IntervalPoint latest = points_.back();
+        size_t kept = 0;  // point i was call i * stride: the even ones stay
+        for (size_t i = 0; i < points_.size(); i += 2) points_[kept++] = std::move(points_[i]);
+        points_.resize(kept);
+        stride_ *= 2;
+        last_taken_ = n % stride_ == 0;
+        if (!last_taken_) points_.push_back(std::move(latest));
+    }
+}
+
+plot::Figure figure(const Platform& p, const std::string& trace, const Series& series, bool over_cycles,
+                    const std::vector<uint32_t>& events) {
+    plot::Figure f;
+    f.title = fmt::format("{} on {}", trace, p.name);
+    f.x_label = over_cycles ? "cycles" : "instructions retired";
+    const auto& pts = series.points();
+    for (const auto& pt : pts) f.x.push_back(static_cast<double>(over_cycles ? pt.cycles : pt.instructions));
+    if (pts.empty()) return f;
+    std::vector<std::string> idle;
+    for (size_t c = 0; c < pts.front().counters.size(); ++c) {
+        if (std::all_of(pts.begin(), pts.end(), [&](const IntervalPoint& pt) { return pt.counters[c].second == 0; })) {
+            idle.push_back(pts.front().counters[c].first);
+            continue;
+        }
+        plot::Panel panel;
+        panel.name = pts.front().counters[c].first;
+        for (const auto& pt : pts) panel.y.push_back(static_cast<double>(pt.counters[c].second));
+        f.panels.push_back(std::move(panel));
+    }
+    for (uint32_t e : events) {
+        plot::Panel panel;
+        panel.name = event_name(p, e) + " (events so far)";
+        for (const auto& pt : pts) {
+            uint64_t v = 0;
+            for (const auto& [n, count] : pt.events)
+                if (n == e) v = count;
+            panel.y.push_back(static_cast<double>(v));
+        }
+        f.panels.push_back(std::move(panel));
+    }
+    f.subtitle = fmt::format("{} instructions, {} cycles", pts.back().instructions, pts.back().cycles);
+    if (!idle.empty()) {
+        f.subtitle += "; at 0 throughout:";
+        for (const auto& n : idle) f.subtitle += " " + n;
+    }
+    if (p.family != "veer-el2") {  // VeeR EL2 has no overflow interrupt
+        plot::Panel irq;
+        irq.name = "interrupt request";
+        irq.step = true;
+        for (const auto& pt : pts) irq.y.push_back(pt.irq ? 1 : 0);
+        f.panels.push_back(std::move(irq));
+    }
+    return f;
+}
+
+void print(const Options& o, const Platform& p, const Result& r, std::ostream& out, const Series* series) {
+    const bool has_series = series && !series->points().empty();
     if (o.output == Output::json) {
         nlohmann::json j;
         j["platform"] = p.name;
@@ -48,7 +137,30 @@ void print(const Options& o, const Platform& p, const Result& r, std::ostream& o
         }
         j["readbacks"] = {{"checked", r.readbacks_checked}, {"matched", r.readbacks_matched}, {"mismatches", mm}};
         j["notes"] = r.notes;
+        if (has_series) {
+            nlohmann::json iv = nlohmann::json::array();
+            for (const auto& pt : series->points()) {
+                nlohmann::json c = nlohmann::json::object(), e = nlohmann::json::object();
+                for (const auto& [name, v] : pt.counters) c[name] = v;
+                for (const auto& [n, v] : pt.events)
+                    if (modelled(r, n)) e[event_name(p, n)] = v;
+                iv.push_back({{"instructions", pt.instructions}, {"cycles", pt.cycles}, {"irq", pt.irq},
+                              {"counters", c}, {"events", e}});
+            }
+            j["intervals"] = iv;
+        }
         out << cli::json_text(j);
+        return;
+    }
+    if (o.output == Output::csv && has_series) {
+        const auto header = series_header(p, r, series->points().front());
+        for (size_t i = 0; i < header.size(); ++i) out << (i ? "," : "") << header[i];
+        out << '\n';
+        for (const auto& pt : series->points()) {
+            const auto row = series_row(r, pt);
+            for (size_t i = 0; i < row.size(); ++i) out << (i ? "," : "") << row[i];
+            out << '\n';
+        }
         return;
     }
     if (o.output == Output::csv) {
@@ -79,6 +191,19 @@ void print(const Options& o, const Platform& p, const Result& r, std::ostream& o
     if (r.mismatches.size() > shown)
         out << fmt::format("   ... and {} more mismatches (--output json lists them all)\n", r.mismatches.size() - shown);
     for (const auto& n : r.notes) out << " note: " << n << "\n";
+    if (has_series) {
+        out << "\n time series (counts from the start of the trace):\n";
+        const auto header = series_header(p, r, series->points().front());
+        std::vector<size_t> width;
+        for (const auto& h : header) width.push_back(std::max<size_t>(h.size(), 12));
+        for (size_t i = 0; i < header.size(); ++i) out << fmt::format(" {:>{}}", header[i], width[i]);
+        out << '\n';
+        for (const auto& pt : series->points()) {
+            const auto row = series_row(r, pt);
+            for (size_t i = 0; i < row.size(); ++i) out << fmt::format(" {:>{}}", row[i], width[i]);
+            out << '\n';
+        }
+    }
 }
 
 }  // namespace pmusim::replay

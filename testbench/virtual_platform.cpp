@@ -1,6 +1,7 @@
 #include "testbench/virtual_platform.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -12,7 +13,7 @@
 #include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/tlm_quantumkeeper.h>
 
-#include "testbench/report.hpp"
+#include "testbench/waveform.hpp"
 #include "isa/number.hpp"
 #include "traces/output_file.hpp"
 
@@ -72,7 +73,8 @@ void CoreModel::run() {
         batch.clear();
         batch.cycles = block.cycles;
         platform_.retire(block.insn, block.count, batch);
-        pmu->report(batch, qk.get_local_time());
+        if (report_hook) report_hook(batch, qk.get_local_time());
+        else pmu->report(batch, qk.get_local_time());
         instructions_ += block.count;
         cycles_ += block.cycles;
         qk.inc(period_ * static_cast<double>(block.cycles));
@@ -84,37 +86,16 @@ void CoreModel::run() {
 namespace {
 
 // SystemC prints a banner when its kernel starts unless told not to; pmusim's output stays its own.
-// Its info reports (tracing time unit, "simulation stopped by user") are not pmusim's to print either.
+// Its info reports ("simulation stopped by user") and warnings are about the kernel pmusim drives, not the
+// user's input: they are not pmusim's to print either. Errors still become exceptions (start_simulation).
 void quiet_systemc() {
     setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 1);
     sc_core::sc_report_handler::set_actions(sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
+    sc_core::sc_report_handler::set_actions(sc_core::SC_WARNING, sc_core::SC_DO_NOTHING);
 }
 
-// A VCD file written whole or not at all: SystemC writes a temporary file beside the target (its name ends in
-// ".vcd", the suffix SystemC appends to the name it is given), renamed onto the target once the run has succeeded.
-// On failure the temporary file is removed and the target, whatever it is, is left as it was.
-class VcdOutput {
-public:
-    explicit VcdOutput(const std::string& path) : file_(path, OutputFile::Kind::by_name, ".vcd") {
-        std::string base = file_.write_path();
-        if (base.size() > 4 && base.compare(base.size() - 4, 4, ".vcd") == 0) base.resize(base.size() - 4);
-        tf_ = sc_core::sc_create_vcd_trace_file(base.c_str());
-        tf_->set_time_unit(1, SC_NS);
-    }
-    sc_core::sc_trace_file* trace_file() { return tf_; }
-    // After a successful simulation: SystemC closes (and writes out) its file, then it is put in place.
-    void commit() {
-        sc_core::sc_close_vcd_trace_file(tf_);
-        tf_ = nullptr;
-        file_.commit();
-    }
-    // Without commit() the trace file is not closed (SystemC may crash closing a file after a failed sc_start);
-    // file_ removes the temporary file.
-
-private:
-    OutputFile file_;
-    sc_core::sc_trace_file* tf_ = nullptr;
-};
+// The clock cycle a SystemC time falls on.
+uint64_t cycle_at(const sc_time& t, const sc_time& period) { return static_cast<uint64_t>(std::llround(t / period)); }
 
 // The system bus: an initiator socket bound to an ARM PMU's memory-mapped view.
 struct Bus : sc_core::sc_module {
@@ -156,13 +137,28 @@ struct ThreadHost : sc_core::sc_module {
 };
 
 // An advance hook for code running in a SystemC thread: the module advances in bulk (placing any interrupt edge
-// at its cycle) and SystemC time follows the batch's cycles.
-std::function<AdvanceResult(const EventBatch&)> timed_advance(sc::PmuModule& m) {
-    return [&m](const EventBatch& b) {
-        const AdvanceResult r = m.advance(b, sc_core::SC_ZERO_TIME);
-        sc_core::wait(m.config().clock_period * static_cast<double>(b.cycles));
+// at its cycle) and SystemC time follows the batch's cycles. With a waveform, the recorder applies the batch
+// (in parts at its sample points) and writes what changed at its times.
+std::function<AdvanceResult(const EventBatch&)> timed_advance(sc::PmuModule& m, wave::Recorder* rec = nullptr) {
+    return [&m, rec](const EventBatch& b) {
+        const sc_time period = m.config().clock_period;
+        AdvanceResult r;
+        if (rec) {
+            r = rec->advance(m.pmu(), b, cycle_at(sc_core::sc_time_stamp(), period),
+                             [&m, &period](const EventBatch& part, uint64_t offset) {
+                                 return m.advance(part, period * static_cast<double>(offset));
+                             });
+        } else {
+            r = m.advance(b, sc_core::SC_ZERO_TIME);
+        }
+        sc_core::wait(period * static_cast<double>(b.cycles));
         return r;
     };
+}
+
+// The waveform's clock period in picoseconds.
+uint64_t period_ps(const sc::PmuModule& m) {
+    return static_cast<uint64_t>(std::llround(m.config().clock_period / sc_time(1, sc_core::SC_PS)));
 }
 
 // Runs the simulation to its end; a SystemC error is reported, not a crash.
@@ -241,23 +237,43 @@ int run_vp(const VpOptions& o, std::ostream& out, std::ostream& err) {
     std::ostringstream setup_out;
     ScriptRunner setup(scfg, setup_out, err);
     int setup_status = 0;
+    std::unique_ptr<wave::Recorder> rec;
+    if (!o.vcd.empty()) {
+        try {
+            rec = std::make_unique<wave::Recorder>(o.vcd, o.vcd_period, period_ps(*pmu));
+        } catch (const std::runtime_error& e) {
+            err << fmt::format("pmusim: {}\n", e.what());
+            return 2;
+        }
+        rec->add(pmu->pmu(), pmu->name());
+        // The core's batches start at its local time, ahead of SystemC's under temporal decoupling.
+        core.report_hook = [&](const EventBatch& b, const sc_time& local) {
+            rec->advance(pmu->pmu(), b, cycle_at(sc_core::sc_time_stamp() + local, mc.clock_period),
+                         [&](const EventBatch& part, uint64_t offset) {
+                             return pmu->advance(part, local + mc.clock_period * static_cast<double>(offset));
+                         });
+        };
+    }
     core.before_run = [&] {
         if (setup_text.empty()) return;
         setup.attach(*p, pmu->pmu());
-        setup.set_advance_hook(timed_advance(*pmu));
+        setup.set_advance_hook(timed_advance(*pmu, rec.get()));
         setup_status = setup.run_text(setup_text, o.setup);
     };
-    std::optional<VcdOutput> vcd;
-    if (!o.vcd.empty()) {
-        vcd.emplace(o.vcd);
-        pmu->trace(vcd->trace_file());
-    }
+    if (rec) rec->start();
     if (!start_simulation(err)) return 2;
-    if (setup_status != 0) {
+    if (setup_status != 0) {  // no waveform: the recorder removes its temporary file
         err << fmt::format("pmusim: the setup script {} failed (status {})\n", o.setup, setup_status);
         return setup_status;
     }
-    if (vcd) vcd->commit();
+    if (rec) {
+        try {
+            rec->finish(cycle_at(sc_core::sc_time_stamp(), mc.clock_period));
+        } catch (const std::runtime_error& e) {
+            err << fmt::format("pmusim: {}\n", e.what());
+            return 2;
+        }
+    }
     out << setup_out.str();
     out << fmt::format("{}: {} instructions in {} cycles ({} ns period, {} ns quantum), ended at {}\n", p->name,
                        core.instructions(), core.cycles(), o.period_ns, o.quantum_ns,
@@ -273,7 +289,7 @@ int run_vp(const VpOptions& o, std::ostream& out, std::ostream& err) {
     return 0;
 }
 
-int run_replay_systemc(replay::Options o, const std::string& vcd, std::ostream& out, std::ostream& err) {
+replay::Result run_replay_systemc(replay::Options o, const std::string& vcd, uint64_t vcd_period, std::ostream& err) {
     quiet_systemc();
     const Platform* p = find_platform(o.platform);
     if (!p) throw std::invalid_argument(fmt::format("unknown platform '{}'", o.platform));
@@ -281,32 +297,31 @@ int run_replay_systemc(replay::Options o, const std::string& vcd, std::ostream& 
     auto pmu = sc::make_module("pmu", *p, o.platform_options, mc);
     Wiring wires(pmu->config().irq_active_low);
     wires.bind(*pmu);
+    wave::Recorder rec(vcd, vcd_period, period_ps(*pmu));
+    rec.add(pmu->pmu(), pmu->name());
     o.pmu = &pmu->pmu();
-    o.advance_hook = timed_advance(*pmu);
+    o.advance_hook = timed_advance(*pmu, &rec);
+    o.sample_period = rec.sample_period();  // batches end at the sample points
     replay::Result result;
     std::exception_ptr failure;
     ThreadHost host("replay");
     host.body = [&] {
         try {
-            result = replay::run(o, nullptr);
+            result = replay::run(o);
         } catch (...) {
             failure = std::current_exception();
         }
     };
-    VcdOutput wave(vcd);
-    pmu->trace(wave.trace_file());
+    rec.start();
     const bool ok = start_simulation(err);
-    if (failure || !ok) {  // no half-written output: `wave` removes its temporary file
-        if (failure) std::rethrow_exception(failure);
-        return 2;
-    }
-    wave.commit();
-    replay::print(o, *p, result, out);
-    return 0;
+    if (failure) std::rethrow_exception(failure);  // the recorder removes its temporary file; `vcd` is untouched
+    if (!ok) throw std::runtime_error("the SystemC simulation failed");
+    rec.finish(cycle_at(sc_core::sc_time_stamp(), pmu->config().clock_period));
+    return result;
 }
 
-int run_script_systemc(const ScriptConfig& cfg, const std::string& path, const std::string& vcd, std::ostream& out,
-                       std::ostream& err) {
+int run_script_systemc(const ScriptConfig& cfg, const std::string& path, const std::string& vcd, uint64_t vcd_period,
+                       std::ostream& out, std::ostream& err) {
     quiet_systemc();
     std::string text, why;
     if (!read_script_file(path, text, why)) {
@@ -338,14 +353,27 @@ int run_script_systemc(const ScriptConfig& cfg, const std::string& path, const s
     rc.options = opts;
     ScriptRunner runner(rc, out, err);
     runner.attach(*p, pmu->pmu());
-    runner.set_advance_hook(timed_advance(*pmu));
+    std::unique_ptr<wave::Recorder> rec;
+    try {
+        rec = std::make_unique<wave::Recorder>(vcd, vcd_period, period_ps(*pmu));
+    } catch (const std::runtime_error& e) {
+        err << fmt::format("pmusim: {}\n", e.what());
+        return script_malformed;
+    }
+    rec->add(pmu->pmu(), pmu->name());
+    runner.set_advance_hook(timed_advance(*pmu, rec.get()));
     int status = 0;
     ThreadHost host("script");
     host.body = [&] { status = runner.run_text(text, path); };
-    VcdOutput wave(vcd);
-    pmu->trace(wave.trace_file());
-    if (!start_simulation(err)) return script_malformed;
-    if (status != script_malformed) wave.commit();  // a malformed script leaves no waveform
+    rec->start();
+    // A malformed script or a failed simulation leaves no file: the recorder removes only its temporary file.
+    if (!start_simulation(err) || status == script_malformed) return script_malformed;
+    try {
+        rec->finish(cycle_at(sc_core::sc_time_stamp(), pmu->config().clock_period));
+    } catch (const std::runtime_error& e) {
+        err << fmt::format("pmusim: {}\n", e.what());
+        return script_malformed;
+    }
     return status;
 }
 

@@ -3,6 +3,7 @@
 // runs a script with a VCD trace.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <iosfwd>
 #include <memory>
 #include <string>
@@ -74,6 +75,8 @@ public:
     uint64_t instructions() const { return instructions_; }
     uint64_t cycles() const { return cycles_; }
     std::function<void()> before_run;  // runs in the core's thread at time 0 (a setup script, say)
+    // Replaces pmu->report() (a waveform recorder in between); the time is the core's local offset.
+    std::function<void(const EventBatch&, const sc_core::sc_time&)> report_hook;
 
 private:
     void run();
@@ -92,19 +95,22 @@ struct VpOptions {
     double quantum_ns = 1000;
     double period_ns = 1;
     std::string vcd;          // file name, or empty
+    uint64_t vcd_period = 1000;  // cycles between counter samples in the waveform
     bool quiet = false;
 };
 
 // `pmusim vp`: builds the platform, runs it, prints the interrupt log and the counters. Returns the exit status.
 int run_vp(const VpOptions& o, std::ostream& out, std::ostream& err);
 
-// `pmusim script --vcd FILE`: the script runs in a SystemC thread; `tick` advances SystemC time, and the PMU's
-// state words and request lines are traced. Returns the script's exit status.
 // `pmusim run --vcd FILE`: the replay in a SystemC thread on the platform's module, advancing SystemC time with
-// the replay's cycles, and a VCD waveform of the PMU. Returns 0; throws as replay::run does.
-int run_replay_systemc(replay::Options o, const std::string& vcd, std::ostream& out, std::ostream& err);
+// the replay's cycles, and a VCD waveform of the PMU (testbench/waveform.hpp) with counters sampled every
+// `vcd_period` cycles. Throws as replay::run does (std::runtime_error for the file or the simulation); the file
+// is written only when the run succeeds.
+replay::Result run_replay_systemc(replay::Options o, const std::string& vcd, uint64_t vcd_period, std::ostream& err);
 
-int run_script_systemc(const ScriptConfig& cfg, const std::string& path, const std::string& vcd, std::ostream& out,
-                       std::ostream& err);
+// `pmusim script --vcd FILE`: the script runs in a SystemC thread; `tick` advances SystemC time, and the PMU is
+// recorded as above. Returns the script's exit status; a malformed script writes no file.
+int run_script_systemc(const ScriptConfig& cfg, const std::string& path, const std::string& vcd, uint64_t vcd_period,
+                       std::ostream& out, std::ostream& err);
 
 }  // namespace pmusim::vp

@@ -91,7 +91,7 @@ struct Outcome {
 Outcome outcome(const replay::Options& o, std::unique_ptr<trace::TraceReader> reader = nullptr) {
     Outcome out;
     try {
-        out.result = replay::run(o, std::move(reader), nullptr);
+        out.result = replay::run(o, std::move(reader));
     } catch (const std::exception& e) {
         out.error = e.what();
     }
@@ -274,8 +274,8 @@ TEST(ReplayEngines, GeneratedStreamsAreBitIdentical) {
             for (const Mode& m : modes) {
                 const replay::Options ro = options(isa->platform, m, replay::Engine::reference);
                 const replay::Options bo = options(isa->platform, m, replay::Engine::block);
-                const replay::Result ref = replay::run(ro, std::make_unique<VectorReader>(recs), nullptr);
-                const replay::Result blk = replay::run(bo, std::make_unique<VectorReader>(recs), nullptr);
+                const replay::Result ref = replay::run(ro, std::make_unique<VectorReader>(recs));
+                const replay::Result blk = replay::run(bo, std::make_unique<VectorReader>(recs));
                 // The stream is what the generator made: every record replayed, and PMU accesses checked.
                 EXPECT_EQ(ref.records, recs.size());
                 EXPECT_GT(ref.readbacks_checked, 0u);
@@ -290,9 +290,9 @@ TEST(ReplayEngines, GeneratedStreamsAreBitIdentical) {
 TEST(ReplayEngines, ArchitecturalDropsOnlyTheModelsEvents) {
     const auto recs = generate(rv32, 7, 5000);
     replay::Options o = options("veer-el2", modes[2], replay::Engine::block);
-    const replay::Result with = replay::run(o, std::make_unique<VectorReader>(recs), nullptr);
+    const replay::Result with = replay::run(o, std::make_unique<VectorReader>(recs));
     o.timing_events = false;
-    const replay::Result without = replay::run(o, std::make_unique<VectorReader>(recs), nullptr);
+    const replay::Result without = replay::run(o, std::make_unique<VectorReader>(recs));
     EXPECT_EQ(with.instructions, without.instructions);
     EXPECT_EQ(with.cycles, without.cycles);  // one per instruction either way
     EXPECT_LT(without.event_totals.size(), with.event_totals.size());
@@ -307,7 +307,7 @@ TEST(ReplayEngines, ArchitecturalDropsOnlyTheModelsEvents) {
         EXPECT_GT(a, 0u) << "event " << e;
     }
     o.timing = replay::Timing::model;
-    EXPECT_THROW(replay::run(o, std::make_unique<VectorReader>(recs), nullptr), std::invalid_argument);
+    EXPECT_THROW(replay::run(o, std::make_unique<VectorReader>(recs)), std::invalid_argument);
 }
 
 }  // namespace

@@ -1,0 +1,302 @@
+#include "testbench/waveform.hpp"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <set>
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+#include "testbench/plot.hpp"
+
+namespace pmusim::wave {
+
+namespace {
+
+__extension__ typedef unsigned __int128 u128;
+
+// IEEE 1364-2005 §18.2: identifier codes are printable ASCII characters ('!' to '~').
+std::string vcd_id(size_t n) {
+    std::string id;
+    do {
+        id += static_cast<char>('!' + n % 94);
+        n /= 94;
+    } while (n);
+    return id;
+}
+
+uint64_t mask_of(unsigned bits) { return bits >= 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1; }
+
+std::vector<std::string> split_scope(const std::string& s) {
+    std::vector<std::string> parts;
+    size_t start = 0;
+    for (size_t dot; (dot = s.find('.', start)) != std::string::npos; start = dot + 1) parts.push_back(s.substr(start, dot - start));
+    parts.push_back(s.substr(start));
+    return parts;
+}
+
+}  // namespace
+
+VcdWriter::VcdWriter(std::string path, std::string timescale) : path_(std::move(path)), timescale_(std::move(timescale)) {
+    // A temporary file in the target's folder, renamed over it by finish().
+    std::string tmpl = path_ + ".XXXXXX";
+    const int fd = mkstemp(tmpl.data());
+    if (fd < 0) throw std::runtime_error(fmt::format("{}: cannot create the waveform: {}", path_, std::strerror(errno)));
+    tmp_ = tmpl;
+    fchmod(fd, plot::new_file_mode());
+    f_ = fdopen(fd, "w");
+    if (!f_) {
+        ::close(fd);
+        std::remove(tmp_.c_str());
+        throw std::runtime_error(fmt::format("{}: cannot write the waveform", path_));
+    }
+}
+
+VcdWriter::~VcdWriter() {
+    if (finished_) return;
+    if (f_) std::fclose(f_);
+    std::remove(tmp_.c_str());  // our own temporary file; the target is untouched
+}
+
+void VcdWriter::put(const std::string& s) {
+    if (std::fwrite(s.data(), 1, s.size(), f_) != s.size())
+        throw std::runtime_error(fmt::format("{}: write error: {}", path_, std::strerror(errno)));
+}
+
+size_t VcdWriter::add(const std::string& scope, const std::string& name, unsigned width) {
+    signals_.push_back({scope, name, vcd_id(signals_.size()), width});
+    return signals_.size() - 1;
+}
+
+void VcdWriter::value_text(size_t signal, uint64_t value) {
+    const Signal& s = signals_[signal];
+    if (s.width == 1) {
+        put(fmt::format("{}{}\n", value & 1, s.id));
+        return;
+    }
+    put(fmt::format("b{:b} {}\n", value, s.id));
+}
+
+void VcdWriter::begin(const std::vector<uint64_t>& initial) {
+    put(fmt::format("$comment pmusim waveform $end\n$timescale {} $end\n", timescale_));
+    // Scopes in order of first appearance; signals of one scope together.
+    std::vector<std::string> order;
+    for (const auto& s : signals_)
+        if (std::find(order.begin(), order.end(), s.scope) == order.end()) order.push_back(s.scope);
+    std::vector<std::string> open;
+    for (const auto& scope : order) {
+        const auto parts = split_scope(scope);
+        size_t common = 0;
+        while (common < open.size() && common < parts.size() && open[common] == parts[common]) ++common;
+        for (size_t i = open.size(); i > common; --i) put("$upscope $end\n");
+        open.resize(common);
+        for (size_t i = common; i < parts.size(); ++i) {
+            put(fmt::format("$scope module {} $end\n", parts[i]));
+            open.push_back(parts[i]);
+        }
+        for (const auto& s : signals_)
+            if (s.scope == scope) put(fmt::format("$var wire {} {} {} $end\n", s.width, s.id, s.name));
+    }
+    for (size_t i = open.size(); i > 0; --i) put("$upscope $end\n");
+    put("$enddefinitions $end\n#0\n$dumpvars\n");
+    for (size_t i = 0; i < signals_.size(); ++i) value_text(i, i < initial.size() ? initial[i] : 0);
+    put("$end\n");
+    time_written_ = true;
+}
+
+void VcdWriter::change(uint64_t time, size_t signal, uint64_t value) {
+    if (time < time_) throw std::logic_error("VCD changes out of time order");
+    if (time != time_ || !time_written_) put(fmt::format("#{}\n", time));
+    time_ = time;
+    time_written_ = true;
+    value_text(signal, value);
+}
+
+void VcdWriter::finish(uint64_t end) {
+    // The end of the run as a last time stamp, so that a viewer shows the final values over a span.
+    if (end > time_) put(fmt::format("#{}\n", end));
+    const bool ok = std::fflush(f_) == 0 && fsync(fileno(f_)) == 0;
+    const int closed = std::fclose(f_);
+    f_ = nullptr;
+    if (!ok || closed != 0) throw std::runtime_error(fmt::format("{}: write error: {}", path_, std::strerror(errno)));
+    if (std::rename(tmp_.c_str(), path_.c_str()) != 0)
+        throw std::runtime_error(fmt::format("{}: cannot write the waveform: {}", path_, std::strerror(errno)));
+    finished_ = true;
+}
+
+Recorder::Recorder(const std::string& path, uint64_t sample_period, uint64_t period_ps)
+    : vcd_(path, period_ps % 1000 == 0 ? "1 ns" : "1 ps"), sample_period_(std::max<uint64_t>(sample_period, 1)),
+      scale_(period_ps % 1000 == 0 ? period_ps / 1000 : period_ps) {}
+
+Recorder::~Recorder() = default;
+
+void Recorder::add(Pmu& pmu, const std::string& scope) {
+    auto t = std::make_unique<Traced>();
+    t->pmu = &pmu;
+    std::set<std::string> counters;
+    for (const auto& c : pmu.counter_values()) counters.insert(c.first);
+    // One signal per distinct state word of the implemented registers (RV32 halves share theirs), named after
+    // the first register that views it and as wide as the widest view.
+    std::vector<std::pair<const Register*, unsigned>> words;
+    std::vector<bool> is_counter;
+    for (const auto& reg : pmu.bank().all()) {
+        if (!reg->state || !reg->implemented()) continue;
+        auto it = std::find_if(words.begin(), words.end(), [&](const auto& w) { return w.first->state == reg->state; });
+        const unsigned bits = std::min(64u, reg->state_shift + reg->width);
+        if (it == words.end()) {
+            words.emplace_back(reg.get(), bits);
+            is_counter.push_back(counters.count(reg->name) > 0);
+        } else {
+            it->second = std::max(it->second, bits);
+            if (counters.count(reg->name)) is_counter[it - words.begin()] = true;
+        }
+    }
+    for (size_t i = 0; i < words.size(); ++i)
+        t->words.push_back({words[i].first->state, mask_of(words[i].second), words[i].second, is_counter[i],
+                            vcd_.add(scope, words[i].first->name, words[i].second)});
+    t->state_signal = vcd_.add(scope, "core_state", 3);
+    t->irq_signal = vcd_.add(scope, "irq_request", 1);
+    if (pmu.has_fiq()) t->fiq_signal = vcd_.add(scope, "fiq_request", 1);
+    traced_.push_back(std::move(t));
+}
+
+Recorder::Traced& Recorder::find(Pmu& pmu) {
+    for (auto& t : traced_)
+        if (t->pmu == &pmu) return *t;
+    throw std::logic_error("waveform: a PMU that was not added");
+}
+
+void Recorder::start() {
+    std::vector<uint64_t> initial;
+    for (auto& t : traced_) {
+        for (const Word& w : t->words) {
+            if (initial.size() <= w.signal) initial.resize(w.signal + 1);
+            initial[w.signal] = value(w);
+            t->settled.push_back(value(w));
+        }
+        t->irq = t->pmu->irq();
+        t->fiq = t->pmu->fiq();
+        t->state = static_cast<uint64_t>(t->pmu->state());
+        initial.resize(std::max(initial.size(), std::max({t->state_signal, t->irq_signal, t->fiq_signal + 1}) + 1));
+        initial[t->state_signal] = t->state;
+        initial[t->irq_signal] = t->irq;
+        if (t->fiq_signal != SIZE_MAX) initial[t->fiq_signal] = t->fiq;
+    }
+    last_ = initial;
+    vcd_.begin(initial);
+    started_ = true;
+}
+
+void Recorder::note(uint64_t cycle, size_t signal, uint64_t v) {
+    if (last_[signal] == v) return;
+    last_[signal] = v;
+    pending_.emplace(std::max(cycle, released_), std::make_pair(signal, v));
+}
+
+void Recorder::lines(Traced& t, uint64_t at) {
+    if (t.pmu->irq() != t.irq) note(at, t.irq_signal, t.irq = t.pmu->irq());
+    if (t.fiq_signal != SIZE_MAX && t.pmu->fiq() != t.fiq) note(at, t.fiq_signal, t.fiq = t.pmu->fiq());
+    const auto state = static_cast<uint64_t>(t.pmu->state());
+    if (state != t.state) note(at, t.state_signal, t.state = state);
+}
+
+void Recorder::accesses(Traced& t, uint64_t at) {
+    // What changed since the last batch was done between batches (register accesses, a core-state input): at
+    // its own cycle.
+    for (size_t i = 0; i < t.words.size(); ++i) {
+        const uint64_t v = value(t.words[i]);
+        if (v != t.settled[i]) note(at, t.words[i].signal, t.settled[i] = v);
+    }
+    lines(t, at);
+}
+
+AdvanceResult Recorder::part(Traced& t, const EventBatch& b, uint64_t start, uint64_t offset, const Apply& apply) {
+    const uint64_t s = start + offset, n = b.cycles, e = s + n;
+    const AdvanceResult r = apply(b, offset);
+    // An interrupt raised inside the batch: the line, the flags and the counters at the model's cycle for it.
+    if (r.irq_rose || r.fiq_rose) {
+        uint64_t k = n;
+        if (r.irq_rose) k = std::min(k, r.irq_cycle);
+        if (r.fiq_rose) k = std::min(k, r.fiq_cycle);
+        for (size_t i = 0; i < t.words.size(); ++i) {
+            const Word& w = t.words[i];
+            const uint64_t before = t.settled[i], after = value(w);
+            if (before == after) continue;
+            uint64_t v = after;
+            if (w.counter && n) {  // the batch's counts spread evenly over its cycles
+                const uint64_t delta = (after - before) & w.mask;
+                v = (before + static_cast<uint64_t>(static_cast<u128>(delta) * k / n)) & w.mask;
+            }
+            note(s + k, w.signal, v);
+        }
+        if (r.irq_rose) note(s + r.irq_cycle, t.irq_signal, t.irq = true);
+        if (r.fiq_rose && t.fiq_signal != SIZE_MAX) note(s + r.fiq_cycle, t.fiq_signal, t.fiq = true);
+    }
+    // At the end: the flags and control words if they changed, the counters at a sample point.
+    const bool sample = e / sample_period_ > t.sampled;
+    if (sample) t.sampled = e / sample_period_;
+    for (size_t i = 0; i < t.words.size(); ++i) {
+        const uint64_t v = value(t.words[i]);
+        if (!t.words[i].counter || sample) note(e, t.words[i].signal, v);
+        t.settled[i] = v;
+    }
+    lines(t, e);
+    return r;
+}
+
+AdvanceResult Recorder::advance(Pmu& pmu, const EventBatch& batch, uint64_t start, const Apply& apply) {
+    Traced& t = find(pmu);
+    accesses(t, start);
+    AdvanceResult total;
+    auto merge = [&](const AdvanceResult& r, uint64_t offset) {
+        if (r.irq_rose && !total.irq_rose) total.irq_rose = true, total.irq_cycle = offset + r.irq_cycle;
+        if (r.fiq_rose && !total.fiq_rose) total.fiq_rose = true, total.fiq_cycle = offset + r.fiq_cycle;
+        total.overflows += r.overflows;
+    };
+    if (batch.events.empty() && batch.cycles) {
+        // Cycles alone split exactly at the sample points.
+        EventBatch piece;
+        for (uint64_t offset = 0; offset < batch.cycles;) {
+            const uint64_t at = start + offset;
+            piece.cycles = std::min(batch.cycles - offset, (at / sample_period_ + 1) * sample_period_ - at);
+            merge(part(t, piece, start, offset, apply), offset);
+            offset += piece.cycles;
+        }
+    } else {
+        merge(part(t, batch, start, 0, apply), 0);
+    }
+    t.now = std::max(t.now, start + batch.cycles);
+    release();
+    return total;
+}
+
+AdvanceResult Recorder::advance(Pmu& pmu, const EventBatch& batch, uint64_t start) {
+    return advance(pmu, batch, start, [&pmu](const EventBatch& b, uint64_t) { return pmu.advance(b); });
+}
+
+void Recorder::release() {
+    uint64_t upto = ~uint64_t{0};
+    for (const auto& t : traced_) upto = std::min(upto, t->now);
+    auto it = pending_.begin();
+    for (; it != pending_.end() && it->first <= upto; ++it) vcd_.change(it->first * scale_, it->second.first, it->second.second);
+    pending_.erase(pending_.begin(), it);
+    released_ = std::max(released_, upto == ~uint64_t{0} ? released_ : upto);
+}
+
+void Recorder::finish(uint64_t end) {
+    if (!started_) start();
+    for (auto& t : traced_) {
+        accesses(*t, std::max(end, t->now));
+        for (const Word& w : t->words) note(std::max(end, t->now), w.signal, value(w));
+        t->now = std::max(end, t->now);
+        end = t->now;
+    }
+    release();
+    vcd_.finish(end * scale_);
+}
+
+}  // namespace pmusim::wave

@@ -1,0 +1,404 @@
+// Waveforms, time series and plots (docs/waveforms.md): the VCD is read back and checked against values worked
+// out by hand (a cycle counter preloaded short of its overflow holds start + t at time t); the JSON and CSV
+// series parse; the SVG renders. The command-line cases run the pmusim binary built beside this test.
+#include <gtest/gtest.h>
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "replay/replay.hpp"
+#include "testbench/plot.hpp"
+#include "testbench/waveform.hpp"
+
+namespace pmusim {
+namespace {
+
+// A VCD read back: each signal by its full dotted name, with its changes in file order.
+struct Vcd {
+    struct Change {
+        uint64_t time;
+        uint64_t value;
+    };
+    std::map<std::string, std::vector<Change>> signals;
+    std::string timescale;
+    uint64_t end = 0;
+    bool ok = false;  // header, definitions and initial values present
+
+    // The value at `t` (the last change at or before it).
+    uint64_t at(const std::string& name, uint64_t t) const {
+        uint64_t v = 0;
+        for (const auto& c : signals.at(name))
+            if (c.time <= t) v = c.value;
+        return v;
+    }
+    // The first time the signal satisfies `pred`, or ~0.
+    template <class P>
+    uint64_t first(const std::string& name, P pred) const {
+        for (const auto& c : signals.at(name))
+            if (pred(c.value)) return c.time;
+        return ~uint64_t{0};
+    }
+};
+
+Vcd read_vcd(const std::string& path) {
+    std::ifstream in(path);
+    Vcd v;
+    std::map<std::string, std::string> names;  // id -> full name
+    std::vector<std::string> scope;
+    std::string tok;
+    uint64_t time = 0;
+    bool defs = false, dumpvars = false;
+    while (in >> tok) {
+        if (tok == "$timescale") {
+            std::string a, b;
+            in >> a >> b;
+            v.timescale = a + " " + b;
+        } else if (tok == "$scope") {
+            std::string kind, name, end;
+            in >> kind >> name >> end;
+            scope.push_back(name);
+        } else if (tok == "$upscope") {
+            in >> tok;
+            scope.pop_back();
+        } else if (tok == "$var") {
+            std::string kind, width, id, name, end;
+            in >> kind >> width >> id >> name >> end;
+            std::string full;
+            for (const auto& s : scope) full += s + ".";
+            EXPECT_EQ(names.count(id), 0u) << "identifier " << id << " used twice";
+            names[id] = full + name;
+            EXPECT_EQ(v.signals.count(full + name), 0u) << full + name << " declared twice";
+            v.signals[full + name];
+        } else if (tok == "$enddefinitions") {
+            in >> tok;
+            defs = true;
+        } else if (tok == "$dumpvars") {
+            dumpvars = true;
+        } else if (tok[0] == '#') {
+            const uint64_t t = std::stoull(tok.substr(1));
+            EXPECT_GE(t, time) << "time goes backwards";
+            time = t;
+            v.end = t;
+        } else if (tok[0] == 'b') {
+            std::string id;
+            in >> id;
+            v.signals[names.at(id)].push_back({time, std::stoull(tok.substr(1), nullptr, 2)});
+        } else if (tok[0] == '0' || tok[0] == '1') {
+            v.signals[names.at(tok.substr(1))].push_back({time, static_cast<uint64_t>(tok[0] - '0')});
+        } else if (tok == "$comment") {
+            while (in >> tok && tok != "$end") {
+            }
+        }
+    }
+    v.ok = defs && dumpvars && !v.signals.empty();
+    return v;
+}
+
+std::string tmp_path(const std::string& name) {
+    // One name per process: ctest runs the tests of this file in parallel processes.
+    return (testing::TempDir().empty() ? std::string("/tmp/") : testing::TempDir()) + "pmusim_wave_" +
+           std::to_string(getpid()) + "_" + name;
+}
+
+std::string slurp(const std::string& path) {
+    std::ifstream in(path);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+// Runs the pmusim command; returns its exit status, its standard output in `out`.
+int pmusim(const std::string& args, std::string* out = nullptr) {
+    const std::string o = tmp_path("stdout.txt");
+    const int rc = std::system((std::string(PMUSIM_BINARY) + " " + args + " > " + o + " 2>&1").c_str());
+    if (out) *out = slurp(o);
+    std::remove(o.c_str());
+    return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
+}
+
+// A Cortex-A53 PMU with the cycle counter preloaded `short_by` cycles before its overflow out of bit 31 (PMCR.LC
+// = 0: ARMv8 PMCCNTR_EL0 overflows when bits [31:0] wrap, at 2^32), counting, with its overflow interrupt enabled.
+std::unique_ptr<Pmu> preloaded_a53(uint64_t short_by) {
+    auto pmu = find_platform("cortex-a53")->make({});
+    AccessContext el1;
+    auto w = [&](const char* reg, uint64_t v) { pmu->write(*pmu->bank().find(reg), v, el1); };
+    w("PMCCNTR_EL0", 0x100000000u - short_by);
+    w("PMINTENSET_EL1", 0x80000000u);
+    w("PMCNTENSET_EL0", 0x80000000u);
+    w("PMCR_EL0", 0x1);
+    return pmu;
+}
+
+TEST(Waveform, CyclesSplitAtSamplePointsAndOverflowAtItsCycle) {
+    // PMCCNTR = 0xFFFFFFF0 at time 0: it holds 0xFFFFFFF0 + t at every t, overflows (2^32) at t = 16, where
+    // PMOVSSET bit 31 and the request rise too. Samples every 10 cycles; one batch of 25 cycles.
+    auto pmu = preloaded_a53(16);
+    const std::string path = tmp_path("split.vcd");
+    {
+        wave::Recorder rec(path, 10);
+        rec.add(*pmu, "pmu");
+        rec.start();
+        EventBatch b;
+        b.cycles = 25;
+        const AdvanceResult r = rec.advance(*pmu, b, 0);
+        EXPECT_TRUE(r.irq_rose);
+        EXPECT_EQ(r.irq_cycle, 16u);
+        rec.finish(25);
+    }
+    const Vcd v = read_vcd(path);
+    ASSERT_TRUE(v.ok);
+    EXPECT_EQ(v.timescale, "1 ns");
+    // Every written value of the cycle counter is its value at that time: never ahead.
+    for (const auto& c : v.signals.at("pmu.PMCCNTR_EL0")) EXPECT_EQ(c.value, 0xFFFFFFF0u + c.time) << "at " << c.time;
+    std::vector<uint64_t> times;
+    for (const auto& c : v.signals.at("pmu.PMCCNTR_EL0")) times.push_back(c.time);
+    EXPECT_EQ(times, (std::vector<uint64_t>{0, 10, 16, 20, 25}));  // samples, the overflow and the end
+    const uint64_t wrapped = v.first("pmu.PMCCNTR_EL0", [](uint64_t x) { return x >= 0x100000000u; });
+    const uint64_t flag = v.first("pmu.PMOVSCLR_EL0", [](uint64_t x) { return (x >> 31) & 1; });
+    const uint64_t irq = v.first("pmu.irq_request", [](uint64_t x) { return x == 1; });
+    EXPECT_EQ(wrapped, 16u);
+    EXPECT_EQ(flag, 16u);
+    EXPECT_EQ(irq, 16u);
+    EXPECT_EQ(v.end, 25u);
+    std::remove(path.c_str());
+}
+
+TEST(Waveform, EventsAreNeverShownEarly) {
+    // Counter 0 counts INST_RETIRED. A batch of 30 cycles with 30 instructions from t = 5 crosses the sample
+    // point at 10: the count is exact only at the batch's end (35), where it is written; at 10..34 the file
+    // still shows 0.
+    auto pmu = find_platform("cortex-a53")->make({});
+    AccessContext el1;
+    pmu->write(*pmu->bank().find("PMEVTYPER0_EL0"), 0x08, el1);
+    pmu->write(*pmu->bank().find("PMCNTENSET_EL0"), 0x1, el1);
+    pmu->write(*pmu->bank().find("PMCR_EL0"), 0x1, el1);
+    const std::string path = tmp_path("events.vcd");
+    {
+        wave::Recorder rec(path, 10);
+        rec.add(*pmu, "pmu");
+        rec.start();
+        EventBatch idle;
+        idle.cycles = 5;
+        rec.advance(*pmu, idle, 0);
+        EventBatch b;
+        b.cycles = 30;
+        b.add(0x08, 30);
+        rec.advance(*pmu, b, 5);
+        rec.finish(40);
+    }
+    const Vcd v = read_vcd(path);
+    ASSERT_TRUE(v.ok);
+    EXPECT_EQ(v.at("pmu.PMEVCNTR0_EL0", 34), 0u);
+    EXPECT_EQ(v.at("pmu.PMEVCNTR0_EL0", 35), 30u);
+    std::remove(path.c_str());
+}
+
+TEST(Waveform, TwoPmusInScopesDoNotCollide) {
+    auto a = preloaded_a53(5), b = preloaded_a53(8);
+    const std::string path = tmp_path("two.vcd");
+    {
+        wave::Recorder rec(path, 100);
+        rec.add(*a, "top.cpu0.pmu");
+        rec.add(*b, "top.cpu1.pmu");
+        rec.start();
+        EventBatch x;
+        x.cycles = 10;
+        rec.advance(*a, x, 0);
+        rec.advance(*b, x, 0);
+        rec.finish(10);
+    }
+    const Vcd v = read_vcd(path);
+    ASSERT_TRUE(v.ok);
+    EXPECT_EQ(v.first("top.cpu0.pmu.irq_request", [](uint64_t x) { return x == 1; }), 5u);
+    EXPECT_EQ(v.first("top.cpu1.pmu.irq_request", [](uint64_t x) { return x == 1; }), 8u);
+    EXPECT_EQ(v.at("top.cpu0.pmu.PMCCNTR_EL0", 10), 0x100000005u);
+    EXPECT_EQ(v.at("top.cpu1.pmu.PMCCNTR_EL0", 10), 0x100000002u);
+    std::remove(path.c_str());
+}
+
+TEST(Waveform, UnfinishedLeavesTheExistingFileAlone) {
+    const std::string path = tmp_path("keep.vcd");
+    std::ofstream(path) << "not mine";
+    {
+        auto pmu = preloaded_a53(5);
+        wave::Recorder rec(path, 10);
+        rec.add(*pmu, "pmu");
+        rec.start();
+    }  // destroyed without finish(): a failed run
+    EXPECT_EQ(slurp(path), "not mine");
+    std::remove(path.c_str());
+    EXPECT_THROW(wave::Recorder("/nonexistent-dir/x.vcd", 10), std::runtime_error);
+}
+
+TEST(Waveform, ReplayBatchesEndAtSamplePoints) {
+    // With one cycle per instruction every cycle is an instruction boundary, so a batch ends on every multiple
+    // of the sample period.
+    replay::Options o;
+    o.platform = "cortex-a53";
+    o.trace = std::string(PMUSIM_SOURCE_DIR) + "/traces/samples/pmu_loop.a64.pmt";
+    o.timing = replay::Timing::cpi1;
+    o.sample_period = 100;
+    auto pmu = find_platform("cortex-a53")->make({});
+    o.pmu = pmu.get();
+    std::vector<uint64_t> ends;
+    uint64_t now = 0;
+    o.advance_hook = [&](const EventBatch& b) {
+        now += b.cycles;
+        ends.push_back(now);
+        return pmu->advance(b);
+    };
+    const replay::Result r = replay::run(o);
+    EXPECT_EQ(r.cycles, 3023u);  // cpi1: the trace's 3023 instructions
+    for (uint64_t t = 100; t <= r.cycles; t += 100)
+        EXPECT_NE(std::find(ends.begin(), ends.end(), t), ends.end()) << "no batch ends at " << t;
+}
+
+TEST(Waveform, ScriptVcdOverflowFlagAndLineAtOneTime) {
+    // tests/e2e/vcd_overflow.pmus: PMCCNTR = 0xFFFFFF00 at t = 0 with LC = 0, so it holds 0xFFFFFF00 + t and
+    // overflows (0xFFFFFF00 + 256 = 2^32) at t = 256; the handler's write at
+    // t = 1000 clears the flag and the request; the script ends at 1100.
+    const std::string path = tmp_path("script.vcd");
+    std::string out;
+    ASSERT_EQ(pmusim("script --vcd " + path + " --vcd-period 100 " + PMUSIM_SOURCE_DIR + "/tests/e2e/vcd_overflow.pmus", &out), 0)
+        << out;
+    EXPECT_EQ(out.find("Warning"), std::string::npos) << "SystemC's own messages leaked: " << out;
+    const Vcd v = read_vcd(path);
+    ASSERT_TRUE(v.ok);
+    for (const auto& c : v.signals.at("pmu.PMCCNTR_EL0")) {
+        if (c.value) {
+            EXPECT_EQ(c.value, 0xFFFFFF00u + c.time) << "at " << c.time;
+        }
+    }
+    EXPECT_EQ(v.first("pmu.PMCCNTR_EL0", [](uint64_t x) { return x >= 0x100000000u; }), 256u);
+    EXPECT_EQ(v.first("pmu.PMOVSCLR_EL0", [](uint64_t x) { return (x >> 31) & 1; }), 256u);
+    EXPECT_EQ(v.first("pmu.irq_request", [](uint64_t x) { return x == 1; }), 256u);
+    EXPECT_EQ(v.at("pmu.irq_request", 999), 1u);
+    EXPECT_EQ(v.at("pmu.irq_request", 1000), 0u);
+    EXPECT_EQ(v.at("pmu.PMOVSCLR_EL0", 1000), 0u);
+    EXPECT_EQ(v.at("pmu.PMCCNTR_EL0", 1100), 0x10000034Cu);  // 0xFFFFFF00 + 1100
+    EXPECT_EQ(v.end, 1100u);
+    // Samples every 100 cycles bound the size: 11 sample points, the overflow and the accesses.
+    EXPECT_LE(v.signals.at("pmu.PMCCNTR_EL0").size(), 15u);
+    std::remove(path.c_str());
+}
+
+TEST(Waveform, ScriptWithoutTickWritesAValidFile) {
+    const std::string script = tmp_path("notick.pmus"), path = tmp_path("notick.vcd");
+    std::ofstream(script) << "platform cortex-a53\nel 1\nwrite PMCR_EL0 0x1\n";
+    ASSERT_EQ(pmusim("script --vcd " + path + " " + script), 0);
+    const Vcd v = read_vcd(path);
+    EXPECT_TRUE(v.ok);
+    EXPECT_EQ(v.at("pmu.PMCR_EL0", 0) & 1, 1u);
+    std::remove(script.c_str());
+    std::remove(path.c_str());
+}
+
+TEST(Waveform, RunVcdCycleCounterIsExactAtItsSamples) {
+    // pmu_loop.a64: `msr pmcr_el0` (E, P, C, LC) resets and starts the cycle counter; under --timing cpi1 it then
+    // counts one a cycle, so at every later time t it holds t - t_enable.
+    const std::string path = tmp_path("run.vcd");
+    ASSERT_EQ(pmusim("run -p cortex-a53 --timing cpi1 --vcd " + path + " --vcd-period 250 -t " +
+                     PMUSIM_SOURCE_DIR + "/traces/samples/pmu_loop.a64.pmt"),
+              0);
+    const Vcd v = read_vcd(path);
+    ASSERT_TRUE(v.ok);
+    const uint64_t enable = v.first("pmu.PMCR_EL0", [](uint64_t x) { return x & 1; });
+    ASSERT_NE(enable, ~uint64_t{0});
+    unsigned samples = 0;
+    for (const auto& c : v.signals.at("pmu.PMCCNTR_EL0")) {
+        if (c.time <= enable) continue;
+        EXPECT_EQ(c.value, c.time - enable) << "at " << c.time;
+        ++samples;
+    }
+    EXPECT_GE(samples, 3023u / 250 - 1);
+    EXPECT_LE(samples, 3023u / 250 + 2);  // the period, not the trace, sets the size
+    std::remove(path.c_str());
+}
+
+TEST(Waveform, RunFailureKeepsTheExistingFile) {
+    const std::string path = tmp_path("existing.vcd");
+    std::ofstream(path) << "keep me";
+    EXPECT_EQ(pmusim("run -p cortex-a53 -t /nonexistent.pmt --vcd " + path), 2);
+    EXPECT_EQ(pmusim("run -p cortex-a53 -t /nonexistent.pmt --plot " + path), 2);
+    EXPECT_EQ(slurp(path), "keep me");
+    std::remove(path.c_str());
+}
+
+TEST(Series, JsonIntervalsParse) {
+    // --timing cpi1: one cycle per instruction, so every point has cycles == instructions; points every 1000
+    // instructions and the totals (3023) at the end.
+    std::string out;
+    ASSERT_EQ(pmusim(std::string("run -p cortex-a53 --timing cpi1 --interval 1000 --output json -t ") + PMUSIM_SOURCE_DIR +
+                         "/traces/samples/pmu_loop.a64.pmt",
+                     &out),
+              0);
+    const auto j = nlohmann::json::parse(out);
+    ASSERT_TRUE(j.contains("intervals"));
+    std::vector<uint64_t> at;
+    for (const auto& p : j["intervals"]) {
+        at.push_back(p["instructions"].get<uint64_t>());
+        EXPECT_EQ(p["cycles"], p["instructions"]);
+        EXPECT_EQ(p["events"]["INST_RETIRED"], p["instructions"]);
+        EXPECT_TRUE(p["counters"].contains("PMCCNTR_EL0"));
+    }
+    EXPECT_EQ(at, (std::vector<uint64_t>{1000, 2000, 3000, 3023}));
+    EXPECT_EQ(j["intervals"].back()["counters"], j["counters"]);
+}
+
+TEST(Series, CsvHasAHeaderAndOneRowAPoint) {
+    std::string out;  // the CSV alone on standard output (the progress line goes to a terminal only)
+    ASSERT_EQ(pmusim(std::string("run -p cortex-a53 --timing cpi1 --interval 500 --output csv -t ") + PMUSIM_SOURCE_DIR +
+                         "/traces/samples/pmu_loop.a64.pmt",
+                     &out),
+              0);
+    std::istringstream in(out);
+    std::string header, line;
+    std::getline(in, header);
+    EXPECT_EQ(header.rfind("instructions,cycles,PMCCNTR_EL0,PMEVCNTR0_EL0,", 0), 0u) << header;
+    const auto columns = std::count(header.begin(), header.end(), ',');
+    unsigned rows = 0;
+    std::string last;
+    while (std::getline(in, line)) {
+        EXPECT_EQ(std::count(line.begin(), line.end(), ','), columns) << line;
+        ++rows;
+        last = line;
+    }
+    EXPECT_EQ(rows, 7u);  // 500 .. 3000, and 3023
+    EXPECT_EQ(last.rfind("3023,3023,", 0), 0u) << last;
+}
+
+TEST(Plot, SvgRenders) {
+    const std::string svg = tmp_path("loop.svg"), png = tmp_path("loop.png");
+    ASSERT_EQ(pmusim(std::string("run -p cortex-a53 --plot ") + svg + " --plot-events INST_RETIRED -t " + PMUSIM_SOURCE_DIR +
+                     "/traces/samples/pmu_loop.a64.pmt"),
+              0);
+    const std::string text = slurp(svg);
+    EXPECT_EQ(text.rfind("<?xml", 0), 0u);
+    EXPECT_NE(text.find("PMCCNTR_EL0"), std::string::npos);
+    EXPECT_NE(text.find("INST_RETIRED"), std::string::npos);
+    EXPECT_NE(text.find("</svg>"), std::string::npos);
+    if (std::system("command -v rsvg-convert > /dev/null 2>&1") != 0) GTEST_SKIP() << "rsvg-convert not installed";
+    ASSERT_EQ(std::system(("rsvg-convert " + svg + " -o " + png).c_str()), 0);
+    struct stat st {};
+    ASSERT_EQ(stat(png.c_str(), &st), 0);
+    EXPECT_GT(st.st_size, 1000);
+    std::remove(svg.c_str());
+    std::remove(png.c_str());
+}
+
+TEST(Plot, UnknownEventIsAUsageError) {
+    EXPECT_EQ(pmusim(std::string("run -p cortex-a53 --plot /tmp/x.svg --plot-events NOPE -t ") + PMUSIM_SOURCE_DIR +
+                     "/traces/samples/pmu_loop.a64.pmt"),
+              2);
+}
+
+}  // namespace
+}  // namespace pmusim
