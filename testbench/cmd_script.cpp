@@ -17,11 +17,13 @@ int cmd_script(const std::vector<std::string>& args, bool quiet, std::ostream& o
     cfg.quiet = quiet;
     std::vector<std::string> kvs;
     uint64_t vcd_period = 1000;
+    std::string vcd, plot_file;
     desc.add_options()("platform,p", po::value<std::string>(&cfg.default_platform), "default platform")(
         "option,o", po::value<std::vector<std::string>>(&kvs), "platform option KEY=VALUE (repeatable)")(
         "quiet,q", "hide info-level diagnostics")(
-        "vcd", po::value<std::string>(), "run under SystemC and write a VCD waveform of the PMU to this file")(
+        "vcd", po::value<std::string>(&vcd), "run under SystemC and write a VCD waveform of the PMU to this file")(
         "vcd-period", po::value<uint64_t>(&vcd_period)->default_value(1000), "cycles between counter samples in the VCD")(
+        "plot", po::value<std::string>(&plot_file), "run under SystemC and draw the waveform's counters and lines into this SVG file")(
         "file", po::value<std::string>()->required(), "script file");
     po::positional_options_description pos;
     pos.add("file", 1);
@@ -36,9 +38,8 @@ int cmd_script(const std::vector<std::string>& args, bool quiet, std::ostream& o
         err << "pmusim: --vcd-period must be at least 1 cycle\n";
         return usage_error;
     }
-    if (p.vm.count("vcd"))
-        return vp::run_script_systemc(cfg, p.vm["file"].as<std::string>(), p.vm["vcd"].as<std::string>(), vcd_period,
-                                      out, err);
+    if (!vcd.empty() || !plot_file.empty())
+        return vp::run_script_systemc(cfg, p.vm["file"].as<std::string>(), vcd, vcd_period, plot_file, out, err);
     ScriptRunner runner(cfg, out, err);
     return runner.run_file(p.vm["file"].as<std::string>());
 }

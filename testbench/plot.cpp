@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <stdexcept>
@@ -42,6 +43,14 @@ std::vector<double> ticks(double lo, double hi, int n) {
     return t;
 }
 
+// Ticks at powers of two, for a narrow range of large values shown in hexadecimal (a counter near 2^32).
+std::vector<double> hex_ticks(double lo, double hi) {
+    const double step = std::exp2(std::floor(std::log2((hi - lo) / 3)));
+    std::vector<double> t;
+    for (double v = std::ceil(lo / step) * step; v <= hi; v += step) t.push_back(v);
+    return t;
+}
+
 // 1234567 -> "1.23M": short labels for the axes.
 std::string label(double v) {
     const double a = std::fabs(v);
@@ -54,10 +63,12 @@ std::string label(double v) {
 }  // namespace
 
 std::string svg(const Figure& f) {
-    const size_t n = f.x.size();
     const double plot_w = width - left - right;
     const double height = top + static_cast<double>(f.panels.size()) * (panel_h + gap) + bottom - gap;
-    const double x0 = n ? std::min(0.0, f.x.front()) : 0, x1 = n ? f.x.back() : 1;
+    double x0 = 0, x1 = f.x_end;
+    for (const Panel& p : f.panels)
+        if (!p.x.empty()) x0 = std::min(x0, p.x.front()), x1 = std::max(x1, p.x.back());
+    if (!(x1 > x0)) x1 = x0 + 1;
     const auto xt = ticks(x0, x1, 8);
     auto px = [&](double x) { return left + (x1 > x0 ? (x - x0) / (x1 - x0) : 0.0) * plot_w; };
     std::string o = fmt::format(
@@ -74,29 +85,36 @@ std::string svg(const Figure& f) {
         const double ptop = top + static_cast<double>(pi) * (panel_h + gap);
         double lo = 0, hi = 1;
         if (!p.y.empty()) {
-            lo = std::min(0.0, *std::min_element(p.y.begin(), p.y.end()));
-            hi = std::max(lo + 1, *std::max_element(p.y.begin(), p.y.end()));
+            // From 0, unless the values sit in a narrow band far from it (a counter preloaded near its overflow).
+            const double mn = *std::min_element(p.y.begin(), p.y.end()), mx = *std::max_element(p.y.begin(), p.y.end());
+            lo = std::min(0.0, mn);
+            hi = std::max(lo + 1, mx);
+            if (mn > 0 && mx - mn < mx / 100) lo = mn, hi = std::max(mn + 1, mx);
         }
-        if (p.step) lo = 0, hi = 1;
+        const bool hex = lo > 0 && hi >= 1e6 && hi - lo < hi / 100;
+        if (p.style == Style::level) lo = 0, hi = 1;
         auto py = [&](double y) { return ptop + panel_h - (y - lo) / (hi - lo) * panel_h; };
         o += fmt::format("<g>\n<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"#fafafa\" stroke=\"#999\"/>\n", left,
                          ptop, plot_w, panel_h);
         o += fmt::format("<text x=\"{}\" y=\"{}\" font-weight=\"bold\" fill=\"{}\">{}</text>\n", left + 6, ptop - 6, colour,
                          escape(p.name));
-        const auto yt = p.step ? std::vector<double>{0, 1} : ticks(lo, hi, 3);
+        const bool level = p.style == Style::level;
+        const auto yt = level ? std::vector<double>{0, 1} : hex ? hex_ticks(lo, hi) : ticks(lo, hi, 3);
         for (double v : yt) {
             o += fmt::format("<line x1=\"{0}\" x2=\"{1}\" y1=\"{2:.1f}\" y2=\"{2:.1f}\" stroke=\"#ddd\"/>\n", left, left + plot_w, py(v));
             o += fmt::format("<text x=\"{}\" y=\"{:.1f}\" text-anchor=\"end\">{}</text>\n", left - 6, py(v) + 4,
-                             p.step ? (v ? "high" : "low") : label(v));
+                             level ? (v ? "high" : "low") : hex ? fmt::format("{:#x}", static_cast<uint64_t>(v)) : label(v));
         }
         for (double v : xt)
             o += fmt::format("<line x1=\"{0:.1f}\" x2=\"{0:.1f}\" y1=\"{1}\" y2=\"{2}\" stroke=\"#eee\"/>\n", px(v), ptop,
                              ptop + panel_h);
         std::string pts;
-        for (size_t i = 0; i < n && i < p.y.size(); ++i) {
-            if (p.step && i) pts += fmt::format("{:.1f},{:.1f} ", px(f.x[i]), py(p.y[i - 1]));
-            pts += fmt::format("{:.1f},{:.1f} ", px(f.x[i]), py(p.y[i]));
+        const size_t n = std::min(p.x.size(), p.y.size());
+        for (size_t i = 0; i < n; ++i) {
+            if (p.style != Style::line && i) pts += fmt::format("{:.1f},{:.1f} ", px(p.x[i]), py(p.y[i - 1]));
+            pts += fmt::format("{:.1f},{:.1f} ", px(p.x[i]), py(p.y[i]));
         }
+        if (p.style != Style::line && n) pts += fmt::format("{:.1f},{:.1f}", px(x1), py(p.y[n - 1]));  // holds to the end
         o += fmt::format("<polyline fill=\"none\" stroke=\"{}\" stroke-width=\"1.8\" points=\"{}\"/>\n</g>\n", colour, pts);
     }
     const double axis_y = top + static_cast<double>(f.panels.size()) * (panel_h + gap) - gap;

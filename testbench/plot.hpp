@@ -9,17 +9,20 @@
 
 namespace pmusim::plot {
 
+// line: points joined; hold: each value holds until the next (a sampled register); level: a 0/1 line.
+enum class Style { line, hold, level };
+
 struct Panel {
     std::string name;
-    std::vector<double> y;  // one per x
-    bool step = false;      // a level (an interrupt line): drawn as steps
+    std::vector<double> x, y;  // x increasing
+    Style style = Style::line;
 };
 
 struct Figure {
     std::string title;
     std::string subtitle;
     std::string x_label;
-    std::vector<double> x;  // increasing
+    double x_end = 0;  // the axis runs from 0 (or the first x below it) to the last x or x_end
     std::vector<Panel> panels;
 };
 

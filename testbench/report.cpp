@@ -72,8 +72,9 @@ plot::Figure figure(const Platform& p, const std::string& trace, const Series& s
     f.title = fmt::format("{} on {}", trace, p.name);
     f.x_label = over_cycles ? "cycles" : "instructions retired";
     const auto& pts = series.points();
-    for (const auto& pt : pts) f.x.push_back(static_cast<double>(over_cycles ? pt.cycles : pt.instructions));
     if (pts.empty()) return f;
+    std::vector<double> x;
+    for (const auto& pt : pts) x.push_back(static_cast<double>(over_cycles ? pt.cycles : pt.instructions));
     std::vector<std::string> idle;
     for (size_t c = 0; c < pts.front().counters.size(); ++c) {
         if (std::all_of(pts.begin(), pts.end(), [&](const IntervalPoint& pt) { return pt.counters[c].second == 0; })) {
@@ -81,12 +82,14 @@ plot::Figure figure(const Platform& p, const std::string& trace, const Series& s
             continue;
         }
         plot::Panel panel;
+        panel.x = x;
         panel.name = pts.front().counters[c].first;
         for (const auto& pt : pts) panel.y.push_back(static_cast<double>(pt.counters[c].second));
         f.panels.push_back(std::move(panel));
     }
     for (uint32_t e : events) {
         plot::Panel panel;
+        panel.x = x;
         panel.name = event_name(p, e) + " (events so far)";
         for (const auto& pt : pts) {
             uint64_t v = 0;
@@ -104,7 +107,8 @@ plot::Figure figure(const Platform& p, const std::string& trace, const Series& s
     if (p.family != "veer-el2") {  // VeeR EL2 has no overflow interrupt
         plot::Panel irq;
         irq.name = "interrupt request";
-        irq.step = true;
+        irq.x = x;
+        irq.style = plot::Style::level;
         for (const auto& pt : pts) irq.y.push_back(pt.irq ? 1 : 0);
         f.panels.push_back(std::move(irq));
     }

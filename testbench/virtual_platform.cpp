@@ -13,6 +13,7 @@
 #include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/tlm_quantumkeeper.h>
 
+#include "testbench/plot.hpp"
 #include "testbench/waveform.hpp"
 #include "isa/number.hpp"
 #include "traces/output_file.hpp"
@@ -238,7 +239,7 @@ int run_vp(const VpOptions& o, std::ostream& out, std::ostream& err) {
     ScriptRunner setup(scfg, setup_out, err);
     int setup_status = 0;
     std::unique_ptr<wave::Recorder> rec;
-    if (!o.vcd.empty()) {
+    if (!o.vcd.empty() || !o.plot.empty()) {
         try {
             rec = std::make_unique<wave::Recorder>(o.vcd, o.vcd_period, period_ps(*pmu));
         } catch (const std::runtime_error& e) {
@@ -246,6 +247,7 @@ int run_vp(const VpOptions& o, std::ostream& out, std::ostream& err) {
             return 2;
         }
         rec->add(pmu->pmu(), pmu->name());
+        if (!o.plot.empty()) rec->keep_history();
         // The core's batches start at its local time, ahead of SystemC's under temporal decoupling.
         core.report_hook = [&](const EventBatch& b, const sc_time& local) {
             rec->advance(pmu->pmu(), b, cycle_at(sc_core::sc_time_stamp() + local, mc.clock_period),
@@ -269,6 +271,9 @@ int run_vp(const VpOptions& o, std::ostream& out, std::ostream& err) {
     if (rec) {
         try {
             rec->finish(cycle_at(sc_core::sc_time_stamp(), mc.clock_period));
+            if (!o.plot.empty())
+                plot::write_file(o.plot, plot::svg(rec->figure(fmt::format("pmusim vp on {}: {} instructions, CPI {}",
+                                                                            p->name, o.instructions, o.cpi))));
         } catch (const std::runtime_error& e) {
             err << fmt::format("pmusim: {}\n", e.what());
             return 2;
@@ -321,7 +326,7 @@ replay::Result run_replay_systemc(replay::Options o, const std::string& vcd, uin
 }
 
 int run_script_systemc(const ScriptConfig& cfg, const std::string& path, const std::string& vcd, uint64_t vcd_period,
-                       std::ostream& out, std::ostream& err) {
+                       const std::string& plot_file, std::ostream& out, std::ostream& err) {
     quiet_systemc();
     std::string text, why;
     if (!read_script_file(path, text, why)) {
@@ -361,6 +366,7 @@ int run_script_systemc(const ScriptConfig& cfg, const std::string& path, const s
         return script_malformed;
     }
     rec->add(pmu->pmu(), pmu->name());
+    if (!plot_file.empty()) rec->keep_history();
     runner.set_advance_hook(timed_advance(*pmu, rec.get()));
     int status = 0;
     ThreadHost host("script");
@@ -370,6 +376,7 @@ int run_script_systemc(const ScriptConfig& cfg, const std::string& path, const s
     if (!start_simulation(err) || status == script_malformed) return script_malformed;
     try {
         rec->finish(cycle_at(sc_core::sc_time_stamp(), pmu->config().clock_period));
+        if (!plot_file.empty()) plot::write_file(plot_file, plot::svg(rec->figure(fmt::format("{} on {}", path, p->name))));
     } catch (const std::runtime_error& e) {
         err << fmt::format("pmusim: {}\n", e.what());
         return script_malformed;

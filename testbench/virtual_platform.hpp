@@ -96,6 +96,7 @@ struct VpOptions {
     double period_ns = 1;
     std::string vcd;          // file name, or empty
     uint64_t vcd_period = 1000;  // cycles between counter samples in the waveform
+    std::string plot;            // an SVG plot of the waveform, or empty
     bool quiet = false;
 };
 
@@ -108,9 +109,10 @@ int run_vp(const VpOptions& o, std::ostream& out, std::ostream& err);
 // is written only when the run succeeds.
 replay::Result run_replay_systemc(replay::Options o, const std::string& vcd, uint64_t vcd_period, std::ostream& err);
 
-// `pmusim script --vcd FILE`: the script runs in a SystemC thread; `tick` advances SystemC time, and the PMU is
-// recorded as above. Returns the script's exit status; a malformed script writes no file.
+// `pmusim script --vcd FILE` / `--plot FILE.svg`: the script runs in a SystemC thread; `tick` advances SystemC
+// time, and the PMU is recorded as above (`vcd` or `plot_file` may be empty). Returns the script's exit status;
+// a malformed script writes no file.
 int run_script_systemc(const ScriptConfig& cfg, const std::string& path, const std::string& vcd, uint64_t vcd_period,
-                       std::ostream& out, std::ostream& err);
+                       const std::string& plot_file, std::ostream& out, std::ostream& err);
 
 }  // namespace pmusim::vp

@@ -129,7 +129,8 @@ void VcdWriter::finish(uint64_t end) {
 }
 
 Recorder::Recorder(const std::string& path, uint64_t sample_period, uint64_t period_ps)
-    : vcd_(path, period_ps % 1000 == 0 ? "1 ns" : "1 ps"), sample_period_(std::max<uint64_t>(sample_period, 1)),
+    : vcd_(path.empty() ? nullptr : std::make_unique<VcdWriter>(path, period_ps % 1000 == 0 ? "1 ns" : "1 ps")),
+      sample_period_(std::max<uint64_t>(sample_period, 1)),
       scale_(period_ps % 1000 == 0 ? period_ps / 1000 : period_ps) {}
 
 Recorder::~Recorder() = default;
@@ -157,11 +158,17 @@ void Recorder::add(Pmu& pmu, const std::string& scope) {
     }
     for (size_t i = 0; i < words.size(); ++i)
         t->words.push_back({words[i].first->state, mask_of(words[i].second), words[i].second, is_counter[i],
-                            vcd_.add(scope, words[i].first->name, words[i].second)});
-    t->state_signal = vcd_.add(scope, "core_state", 3);
-    t->irq_signal = vcd_.add(scope, "irq_request", 1);
-    if (pmu.has_fiq()) t->fiq_signal = vcd_.add(scope, "fiq_request", 1);
+                            signal(scope, words[i].first->name, words[i].second, is_counter[i])});
+    t->state_signal = signal(scope, "core_state", 3, true);
+    t->irq_signal = signal(scope, "irq_request", 1, true);
+    if (pmu.has_fiq()) t->fiq_signal = signal(scope, "fiq_request", 1, true);
     traced_.push_back(std::move(t));
+}
+
+size_t Recorder::signal(const std::string& scope, const std::string& name, unsigned width, bool plotted) {
+    if (vcd_) vcd_->add(scope, name, width);
+    signals_.push_back({scope.empty() ? name : scope + "." + name, plotted});
+    return signals_.size() - 1;
 }
 
 Recorder::Traced& Recorder::find(Pmu& pmu) {
@@ -186,8 +193,11 @@ void Recorder::start() {
         initial[t->irq_signal] = t->irq;
         if (t->fiq_signal != SIZE_MAX) initial[t->fiq_signal] = t->fiq;
     }
+    initial.resize(signals_.size());
     last_ = initial;
-    vcd_.begin(initial);
+    if (vcd_) vcd_->begin(initial);
+    if (keep_)
+        for (size_t i = 0; i < initial.size(); ++i) history_.push_back({0, i, initial[i]});
     started_ = true;
 }
 
@@ -282,7 +292,10 @@ void Recorder::release() {
     uint64_t upto = ~uint64_t{0};
     for (const auto& t : traced_) upto = std::min(upto, t->now);
     auto it = pending_.begin();
-    for (; it != pending_.end() && it->first <= upto; ++it) vcd_.change(it->first * scale_, it->second.first, it->second.second);
+    for (; it != pending_.end() && it->first <= upto; ++it) {
+        if (vcd_) vcd_->change(it->first * scale_, it->second.first, it->second.second);
+        if (keep_) history_.push_back({it->first, it->second.first, it->second.second});
+    }
     pending_.erase(pending_.begin(), it);
     released_ = std::max(released_, upto == ~uint64_t{0} ? released_ : upto);
 }
@@ -296,7 +309,35 @@ void Recorder::finish(uint64_t end) {
         end = t->now;
     }
     release();
-    vcd_.finish(end * scale_);
+    end_ = end;
+    if (vcd_) vcd_->finish(end * scale_);
+}
+
+plot::Figure Recorder::figure(const std::string& title) const {
+    plot::Figure f;
+    f.title = title;
+    f.x_label = "cycles";
+    f.x_end = static_cast<double>(end_);
+    std::vector<plot::Panel> panels(signals_.size());
+    std::vector<bool> moved(signals_.size(), false);
+    for (const Change& c : history_) {
+        plot::Panel& p = panels[c.signal];
+        if (!p.x.empty() && c.cycle > 0) moved[c.signal] = true;
+        if (!p.x.empty() && p.x.back() == static_cast<double>(c.cycle)) p.y.back() = static_cast<double>(c.value);
+        else p.x.push_back(static_cast<double>(c.cycle)), p.y.push_back(static_cast<double>(c.value));
+    }
+    std::vector<std::string> idle;
+    for (size_t i = 0; i < signals_.size(); ++i) {
+        if (!signals_[i].counter_or_line) continue;
+        const bool line = signals_[i].name.size() >= 8 && signals_[i].name.compare(signals_[i].name.size() - 8, 8, "_request") == 0;
+        if (!moved[i] && !line) continue;  // a counter that never moved, the core state when it never changed
+        panels[i].name = signals_[i].name;
+        panels[i].style = line ? plot::Style::level : plot::Style::hold;
+        f.panels.push_back(std::move(panels[i]));
+    }
+    f.subtitle = fmt::format("{} cycles; counters sampled every {} cycles, writes and overflows at their cycle", end_,
+                             sample_period_);
+    return f;
 }
 
 }  // namespace pmusim::wave

@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "model/core/pmu.hpp"
+#include "testbench/plot.hpp"
 
 namespace pmusim::wave {
 
@@ -59,10 +60,11 @@ private:
     bool time_written_ = false, finished_ = false;
 };
 
-// Records PMUs into a VCD as batches are applied to them.
+// Records PMUs into a VCD as batches are applied to them, and keeps what it wrote for a plot if asked.
 class Recorder {
 public:
-    // `period_ps`: the clock period; `sample_period`: cycles between counter samples (> 0).
+    // `path`: the VCD file, or empty for none (a plot only); `period_ps`: the clock period; `sample_period`:
+    // cycles between counter samples (> 0).
     Recorder(const std::string& path, uint64_t sample_period, uint64_t period_ps = 1000);
     ~Recorder();
 
@@ -79,6 +81,10 @@ public:
     // Writes the final values at cycle `end` and renames the file into place.
     void finish(uint64_t end);
     uint64_t sample_period() const { return sample_period_; }
+    // Keeps every change written (as many as the file has) for figure(); before start().
+    void keep_history() { keep_ = true; }
+    // The counters that moved and the request lines, as held between their changes, over cycles.
+    plot::Figure figure(const std::string& title) const;
 
 private:
     struct Word {
@@ -99,6 +105,7 @@ private:
         uint64_t sampled = 0;   // the last sample point written (index)
     };
     Traced& find(Pmu& pmu);
+    size_t signal(const std::string& scope, const std::string& name, unsigned width, bool plotted);
     uint64_t value(const Word& w) const { return *w.state & w.mask; }
     void note(uint64_t cycle, size_t signal, uint64_t value);
     void accesses(Traced& t, uint64_t at);
@@ -106,7 +113,20 @@ private:
     AdvanceResult part(Traced& t, const EventBatch& b, uint64_t start, uint64_t offset, const Apply& apply);
     void release();  // writes pending changes up to the earliest cycle every PMU has reached
 
-    VcdWriter vcd_;
+    struct Signal {
+        std::string name;
+        bool counter_or_line;
+    };
+    struct Change {
+        uint64_t cycle;
+        size_t signal;
+        uint64_t value;
+    };
+    std::unique_ptr<VcdWriter> vcd_;
+    std::vector<Signal> signals_;
+    bool keep_ = false;
+    std::vector<Change> history_;
+    uint64_t end_ = 0;
     uint64_t sample_period_;
     uint64_t scale_;  // VCD units per cycle
     std::vector<std::unique_ptr<Traced>> traced_;

@@ -93,7 +93,7 @@ TEST(Exact, EveryMismatchIsReported) {
     o.platform = "cortex-a53";
     o.trace = path;
     o.timing = replay::Timing::cpi1;
-    const auto r = replay::run(o, nullptr);
+    const auto r = replay::run(o);
     EXPECT_EQ(r.readbacks_checked, 11u);
     ASSERT_EQ(r.mismatches.size(), 11u);
     EXPECT_EQ(r.mismatches[10].line, 12u);  // the 11th record, on line 12

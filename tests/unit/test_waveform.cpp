@@ -323,6 +323,31 @@ TEST(Waveform, RunVcdCycleCounterIsExactAtItsSamples) {
     std::remove(path.c_str());
 }
 
+TEST(Waveform, VpOverflowLoop) {
+    // testbench/samples/overflow-loop.pmus: the cycle counter 3000 cycles short of 2^32, counter 0 counting
+    // INST_RETIRED; 4000 instructions at 2 cycles each. The overflow, its flag and the request at cycle 3000; the
+    // counter holds 0xFFFFF448 + t wherever it is written; instructions are t / 2 at every sample.
+    const std::string path = tmp_path("vp.vcd"), svg = tmp_path("vp.svg");
+    ASSERT_EQ(pmusim("vp -p cortex-a53 --instructions 4000 --cpi 2 --vcd-period 250 --vcd " + path + " --plot " + svg +
+                     " --setup " + PMUSIM_SOURCE_DIR + "/testbench/samples/overflow-loop.pmus"),
+              0);
+    const Vcd v = read_vcd(path);
+    ASSERT_TRUE(v.ok);
+    for (const auto& c : v.signals.at("pmu.PMCCNTR_EL0")) {
+        if (c.value) {
+            EXPECT_EQ(c.value, 0xFFFFF448u + c.time) << "at " << c.time;
+        }
+    }
+    for (const auto& c : v.signals.at("pmu.PMEVCNTR0_EL0")) EXPECT_EQ(c.value, c.time / 2) << "at " << c.time;
+    EXPECT_EQ(v.first("pmu.PMCCNTR_EL0", [](uint64_t x) { return x >= 0x100000000u; }), 3000u);
+    EXPECT_EQ(v.first("pmu.PMOVSCLR_EL0", [](uint64_t x) { return (x >> 31) & 1; }), 3000u);
+    EXPECT_EQ(v.first("pmu.irq_request", [](uint64_t x) { return x == 1; }), 3000u);
+    EXPECT_EQ(v.end, 8000u);
+    EXPECT_NE(slurp(svg).find("irq_request"), std::string::npos);
+    std::remove(path.c_str());
+    std::remove(svg.c_str());
+}
+
 TEST(Waveform, RunFailureKeepsTheExistingFile) {
     const std::string path = tmp_path("existing.vcd");
     std::ofstream(path) << "keep me";

@@ -33,7 +33,7 @@ inline replay::Result replay_of(const std::string& path, const std::string& plat
     o.platform_options = options;
     o.trace = path;
     o.timing = timing;
-    return replay::run(o, nullptr);
+    return replay::run(o);
 }
 
 inline uint64_t event_count(const replay::Result& r, uint32_t n) {
