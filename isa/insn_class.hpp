@@ -7,6 +7,7 @@ namespace pmusim::isa {
 
 enum class InsnClass : uint8_t {
     alu, load, store, branch, jump, mul, div, barrier,
+    bitmanip,                             // RISC-V Zba, Zbb, Zbc, Zbs (VeeR EL2 event 54)
     sysreg,                               // ARM MRS/MSR, MRC/MCR
     csr_read, csr_read_write, csr_write,  // RISC-V CSR instructions (VeeR EL2 events 16, 17, 18)
     ecall, ebreak, mret, fence, fence_i,

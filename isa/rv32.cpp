@@ -146,10 +146,19 @@ Info classify(uint32_t insn, bool rv64) {
         case 0x6F: info.klass = Klass::jal; break;
         case 0x67: info.klass = f3 == 0 ? Klass::jalr : Klass::illegal; break;
         case 0x37:
-        case 0x17:
-        case 0x13: info.klass = Klass::alu; break;  // lui, auipc, OP-IMM
+        case 0x17: info.klass = Klass::alu; break;  // lui, auipc
+        case 0x13:
+            // OP-IMM; on RV32, funct7 other than slli/srli/srai's is Zbb/Zbs (clz, ctz, cpop, sext.b/h, bseti, bclri,
+            // binvi, bexti, rori, orc.b, rev8: RISC-V Bit-Manipulation ISA-extensions 1.0.0, ch. 2).
+            info.klass = !rv64 && ((f3 == 1 && f7 != 0) || (f3 == 5 && f7 != 0 && f7 != 0x20)) ? Klass::bitmanip : Klass::alu;
+            break;
         case 0x33:
             if (f7 == 0x01) info.klass = f3 < 4 ? Klass::mul : Klass::div;  // M: mul/mulh/mulhsu/mulhu; div/divu/rem/remu
+            // Zba sh1add/sh2add/sh3add (0x10), Zbb min/max (0x05, with Zbc clmul), rol/ror (0x30), zext.h (0x04), Zbs
+            // bset/bclr/bext/binv (0x14, 0x24, 0x34), and andn/orn/xnor (0x20 with funct3 7, 6, 4).
+            else if (f7 == 0x10 || f7 == 0x05 || f7 == 0x30 || f7 == 0x04 || f7 == 0x14 || f7 == 0x24 || f7 == 0x34 ||
+                     (f7 == 0x20 && (f3 == 4 || f3 == 6 || f3 == 7)))
+                info.klass = Klass::bitmanip;
             else info.klass = Klass::alu;
             break;
         case 0x0F: info.klass = f3 == 0 ? Klass::fence : f3 == 1 ? Klass::fence_i : Klass::illegal; break;

@@ -45,6 +45,7 @@ std::optional<MemOp> mem_op(uint32_t insn);
 
 enum class Klass : uint8_t {
     illegal, alu, load, store, branch, jal, jalr, mul, div, csr, ecall, ebreak, mret, wfi, fence, fence_i,
+    bitmanip,  // RV32 Zba, Zbb, Zbc, Zbs
 };
 
 struct Info {

@@ -31,7 +31,7 @@ const std::vector<EventInfo>& veer_events() {
         {21, "FENCE", "FENCE instructions committed [in-pipe; counts while running (C0)]"},
         {22, "FENCE_I", "FENCE.I instructions committed [in-pipe; counts while running (C0)]"},
         {23, "MRET", "MRET instructions committed [in-pipe; counts while running (C0)]"},
-        {24, "BRANCHES_COMMITTED", "Branches committed (in the RTL: conditional branches and JAL-type jumps) [in-pipe; counts while running (C0)]"},
+        {24, "BRANCHES_COMMITTED", "Branches committed: conditional branches, JAL and JALR (as measured on the RTL) [in-pipe; counts while running (C0)]"},
         {25, "BRANCHES_MISPREDICTED", "Branches whose direction or target was mispredicted [in-pipe; counts while running (C0)]"},
         {26, "BRANCHES_TAKEN", "Branches taken [in-pipe; counts while running (C0)]"},
         {27, "UNPREDICTABLE_BRANCHES", "Branches the predictor had no prediction for [in-pipe; counts while running (C0)]"},

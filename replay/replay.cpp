@@ -48,6 +48,7 @@ isa::InsnClass rv_class(isa::rv32::Klass k, const isa::rv32::CsrInsn* csr) {
         case K::jal:
         case K::jalr: return C::jump;
         case K::mul: return C::mul;
+        case K::bitmanip: return C::bitmanip;
         case K::div: return C::div;
         case K::ecall: return C::ecall;
         case K::ebreak: return C::ebreak;
@@ -712,6 +713,7 @@ private:
         const bool wide = rec.isa == IsaState::a64 || rec.isa == IsaState::rv64;
         const uint64_t expect = wide ? predicted : (predicted & 0xFFFFFFFFu);
         ++r_.readbacks_checked;
+        if (o_.keep_readbacks) r_.readbacks.push_back({rec.line, reg, traced, expect});
         if (traced == expect) ++r_.readbacks_matched;
         else r_.mismatches.push_back({rec.line, reg, traced, expect});
     }

@@ -54,6 +54,7 @@ struct Options {
     uint64_t sample_period = 0;
     // The time series: called every `interval` retired instructions, after the PMU was brought up to date.
     std::function<void(const IntervalPoint&)> on_interval;
+    bool keep_readbacks = false;  // Result::readbacks: every checked read-back, not only the mismatches
 };
 
 struct Readback {
@@ -74,6 +75,7 @@ struct Result {
     std::vector<std::pair<std::string, uint64_t>> counters;
     uint64_t readbacks_checked = 0, readbacks_matched = 0;
     std::vector<Readback> mismatches;  // every one, in trace order
+    std::vector<Readback> readbacks;   // every read-back checked, in trace order (Options::keep_readbacks)
     std::vector<std::string> notes;
     void skipped_note(const trace::TraceReader* reader);
 };

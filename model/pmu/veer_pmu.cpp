@@ -164,7 +164,9 @@ AdvanceResult VeerPmu::advance(const EventBatch& batch) {
     const bool sleeping = state_ == CoreState::fw_halt || state_ == CoreState::sleep;
     if (!sleeping) {
         if (!test_bit(inhibit_, 0)) mcycle_ += batch.cycles;
-        if (!test_bit(inhibit_, 2)) minstret_ += batch.count(ev_instr_committed);
+        // ecall and ebreak are in event 4 but do not retire (tests/veer-rtl/traps).
+        if (!test_bit(inhibit_, 2))
+            minstret_ += batch.count(ev_instr_committed) - batch.count(ev_ecall) - batch.count(ev_ebreak);
     }
     for (unsigned i = 0; i < 4; ++i) {
         const uint32_t sel = static_cast<uint32_t>(event_[i]);

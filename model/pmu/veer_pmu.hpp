@@ -15,7 +15,8 @@ struct VeerConfig {
 class VeerPmu : public Pmu {
 public:
     static constexpr uint32_t ev_cycles_active = 1;     // "cycles clocks active" (C0)
-    static constexpr uint32_t ev_instr_committed = 4;   // minstret counts these
+    static constexpr uint32_t ev_instr_committed = 4;   // minstret counts these, but ecall and ebreak
+    static constexpr uint32_t ev_ebreak = 19, ev_ecall = 20;
     static constexpr uint32_t ev_sleep_cycles = 512;    // "cycles in Sleep (C3) state"
     static constexpr uint64_t dcsr_stopcount = 1u << 10;
 

@@ -232,6 +232,17 @@ TEST(Rv32, ClassifiesThirtyTwoBitInstructions) {
         {0x00008067, Klass::jalr},    // ret
         {0x00000073, Klass::ecall},   {0x00100073, Klass::ebreak}, {0x30200073, Klass::mret},
         {0x10500073, Klass::wfi},     {0x0FF0000F, Klass::fence},  {0x0000100F, Klass::fence_i},
+        // Zba/Zbb/Zbc/Zbs (Bit-Manipulation 1.0.0 encodings, checked against binutils' disassembly).
+        {0x20C5A533, Klass::bitmanip},  // sh1add a0, a1, a2 (funct7 0x10)
+        {0x40C5F533, Klass::bitmanip},  // andn a0, a1, a2 (funct7 0x20, funct3 7)
+        {0x40C58533, Klass::alu},       // sub a0, a1, a2 (funct7 0x20, funct3 0)
+        {0x60059513, Klass::bitmanip},  // clz a0, a1 (OP-IMM funct3 1, funct7 0x30)
+        {0x6075D513, Klass::bitmanip},  // rori a0, a1, 7
+        {0x6985D513, Klass::bitmanip},  // rev8 a0, a1
+        {0x4895D513, Klass::bitmanip},  // bexti a0, a1, 9
+        {0x4035D513, Klass::alu},       // srai a0, a1, 3
+        {0x0AC59533, Klass::bitmanip},  // clmul a0, a1, a2 (funct7 0x05)
+        {0x0805C533, Klass::bitmanip},  // zext.h a0, a1 (funct7 0x04)
         {0x00053503, Klass::illegal},  // ld: RV64 only
         {0x0000302F, Klass::illegal},  // AMO: no A extension
         {0xFFFFFFFF, Klass::illegal},
