@@ -114,7 +114,22 @@ TimingParams veer() {
     p.predictor.btb_bits = 9;
     // The return stack: 8 entries (ret_stack_size of the default build; tests/veer-rtl/recursion).
     p.predictor.ras_depth = 8;
-    extra(p, C::div, 2);
+    // Divisions (tests/veer-rtl/muldiv): the result reaches a consumer 10 cycles after the division issues, and
+    // the next division waits for the divider as long. Multiplies show no result latency.
+    p.result_latency[static_cast<size_t>(C::div)] = 10;
+    p.divider_busy = 10;
+    // CSR instructions (tests/veer-rtl/csr: mscratch; traps: mepc): the next instruction issues 4 cycles after a
+    // write, 3 after a read or read-write; a write to mstatus costs 1 more (tests/veer-rtl/irqoff). A trap
+    // (ecall, ebreak) reaches its handler 4 cycles later, mret its target 3 later (tests/veer-rtl/traps).
+    extra(p, C::csr_write, 3);
+    extra(p, C::csr_read, 2);
+    extra(p, C::csr_read_write, 2);
+    p.mstatus_write_extra = 1;
+    extra(p, C::ecall, 3);
+    extra(p, C::ebreak, 3);
+    extra(p, C::mret, 2);
+    p.predict_exc_return = false;  // traps: mret is no misprediction (event 25)
+    p.ev_irq_disabled = 49;        // irqoff: cycles with mstatus.MIE = 0
     p.ev_mispredict = 25;  // branches mispredicted (veer-el2-events.csv)
     // The default configuration of the RTL (the traces' testbench): DCCM at 0xF0040000, 64 KiB. Loads and stores
     // elsewhere are D-bus transactions: events 43 (D-bus ld/st transactions), 55 and 56 (D-bus loads, stores).
@@ -127,8 +142,13 @@ TimingParams veer() {
     // Calibrated on hello_world, whose loop loads each byte of its string over the D-bus and stores it to the
     // mailbox: the load retires at once (loads are non-blocking) and the store that uses its value issues 4
     // cycles later (a bus load's result latency is 4 more than a DCCM load's); a bus store costs 1 more.
-    p.bus_load_latency = 4;
+    // tests/veer-rtl/axi_stride: an ALU instruction that uses the loaded value issues 5 cycles after the load (the
+    // nbL line 2 cycles after it), a store 4 (its data is needed a cycle later). A store over the D-bus to
+    // cacheable memory costs nothing more (tests/veer-rtl/stores); one to the side-effect mailbox region 1.
+    p.bus_load_latency = 5;
+    p.late_store_data = 1;
     p.bus_store_penalty = 1;
+    p.store_penalty_side_effect_only = true;
     // Code is fetched over the I-bus, about 6 cycles an instruction, until the program makes its region
     // cacheable with mrac (hello_world's first instructions; mrac resets to 0).
     p.follows_mrac = true;
@@ -142,6 +162,11 @@ TimingParams veer() {
     // that makes it so is not followed).
     p.l1i = cache(16, 2, 64);
     p.l1i_refill_penalty = 10;
+    // tests/veer-rtl/icache_big: 20 KiB of straight-line code misses every line, each about 3 cycles: a miss on
+    // the line after the last miss streams in; the rest of a refilled line comes from the fill buffer (event 2
+    // counts about one hit per line there).
+    p.l1i_sequential_refill_penalty = 3;
+    p.fill_buffer_fetches = true;
     p.ev_l1i_refill = 3;
     // Event 2 counts the IFU's 4-byte fetches that hit (el2_ifu_ifc_ctl: the next fetch address is the last plus
     // 4; el2_ifu_mem_ctl: ifu_pmu_ic_hit per fetch). Event 42 counts I-bus read commands: one per 8-byte beat of a
@@ -151,6 +176,12 @@ TimingParams veer() {
     p.ibus_beat = 8;
     p.ev_ibus_access = 42;
     p.ev_bus_misaligned = 44;
+    // tests/veer-rtl/misaligned: a misaligned D-bus load holds the pipeline until its data returns (the next
+    // instruction 7 cycles later), a misaligned D-bus store costs 1 more; one that crosses a 64-bit beat is two
+    // D-bus transactions (event 43), one misaligned transaction (44) either way.
+    p.bus_misaligned_load_penalty = 6;
+    p.bus_misaligned_store_penalty = 1;
+    p.dbus_beat = 8;
     // Instructions aligned and decoded (7, 8) equal those committed on every probe (tests/veer-rtl): no
     // wrong-path instruction is counted (retire() counts them).
     p.wrong_path = 0;

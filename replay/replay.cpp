@@ -477,7 +477,7 @@ private:
     // The timing model's cycles for one instruction (which also adds its events to the batch).
     uint64_t model_cycles(const isa::RetiredInsn& insn, const TraceRecord& rec, const TraceRecord* next) {
         timing::MemRef mem[trace::TraceRecord::max_mem];
-        for (unsigned i = 0; i < rec.n_mem; ++i) mem[i] = timing::MemRef{rec.mem[i].addr, rec.mem[i].is_write};
+        for (unsigned i = 0; i < rec.n_mem; ++i) mem[i] = timing::MemRef{rec.mem[i].addr, rec.mem[i].is_write, rec.mem[i].size};
         mem_seen_ |= rec.n_mem != 0;
         const uint64_t next_pc = next ? next->pc : rec.pc + rec.size;
         if (o_.timing != Timing::cpi1) return tm_->step(insn, rec.pc, rec.size, next_pc, mem, rec.n_mem, batch_);
@@ -658,6 +658,10 @@ private:
         // VeeR EL2 mrac (0x7C0, outside the PMU): the timing model follows its writes (fetch cacheability).
         if (tm_ && tm_->params().follows_mrac && d.csr.csr == 0x7C0 && writes && reader_->has_register_values())
             tm_->set_mrac(static_cast<uint32_t>(apply(tm_->mrac())));
+        // mstatus (0x300): the timing model follows MIE (VeeR EL2 event 49).
+        if (tm_ && tm_->params().ev_irq_disabled != timing::no_event && d.csr.csr == 0x300 && writes &&
+            reader_->has_register_values())
+            tm_->set_mstatus(static_cast<uint32_t>(apply(tm_->mstatus())));
         batch_.cycles += cycles;
         p_.retire(insn, 1, batch_);
         // VeeR EL2 (veer-el2-mhpm.md §4.1): the instruction's own events count before its write lands.

@@ -70,6 +70,11 @@ void TimingModel::set_mrac(uint32_t value) {
         if (((value >> (2 * r)) & 3u) == 1u) cacheable_ = static_cast<uint16_t>(cacheable_ | (1u << r));
 }
 
+void TimingModel::set_mstatus(uint32_t value) {
+    mstatus_ = value;
+    pending_extra_ += p_.mstatus_write_extra;
+}
+
 uint64_t TimingModel::step(const isa::RetiredInsn& insn, uint64_t pc, unsigned size, uint64_t next_pc,
                            const MemRef* mem, unsigned n_mem, EventBatch& b) {
     using C = isa::InsnClass;
@@ -95,8 +100,11 @@ uint64_t TimingModel::step(const isa::RetiredInsn& insn, uint64_t pc, unsigned s
             if (need > now_ + stall + slack) stall = need - now_ - slack;
         }
     }
+    // A division waits for the divider.
+    if (insn.cls == C::div && p_.divider_busy && divider_free_ > now_ + stall) stall = divider_free_ - now_;
     if (stall) emit(b, p_.ev_dep_stall, stall);
     const uint64_t issue = paired ? prev_issue_ : now_ + stall;
+    if (insn.cls == C::div) divider_free_ = issue + p_.divider_busy;
     // Loads and stores outside the tightly coupled data memory go on the bus.
     const bool data = (insn.cls == C::load || insn.cls == C::store) && !insn.cond_failed;
     bool bus = false;
@@ -106,7 +114,14 @@ uint64_t TimingModel::step(const isa::RetiredInsn& insn, uint64_t pc, unsigned s
     const uint32_t dst = insn.cond_failed ? 0u : insn.regs.dst;
     const uint64_t latency = p_.result_latency[cls] + (bus && insn.cls == C::load ? p_.bus_load_latency : 0u);
     for (uint32_t m = dst; m; m &= m - 1) ready_[ctz(m)] = issue + latency;
-    uint64_t cycles = (paired ? 0 : 1) + stall + p_.class_extra[cls];
+    uint64_t cycles = (paired ? 0 : 1) + stall + p_.class_extra[cls] + pending_extra_;
+    pending_extra_ = 0;
+    // Interrupts disabled: this instruction's cycles count while MIE is 0; a trap clears MIE, mret restores it.
+    const bool mie_before = mstatus_ & 8u;
+    if (insn.cls == C::ecall || insn.cls == C::ebreak)
+        mstatus_ = (mstatus_ & ~0x88u) | (mie_before ? 0x80u : 0u);
+    else if (insn.cls == C::mret)
+        mstatus_ = (mstatus_ & ~8u) | ((mstatus_ & 0x80u) ? 8u : 0u) | 0x80u;
     const uint64_t base = cycles;
     uint64_t flush_cycles = 0;
     // Branches: direction for conditional ones (an A32/T32 branch whose condition failed is one not taken),
@@ -124,7 +139,9 @@ uint64_t TimingModel::step(const isa::RetiredInsn& insn, uint64_t pc, unsigned s
             mispredicted = bp_.conditional(pc, target, taken);
             predictable = true;
         }
-        if (taken && (insn.branch & isa::br_register)) {
+        if (taken && (insn.branch & isa::br_exc_return) && !p_.predict_exc_return) {
+            // a flush, not a prediction
+        } else if (taken && (insn.branch & isa::br_register)) {
             const bool ret = insn.branch & isa::br_return;
             const bool miss = bp_.indirect(pc, next_pc, ret);
             mispredicted |= miss;
@@ -171,17 +188,25 @@ uint64_t TimingModel::step(const isa::RetiredInsn& insn, uint64_t pc, unsigned s
                 last_ifetch_line_ = line;
                 cycles += tlb(itlb_, pc, p_.ev_itlb_refill, b, &fetch_walk);
                 const auto r = l1i_->access(pc, false);
+                if (!r.refill) fill_line_ = ~uint64_t{0};  // a line entered from the cache, not the fill buffer
                 emit(b, p_.ev_l1i_access);
                 if (r.refill) {
                     refill = true;
-                    cycles += p_.l1i_refill_penalty + next_level(pc, false, b);
+                    const bool sequential = p_.l1i_sequential_refill_penalty && line == last_miss_line_ + 1;
+                    last_miss_line_ = line;
+                    fill_line_ = line;
+                    cycles += (sequential ? p_.l1i_sequential_refill_penalty : p_.l1i_refill_penalty) + next_level(pc, false, b);
                     emit(b, p_.ev_l1i_refill);
                     emit(b, p_.ev_ibus_access, p_.l1i->line / p_.ibus_beat);
                 }
             }
             if (p_.fetch_bytes) {  // hits: the fetches this instruction starts, but a refill's first
                 const uint64_t fetches = fetches_started(pc, size);
-                if (fetches > (refill ? 1u : 0u)) emit(b, p_.ev_l1i_hit, fetches - (refill ? 1 : 0));
+                if (p_.fill_buffer_fetches && line == fill_line_) {
+                    if (refill) emit(b, p_.ev_l1i_hit);  // the rest of the line comes from the fill buffer
+                } else if (fetches > (refill ? 1u : 0u)) {
+                    emit(b, p_.ev_l1i_hit, fetches - (refill ? 1 : 0));
+                }
             }
         }
     }
@@ -212,11 +237,24 @@ uint64_t TimingModel::step(const isa::RetiredInsn& insn, uint64_t pc, unsigned s
     if (bus) {
         for (unsigned k = 0; k < n_mem; ++k) {
             if (p_.local_data->contains(mem[k].addr)) continue;
-            emit(b, p_.ev_bus_access);
-            if (insn.unaligned) emit(b, p_.ev_bus_misaligned);
+            // Two transactions when the access crosses a bus beat.
+            const bool split = p_.dbus_beat && mem[k].size > 1 &&
+                               mem[k].addr / p_.dbus_beat != (mem[k].addr + mem[k].size - 1) / p_.dbus_beat;
+            emit(b, p_.ev_bus_access, split ? 2 : 1);
+            if (insn.unaligned) {
+                emit(b, p_.ev_bus_misaligned);
+                cycles += insn.cls == C::load ? p_.bus_misaligned_load_penalty : p_.bus_misaligned_store_penalty;
+            }
         }
         emit(b, insn.cls == C::load ? p_.ev_bus_load : p_.ev_bus_store);
-        cycles += insn.cls == C::load ? p_.bus_load_penalty : p_.bus_store_penalty;
+        if (insn.cls == C::load) {
+            cycles += p_.bus_load_penalty;
+        } else {
+            bool side_effect = !p_.store_penalty_side_effect_only;
+            for (unsigned k = 0; k < n_mem && !side_effect; ++k)
+                side_effect = !((cacheable_ >> ((mem[k].addr >> 28) & 15u)) & 1u);
+            if (side_effect) cycles += p_.bus_store_penalty;
+        }
     }
     // Stall cycles by cause: fetch misses and refetch after a misprediction starve the front end; result-use
     // waits, multi-cycle execution and data misses hold the back end.
@@ -225,6 +263,7 @@ uint64_t TimingModel::step(const isa::RetiredInsn& insn, uint64_t pc, unsigned s
     const uint64_t back = cycles - fetch_cycles - flush_cycles - (paired ? 0 : 1);
     if (back) emit(b, p_.ev_stall_backend, back);
     // The next instruction may pair with this one if it issued alone, took one cycle and did not branch away.
+    if (!mie_before) emit(b, p_.ev_irq_disabled, cycles);
     pair_open_ = !paired && cycles == base && base == 1 + stall && !((insn.branch & isa::br_taken) && !insn.cond_failed);
     prev_issue_ = issue;
     prev_dst_ = dst;
@@ -246,7 +285,7 @@ bool TimingModel::pairs(isa::InsnClass older, isa::InsnClass younger) {
 std::vector<uint32_t> TimingModel::produced_events() const {
     std::vector<uint32_t> v;
     for (uint32_t e : {p_.ev_mispredict, p_.ev_predictable, p_.ev_stall_frontend, p_.ev_stall_backend, p_.ev_fetch_stall,
-                       p_.ev_dep_stall, p_.ev_spec[0], p_.ev_spec[1]})
+                       p_.ev_dep_stall, p_.ev_spec[0], p_.ev_spec[1], p_.ev_irq_disabled})
         if (e != no_event) v.push_back(e);
     if (p_.predictor.ras_depth)
         for (uint32_t e : {p_.ev_ras_push, p_.ev_ras_pop, p_.ev_ras_hit, p_.ev_ras_miss})

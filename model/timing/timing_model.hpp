@@ -83,6 +83,27 @@ struct TimingParams {
     // cacheable until told the reset state (set_mrac(0)) or a write.
     bool follows_mrac = false;
     unsigned uncached_fetch_penalty = 0;
+    // A store to a region mrac makes side-effect (not cacheable) costs `bus_store_penalty` only there (VeeR EL2:
+    // the mailbox); stores to cacheable memory over the bus cost nothing more.
+    bool store_penalty_side_effect_only = false;
+    // The divider (VeeR EL2): a division issues no sooner than `divider_busy` cycles after the one before it.
+    unsigned divider_busy = 0;
+    // An I-cache miss on the line after the previous miss's (straight-line code streaming in) costs this instead
+    // of l1i_refill_penalty (0: no difference).
+    unsigned l1i_sequential_refill_penalty = 0;
+    // Misaligned accesses over the data bus: extra cycles of a load and of a store; an access that crosses a
+    // `dbus_beat`-byte boundary is two bus transactions (0: never split).
+    unsigned bus_misaligned_load_penalty = 0, bus_misaligned_store_penalty = 0, dbus_beat = 0;
+    // After an I-cache refill, the rest of the line comes from the fill buffer: its fetches are not hits, and the
+    // refill itself counts one (VeeR EL2 event 2).
+    bool fill_buffer_fetches = false;
+    // Exception returns (VeeR EL2 mret) flush the pipeline instead of being predicted: not a misprediction.
+    bool predict_exc_return = true;
+    // mstatus.MIE (RISC-V privileged spec 3.1.6.1; VeeR EL2 event 49 counts the cycles it is 0): followed through
+    // the program's writes (set_mstatus), ecall/ebreak (MIE to MPIE, MIE 0) and mret (MPIE to MIE, MPIE 1).
+    uint32_t ev_irq_disabled = no_event;
+    unsigned mstatus_write_extra = 0;  // extra cycles of a write to mstatus beyond a CSR write's
+
     // Speculation: each misprediction sends `wrong_path` instructions far enough down the wrong path to be counted
     // by the speculative events (ARM INST_SPEC; VeeR instructions aligned and decoded), and then flushes them. The
     // correct path's instructions are counted by the platform's retire(), so these events are retired + wrong path.
@@ -104,6 +125,7 @@ struct TimingParams {
 struct MemRef {
     uint64_t addr;
     bool write;
+    unsigned size = 0;  // bytes (0: unknown)
 };
 
 class TimingModel {
@@ -125,6 +147,10 @@ public:
     // side effect only).
     void set_mrac(uint32_t value);
     uint32_t mrac() const { return mrac_; }
+    // mstatus (CSR 0x300) as written by the program: MIE (bit 3), MPIE (bit 7). The write's extra cost
+    // (mstatus_write_extra) goes to the next instruction.
+    void set_mstatus(uint32_t value);
+    uint32_t mstatus() const { return mstatus_; }
 
 private:
     // The next level for an L1 refill (write: an L1 write-back): extra cycles beyond the L1 refill penalty.
@@ -144,6 +170,11 @@ private:
     uint64_t last_fetch_ = ~uint64_t{0};  // the last fetch granule (fetch_bytes)
     uint32_t mrac_ = 0x55555555u;          // every region cacheable
     uint16_t cacheable_ = 0xFFFF;          // a bit per 256 MiB region
+    uint32_t mstatus_ = 0;                 // reset: MIE = MPIE = 0
+    unsigned pending_extra_ = 0;           // cycles the previous instruction left to the next one
+    uint64_t divider_free_ = 0;            // the cycle the divider takes a new division
+    uint64_t last_miss_line_ = ~uint64_t{0};
+    uint64_t fill_line_ = ~uint64_t{0};    // the line last refilled (fetched from the fill buffer)
     // The model's cycle at the start of the next instruction; it starts late enough that the registers' initial
     // values (ready at 0) are ready even for an Early Reg.
     uint64_t now_ = 256;

@@ -515,7 +515,7 @@ uint64_t console_mcycle(const std::string& path) {
 
 }  // namespace
 
-TEST(TimingReplay, VeerProgramsPredictedWithinTenPercentOfTheRtl) {
+TEST(TimingReplay, VeerProgramsPredictedWithinThreePercentOfTheRtl) {
     if (!have_shared()) GTEST_SKIP();
     for (const char* prog : {"dhrystone", "hello_world"}) {
         const std::string base = shared(std::string("veer-el2/") + prog);
@@ -523,15 +523,10 @@ TEST(TimingReplay, VeerProgramsPredictedWithinTenPercentOfTheRtl) {
         ASSERT_GT(rtl, 0u) << prog;
         const auto r = replay_of(base + (std::string(prog) == "dhrystone" ? ".exec.log.xz" : ".exec.log"), "veer-el2");
         const double err = (static_cast<double>(r.cycles) - static_cast<double>(rtl)) / static_cast<double>(rtl);
-        EXPECT_LT(std::abs(err), 0.10) << prog << ": model " << r.cycles << ", RTL mcycle " << rtl;
-        // The model's cycles are its parts (platforms/timing_params.cpp): one per instruction, a mispredicted
-        // branch 1 more, a division 2, an I-cache miss 10, a fetch over the I-bus before mrac makes the code
-        // cacheable 5 (I-bus transactions other than the misses' 8 beats), a store over the D-bus 1, and the cycles
-        // decode waits for a register (a D-bus load's value).
+        EXPECT_LT(std::abs(err), 0.03) << prog << ": model " << r.cycles << ", RTL mcycle " << rtl;
+        // The model's parts are checked per mechanism against the RTL probes (test_veer_rtl.cpp); here the
+        // fetches over the I-bus before mrac: I-bus transactions other than the misses' 8 beats.
         const uint64_t uncached_fetches = event_count(r, 42) - 8 * event_count(r, 3);
-        EXPECT_EQ(r.cycles, r.instructions + event_count(r, 25) + 2 * event_count(r, 10) + 10 * event_count(r, 3) +
-                                5 * uncached_fetches + event_count(r, 56) + event_count(r, 30))
-            << prog;
         // Both programs write mrac within their first ten instructions, each a 4-byte fetch before it.
         EXPECT_GT(uncached_fetches, 0u) << prog;
         EXPECT_LE(uncached_fetches, 10u) << prog;

@@ -118,6 +118,17 @@ TEST_P(VeerRtlProbe, ArchitecturalEventsExact) {
         }
 }
 
+// The cycles of every window within 5% of the RTL's mcycle.
+TEST_P(VeerRtlProbe, CyclesWithinFivePercentOfTheRtl) {
+    const std::string probe = GetParam();
+    const auto cmp = compare(probe);
+    ASSERT_FALSE(cmp.empty());
+    for (const auto& c : cmp)
+        if (c.what.find("cycles") != std::string::npos) {
+            EXPECT_TRUE(within(c)) << probe << " " << c.what << ": RTL " << c.rtl << ", model " << c.model;
+        }
+}
+
 INSTANTIATE_TEST_SUITE_P(Probes, VeerRtlProbe,
                          ::testing::Values("recursion", "axi_stride", "icache_big", "muldiv", "csr", "branchy", "straight",
                                            "misaligned", "stores", "irqoff", "bitmanip", "traps", "coremark_like",
