@@ -56,5 +56,10 @@ const std::vector<Platform>& all_platforms();
 const Platform* find_platform(std::string_view name);
 // Event by number or name (case-insensitive) among the platform's architecture events.
 std::optional<EventInfo> find_event(const Platform& p, std::string_view text);
+// The event a perf user means on this platform (pmusim run -e; docs/cli.md "Choosing events"): an event name
+// (case-insensitive, also in the Linux kernel's sysfs form PMU/name/ or PMU/event=0xNN/), `rNN` (raw, hex),
+// `0xNN` or a decimal number, or a generic alias (cycles, instructions, branches, branch-misses,
+// cache-references, cache-misses) mapped per PMU family. Throws std::invalid_argument naming the text.
+EventInfo parse_event_spec(const Platform& p, std::string_view text);
 
 }  // namespace pmusim

@@ -1,3 +1,4 @@
+#include <cctype>
 #include <stdexcept>
 
 #include <fmt/format.h>
@@ -446,6 +447,72 @@ std::optional<EventInfo> find_event(const Platform& p, std::string_view text) {
     for (const auto& e : table)
         if (e.name == want) return e;
     return std::nullopt;
+}
+
+namespace {
+
+// The generic (perf "hardware") events per PMU family, as the Linux kernel maps them where it does:
+// armv8-pmuv3: drivers/perf/arm_pmuv3.c (armv8_pmuv3_perf_map; branches as armv8_a53_perf_map's
+//   PC_WRITE_RETIRED where BR_RETIRED 0x21 is not implemented, as on the Cortex-A53);
+// armv7-cp15: arch/arm/kernel/perf_event_v7.c (armv7_a7_perf_map: PC_WRITE for branches), with CPU_CYCLES;
+// arm11-pmnc: arch/arm/kernel/perf_event_v6.c (armv6_perf_map); cache-references and cache-misses, which that
+//   map leaves unsupported, take its L1D cache map's DCACHE_ACCESS and DCACHE_MISS;
+// veer-el2: the SBI PMU's generic events have no VeeR mapping in the kernel; ours follow the EL2 PRM's event
+//   list (Table 7-1): cycles clocks active, instructions committed, branches committed and mispredicted,
+//   I-cache misses. VeeR EL2 has no data cache and no single event for cache accesses (hits and misses are
+//   events 2 and 3), so cache-references is refused.
+std::optional<uint32_t> generic_event(const Platform& p, const Pmu* pmu, const std::string& alias, std::string& why) {
+    const bool v8 = p.family == "armv8-pmuv3", v7 = p.family == "armv7-cp15", v6 = p.family == "arm11-pmnc";
+    if (alias == "cycles" || alias == "cpu-cycles") return p.cycle_event;
+    if (alias == "instructions") return v8 || v7 ? 0x08 : v6 ? 0x07 : 4;
+    if (alias == "branches" || alias == "branch-instructions") {
+        if (v8 && pmu && p.implements(*pmu, 0x21)) return 0x21;
+        return v8 || v7 ? 0x0C : v6 ? 0x05 : 24;
+    }
+    if (alias == "branch-misses") return v8 || v7 ? 0x10 : v6 ? 0x06 : 25;
+    if (alias == "cache-references") {
+        if (v8 || v7) return 0x04;
+        if (v6) return 0x0A;
+        why = "VeeR EL2 has no event for all cache accesses: I-cache hits are event 2, misses event 3";
+        return std::nullopt;
+    }
+    if (alias == "cache-misses") return v8 || v7 ? 0x03 : v6 ? 0x0B : 3;
+    return std::nullopt;
+}
+
+bool all_hex(std::string_view s) {
+    if (s.empty()) return false;
+    for (char c : s)
+        if (!std::isxdigit(static_cast<unsigned char>(c))) return false;
+    return true;
+}
+
+}  // namespace
+
+EventInfo parse_event_spec(const Platform& p, std::string_view text) {
+    std::string t = to_lower(text);
+    auto bad = [&](const std::string& why) {
+        return std::invalid_argument(fmt::format("event '{}' {}", std::string(text), why));
+    };
+    // The kernel's sysfs form: PMU/name/ or PMU/event=0xNN/ (perf list; Documentation/ABI/testing/sysfs-bus-event_source-devices-events).
+    if (const size_t slash = t.find('/'); slash != std::string::npos) {
+        if (t.size() < slash + 3 || t.back() != '/') throw bad("is not of the form PMU/NAME/");
+        t = t.substr(slash + 1, t.size() - slash - 2);
+        if (t.rfind("event=", 0) == 0) t = t.substr(6);
+    }
+    if (t.find(':') != std::string::npos) throw bad("has a modifier: pmusim counts at every privilege level (docs/cli.md)");
+    std::unique_ptr<Pmu> pmu = p.make({});
+    std::string why;
+    if (auto n = generic_event(p, pmu.get(), t, why)) {
+        auto e = find_event(p, fmt::format("{:#x}", *n));
+        return *e;
+    }
+    if (!why.empty()) throw bad("is not available on " + p.name + ": " + why);
+    // perf's raw form: r followed by the event number in hex (tools/perf/Documentation/perf-list.txt).
+    if (t.size() > 1 && t[0] == 'r' && all_hex(std::string_view(t).substr(1)))
+        t = "0x" + t.substr(1);
+    if (auto e = find_event(p, t)) return *e;
+    throw bad(fmt::format("is not an event name, number, rNN or generic alias known on platform {}", p.name));
 }
 
 }  // namespace pmusim

@@ -1,7 +1,5 @@
 #include "replay/replay.hpp"
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <array>
 #include <optional>
@@ -255,29 +253,72 @@ private:
     std::vector<std::unique_ptr<Block>> slots_ = std::vector<std::unique_ptr<Block>>(4096);
 };
 
+// Regions of interest (--roi): which retired instructions the report counts. The replay ends its batches where
+// the state changes, so every batch lies wholly inside or wholly outside (events in a batch have no order).
+class RoiTracker {
+public:
+    explicit RoiTracker(const std::vector<Region>& regions) {
+        for (const auto& r : regions) counts_.push_back(RegionCount{r, 0, false});
+    }
+    bool active() const { return !counts_.empty(); }
+    bool inside() const { return inside_; }
+    // Follows a retired instruction at `pc`; true when the state changes with it: the caller then ends the batch
+    // and commit()s the new state.
+    bool step(uint64_t pc) {
+        bool any = false;
+        for (auto& c : counts_) {
+            const Region& g = c.region;
+            if (g.extent) {
+                if (pc == g.start) ++c.entered;
+                c.open_at_end = pc >= g.start && pc < g.end;
+            } else {
+                if (c.open_at_end && pc == g.end) c.open_at_end = false;  // END itself is not counted
+                if (!c.open_at_end && pc == g.start) {
+                    c.open_at_end = true;
+                    ++c.entered;
+                }
+            }
+            any |= c.open_at_end;
+        }
+        next_ = any;
+        return next_ != inside_;
+    }
+    void commit() { inside_ = next_; }
+    // Adds a flushed batch to the region's totals when it lies inside.
+    void add(const EventBatch& b) {
+        if (!inside_) return;
+        cycles_ += b.cycles;
+        for (const auto& e : b.events)
+            if (e.event < totals_.size()) totals_[e.event] += e.count;
+    }
+    void retired() { instructions_ += inside_; }
+    // Replaces the whole trace's counts in `r` with the regions' (keeping the whole trace's apart).
+    void finish(Result& r, uint32_t cycle_event) {
+        r.trace_instructions = r.instructions;
+        r.trace_cycles = r.cycles;
+        r.instructions = instructions_;
+        r.cycles = cycles_;
+        for (auto& [n, c] : r.event_totals) c = (n < totals_.size() ? totals_[n] : 0) + (n == cycle_event ? cycles_ : 0);
+        r.regions = counts_;
+    }
+
+private:
+    std::vector<RegionCount> counts_;  // open_at_end doubles as "inside" while replaying
+    bool inside_ = false, next_ = false;
+    uint64_t instructions_ = 0, cycles_ = 0;
+    std::vector<uint64_t> totals_ = std::vector<uint64_t>(65536, 0);
+};
+
 class Replayer {
 public:
-    Replayer(const Options& o, const Platform& p) : o_(o), p_(p), totals_(65536, 0) {
+    Replayer(const Options& o, const Platform& p) : o_(o), p_(p), totals_(65536, 0), roi_(o.roi) {
         if (o.pmu) {
             pmu_ = o.pmu;
         } else {
             owned_ = p.make(o.platform_options);
             pmu_ = owned_.get();
         }
-        if (!o.events.empty()) {
-            std::vector<uint32_t> numbers;
-            for (const auto& name : o.events) {
-                const auto e = find_event(p, name);
-                if (!e || !p.implements(*pmu_, e->number))
-                    throw std::invalid_argument(fmt::format("--events: '{}' is not an event platform {} implements", name, p.name));
-                numbers.push_back(e->number);
-            }
-            const size_t programmed = p.program_counters(*pmu_, numbers);
-            if (programmed < numbers.size())  // every event is still counted in the totals (a simulator need not multiplex)
-                r_.notes.push_back(fmt::format("--events: the core has {} counters: the first {} events program them, the "
-                                               "other {} are counted in the event totals only",
-                                               programmed, programmed, numbers.size() - programmed));
-        }
+        if (!o.events.empty()) select_events();
         if (!o.timing_events && o.timing == Timing::model)
             throw std::invalid_argument("--architectural needs --timing cpi1 or trace (the timing model gives the cycles)");
         if (auto params = platform_timing(p.name))
@@ -306,8 +347,9 @@ public:
         if (tm_ && tm_->params().follows_mrac && reader->starts_at_reset()) tm_->set_mrac(0);
 
         // The block engine hands whole batches to the PMU; --interval, sample points and SystemC's hook see every
-        // instruction.
-        const bool blocks = o_.engine == Engine::block && !o_.interval && !o_.advance_hook && !o_.sample_period;
+        // instruction, and --roi ends a batch at every region boundary (RoiTracker): these take the reference path.
+        const bool blocks = o_.engine == Engine::block && !o_.interval && !o_.advance_hook && !o_.sample_period &&
+                            !roi_.active();
         if (blocks) {
             if (tm_) run_blocks<true>(*reader);
             else run_blocks<false>(*reader);
@@ -317,6 +359,7 @@ public:
         // Nothing to replay is an error, whatever the engine: never a report of 0 records.
         if (r_.records == 0)
             throw trace::TraceError(o_.trace, 0, fmt::format("no instruction records in this {} trace", r_.format));
+        if (o_.on_progress) o_.on_progress(Progress{r_.records, reader->bytes_read(), true});
         flush();
         // The series ends with the trace's totals.
         if (o_.on_interval && (!last_point_ || last_point_->first != r_.instructions || last_point_->second != total_cycles_))
@@ -337,8 +380,11 @@ private:
         TraceRecord recs[2];
         unsigned cur = 0;
         bool held = false;
-        const bool tty = o_.progress && isatty(2);
         while (reader.next(recs[cur])) {
+            if (o_.stop && *o_.stop) {
+                r_.interrupted = true;
+                break;
+            }
             const TraceRecord& rec = recs[cur];
             ++r_.records;
             if (rec.isa != checked_isa_) {
@@ -348,10 +394,11 @@ private:
             if (held) step(recs[cur ^ 1], &rec);
             held = true;
             cur ^= 1;
-            if (tty && (r_.records & 0xFFFFF) == 0) fmt::print(stderr, "\r{} records", r_.records);
+            if (o_.on_progress && (r_.records & 0x3FFFF) == 0) o_.on_progress(Progress{r_.records, reader.bytes_read(), false});
         }
+        // Ctrl-C during the last read (a pipe that stalls): the counts are the records read before it.
+        if (o_.stop && *o_.stop) r_.interrupted = true;
         if (held) step(recs[cur ^ 1], nullptr);
-        if (tty) fmt::print(stderr, "\r");
     }
 
     // The block engine: records in batches from the reader's storage; each record with its successor in the
@@ -369,9 +416,12 @@ private:
     void run_blocks(trace::TraceReader& reader) {
         TraceRecord carry;
         bool held = false;
-        const bool tty = o_.progress && isatty(2);
         const TraceRecord* recs = nullptr;
         for (size_t n; (n = reader.next_batch(recs)) != 0;) {
+            if (o_.stop && *o_.stop) {  // the batch read is not replayed
+                r_.interrupted = true;
+                break;
+            }
             for (size_t i = 0; i < n; ++i)
                 if (recs[i].isa != checked_isa_) {
                     check_isa(recs[i]);
@@ -397,10 +447,10 @@ private:
             held = true;
             const uint64_t before = r_.records;
             r_.records += n;
-            if (tty && (before >> 20) != (r_.records >> 20)) fmt::print(stderr, "\r{} records", r_.records);
+            if (o_.on_progress && (before >> 18) != (r_.records >> 18)) o_.on_progress(Progress{r_.records, reader.bytes_read(), false});
         }
+        if (o_.stop && *o_.stop) r_.interrupted = true;
         if (held) step(carry, nullptr);
-        if (tty) fmt::print(stderr, "\r");
     }
 
     // A block from the records at recs[i] (of which the first `m` have their successor at hand): nullptr when
@@ -509,6 +559,36 @@ private:
             if (!rec.regs[i].before) set_gpr(rec.regs[i], rv);
     }
 
+    // --events (docs/cli.md "Choosing events"): every event is counted exactly by the replay; the first N (the
+    // PMU's event counters) also program its counters, as a perf user would, so the traced program's read-backs
+    // see them (its own writes still win).
+    void select_events() {
+        std::vector<uint32_t> numbers;
+        for (const auto& text : o_.events) {
+            EventInfo e;
+            try {
+                e = parse_event_spec(p_, text);
+            } catch (const std::invalid_argument& x) {
+                throw std::invalid_argument(std::string("--events: ") + x.what());
+            }
+            if (!p_.implements(*pmu_, e.number))
+                throw std::invalid_argument(fmt::format("--events: '{}' ({}, {:#x}) is not an event platform {} implements",
+                                                        text, e.name, e.number, p_.name));
+            r_.selected.push_back({text, e.number});
+            numbers.push_back(e.number);
+        }
+        // The platform programs as many as the PMU has event counters (PMCR.N, its `counters` option included).
+        const size_t n = p_.program_counters(*pmu_, numbers);
+        const size_t counters = n;
+        if (n < numbers.size()) {
+            std::string on, off;
+            for (size_t i = 0; i < numbers.size(); ++i) (i < n ? on : off) += (i == 0 || i == n ? "" : ", ") + o_.events[i];
+            r_.notes.push_back(fmt::format("{} events for {} event counters: {} program the counters; {} are counted by "
+                                           "the replay only (exactly: a simulator need not multiplex)",
+                                           numbers.size(), counters, on, off));
+        }
+    }
+
     void check_isa(const TraceRecord& rec) {
         const bool rv = rec.isa == IsaState::rv32 || rec.isa == IsaState::rv64;
         const bool ok = rv ? p_.isa == IsaKind::rv32
@@ -535,6 +615,13 @@ private:
             pmu_->set_exec_context(ExecContext{priv_, false});
         }
         const Decoded& d = cache_.get(rec.encoding, rec.isa, rec.size);
+        if (roi_.active() && d.retires && !rec.trapped) {
+            if (roi_.step(rec.pc)) {  // a region boundary ends the batch
+                flush();
+                roi_.commit();
+            }
+            roi_.retired();
+        }
         if (d.retires && !rec.trapped) ++r_.instructions;
         const isa::RetiredInsn insn = complete(d.insn, rec, next);
         // Cycles: the timing model's (which also adds its microarchitectural events), or the trace's timestamps.
@@ -677,6 +764,7 @@ private:
         else pmu_->advance(batch_);
         total_cycles_ += batch_.cycles;
         if (total_cycles_ >= next_sample_) next_sample_ = (total_cycles_ / o_.sample_period + 1) * o_.sample_period;
+        roi_.add(batch_);
         for (const auto& e : batch_.events)
             if (e.event < totals_.size()) totals_[e.event] += e.count;
         batch_.clear();
@@ -702,6 +790,7 @@ private:
             r_.event_totals.emplace_back(e.number, totals_[e.number] + (e.number == p_.cycle_event ? total_cycles_ : 0));
         }
         r_.counters = pmu_->counter_values();
+        if (roi_.active()) roi_.finish(r_, p_.cycle_event);
     }
 
     // The timing model's stall-cycle events (front end, back end, fetch, result-use waits).
@@ -743,6 +832,7 @@ private:
     std::vector<uint64_t> totals_;
     DecodeCache cache_;
     RetireHistogram hist_;
+    RoiTracker roi_;
     BlockCache blocks_;
     IsaState checked_isa_ = static_cast<IsaState>(0xFF);  // the instruction set last found to match the platform
 };

@@ -1,6 +1,7 @@
 // The replay engine: a trace through a platform's PMU (`pmusim run`). Reader -> decoder -> (timing) -> PMU ->
 // Result; printing the result is testbench/report.hpp's.
 #pragma once
+#include <csignal>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -29,6 +30,22 @@ struct IntervalPoint {
     std::vector<std::pair<uint32_t, uint64_t>> events;       // every implemented event, as produced so far
 };
 
+// How far a replay has come: records, and bytes of the trace file read (0 when unknown).
+struct Progress {
+    uint64_t records = 0, bytes = 0;
+    bool done = false;
+};
+
+// A region of interest (--roi; docs/cli.md "Regions of interest"). The whole trace is simulated; only the
+// report's instructions, cycles and events are restricted to the region.
+struct Region {
+    std::string text;  // as the user gave it
+    uint64_t start = 0, end = 0;
+    // false: from each retirement of `start` up to, not including, the next retirement of `end`.
+    // true: a function's extent: instructions whose PC lies in [start, end); entered at each retirement of start.
+    bool extent = false;
+};
+
 struct Options {
     std::string platform;
     PlatformOptions platform_options;
@@ -38,8 +55,12 @@ struct Options {
     Output output = Output::table;
     std::vector<std::string> events;  // --events: program counters on the user's behalf
     uint64_t interval = 0;            // --interval N: a point of the time series every N instructions
+    std::vector<Region> roi;          // --roi: count only inside these regions (their union)
     trace::ReaderOptions reader;
-    bool progress = false;            // a progress line on stderr
+    // Called every 2^18 records and once at the end (done): the caller shows progress (no printing here).
+    std::function<void(const Progress&)> on_progress;
+    // Set (by a SIGINT handler) to stop early: the result holds the counts so far, marked interrupted.
+    const volatile std::sig_atomic_t* stop = nullptr;
     Engine engine = Engine::block;
     // false: only the events retirement decides (instructions, branches, loads, ...). Under --timing cpi1 or
     // trace the timing model then does not run at all, and its events (caches, prediction, stalls) are listed
@@ -65,6 +86,18 @@ struct Readback {
     enum class Trap : uint8_t { none, traced, predicted } trap = Trap::none;
 };
 
+// An event asked for with --events: as the user wrote it, and its number.
+struct SelectedEvent {
+    std::string text;
+    uint32_t number = 0;
+};
+
+struct RegionCount {
+    Region region;
+    uint64_t entered = 0;
+    bool open_at_end = false;  // the trace ended inside the region
+};
+
 struct Result {
     std::string format;
     uint64_t records = 0;
@@ -72,6 +105,11 @@ struct Result {
     uint64_t cycles = 0;
     std::vector<std::pair<uint32_t, uint64_t>> event_totals;  // every implemented event the replay produces
     std::vector<uint32_t> not_modelled;                       // implemented events it does not produce
+    std::vector<SelectedEvent> selected;                      // --events, in the user's order
+    // With --roi: instructions, cycles and event_totals count the regions only; these the whole trace.
+    std::vector<RegionCount> regions;
+    uint64_t trace_instructions = 0, trace_cycles = 0;
+    bool interrupted = false;  // stopped by Options::stop before the end of the trace
     std::vector<std::pair<std::string, uint64_t>> counters;
     uint64_t readbacks_checked = 0, readbacks_matched = 0;
     std::vector<Readback> mismatches;  // every one, in trace order

@@ -14,6 +14,7 @@ packages=(
   zlib1g-dev liblzma-dev
   clang libclang-rt-14-dev
   librsvg2-bin
+  help2man binutils-aarch64-linux-gnu
 )
 
 missing=()

@@ -1,118 +1,357 @@
 #include "testbench/commands.hpp"
 
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <csignal>
+#include <cstdio>
+#include <fstream>
+#include <functional>
 #include <ostream>
 #include <sstream>
 
 #include <fmt/format.h>
 
 #include "testbench/cli_common.hpp"
+#include "traces/output_file.hpp"
 #include "replay/replay.hpp"
 #include "testbench/plot.hpp"
 #include "testbench/report.hpp"
 #include "traces/convert.hpp"
+#include "traces/elf_symbols.hpp"
 #include "traces/native.hpp"
 #include "testbench/virtual_platform.hpp"
 
 namespace pmusim::cli {
 
-int cmd_run(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
-    po::options_description desc("pmusim run: options");
+namespace {
+
+// One side of --roi: hex (0x optional), or a symbol of the --elf file (docs/cli.md "Regions of interest").
+uint64_t roi_address(const std::string& side, const std::string& text, const std::vector<trace::ElfSymbol>* syms) {
+    const bool prefixed = side.size() > 2 && side[0] == '0' && (side[1] == 'x' || side[1] == 'X');
+    if (!prefixed && syms)
+        if (auto sym = trace::find_symbol(*syms, side)) return sym->value;
+    const std::string digits = prefixed ? side.substr(2) : side;
+    const bool hex = !digits.empty() && digits.size() <= 16 &&
+                     digits.find_first_not_of("0123456789abcdefABCDEF") == std::string::npos;
+    if (!hex)
+        throw std::invalid_argument(fmt::format("--roi '{}': '{}' is not a hex address{}", text, side,
+                                                syms ? " or a symbol of the --elf file" : " (symbols need --elf FILE)"));
+    return std::stoull(digits, nullptr, 16);
+}
+
+replay::Region parse_roi(const std::string& text, const std::vector<trace::ElfSymbol>* syms) {
+    replay::Region g;
+    g.text = text;
+    const size_t colon = text.find(':');
+    if (colon != std::string::npos) {
+        g.start = roi_address(text.substr(0, colon), text, syms);
+        g.end = roi_address(text.substr(colon + 1), text, syms);
+        return g;
+    }
+    // A symbol alone: the function's extent, [value, value + size).
+    const auto sym = syms ? trace::find_symbol(*syms, text) : std::nullopt;
+    if (!sym)
+        throw std::invalid_argument(fmt::format("--roi '{}': expected START:END (hex PCs{}){}", text, syms ? " or symbols" : "",
+                                                syms ? " or a symbol of the --elf file" : ", or a symbol with --elf FILE"));
+    if (sym->size == 0)
+        throw std::invalid_argument(fmt::format("--roi '{}': the symbol has no size in the ELF file (give START:END)", text));
+    g.start = sym->value;
+    g.end = sym->value + sym->size;
+    g.extent = true;
+    return g;
+}
+
+// The variables `pmusim run`'s options are bound to.
+struct RunArgs {
     replay::Options o;
-    std::vector<std::string> kvs;
-    std::string timing = "model", output = "table", events, engine = "block", plot_file, plot_x = "instructions", plot_events;
+    std::vector<std::string> kvs, events;
+    std::string timing = "model", output = "table", engine = "block", plot_file, plot_x = "instructions", plot_events;
     Count interval;
     uint64_t vcd_period = 1000;
-    desc.add_options()("platform,p", po::value<std::string>(&o.platform)->required(), "platform name")(
-        "option,o", po::value<std::vector<std::string>>(&kvs), "platform option KEY=VALUE (repeatable)")(
-        "trace,t", po::value<std::string>(&o.trace)->required(), "trace file (plain, .gz or .xz), or - for standard input")(
+};
+
+void describe(po::options_description& desc, RunArgs& a) {
+    replay::Options& o = a.o;
+    desc.add_options()("platform,p", po::value<std::string>(&o.platform), "platform name")(
+        "option,o", po::value<std::vector<std::string>>(&a.kvs), "platform option KEY=VALUE (repeatable)")(
+        "trace,t", po::value<std::string>(&o.trace), "trace file (plain, .gz or .xz), or - for standard input; also the first operand")(
         "format,f", po::value<std::string>(&o.format)->default_value("auto"),
         "auto (from the first lines), or: tarmac (time, registers, memory; Fast Models, gem5, Arm RTL); veer (VeeR EL2 "
         "exec.log: cycle, registers, CSRs, late writebacks, addresses); spike (--log-commits: registers, CSRs, addresses, "
         "store data); qemu-execlog (execlog plugin: addresses, no registers, no time); qemu-log (-d in_asm,exec[,cpu]: "
         "registers from the dumps, no time); native, native-text (pmusim's own: everything a record holds). "
         "docs/trace-formats.md has the details")(
-        "timing", po::value<std::string>(&timing)->default_value("model"),
+        "timing", po::value<std::string>(&a.timing)->default_value("model"),
         "model (cycles from the timing model), trace (from the trace's timestamps) or cpi1 (one cycle per instruction)")(
-        "output", po::value<std::string>(&output)->default_value("table"), "table, csv or json")(
-        "events", po::value<std::string>(&events), "comma-separated events to program counters with")(
-        "interval", po::value<Count>(&interval)->default_value(Count{0}),
+        "output", po::value<std::string>(&a.output)->default_value("table"), "table, csv or json")(
+        "events,e", po::value<std::vector<std::string>>(&a.events),
+        "events to count, comma-separated (repeatable): names, rNN (raw hex), 0xNN, or cycles, instructions, branches, "
+        "branch-misses, cache-references, cache-misses; the first N program the counters; the report shows these only")(
+        "roi", po::value<std::vector<std::string>>(),
+        "count only a region of interest (repeatable): START:END (hex PCs or --elf symbols), from each retirement of "
+        "START up to the next of END; or SYMBOL, a function's extent")(
+        "elf", po::value<std::string>(), "the traced program's ELF file: symbols for --roi")(
+        "check", "exit 1 after the report when a counter read-back differs from the prediction")(
+        "interval", po::value<Count>(&a.interval)->default_value(Count{0}),
         "a time series: the counts every N instructions (a table, CSV rows, or an 'intervals' array in JSON)")(
         "architectural", "only the events retirement decides; with --timing cpi1 or trace the timing model does not run")(
-        "engine", po::value<std::string>(&engine)->default_value("block"),
+        "engine", po::value<std::string>(&a.engine)->default_value("block"),
         "block (decoded basic blocks, the fast engine) or reference (one record at a time); the results are identical")(
         "skip-bad-lines", "count malformed lines as warnings instead of stopping")(
         "all", "VeeR exec.log: replay past the end-of-test mailbox store")(
         "vcd", po::value<std::string>(), "replay under SystemC and write a VCD waveform of the PMU to this file")(
-        "vcd-period", po::value<uint64_t>(&vcd_period)->default_value(1000), "cycles between counter samples in the VCD")(
-        "plot", po::value<std::string>(&plot_file), "draw the counters over the run into this SVG file")(
-        "plot-x", po::value<std::string>(&plot_x)->default_value("instructions"), "the plot's x axis: instructions or cycles")(
-        "plot-events", po::value<std::string>(&plot_events), "comma-separated events to plot besides the counters");
-    Parsed p;
-    int status = 0;
-    if (!parse(args, desc, nullptr, p, out, err, "usage: pmusim run --platform P --trace FILE [--output json]", status))
-        return status;
-    if (!parse_options(kvs, o.platform_options, err)) return usage_error;
-    o.interval = interval.value;
-    if (timing != "model" && timing != "trace" && timing != "cpi1") {
-        err << fmt::format("pmusim: --timing expects model, trace or cpi1, got '{}'\n", timing);
+        "vcd-period", po::value<uint64_t>(&a.vcd_period)->default_value(1000), "cycles between counter samples in the VCD")(
+        "plot", po::value<std::string>(&a.plot_file), "draw the counters over the run into this SVG file")(
+        "plot-x", po::value<std::string>(&a.plot_x)->default_value("instructions"), "the plot's x axis: instructions or cycles")(
+        "plot-events", po::value<std::string>(&a.plot_events), "comma-separated events to plot besides the counters")(
+        "manifest", po::value<std::string>(),
+        "replay every trace this file lists (one a line: TRACE [run options]) and write one JSON object a line")(
+        "shard", po::value<std::string>(), "with --manifest: only the K-th of N shares of its traces (K/N, 1 <= K <= N)")(
+        "out", po::value<std::string>(), "with --manifest: write the JSON lines to this file (complete, or not at all)");
+}
+
+// Checks the parsed options and fills a.o; returns 0, or usage_error with a message. Throws for a bad --roi/--elf.
+int setup(RunArgs& a, const po::variables_map& vm, std::ostream& err) {
+    replay::Options& o = a.o;
+    if (o.platform.empty()) {
+        err << "pmusim: the option '--platform' is required but missing\n";
         return usage_error;
     }
-    o.timing = timing == "trace" ? replay::Timing::trace : timing == "cpi1" ? replay::Timing::cpi1 : replay::Timing::model;
-    if (output != "table" && output != "csv" && output != "json") {
-        err << fmt::format("pmusim: --output expects table, csv or json, got '{}'\n", output);
+    if (o.trace.empty()) {
+        err << "pmusim: the option '--trace' (or the trace as an operand) is required but missing\n";
         return usage_error;
     }
-    o.output = output == "json" ? replay::Output::json : output == "csv" ? replay::Output::csv : replay::Output::table;
-    o.events = split_list(events);
-    if (plot_x != "instructions" && plot_x != "cycles") {
-        err << fmt::format("pmusim: --plot-x expects instructions or cycles, got '{}'\n", plot_x);
+    if (!parse_options(a.kvs, o.platform_options, err)) return usage_error;
+    o.interval = a.interval.value;
+    if (a.timing != "model" && a.timing != "trace" && a.timing != "cpi1") {
+        err << fmt::format("pmusim: --timing expects model, trace or cpi1, got '{}'\n", a.timing);
+    }
+    if (a.plot_x != "instructions" && a.plot_x != "cycles") {
+        err << fmt::format("pmusim: --plot-x expects instructions or cycles, got '{}'\n", a.plot_x);
         return usage_error;
     }
-    if (vcd_period == 0) {
+    if (a.vcd_period == 0) {
         err << "pmusim: --vcd-period must be at least 1 cycle\n";
         return usage_error;
     }
-    if (engine != "block" && engine != "reference") {
-        err << fmt::format("pmusim: --engine expects block or reference, got '{}'\n", engine);
+    o.timing = a.timing == "trace" ? replay::Timing::trace : a.timing == "cpi1" ? replay::Timing::cpi1 : replay::Timing::model;
+    if (a.output != "table" && a.output != "csv" && a.output != "json") {
+        err << fmt::format("pmusim: --output expects table, csv or json, got '{}'\n", a.output);
         return usage_error;
     }
-    o.engine = engine == "reference" ? replay::Engine::reference : replay::Engine::block;
-    o.timing_events = p.vm.count("architectural") == 0;
+    o.output = a.output == "json" ? replay::Output::json : a.output == "csv" ? replay::Output::csv : replay::Output::table;
+    for (const auto& list : a.events)
+        for (size_t start = 0; start <= list.size();) {
+            const size_t comma = list.find(',', start);
+            const std::string e = list.substr(start, comma - start);
+            if (e.empty()) {
+                err << fmt::format("pmusim: --events: an empty event name in '{}'\n", list);
+                return usage_error;
+            }
+            o.events.push_back(e);
+            if (comma == std::string::npos) break;
+            start = comma + 1;
+        }
+    if (a.engine != "block" && a.engine != "reference") {
+        err << fmt::format("pmusim: --engine expects block or reference, got '{}'\n", a.engine);
+        return usage_error;
+    }
+    o.engine = a.engine == "reference" ? replay::Engine::reference : replay::Engine::block;
+    o.timing_events = vm.count("architectural") == 0;
     if (!o.timing_events && o.timing == replay::Timing::model) {
         err << "pmusim: --architectural needs --timing cpi1 or trace (the timing model gives the cycles)\n";
         return usage_error;
     }
-    o.reader.skip_bad_lines = p.vm.count("skip-bad-lines") > 0;
-    o.reader.replay_all = p.vm.count("all") > 0;
-    o.progress = true;
-    const Platform* pl = need_platform(o.platform, err);
-    if (!pl) return usage_error;
-    std::vector<uint32_t> plotted;
-    for (const auto& name : split_list(plot_events)) {
-        const auto e = find_event(*pl, name);
-        if (!e) {
-            err << fmt::format("pmusim: --plot-events: '{}' is not an event of platform {}\n", name, pl->name);
+    o.reader.skip_bad_lines = vm.count("skip-bad-lines") > 0;
+    o.reader.replay_all = vm.count("all") > 0;
+    if (!need_platform(o.platform, err)) return usage_error;
+    std::vector<trace::ElfSymbol> syms;
+    if (vm.count("elf")) syms = trace::read_elf_symbols(vm["elf"].as<std::string>());
+    if (vm.count("roi"))
+        for (const auto& text : vm["roi"].as<std::vector<std::string>>())
+            o.roi.push_back(parse_roi(text, vm.count("elf") ? &syms : nullptr));
+    return 0;
+}
+
+// Ctrl-C: the replay stops at the next record and reports the counts so far, marked interrupted; a second
+// Ctrl-C ends the process at once.
+volatile std::sig_atomic_t interrupted = 0;
+extern "C" void on_sigint(int) {
+    interrupted = 1;
+    std::signal(SIGINT, SIG_DFL);
+}
+// The exit status of a run stopped by SIGINT (128 + the signal's number, as shells report it).
+constexpr int interrupted_status = 128 + SIGINT;
+
+class SigintGuard {
+public:
+    SigintGuard() {
+        interrupted = 0;
+        previous_ = std::signal(SIGINT, on_sigint);
+    }
+    ~SigintGuard() { std::signal(SIGINT, previous_); }
+
+private:
+    void (*previous_)(int);
+};
+
+// A progress line on standard error when it is a terminal: records, rate, and percent of the file read.
+std::function<void(const replay::Progress&)> progress_printer(const std::string& path) {
+    if (!isatty(2)) return nullptr;
+    uint64_t size = 0;
+    struct stat st {};
+    if (path != "-" && ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode)) size = static_cast<uint64_t>(st.st_size);
+    const auto t0 = std::chrono::steady_clock::now();
+    return [size, t0](const replay::Progress& p) {
+        if (p.done) {
+            fmt::print(stderr, "\r{:60}\r", "");
+            return;
+        }
+        const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        std::string line = fmt::format("\r{} records, {:.2f} M records/s", p.records, s > 0 ? p.records / s / 1e6 : 0.0);
+        if (size && p.bytes) line += fmt::format(", {:.0f}%", 100.0 * static_cast<double>(std::min(p.bytes, size)) / static_cast<double>(size));
+        fmt::print(stderr, "{}", line);
+    };
+}
+
+// pmusim run --manifest FILE [--shard K/N] [--out FILE] (docs/cli.md "Batches").
+int run_manifest(const std::vector<std::string>& args, po::options_description& desc, po::positional_options_description& pos,
+                 const po::variables_map& gvm, std::ostream& out, std::ostream& err) {
+    const std::string path = gvm["manifest"].as<std::string>();
+    unsigned k = 1, n = 1;
+    if (gvm.count("shard")) {
+        const std::string sh = gvm["shard"].as<std::string>();
+        char extra = 0;
+        if (std::sscanf(sh.c_str(), "%u/%u%c", &k, &n, &extra) != 2 || n == 0 || k == 0 || k > n) {
+            err << fmt::format("pmusim: --shard expects K/N with 1 <= K <= N, got '{}'\n", sh);
             return usage_error;
         }
-        plotted.push_back(e->number);
     }
-    // The series: every point for --interval; for a plot alone, a point every 16 instructions thinned to at most
-    // 1000 (replay::Series).
-    const bool print_series = o.interval != 0;
-    replay::Series series(print_series ? 0 : 1000);
-    if (!plot_file.empty() && !o.interval) o.interval = 16;
-    if (o.interval) o.on_interval = [&series](const replay::IntervalPoint& pt) { series.add(pt); };
+    if (gvm.count("trace")) {
+        err << "pmusim: --manifest lists the traces: give no trace besides it\n";
+        return usage_error;
+    }
+    std::ifstream in(path);
+    if (!in) {
+        err << fmt::format("pmusim: {}: cannot open the manifest\n", path);
+        return usage_error;
+    }
+    const std::string out_path = gvm.count("out") ? gvm["out"].as<std::string>() : "";
+    std::unique_ptr<OutputFile> file;
+    if (!out_path.empty()) file = std::make_unique<OutputFile>(out_path);
+    // One JSON object a line: to the --out file (put in place only when the batch has finished), or standard output.
+    auto emit = [&](const nlohmann::json& j) {
+        const std::string line = j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+        if (file) file->write(line);
+        else out << line << std::flush;
+    };
+    SigintGuard guard;
+    int status = 0;
+    uint64_t index = 0, line_no = 0;
+    std::string line;
+    while (std::getline(in, line)) {
+        ++line_no;
+        std::istringstream words(line);
+        std::vector<std::string> tokens;
+        for (std::string w; words >> w;) {
+            if (w[0] == '#') break;
+            tokens.push_back(w);
+        }
+        if (tokens.empty()) continue;
+        if (index++ % n != k - 1) continue;
+        nlohmann::json j;
+        try {
+            // The line's options first: they win over the command line's (the first value stored is kept).
+            RunArgs a;
+            po::options_description d("");
+            describe(d, a);
+            po::variables_map vm;
+            po::store(po::command_line_parser(tokens).options(d).positional(pos).run(), vm);
+            po::store(po::command_line_parser(args).options(d).run(), vm);
+            po::notify(vm);
+            if (vm.count("manifest") && tokens.end() != std::find(tokens.begin(), tokens.end(), "--manifest"))
+                throw std::invalid_argument("a manifest line cannot name another manifest");
+            std::ostringstream msg;
+            if (setup(a, vm, msg) != 0) throw std::invalid_argument(msg.str().substr(msg.str().find(' ') + 1));
+            a.o.stop = &interrupted;
+            a.o.on_progress = progress_printer(a.o.trace);
+            const Platform* pl = find_platform(a.o.platform);
+            const replay::Result r = replay::run(a.o);
+            j = replay::report_json(a.o, *pl, r);
+            if (vm.count("check") && r.readbacks_matched != r.readbacks_checked && status == 0) status = 1;
+        } catch (const std::exception& e) {  // po::error, TraceError, invalid_argument: this trace's error
+            std::string what = e.what();
+            while (!what.empty() && what.back() == '\n') what.pop_back();
+            j = {{"trace", {{"path", tokens[0]}}}, {"error", what}};
+            status = 2;
+        }
+        j["manifest"] = {{"path", path}, {"line", line_no}};
+        emit(j);
+        if (interrupted) {
+            // No partial file: the counts so far go to standard output only.
+            if (file) out << j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
+            err << fmt::format("pmusim: interrupted at {} line {}{}\n", path, line_no,
+                               file ? fmt::format("; {} not written", out_path) : "");
+            return interrupted_status;
+        }
+    }
+    if (file) file->commit();
+    return status;
+}
+
+}  // namespace
+
+int cmd_run(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+    po::options_description desc("pmusim run: options");
+    RunArgs a;
+    describe(desc, a);
+    po::positional_options_description pos;
+    pos.add("trace", 1);
+    Parsed p;
+    int status = 0;
+    if (!parse(args, desc, &pos, p, out, err,
+               "usage: pmusim run --platform P [--trace] FILE [-e EVENTS] [--roi START:END] [--check] [--output json]\n"
+               "       pmusim run --manifest FILE [--shard K/N] [--out FILE] [options for every trace]",
+               status))
+        return status;
     try {
+        if (p.vm.count("manifest")) return run_manifest(args, desc, pos, p.vm, out, err);
+        if (const int rc = setup(a, p.vm, err)) return rc;
+        replay::Options& o = a.o;
+        const Platform* pl = find_platform(o.platform);
+        std::vector<uint32_t> plotted;
+        for (const auto& name : split_list(a.plot_events)) {
+            const auto e = find_event(*pl, name);
+            if (!e) {
+                err << fmt::format("pmusim: --plot-events: '{}' is not an event of platform {}\n", name, pl->name);
+                return usage_error;
+            }
+            plotted.push_back(e->number);
+        }
+        // The series: every point for --interval; for a plot alone, a point every 16 instructions thinned to at
+        // most 1000 (replay::Series).
+        const bool print_series = o.interval != 0;
+        replay::Series series(print_series ? 0 : 1000);
+        if (!a.plot_file.empty() && !o.interval) o.interval = 16;
+        if (o.interval) o.on_interval = [&series](const replay::IntervalPoint& pt) { series.add(pt); };
+        SigintGuard guard;
+        o.stop = &interrupted;
+        o.on_progress = progress_printer(o.trace);
         // The whole report is built first, and files are written only after the run: an error leaves no
         // half-written output.
-        const replay::Result r = p.vm.count("vcd") ? vp::run_replay_systemc(o, p.vm["vcd"].as<std::string>(), vcd_period, err)
+        const replay::Result r = p.vm.count("vcd") ? vp::run_replay_systemc(o, p.vm["vcd"].as<std::string>(), a.vcd_period, err)
                                                    : replay::run(o);
         std::ostringstream report;
         replay::print(o, *pl, r, report, print_series ? &series : nullptr);
-        if (!plot_file.empty())
-            plot::write_file(plot_file, plot::svg(replay::figure(*pl, o.trace, series, plot_x == "cycles", plotted)));
+        if (!a.plot_file.empty())
+            plot::write_file(a.plot_file, plot::svg(replay::figure(*pl, o.trace, series, a.plot_x == "cycles", plotted)));
         out << report.str();
-        return 0;
+        if (r.interrupted) return interrupted_status;
+        // --check: a read-back that differs fails the run, after the report (docs/cli.md).
+        return p.vm.count("check") && r.readbacks_matched != r.readbacks_checked ? 1 : 0;
     } catch (const trace::TraceError& e) {
         err << "pmusim: error: " << e.what() << "\n";
         return 2;

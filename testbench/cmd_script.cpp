@@ -24,13 +24,13 @@ int cmd_script(const std::vector<std::string>& args, bool quiet, std::ostream& o
         "vcd", po::value<std::string>(&vcd), "run under SystemC and write a VCD waveform of the PMU to this file")(
         "vcd-period", po::value<uint64_t>(&vcd_period)->default_value(1000), "cycles between counter samples in the VCD")(
         "plot", po::value<std::string>(&plot_file), "run under SystemC and draw the waveform's counters and lines into this SVG file")(
-        "file", po::value<std::string>()->required(), "script file");
+        "file", po::value<std::string>()->required(), "script file, or - for standard input");
     po::positional_options_description pos;
     pos.add("file", 1);
     Parsed p;
     int status = 0;
     if (!parse(args, desc, &pos, p, out, err,
-               "usage: pmusim script FILE [--platform P] [--option KEY=VALUE] [--vcd FILE]", status))
+               "usage: pmusim script FILE|- [--platform P] [--option KEY=VALUE] [--vcd FILE]", status))
         return status;
     if (p.vm.count("quiet")) cfg.quiet = true;
     if (!parse_options(kvs, cfg.options, err)) return usage_error;

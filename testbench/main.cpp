@@ -14,15 +14,22 @@
 
 namespace {
 
-constexpr const char* usage = R"(usage: pmusim [-v|--verbose] [--quiet] COMMAND [ARGS] [--help]
+constexpr const char* usage = R"(usage: pmusim [-v|--verbose] [--quiet] [--version] COMMAND [ARGS] [--help]
+
+options:
+  -v, --verbose                   debug logging on standard error
+  -q, --quiet                     hide info-level diagnostics
+  --version                       print the version and exit
+  -h, --help                      show this help
 
 commands:
   platforms                       list every platform with its PMU and counter count
   regs --platform P [REG]         the register map, or one register's fields
   events --platform P             every event of the platform: number, name, implemented, modelled
-  script FILE [--platform P]      run a register sequence script (docs/script.md)
+  script FILE|- [--platform P]    run a register sequence script (docs/script.md); - reads standard input
   explain --platform P "ACCESS"   the field-by-field effect of one access, e.g. "write PMCR_EL0 0x17"
-  run --platform P --trace FILE   replay an instruction trace and report what every counter would show
+  run -p P FILE [-e EVENTS]       replay an instruction trace and report what every counter would show
+  run --manifest FILE             replay every trace a manifest lists, one JSON object a line
   convert IN OUT [--platform P]   convert a trace of any format to pmusim's native format (binary, or text with .txt)
   vp --platform P [--setup FILE]  run the SystemC virtual platform: core model, PMU, interrupt controller
 

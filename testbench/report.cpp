@@ -46,6 +46,25 @@ std::vector<uint64_t> series_row(const Result& r, const IntervalPoint& pt) {
     return v;
 }
 
+// A count with its digits grouped in threes, as perf stat prints it in an English locale: 1,234,567.
+std::string grouped(uint64_t v) {
+    std::string digits = std::to_string(v), g;
+    for (size_t i = 0; i < digits.size(); ++i) {
+        if (i && (digits.size() - i) % 3 == 0) g += ',';
+        g += digits[i];
+    }
+    return g;
+}
+
+// What --roi counted: "region 0x40:0x58 entered 1 time".
+std::string region_text(const RegionCount& c) {
+    const Region& g = c.region;
+    return fmt::format("region {} ({}) entered {} time{}{}", g.text,
+                       g.extent ? fmt::format("PC in [{:#x}, {:#x})", g.start, g.end)
+                                : fmt::format("from {:#x} up to {:#x}", g.start, g.end),
+                       c.entered, c.entered == 1 ? "" : "s", c.open_at_end ? ", still open at the end of the trace" : "");
+}
+
 }  // namespace
 
 void Series::add(const IntervalPoint& p) {
@@ -115,32 +134,58 @@ plot::Figure figure(const Platform& p, const std::string& trace, const Series& s
     return f;
 }
 
+nlohmann::json report_json(const Options& o, const Platform& p, const Result& r) {
+    nlohmann::json j;
+    j["platform"] = p.name;
+    j["trace"] = {{"path", o.trace}, {"format", r.format}, {"records", r.records}};
+    j["timing"] = timing_name(o.timing);
+    if (!r.regions.empty()) {
+        nlohmann::json rg = nlohmann::json::array();
+        for (const auto& c : r.regions)
+            rg.push_back({{"roi", c.region.text}, {"start", c.region.start}, {"end", c.region.end},
+                          {"kind", c.region.extent ? "extent" : "start-end"}, {"entered", c.entered},
+                          {"open_at_end", c.open_at_end}});
+        j["regions"] = rg;
+        j["whole_trace"] = {{"instructions", r.trace_instructions}, {"cycles", r.trace_cycles}};
+    }
+    j["instructions"] = r.instructions;
+    j["cycles"] = r.cycles;
+    nlohmann::json ev = nlohmann::json::array();
+    for (const auto& [n, c] : r.event_totals) ev.push_back({{"number", n}, {"name", event_name(p, n)}, {"count", c}});
+    for (uint32_t n : r.not_modelled)
+        ev.push_back({{"number", n}, {"name", event_name(p, n)}, {"count", nullptr}, {"modelled", false}});
+    j["events"] = ev;
+    if (!r.selected.empty()) {
+        nlohmann::json sel = nlohmann::json::array();
+        for (const auto& e : r.selected) {
+            nlohmann::json c = nullptr;
+            for (const auto& [n, v] : r.event_totals)
+                if (n == e.number) c = v;
+            sel.push_back({{"event", e.text}, {"number", e.number}, {"name", event_name(p, e.number)}, {"count", c}});
+        }
+        j["selected"] = sel;
+    }
+    nlohmann::json counters = nlohmann::json::object();
+    for (const auto& [name, v] : r.counters) counters[name] = v;
+    j["counters"] = counters;
+    nlohmann::json mm = nlohmann::json::array();
+    for (const auto& m : r.mismatches) {
+        nlohmann::json e = {{"line", m.line}, {"register", m.reg}, {"traced", m.traced}, {"predicted", m.predicted}};
+        // "trap": the side that trapped (the trace, or the model) where the other read a value
+        if (m.trap != Readback::Trap::none) e["trap"] = m.trap == Readback::Trap::traced ? "traced" : "predicted";
+        mm.push_back(e);
+    }
+    j["readbacks"] = {{"checked", r.readbacks_checked}, {"matched", r.readbacks_matched}, {"mismatches", mm}};
+    j["notes"] = r.notes;
+    if (r.interrupted) j["interrupted"] = true;
+    return j;
+}
+
+
 void print(const Options& o, const Platform& p, const Result& r, std::ostream& out, const Series* series) {
     const bool has_series = series && !series->points().empty();
     if (o.output == Output::json) {
-        nlohmann::json j;
-        j["platform"] = p.name;
-        j["trace"] = {{"path", o.trace}, {"format", r.format}, {"records", r.records}};
-        j["timing"] = timing_name(o.timing);
-        j["instructions"] = r.instructions;
-        j["cycles"] = r.cycles;
-        nlohmann::json ev = nlohmann::json::array();
-        for (const auto& [n, c] : r.event_totals) ev.push_back({{"number", n}, {"name", event_name(p, n)}, {"count", c}});
-        for (uint32_t n : r.not_modelled)
-            ev.push_back({{"number", n}, {"name", event_name(p, n)}, {"count", nullptr}, {"modelled", false}});
-        j["events"] = ev;
-        nlohmann::json counters = nlohmann::json::object();
-        for (const auto& [name, v] : r.counters) counters[name] = v;
-        j["counters"] = counters;
-        nlohmann::json mm = nlohmann::json::array();
-        for (const auto& m : r.mismatches) {
-            nlohmann::json e = {{"line", m.line}, {"register", m.reg}, {"traced", m.traced}, {"predicted", m.predicted}};
-            // "trap": the side that trapped (the trace, or the model) where the other read a value
-            if (m.trap != Readback::Trap::none) e["trap"] = m.trap == Readback::Trap::traced ? "traced" : "predicted";
-            mm.push_back(e);
-        }
-        j["readbacks"] = {{"checked", r.readbacks_checked}, {"matched", r.readbacks_matched}, {"mismatches", mm}};
-        j["notes"] = r.notes;
+        nlohmann::json j = report_json(o, p, r);
         if (has_series) {
             nlohmann::json iv = nlohmann::json::array();
             for (const auto& pt : series->points()) {
@@ -167,22 +212,57 @@ void print(const Options& o, const Platform& p, const Result& r, std::ostream& o
         }
         return;
     }
+    // The event lines: every event the platform implements, or with --events those asked for, in their order.
+    struct Line {
+        std::string label;  // as the table shows it
+        std::string shown;  // as the user wrote it with --events, or the event's name
+        uint32_t number;
+        bool modelled;
+        uint64_t count;
+    };
+    auto line_for = [&](uint32_t n, const std::string& text) {
+        const std::string name = event_name(p, n);
+        Line l{"", text.empty() ? name : text, n, false, 0};
+        for (const auto& [m, c] : r.event_totals)
+            if (m == n) {
+                l.modelled = true;
+                l.count = c;
+            }
+        l.label = l.shown == name ? fmt::format("{} ({:#x})", name, n) : fmt::format("{} ({}, {:#x})", l.shown, name, n);
+        return l;
+    };
+    std::vector<Line> lines;
+    if (!r.selected.empty()) {
+        for (const auto& sel : r.selected) lines.push_back(line_for(sel.number, sel.text));
+    } else {
+        for (const auto& [n, c] : r.event_totals) lines.push_back(line_for(n, ""));
+        for (uint32_t n : r.not_modelled) lines.push_back(line_for(n, ""));
+    }
     if (o.output == Output::csv) {
-        out << "count,event,number\n";
-        out << r.instructions << ",instructions,\n" << r.cycles << ",cycles,\n";
-        for (const auto& [n, c] : r.event_totals) out << c << ',' << event_name(p, n) << ',' << n << '\n';
-        for (uint32_t n : r.not_modelled) out << "not modelled," << event_name(p, n) << ',' << n << '\n';
-        for (const auto& [name, v] : r.counters) out << v << ',' << name << ",\n";
+        if (r.interrupted) out << fmt::format("# interrupted: the counts of the first {} records\n", r.records);
+        for (const auto& c : r.regions) out << "# " << region_text(c) << '\n';
+        // perf stat -x, (tools/perf/Documentation/perf-stat.txt, "CSV FORMAT"): value, unit, event; then
+        // pmusim's column, the event's number. No unit: every value is a count.
+        if (r.selected.empty()) out << r.instructions << ",,instructions,\n" << r.cycles << ",,cycles,\n";
+        for (const auto& l : lines)
+            out << (l.modelled ? std::to_string(l.count) : "<not supported>") << ",," << l.shown << ',' << fmt::format("{:#x}", l.number) << '\n';
+        for (const auto& [name, v] : r.counters) out << v << ",," << name << ",\n";
         return;
     }
-    out << fmt::format("\n Performance counter stats for '{}' ({}, {} records) on {}:\n\n", o.trace, r.format, r.records, p.name);
-    out << fmt::format("{:>20}      instructions\n", r.instructions);
-    out << fmt::format("{:>20}      cycles ({}){}\n", r.cycles, o.timing == Timing::trace ? "from the trace's timestamps" : o.timing == Timing::cpi1 ? "one per instruction" : "model",
-                       r.cycles ? fmt::format("      # {:.2f} insn per cycle", static_cast<double>(r.instructions) / static_cast<double>(r.cycles)) : "");
-    for (const auto& [n, c] : r.event_totals) out << fmt::format("{:>20}      {} ({:#x})\n", c, event_name(p, n), n);
-    for (uint32_t n : r.not_modelled) out << fmt::format("{:>20}      {} ({:#x})\n", "<not modelled>", event_name(p, n), n);
+    out << fmt::format("\n Performance counter stats for '{}' ({}, {} records) on {}:\n\n", o.trace, r.format, grouped(r.records), p.name);
+    if (r.interrupted) out << fmt::format(" INTERRUPTED: the counts of the first {} records only\n\n", grouped(r.records));
+    for (const auto& c : r.regions) out << " " << region_text(c) << "\n";
+    if (!r.regions.empty())
+        out << fmt::format(" (the whole trace: {} instructions, {} cycles)\n\n", grouped(r.trace_instructions), grouped(r.trace_cycles));
+    if (r.selected.empty()) {
+        out << fmt::format("{:>20}      instructions\n", grouped(r.instructions));
+        out << fmt::format("{:>20}      cycles ({}){}\n", grouped(r.cycles),
+                           o.timing == Timing::trace ? "from the trace's timestamps" : o.timing == Timing::cpi1 ? "one per instruction" : "model",
+                           r.cycles ? fmt::format("      # {:.2f} insn per cycle", static_cast<double>(r.instructions) / static_cast<double>(r.cycles)) : "");
+    }
+    for (const auto& l : lines) out << fmt::format("{:>20}      {}\n", l.modelled ? grouped(l.count) : "<not modelled>", l.label);
     out << "\n counters as the traced program programmed them:\n";
-    for (const auto& [name, v] : r.counters) out << fmt::format("{:>20}      {}\n", v, name);
+    for (const auto& [name, v] : r.counters) out << fmt::format("{:>20}      {}\n", grouped(v), name);
     out << fmt::format("\n read-backs: {} checked, {} matched\n", r.readbacks_checked, r.readbacks_matched);
     // The first few; the JSON output lists them all.
     constexpr size_t shown = 8;

@@ -4,6 +4,8 @@
 #include <iosfwd>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "replay/replay.hpp"
 #include "testbench/plot.hpp"
 
@@ -32,5 +34,7 @@ void print(const Options& o, const Platform& p, const Result& r, std::ostream& o
 // request, over instructions or cycles.
 plot::Figure figure(const Platform& p, const std::string& trace, const Series& series, bool over_cycles,
                     const std::vector<uint32_t>& events);
+// The JSON object of --output json (and of each line of --manifest).
+nlohmann::json report_json(const Options& o, const Platform& p, const Result& r);
 
 }  // namespace pmusim::replay

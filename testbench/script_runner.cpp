@@ -7,6 +7,7 @@
 #include <cstring>
 #include <iostream>
 #include <fstream>
+#include <iostream>
 #include <ostream>
 #include <sstream>
 #include <vector>

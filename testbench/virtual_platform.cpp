@@ -339,7 +339,7 @@ int run_script_systemc(const ScriptConfig& cfg, const std::string& path, const s
     if (prescan_platform(text, name, script_opts)) opts = script_opts;
     const Platform* p = name.empty() ? nullptr : find_platform(name);
     if (!p) {
-        err << fmt::format("{}: error: {} (with --vcd the platform must be known before the script runs)\n", path,
+        err << fmt::format("{}: error: {} (with --vcd the platform must be known before the script runs)\n", file,
                            name.empty() ? "no platform: add a 'platform' line or pass --platform"
                                         : fmt::format("unknown platform '{}'", name));
         return script_malformed;
@@ -349,7 +349,7 @@ int run_script_systemc(const ScriptConfig& cfg, const std::string& path, const s
     try {
         pmu = sc::make_module("pmu", *p, opts, mc);
     } catch (const std::invalid_argument& e) {
-        err << fmt::format("{}: error: platform {}: {}\n", path, p->name, e.what());
+        err << fmt::format("{}: error: platform {}: {}\n", file, p->name, e.what());
         return script_malformed;
     }
     Wiring wires(pmu->config().irq_active_low);

@@ -84,6 +84,7 @@ ByteSource::~ByteSource() {
 
 size_t ByteSource::read_raw(char* out, size_t n) {
     const size_t got = std::fread(out, 1, n, file_);
+    raw_bytes_ += got;
     if (got < n && std::ferror(file_)) throw TraceError(path_, 0, fmt::format("read error: {}", std::strerror(errno)));
     return got;
 }

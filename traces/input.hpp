@@ -39,6 +39,8 @@ public:
     std::string_view peek(size_t n);
     const std::string& path() const { return path_; }
     Compression compression() const { return compression_; }
+    // Bytes read from the file so far (compressed, for a compressed file): progress against its size.
+    uint64_t raw_bytes() const { return raw_bytes_; }
 
 private:
     void start();  // sniff the compression and start its decoder
@@ -53,6 +55,7 @@ private:
     std::unique_ptr<Codec> codec_;
     std::vector<char> peeked_;
     size_t peek_pos_ = 0;
+    uint64_t raw_bytes_ = 0;
 };
 
 // Lines of a ByteSource, as views valid until the next call, with their 1-based numbers.

@@ -115,6 +115,7 @@ public:
         flags_ = get<uint32_t>(p);
     }
     std::string_view format() const override { return "native"; }
+    uint64_t bytes_read() const override { return src_->raw_bytes(); }
     bool has_register_values() const override { return !(flags_ & 2); }
     bool has_time() const override { return !(flags_ & 4); }
     bool starts_at_reset() const override { return flags_ & 1; }
@@ -280,6 +281,7 @@ public:
         }
     }
     std::string_view format() const override { return "native-text"; }
+    uint64_t bytes_read() const override { return src_->raw_bytes(); }
     bool has_register_values() const override { return values_; }
     bool has_time() const override { return time_; }
     bool starts_at_reset() const override { return reset_; }

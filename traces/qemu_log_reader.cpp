@@ -50,6 +50,7 @@ public:
         opts_ = o;
     }
     std::string_view format() const override { return "qemu-log"; }
+    uint64_t bytes_read() const override { return src_->raw_bytes(); }
     bool has_register_values() const override { return saw_dump_; }
 
     bool next(TraceRecord& out) override {

@@ -26,6 +26,7 @@ public:
             throw TraceError(src_->path(), 0, "a QEMU execlog does not say its instruction set: give a platform (--platform; convert also takes --isa)");
     }
     std::string_view format() const override { return "qemu-execlog"; }
+    uint64_t bytes_read() const override { return src_->raw_bytes(); }
     bool has_register_values() const override { return false; }
 
     bool next(TraceRecord& r) override {

@@ -32,6 +32,7 @@ public:
     uint64_t skipped_lines() const { return skipped_; }
     const std::string& first_skip_message() const { return first_skip_; }
     virtual std::string end_note() const { return {}; }  // why the reader stopped early, if it did
+    virtual uint64_t bytes_read() const { return 0; }      // of the trace file so far (progress), 0 if unknown
 
     // Records in bulk, for the replay's block engine: up to `batch_size` records in the reader's own storage,
     // valid until the next call to next() or next_batch(); 0 at the end. `first` points at the first. An error

@@ -17,6 +17,7 @@ public:
         opts_ = o;
     }
     std::string_view format() const override { return "spike"; }
+    uint64_t bytes_read() const override { return src_->raw_bytes(); }
     bool has_register_values() const override { return true; }
 
     bool next(TraceRecord& r) override {

@@ -48,6 +48,7 @@ public:
         opts_ = o;
     }
     std::string_view format() const override { return "tarmac"; }
+    uint64_t bytes_read() const override { return src_->raw_bytes(); }
     bool has_register_values() const override { return true; }
     bool has_time() const override { return true; }
 

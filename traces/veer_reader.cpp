@@ -27,6 +27,7 @@ public:
         opts_ = o;
     }
     std::string_view format() const override { return "veer"; }
+    uint64_t bytes_read() const override { return src_->raw_bytes(); }
     bool has_register_values() const override { return true; }
     bool has_time() const override { return true; }
     bool starts_at_reset() const override { return true; }

@@ -51,13 +51,13 @@ function(pmusim_shared_case name code regex)
   set_tests_properties(e2e.${name} PROPERTIES SKIP_REGULAR_EXPRESSION "e2e: skipped:")
 endfunction()
 pmusim_shared_case(run_hello_json 0 "\"instructions\": 330" run --platform veer-el2 --trace ${TRACES}/veer-el2/hello_world.exec.log --timing trace --output json)
-pmusim_shared_case(run_dhrystone_table 0 "343115 +instructions" run --platform veer-el2 --trace ${TRACES}/veer-el2/dhrystone.exec.log.xz --timing trace)
-pmusim_shared_case(run_csv 0 "count,event,number\n10000,instructions," run --platform veer-el2 --trace ${TRACES}/spike/rv32.spike.log --output csv)
+pmusim_shared_case(run_dhrystone_table 0 "343,115 +instructions" run --platform veer-el2 --trace ${TRACES}/veer-el2/dhrystone.exec.log.xz --timing trace)
+pmusim_shared_case(run_csv 0 "^10000,,instructions,\n" run --platform veer-el2 --trace ${TRACES}/spike/rv32.spike.log --output csv)
 # hello world prints 78 characters (its console: 25 dashes, "Hello World from VeeR EL2", 25 dashes, each with a
 # newline): its loop loads each and the NUL (79), stores each and the NUL, then the 0xff end store (80).
 pmusim_shared_case(run_events 0 "79 +mhpmcounter3\n +80 +mhpmcounter4" run --platform veer-el2 --trace ${TRACES}/veer-el2/hello_world.exec.log --events LOADS_COMMITTED,STORES_COMMITTED)
 pmusim_shared_case(run_no_timestamps 2 "spike traces carry no timestamps" run --platform veer-el2 --trace ${TRACES}/spike/rv32.spike.log --timing trace)
-pmusim_shared_case(run_bad_event 2 "'FOO' is not an event platform veer-el2 implements" run --platform veer-el2 --trace ${TRACES}/spike/rv32.spike.log --events FOO)
+pmusim_shared_case(run_bad_event 2 "event 'FOO' is not an event name, number, rNN or generic alias known on platform veer-el2" run --platform veer-el2 --trace ${TRACES}/spike/rv32.spike.log --events FOO)
 pmusim_case(run_missing 2 "/nonexistent.log: cannot open" run --platform veer-el2 --trace /nonexistent.log)
 pmusim_shared_case(run_bad_timing 2 "--timing expects model, trace or cpi1" run --platform veer-el2 --trace ${TRACES}/spike/rv32.spike.log --timing sometimes)
 pmusim_shared_case(convert_text 0 "pmusim trace 1 no-time\npc=0x1000 enc=0x297 size=4 isa=rv32 priv=3 gpr=0x5:0x1000" convert ${TRACES}/spike/rv32.spike.log -)
@@ -71,15 +71,15 @@ add_test(NAME e2e.run_stdin
 set_tests_properties(e2e.run_stdin PROPERTIES SKIP_REGULAR_EXPRESSION "e2e: skipped:")
 # The README's main job: the bundled sample of pmusim's own program (traces/samples/pmu_loop.a64.S): 16
 # instructions before its loop, 6 x 500 in it, 7 after = 3023; its counter read-backs match.
-pmusim_case(readme_main_job 0 "3023 +instructions.*BR_MIS_PRED.*read-backs: 2 checked" run --platform cortex-a53 --trace ${PROJECT_SOURCE_DIR}/traces/samples/pmu_loop.a64.pmt)
-pmusim_case(run_sample_cpi1 0 "3023 +cycles .one per instruction.*read-backs: 2 checked, 2 matched" run --platform cortex-a53 --trace ${PROJECT_SOURCE_DIR}/traces/samples/pmu_loop.a64.pmt --timing cpi1)
+pmusim_case(readme_main_job 0 "3,023 +instructions.*BR_MIS_PRED.*read-backs: 2 checked" run --platform cortex-a53 --trace ${PROJECT_SOURCE_DIR}/traces/samples/pmu_loop.a64.pmt)
+pmusim_case(run_sample_cpi1 0 "3,023 +cycles .one per instruction.*read-backs: 2 checked, 2 matched" run --platform cortex-a53 --trace ${PROJECT_SOURCE_DIR}/traces/samples/pmu_loop.a64.pmt --timing cpi1)
 # The reference stepper gives the block engine's answer; --architectural runs no timing model (cycles: one per
 # instruction; the model's BR_MIS_PRED is not modelled).
-pmusim_case(run_sample_reference 0 "3023 +instructions.*BR_MIS_PRED.*read-backs: 2 checked" run --platform cortex-a53 --trace ${PROJECT_SOURCE_DIR}/traces/samples/pmu_loop.a64.pmt --engine reference)
-pmusim_case(run_sample_architectural 0 "3023 +cycles .one per instruction.*not modelled.*BR_MIS_PRED.*read-backs: 2 checked, 2 matched" run --platform cortex-a53 --trace ${PROJECT_SOURCE_DIR}/traces/samples/pmu_loop.a64.pmt --timing cpi1 --architectural)
+pmusim_case(run_sample_reference 0 "3,023 +instructions.*BR_MIS_PRED.*read-backs: 2 checked" run --platform cortex-a53 --trace ${PROJECT_SOURCE_DIR}/traces/samples/pmu_loop.a64.pmt --engine reference)
+pmusim_case(run_sample_architectural 0 "3,023 +cycles .one per instruction.*not modelled.*BR_MIS_PRED.*read-backs: 2 checked, 2 matched" run --platform cortex-a53 --trace ${PROJECT_SOURCE_DIR}/traces/samples/pmu_loop.a64.pmt --timing cpi1 --architectural)
 pmusim_case(run_bad_engine 2 "--engine expects block or reference, got 'fast'" run --platform cortex-a53 --trace ${PROJECT_SOURCE_DIR}/traces/samples/pmu_loop.a64.pmt --engine fast)
 pmusim_case(run_architectural_model 2 "--architectural needs --timing cpi1 or trace" run --platform cortex-a53 --trace ${PROJECT_SOURCE_DIR}/traces/samples/pmu_loop.a64.pmt --architectural)
-pmusim_case(run_vcd 0 "3023 +instructions" run --platform cortex-a53 --trace ${PROJECT_SOURCE_DIR}/traces/samples/pmu_loop.a64.pmt --vcd ${CMAKE_CURRENT_BINARY_DIR}/run.vcd)
+pmusim_case(run_vcd 0 "3,023 +instructions" run --platform cortex-a53 --trace ${PROJECT_SOURCE_DIR}/traces/samples/pmu_loop.a64.pmt --vcd ${CMAKE_CURRENT_BINARY_DIR}/run.vcd)
 # The sample has no timestamps: --timing trace has no cycles to give, an error naming the first record.
 pmusim_case(run_sample_no_timestamps 2 "pmu_loop.a64.pmt:[0-9]+: --timing trace: this native record has no timestamp" run --platform cortex-a53 --trace ${PROJECT_SOURCE_DIR}/traces/samples/pmu_loop.a64.pmt --timing trace)
 pmusim_case(run_vcd_bad_trace 2 "cannot open" run --platform cortex-a53 --trace /nonexistent.pmt --vcd ${CMAKE_CURRENT_BINARY_DIR}/never.vcd)
@@ -111,3 +111,115 @@ foreach(case convert_fail_keeps_out convert_fail_symlink convert_symlink_replace
   set_tests_properties(e2e.reliability.${case} PROPERTIES PASS_REGULAR_EXPRESSION "PASS \\[${case}\\]|skip:"
                                                           FAIL_REGULAR_EXPRESSION "FAIL \\[")
 endforeach()
+
+# perf-style use (issue 20), on the bundled sample (traces/samples/pmu_loop.a64.S; its disassembly, from the
+# trace's PCs: 0x40080000-0x4008003c set-up (16 instructions), the loop 0x40080040 ldr w4, [x2] / add /
+# str w4, [x2, #4] / add x1 / cmp x1, x3 / 0x40080054 b.lt 0x40080040, run 500 times (x3 = 500), then
+# 0x40080058 mrs x5, pmevcntr0_el0 and 6 more).
+set(SAMPLE ${PROJECT_SOURCE_DIR}/traces/samples/pmu_loop.a64.pmt)
+# The loop as a region: from the first ldr up to the mrs after it: 6 x 500 = 3000 instructions, 500 loads, 500
+# stores, the b.lt taken 499 times (PC_WRITE_RETIRED, the A53's "branches"), entered once; one cycle each under
+# cpi1. The whole trace is still simulated: the program's own counter 0 (INST_RETIRED) still reads 3012.
+pmusim_case(roi_loop 0 "region 0x40080040:0x40080058 \\(from 0x40080040 up to 0x40080058\\) entered 1 time\n \\(the whole trace: 3,023 instructions, 3,023 cycles\\).* +3,000 +instructions\n +3,000 +cycles.*\n +500 +LD_RETIRED \\(0x6\\)\n +500 +ST_RETIRED \\(0x7\\)\n +3,000 +INST_RETIRED.* +499 +PC_WRITE_RETIRED.* +500 +BR_IMMED_RETIRED.* +3,012 +PMEVCNTR0_EL0"
+            run -p cortex-a53 ${SAMPLE} --timing cpi1 --roi 0x40080040:0x40080058)
+# START = END = the loop's head: each iteration ends at the next ldr and enters again (500 entries); the last
+# b.lt falls through, so the region stays open to the end of the trace: 3000 + 7 instructions.
+pmusim_case(roi_open_at_end 0 "entered 500 times, still open at the end of the trace.* +3,007 +instructions"
+            run -p cortex-a53 ${SAMPLE} --timing cpi1 --roi 40080040:40080040)
+pmusim_case(roi_json 0 "\"instructions\": 3000,.*\"entered\": 1,\n +\"kind\": \"start-end\""
+            run -p cortex-a53 ${SAMPLE} --roi 0x40080040:0x40080058 --output json)
+pmusim_case(roi_bad 2 "--roi 'main': expected START:END \\(hex PCs\\), or a symbol with --elf FILE" run -p cortex-a53 ${SAMPLE} --roi main)
+pmusim_case(roi_bad_hex 2 "--roi '0x40:zz': 'zz' is not a hex address" run -p cortex-a53 ${SAMPLE} --roi 0x40:zz)
+pmusim_case(elf_missing 2 "/nonexistent.elf: cannot open the ELF file" run -p cortex-a53 ${SAMPLE} --elf /nonexistent.elf --roi main)
+pmusim_case(elf_not_elf 2 "pmu_loop.a64.pmt: not an ELF file" run -p cortex-a53 ${SAMPLE} --elf ${SAMPLE} --roi main)
+# -e as perf users write it: the generic aliases (cortex-a53: cycles CPU_CYCLES, instructions INST_RETIRED, branches
+# PC_WRITE_RETIRED as it has no BR_RETIRED), r6 raw hex (LD_RETIRED: 500 in the loop, 4 more: the literal loads
+# at 0x40080000, 0x40080020, 0x40080034, 0x40080068), 0x7 (ST_RETIRED, 500), a kernel sysfs name; only those
+# shown, in order; 7 events for 6 counters: the seventh is counted by the replay.
+pmusim_case(events_perf_style 0 "\n\n +3,023 +instructions \\(INST_RETIRED, 0x8\\)\n +3,023 +cycles \\(CPU_CYCLES, 0x11\\)\n +499 +branches \\(PC_WRITE_RETIRED, 0xc\\)\n +504 +r6 \\(LD_RETIRED, 0x6\\)\n +500 +0x7 \\(ST_RETIRED, 0x7\\)\n +500 +armv8_pmuv3_0/br_immed_retired/ \\(BR_IMMED_RETIRED, 0xd\\)\n +500 +St_Retired \\(ST_RETIRED, 0x7\\)\n\n counters.*note: 7 events for 6 event counters: instructions, cycles, branches, r6, 0x7, armv8_pmuv3_0/br_immed_retired/ program the counters; St_Retired are counted by the replay only"
+            run -p cortex-a53 ${SAMPLE} --timing cpi1 -e instructions,cycles,branches -e r6,0x7,armv8_pmuv3_0/br_immed_retired/,St_Retired)
+# VeeR EL2's aliases (docs/cli.md): cycles is event 1, instructions event 4 (the Spike trace's 10000 retired).
+pmusim_shared_case(events_veer_aliases 0 "cycles \\(CYCLES_CLOCKS_ACTIVE, 0x1\\)\n +10,000 +instructions \\(INSTR_COMMITTED_ALL, 0x4\\)\n\n"
+            run -p veer-el2 ${TRACES}/spike/rv32.spike.log -e cycles,instructions)
+pmusim_case(events_veer_no_cache_refs 2 "event 'cache-references' is not available on veer-el2" run -p veer-el2 ${SAMPLE} -e cache-references)
+pmusim_case(events_modifier 2 "event 'cycles:u' has a modifier" run -p cortex-a53 ${SAMPLE} -e cycles:u)
+pmusim_case(events_empty 2 "--events: an empty event name in 'r6,,r7'" run -p cortex-a53 ${SAMPLE} -e r6,,r7)
+# CSV as perf stat -x, writes it: value, unit (none), event, then the event number; with -e those events only.
+pmusim_case(csv_perf_style 0 "^504,,r6,0x6\n[0-9]+,,PMCCNTR_EL0,\n" run -p cortex-a53 ${SAMPLE} --output csv -e r6)
+pmusim_case(csv_region 0 "^# region 0x40080040:0x40080058 .from 0x40080040 up to 0x40080058. entered 1 time\n3000,,instructions,\n"
+            run -p cortex-a53 ${SAMPLE} --output csv --roi 0x40080040:0x40080058)
+# --check: 1 after the report when a read-back differs, 0 when all match, 2 for errors.
+pmusim_case(check_differs 1 "read-backs: 1 checked, 0 matched\n   line 5: PMEVCNTR0_EL0 traced 0x123, predicted 0x0" run -p cortex-a53 ${E2E}/readback_differs.txt --check)
+pmusim_case(check_differs_without 0 "read-backs: 1 checked, 0 matched" run -p cortex-a53 ${E2E}/readback_differs.txt)
+pmusim_case(check_matches 0 "read-backs: 1 checked, 1 matched" run -p cortex-a53 ${E2E}/readback_matches.txt --check)
+pmusim_case(check_error 2 "cannot open" run -p cortex-a53 /nonexistent.pmt --check)
+# The sample's QEMU run counts one cycle per instruction: its PMCCNTR read-back differs from the timing model's
+# cycles (exit 1) and matches under --timing cpi1 (exit 0).
+pmusim_case(check_sample_model 1 "read-backs: 2 checked, 1 matched\n   line 39352: PMCCNTR_EL0 traced 0xbc0" run -p cortex-a53 ${SAMPLE} --check)
+pmusim_case(check_sample_cpi1 0 "read-backs: 2 checked, 2 matched" run -p cortex-a53 ${SAMPLE} --check --timing cpi1)
+# The trace as an operand; --version listed in --help.
+pmusim_case(run_positional 0 "3,023 +instructions" run -p cortex-a53 ${SAMPLE})
+pmusim_case(help_version 0 "--version +print the version" --help)
+pmusim_case(version 0 "^pmusim [0-9]+\\.[0-9]+\\.[0-9]+\n$" --version)
+# pmusim script - reads the script from standard input (named <stdin> in messages).
+add_test(NAME e2e.script_stdin
+  COMMAND ${CMAKE_COMMAND} "-DCMD=$<TARGET_FILE:pmusim>;script;-" -DEXPECT_CODE=1
+          "-DEXPECT_REGEX=<stdin>:5: FAIL: expected PMCR_EL0 == 0x41033001, got 0x41033000" -DSTDIN=${E2E}/failing.pmus
+          -P ${E2E}/check.cmake)
+
+# --elf: the sample assembled and linked as scripts/make-samples.sh does (its code and addresses are the trace's);
+# its symbols loop (0x40080040, size 0x18: the six loop instructions) and loop_end (0x40080058, the mrs after it).
+find_program(AARCH64_AS aarch64-linux-gnu-as)
+find_program(AARCH64_LD aarch64-linux-gnu-ld)
+if(AARCH64_AS AND AARCH64_LD)
+  set(SAMPLE_ELF ${CMAKE_CURRENT_BINARY_DIR}/pmu_loop.a64.elf)
+  add_custom_command(OUTPUT ${SAMPLE_ELF}
+    COMMAND ${AARCH64_AS} -o pmu_loop.a64.o ${PROJECT_SOURCE_DIR}/traces/samples/pmu_loop.a64.S
+    COMMAND ${AARCH64_LD} -Ttext=0x40080000 -o ${SAMPLE_ELF} pmu_loop.a64.o
+    DEPENDS ${PROJECT_SOURCE_DIR}/traces/samples/pmu_loop.a64.S WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
+  add_custom_target(pmusim_sample_elf ALL DEPENDS ${SAMPLE_ELF})
+  # START:END by symbols: the same 3000 instructions as roi_loop, entered once.
+  pmusim_case(elf_roi_symbols 0 "region loop:loop_end \\(from 0x40080040 up to 0x40080058\\) entered 1 time.* +3,000 +instructions"
+              run -p cortex-a53 ${SAMPLE} --timing cpi1 --elf ${SAMPLE_ELF} --roi loop:loop_end)
+  # The function's extent: PCs 0x40080040-0x40080057, entered at each of the 500 retirements of its first
+  # instruction; 3000 instructions, 500 loads.
+  pmusim_case(elf_roi_extent 0 "region loop \\(PC in \\[0x40080040, 0x40080058\\)\\) entered 500 times\n.* +3,000 +instructions.* +500 +LD_RETIRED"
+              run -p cortex-a53 ${SAMPLE} --timing cpi1 --elf ${SAMPLE_ELF} --roi loop)
+  pmusim_case(elf_no_size 2 "--roi 'loop_end': the symbol has no size" run -p cortex-a53 ${SAMPLE} --elf ${SAMPLE_ELF} --roi loop_end)
+else()
+  message(STATUS "aarch64-linux-gnu binutils not found (scripts/setup.sh installs them): the --elf cases are left out")
+endif()
+
+# Batches: a manifest of four traces (paths absolute here), one with its own options, one that cannot be opened,
+# and comments; the command line's -p applies to every line.
+set(MANIFEST ${CMAKE_CURRENT_BINARY_DIR}/manifest.txt)
+file(WRITE ${MANIFEST} "# a manifest for the e2e cases\n${SAMPLE} --timing cpi1\n\n${SAMPLE} --timing cpi1 --roi 0x40080040:0x40080058  # the loop\n/nonexistent.pmt\n${E2E}/readback_differs.txt -p cortex-a53\n")
+# One JSON object a line, in order: 3023 instructions, the loop's 3000, the error, the differing read-back; exit 2.
+pmusim_case(manifest_all 2 "^{[^\n]*\"instructions\":3023,\"manifest\":{\"line\":2,[^\n]*}\n{[^\n]*\"instructions\":3000,\"manifest\":{\"line\":4,[^\n]*}\n{\"error\":\"[^\n]*/nonexistent.pmt: cannot open[^\n]*\"line\":5[^\n]*}\n{[^\n]*\"line\":6,[^\n]*\"matched\":0[^\n]*}\n$"
+            run --manifest ${MANIFEST} -p cortex-a53)
+# Shard 2 of 2: the second and fourth traces; --check: the fourth's read-back differs (exit 1).
+pmusim_case(manifest_shard 1 "^{[^\n]*\"instructions\":3000,\"manifest\":{\"line\":4,[^\n]*}\n{[^\n]*\"line\":6,[^\n]*}\n$"
+            run --manifest ${MANIFEST} --shard 2/2 -p cortex-a53 --check)
+pmusim_case(manifest_shard_1 0 "^{[^\n]*\"line\":2,[^\n]*}\n{[^\n]*\"line\":5,[^\n]*}\n$" run --manifest ${MANIFEST} --shard 1/2 -p cortex-a53)
+pmusim_case(manifest_bad_shard 2 "--shard expects K/N with 1 <= K <= N, got '3/2'" run --manifest ${MANIFEST} --shard 3/2 -p cortex-a53)
+pmusim_case(manifest_missing 2 "/nonexistent.txt: cannot open the manifest" run --manifest /nonexistent.txt -p cortex-a53)
+# --out: the lines in the file (complete), nothing on standard output.
+add_test(NAME e2e.manifest_out COMMAND bash -c "rm -f out.jsonl && '$<TARGET_FILE:pmusim>' run --manifest '${MANIFEST}' --shard 1/2 -p cortex-a53 --out out.jsonl; echo \"rc=$? lines=$(wc -l < out.jsonl)\"; ls out.jsonl.tmp.* 2>/dev/null"
+         WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
+set_tests_properties(e2e.manifest_out PROPERTIES PASS_REGULAR_EXPRESSION "^rc=2 lines=2\n$")
+# Ctrl-C: the trace comes through a pipe that stalls after its 3023 records; SIGINT after a second: the counts so
+# far, marked interrupted, exit 130.
+set(SAMPLE_TEXT ${CMAKE_CURRENT_BINARY_DIR}/pmu_loop.a64.txt)
+add_test(NAME e2e.interrupt COMMAND bash -c "'$<TARGET_FILE:pmusim>' convert '${SAMPLE}' '${SAMPLE_TEXT}' 2>/dev/null; { cat '${SAMPLE_TEXT}'; sleep 4; } | '$<TARGET_FILE:pmusim>' run -p cortex-a53 --timing cpi1 - & sleep 1.5; kill -INT $!; wait $!; echo rc=$?")
+set_tests_properties(e2e.interrupt PROPERTIES PASS_REGULAR_EXPRESSION "INTERRUPTED: the counts of the first 3,023 records only\n\n +3,023 +instructions.*rc=130")
+# With --out, an interrupted batch leaves no file: its trace's line goes to standard output.
+add_test(NAME e2e.interrupt_manifest COMMAND bash -c "rm -f int.jsonl; echo '- -p cortex-a53' > int-manifest.txt; '$<TARGET_FILE:pmusim>' convert '${SAMPLE}' int.txt 2>/dev/null; { cat int.txt; sleep 4; } | '$<TARGET_FILE:pmusim>' run --manifest int-manifest.txt --out int.jsonl & sleep 1.5; kill -INT $!; wait $!; echo rc=$?; ls int.jsonl* 2>&1 | head -1"
+         WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
+set_tests_properties(e2e.interrupt_manifest PROPERTIES PASS_REGULAR_EXPRESSION "\"interrupted\":true.*interrupted at int-manifest.txt line 1; int.jsonl not written\nrc=130\nls: cannot access 'int.jsonl\\*'")
+# Installed: the command, the man page (help2man, from --help: it lists --version) and the bash completion.
+add_test(NAME e2e.install COMMAND ${CMAKE_COMMAND} -DBUILD=${CMAKE_BINARY_DIR} -DPREFIX=${CMAKE_CURRENT_BINARY_DIR}/install-test
+         -P ${E2E}/install_check.cmake)
+set_tests_properties(e2e.install PROPERTIES PASS_REGULAR_EXPRESSION "install: bin/pmusim")
+# The completion: subcommands, run's options, --timing's values.
+add_test(NAME e2e.completion COMMAND bash -c "source '${PROJECT_SOURCE_DIR}/scripts/pmusim-completion.bash'; COMP_WORDS=(pmusim ru); COMP_CWORD=1; _pmusim; echo \"[\${COMPREPLY[*]}]\"; COMP_WORDS=(pmusim run --ma); COMP_CWORD=2; _pmusim; echo \"[\${COMPREPLY[*]}]\"; COMP_WORDS=(pmusim run --timing c); COMP_CWORD=3; _pmusim; echo \"[\${COMPREPLY[*]}]\"")
+set_tests_properties(e2e.completion PROPERTIES PASS_REGULAR_EXPRESSION "^\\[run\\]\n\\[--manifest\\]\n\\[cpi1\\]\n$")

@@ -86,9 +86,9 @@ script_vcd_fail_keeps_files)
   [ "$(cat wave.vcd)" = precious ] || fail "the existing VCD was changed or deleted"
   no_temp_left ;;
 events_more_than_counters)  # five events on a four-counter core: no crash, a note, every event counted
-  expect 0 "the core has 4 counters" "$pmusim" run --platform cortex-a7 --trace "$src/tests/e2e/a32_nops.pmt.txt" \
+  expect 0 "5 events for 4 event counters" "$pmusim" run --platform cortex-a7 --trace "$src/tests/e2e/a32_nops.pmt.txt" \
     --events SW_INCR,INST_RETIRED,BR_MIS_PRED,BR_PRED,CPU_CYCLES
-  expect 0 "the core has 6 counters" "$pmusim" run --platform cortex-a53 --trace "$sample" \
+  expect 0 "7 events for 6 event counters" "$pmusim" run --platform cortex-a53 --trace "$sample" \
     --events SW_INCR,INST_RETIRED,BR_MIS_PRED,BR_PRED,CPU_CYCLES,L1D_CACHE,L1I_CACHE ;;
 json_not_utf8)  # a path that is not UTF-8 in the JSON report is replaced, not an abort
   cp "$sample" "$(printf 'tr\xffce.pmt')"

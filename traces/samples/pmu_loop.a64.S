@@ -21,12 +21,17 @@ _start:
     ldr  x2, =buf
     mov  x1, #0
     mov  x3, #500
+    .globl loop, loop_end           // symbols for `pmusim run --elf pmu_loop.a64.elf --roi loop` (docs/cli.md)
+    .type loop, %function
+loop:
 1:  ldr  w4, [x2]
     add  w4, w4, w1
     str  w4, [x2, #4]
     add  x1, x1, #1
     cmp  x1, x3
     b.lt 1b
+    .size loop, . - loop
+loop_end:
     mrs  x5, pmevcntr0_el0          // read the counters back: the replay checks its predictions against these
     mrs  x6, pmevcntr1_el0
     mrs  x7, pmevcntr2_el0
