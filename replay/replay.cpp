@@ -381,10 +381,6 @@ private:
         unsigned cur = 0;
         bool held = false;
         while (reader.next(recs[cur])) {
-            if (o_.stop && *o_.stop) {
-                r_.interrupted = true;
-                break;
-            }
             const TraceRecord& rec = recs[cur];
             ++r_.records;
             if (rec.isa != checked_isa_) {
@@ -395,6 +391,7 @@ private:
             held = true;
             cur ^= 1;
             if (o_.on_progress && (r_.records & 0x3FFFF) == 0) o_.on_progress(Progress{r_.records, reader.bytes_read(), false});
+            if (o_.stop && *o_.stop) break;  // Ctrl-C: the records read so far are counted
         }
         // Ctrl-C during the last read (a pipe that stalls): the counts are the records read before it.
         if (o_.stop && *o_.stop) r_.interrupted = true;
@@ -418,10 +415,6 @@ private:
         bool held = false;
         const TraceRecord* recs = nullptr;
         for (size_t n; (n = reader.next_batch(recs)) != 0;) {
-            if (o_.stop && *o_.stop) {  // the batch read is not replayed
-                r_.interrupted = true;
-                break;
-            }
             for (size_t i = 0; i < n; ++i)
                 if (recs[i].isa != checked_isa_) {
                     check_isa(recs[i]);
@@ -448,6 +441,7 @@ private:
             const uint64_t before = r_.records;
             r_.records += n;
             if (o_.on_progress && (before >> 18) != (r_.records >> 18)) o_.on_progress(Progress{r_.records, reader.bytes_read(), false});
+            if (o_.stop && *o_.stop) break;  // Ctrl-C: every record read is replayed, no more are read
         }
         if (o_.stop && *o_.stop) r_.interrupted = true;
         if (held) step(carry, nullptr);

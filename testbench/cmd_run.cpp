@@ -211,14 +211,14 @@ std::function<void(const replay::Progress&)> progress_printer(const std::string&
             return;
         }
         const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-        std::string line = fmt::format("\r{} records, {:.2f} M records/s", p.records, s > 0 ? p.records / s / 1e6 : 0.0);
+        std::string line = fmt::format("\r{} records, {:.2f} M records/s", p.records, s > 0 ? static_cast<double>(p.records) / s / 1e6 : 0.0);
         if (size && p.bytes) line += fmt::format(", {:.0f}%", 100.0 * static_cast<double>(std::min(p.bytes, size)) / static_cast<double>(size));
         fmt::print(stderr, "{}", line);
     };
 }
 
 // pmusim run --manifest FILE [--shard K/N] [--out FILE] (docs/cli.md "Batches").
-int run_manifest(const std::vector<std::string>& args, po::options_description& desc, po::positional_options_description& pos,
+int run_manifest(const std::vector<std::string>& args, po::positional_options_description& pos,
                  const po::variables_map& gvm, std::ostream& out, std::ostream& err) {
     const std::string path = gvm["manifest"].as<std::string>();
     unsigned k = 1, n = 1;
@@ -318,7 +318,7 @@ int cmd_run(const std::vector<std::string>& args, std::ostream& out, std::ostrea
                status))
         return status;
     try {
-        if (p.vm.count("manifest")) return run_manifest(args, desc, pos, p.vm, out, err);
+        if (p.vm.count("manifest")) return run_manifest(args, pos, p.vm, out, err);
         if (const int rc = setup(a, p.vm, err)) return rc;
         replay::Options& o = a.o;
         const Platform* pl = find_platform(o.platform);
