@@ -333,6 +333,7 @@ int run_script_systemc(const ScriptConfig& cfg, const std::string& path, const s
         err << fmt::format("{}: error: {}\n", path, why);
         return script_malformed;
     }
+    const std::string file = path == "-" ? "<stdin>" : path;  // the script's name in messages
     std::string name = cfg.default_platform;
     PlatformOptions opts = cfg.options;
     PlatformOptions script_opts = cfg.options;
