@@ -128,6 +128,7 @@ int setup(RunArgs& a, const po::variables_map& vm, std::ostream& err) {
     o.interval = a.interval.value;
     if (a.timing != "model" && a.timing != "trace" && a.timing != "cpi1") {
         err << fmt::format("pmusim: --timing expects model, trace or cpi1, got '{}'\n", a.timing);
+        return usage_error;
     }
     if (a.plot_x != "instructions" && a.plot_x != "cycles") {
         err << fmt::format("pmusim: --plot-x expects instructions or cycles, got '{}'\n", a.plot_x);
