@@ -3,11 +3,47 @@
 #include <ostream>
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include "testbench/cli_common.hpp"
 #include "isa/a64_sysreg.hpp"
 
 namespace pmusim::cli {
+
+namespace {
+
+std::string access_text(const Register& r) {
+    if (r.undefined) return "UNDEFINED";
+    return r.readable && r.writable ? "read/write" : (r.readable ? "read-only" : "write-only");
+}
+
+uint64_t field_reset(const Register& r, const Field& f) { return (f.read(r.word()) >> f.lsb) & (f.mask() >> f.lsb); }
+
+nlohmann::json register_json(const Register& r, bool with_fields) {
+    nlohmann::json j = {{"name", r.name},
+                        {"encoding", encoding_text(r)},
+                        {"offset", offsets_text(r)},
+                        {"width", r.width},
+                        {"reset", r.state ? nlohmann::json(r.read()) : nlohmann::json(nullptr)},
+                        {"access", access_text(r)},
+                        {"description", r.description},
+                        {"source", r.source}};
+    if (!with_fields) return j;
+    nlohmann::json fields = nlohmann::json::array();
+    for (auto it = r.fields.rbegin(); it != r.fields.rend(); ++it)
+        fields.push_back({{"name", it->name},
+                          {"bits", bits_text(*it)},
+                          {"msb", it->msb()},
+                          {"lsb", it->lsb},
+                          {"access", r.undefined ? "UNDEFINED" : std::string(to_string(it->kind))},
+                          {"reset", field_reset(r, *it)},
+                          {"description", it->description},
+                          {"event", it->event_selector}});
+    j["fields"] = std::move(fields);
+    return j;
+}
+
+}  // namespace
 
 int cmd_regs(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
     po::options_description desc("pmusim regs: options");
@@ -15,18 +51,19 @@ int cmd_regs(const std::vector<std::string>& args, std::ostream& out, std::ostre
     std::vector<std::string> kvs;
     desc.add_options()("platform,p", po::value<std::string>(&platform)->required(), "platform name (see `pmusim platforms`)")(
         "option,o", po::value<std::vector<std::string>>(&kvs), "platform option KEY=VALUE (repeatable)")(
-        "reg", po::value<std::string>(), "register to show field by field");
+        "json", "print JSON instead of a table")("reg", po::value<std::string>(), "register to show field by field");
     po::positional_options_description pos;
     pos.add("reg", 1);
     Parsed p;
     int status = 0;
-    if (!parse(args, desc, &pos, p, out, err, "usage: pmusim regs --platform P [REG]", status)) return status;
+    if (!parse(args, desc, &pos, p, out, err, "usage: pmusim regs --platform P [REG] [--json]", status)) return status;
     PlatformOptions opts;
     if (!parse_options(kvs, opts, err)) return usage_error;
     const Platform* pl = need_platform(platform, err);
     if (!pl) return usage_error;
     auto pmu = make_pmu(*pl, opts, err);
     if (!pmu) return usage_error;
+    const bool json = p.vm.count("json") > 0;
     if (p.vm.count("reg")) {
         const std::string name = p.vm["reg"].as<std::string>();
         Register* r = pmu->bank().find(name);
@@ -36,24 +73,32 @@ int cmd_regs(const std::vector<std::string>& args, std::ostream& out, std::ostre
             err << fmt::format("pmusim: unknown register '{}' on platform {}\n", name, pl->name);
             return usage_error;
         }
+        if (json) {
+            out << register_json(*r, true).dump(2) << "\n";
+            return 0;
+        }
         out << fmt::format("{} — {}\n", r->name, r->description);
         out << fmt::format("  encoding: {}\n  offset:   {}\n  width:    {} bits\n  reset:    {}\n  access:   {}\n",
-                           encoding_text(*r), offsets_text(*r), r->width, hexw(r->read(), r->width),
-                           r->readable && r->writable ? "read/write" : (r->readable ? "read-only" : "write-only"));
+                           encoding_text(*r), offsets_text(*r), r->width, hexw(r->read(), r->width), access_text(*r));
         if (!r->source.empty()) out << fmt::format("  source:   {}\n", r->source);
-        out << fmt::format("  {:<9} {:<10} {:<7} {:<12} {}\n", "BITS", "FIELD", "ACCESS", "RESET", "DESCRIPTION");
-        for (auto it = r->fields.rbegin(); it != r->fields.rend(); ++it) {
-            const uint64_t reset = (it->read(r->word()) >> it->lsb) & (it->mask() >> it->lsb);
-            out << fmt::format("  {:<9} {:<10} {:<7} {:<12} {}\n", bits_text(*it), it->name, to_string(it->kind),
-                               fmt::format("{:#x}", reset), it->description);
-        }
+        out << fmt::format("  {:<9} {:<10} {:<9} {:<12} {}\n", "BITS", "FIELD", "ACCESS", "RESET", "DESCRIPTION");
+        for (auto it = r->fields.rbegin(); it != r->fields.rend(); ++it)
+            out << fmt::format("  {:<9} {:<10} {:<9} {:<12} {}\n", bits_text(*it), it->name,
+                               r->undefined ? "UNDEFINED" : std::string(to_string(it->kind)),
+                               fmt::format("{:#x}", field_reset(*r, *it)), it->description);
+        return 0;
+    }
+    if (json) {
+        nlohmann::json j = nlohmann::json::array();
+        for (const auto& r : pmu->bank().all()) j.push_back(register_json(*r, false));
+        out << j.dump(2) << "\n";
         return 0;
     }
     out << fmt::format("{:<18} {:<24} {:<12} {:>5}  {:<18}  {}\n", "REGISTER", "ENCODING", "OFFSET", "WIDTH", "RESET",
                        "DESCRIPTION");
     for (const auto& r : pmu->bank().all())
         out << fmt::format("{:<18} {:<24} {:<12} {:>5}  {:<18}  {}\n", r->name, encoding_text(*r), offsets_text(*r),
-                           r->width, r->state ? hexw(r->read(), r->width) : "-", r->description);
+                           r->width, r->state && !r->undefined ? hexw(r->read(), r->width) : "-", r->description);
     return 0;
 }
 

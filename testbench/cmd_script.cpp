@@ -20,7 +20,7 @@ int cmd_script(const std::vector<std::string>& args, bool quiet, std::ostream& o
     std::string vcd, plot_file;
     desc.add_options()("platform,p", po::value<std::string>(&cfg.default_platform), "default platform")(
         "option,o", po::value<std::vector<std::string>>(&kvs), "platform option KEY=VALUE (repeatable)")(
-        "quiet,q", "hide info-level diagnostics")(
+        "quiet,q", "hide info-level diagnostics")("json", "print one JSON document: reads, diagnostics, failures, explanations")(
         "vcd", po::value<std::string>(&vcd), "run under SystemC and write a VCD waveform of the PMU to this file")(
         "vcd-period", po::value<uint64_t>(&vcd_period)->default_value(1000), "cycles between counter samples in the VCD")(
         "plot", po::value<std::string>(&plot_file), "run under SystemC and draw the waveform's counters and lines into this SVG file")(
@@ -30,12 +30,17 @@ int cmd_script(const std::vector<std::string>& args, bool quiet, std::ostream& o
     Parsed p;
     int status = 0;
     if (!parse(args, desc, &pos, p, out, err,
-               "usage: pmusim script FILE|- [--platform P] [--option KEY=VALUE] [--vcd FILE]", status))
+               "usage: pmusim script FILE|- [--platform P] [--option KEY=VALUE] [--vcd FILE | --json]", status))
         return status;
     if (p.vm.count("quiet")) cfg.quiet = true;
+    cfg.json = p.vm.count("json") > 0;
     if (!parse_options(kvs, cfg.options, err)) return usage_error;
     if (vcd_period == 0) {
         err << "pmusim: --vcd-period must be at least 1 cycle\n";
+        return usage_error;
+    }
+    if ((!vcd.empty() || !plot_file.empty()) && cfg.json) {
+        err << "pmusim: script takes --json or --vcd/--plot, not both\n";
         return usage_error;
     }
     if (!vcd.empty() || !plot_file.empty())

@@ -320,7 +320,13 @@ std::optional<unsigned> core_register(IsaKind isa, std::string_view name) {
 
 std::string core_register_name(IsaKind isa, unsigned index) {
     if (isa == IsaKind::a64) return index == 31 ? "xzr" : fmt::format("x{}", index);
-    if (isa == IsaKind::rv32) return fmt::format("x{}", index);
+    if (isa == IsaKind::rv32) {
+        // The ABI names (RISC-V ELF psABI, "Integer register convention"), as programs spell them.
+        static const char* const abi[32] = {"zero", "ra", "sp", "gp", "tp",  "t0",  "t1", "t2", "s0", "s1", "a0",
+                                            "a1",   "a2", "a3", "a4", "a5",  "a6",  "a7", "s2", "s3", "s4", "s5",
+                                            "s6",   "s7", "s8", "s9", "s10", "s11", "t3", "t4", "t5", "t6"};
+        return index < 32 ? abi[index] : fmt::format("x{}", index);
+    }
     return fmt::format("r{}", index);
 }
 

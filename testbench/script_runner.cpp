@@ -57,8 +57,6 @@ std::string_view strip_comment(std::string_view line) {
     return line;
 }
 
-std::string hex_width(uint64_t v, unsigned width) { return fmt::format("{:#0{}x}", v, width / 4 + 2); }
-
 }  // namespace
 
 struct ScriptRunner::Operand {
@@ -82,7 +80,9 @@ int ScriptRunner::run_file(const std::string& path) {
     std::string text, why;
     if (!read_script_file(path, text, why)) {
         err_ << fmt::format("{}: error: {}\n", printable(path), why);
-        return script_malformed;
+        file_ = path;
+        log({{"error", why}});
+        return finish(script_malformed);
     }
     return run_text(text, path == "-" ? "<stdin>" : path);
 }
@@ -129,7 +129,8 @@ int ScriptRunner::run_text(std::string_view text, const std::string& name) {
             select_platform(cfg_.default_platform, cfg_.options);
         } catch (const Malformed& m) {
             err_ << fmt::format("{}: error: {}\n", printable(name), printable(m.message, 2 * message_limit));
-            return script_malformed;
+            log({{"error", m.message}});
+            return finish(script_malformed);
         }
     }
     while (!text.empty()) {
@@ -144,15 +145,105 @@ int ScriptRunner::run_text(std::string_view text, const std::string& name) {
             exec(line);
         } catch (const Malformed& m) {
             err_ << fmt::format("{}: error: {}\n", printable(where()), printable(m.message, 2 * message_limit));
-            return script_malformed;
+            log({{"line", line_}, {"error", m.message}});
+            return finish(script_malformed);
         }
     }
     spdlog::debug("{}: {} lines, {} expectations, {} failed, {} cycles", file_, line_, expectations_, failures_, now_);
     if (failures_) {
         err_ << fmt::format("{}: {} of {} expectations failed\n", file_, failures_, expectations_);
-        return script_failed;
+        return finish(script_failed);
     }
-    return script_ok;
+    return finish(script_ok);
+}
+
+void ScriptRunner::log(nlohmann::json entry) {
+    if (cfg_.json) log_.push_back(std::move(entry));
+}
+
+int ScriptRunner::finish(int status) {
+    if (cfg_.json) {
+        const nlohmann::json doc = {{"file", file_},         {"platform", platform_ ? platform_->name : ""},
+                                    {"status", status},      {"expectations", expectations_},
+                                    {"failures", failures_}, {"cycles", now_},
+                                    {"log", log_}};
+        out_ << doc.dump(2) << "\n";
+        log_ = nlohmann::json::array();
+    }
+    return status;
+}
+
+void ScriptRunner::set_privilege(unsigned level) {
+    privilege_ = level;
+    if (pmu_) pmu_->set_exec_context(ExecContext{privilege_, secure_ || (!platform_->riscv && privilege_ == 3)});
+}
+
+void ScriptRunner::set_core_register(unsigned index, uint64_t value) {
+    if (platform_ && index < core_.size() && index != zero_register(platform_->isa)) core_[index] = value;
+}
+
+std::optional<Explanation> ScriptRunner::explain(std::string_view access, std::string& error) {
+    try {
+        return explain_access(access);
+    } catch (const Malformed& m) {
+        error = m.message;
+        return std::nullopt;
+    }
+}
+
+// `explain ACCESS`: makes the access as the statement or instruction would, and returns what every register
+// access it made did (an instruction that reads and writes a CSR makes two).
+Explanation ScriptRunner::explain_access(std::string_view access) {
+    need_pmu("explain");
+    Explanation e;
+    e.access = std::string(trim(access));
+    e.privilege = privilege_;
+    std::string_view body = access;
+    const std::string kw = to_lower(next_word(body));
+    struct Capture {
+        std::vector<AccessRecord>*& slot;
+        ~Capture() { slot = nullptr; }
+    } capture{capture_};
+    if (kw == "read" || kw == "write") {
+        capture_ = &e.records;
+        exec(access);
+        return e;
+    }
+    const ParseOutcome p = parse_instruction(platform_->isa, access);
+    if (!p.is_instruction)
+        throw Malformed{fmt::format("explain expects \"write REG VALUE\", \"read REG\" or an instruction of platform {}, "
+                                    "got '{}'",
+                                    platform_->name, e.access)};
+    if (!p.insn) throw Malformed{fmt::format("malformed instruction '{}': {}", e.access, p.error)};
+    const ScriptInsn& i = *p.insn;
+    const IsaKind isa = platform_->isa;
+    if (i.kind == ScriptInsn::Kind::sys_read || i.kind == ScriptInsn::Kind::sys_write) {
+        const Operand op = i.has_cp15 ? resolve_cp15(i) : resolve(i.sysreg);
+        const bool w = i.kind == ScriptInsn::Kind::sys_write;
+        const uint64_t v = i.reg == zero_register(isa) ? 0 : core_[i.reg];
+        e.summary = fmt::format("{} is a {} of {} ({}){}", e.access, w ? "write" : "read", op.text,
+                                i.encoding ? fmt::format("encoding {:#010x}", i.encoding) : "system register",
+                                w ? fmt::format(", {} = {:#x}", core_register_name(isa, i.reg), v) : "");
+    } else if (i.kind == ScriptInsn::Kind::csr) {
+        const isa::rv32::CsrInsn ci{static_cast<isa::rv32::CsrOp>(i.csr_op), i.csr_imm, i.reg, i.csr_src, 0};
+        const bool reads = isa::rv32::csr_reads(ci), writes = isa::rv32::csr_writes(ci);
+        const Operand op = resolve_csr(i.sysreg);
+        const uint32_t csr = op.reg ? op.reg->encodings.front().second : 0;
+        // Zicsr: csrrw writes rs1; csrrs sets and csrrc clears the bits set in rs1 (read-modify-write).
+        const char* how = i.csr_op == 0 ? "a write of" : i.csr_op == 1 ? "a set of bits in" : "a clear of bits in";
+        const std::string src = i.csr_imm ? fmt::format("uimm = {:#x}", i.csr_src)
+                                          : fmt::format("{} = {:#x}", core_register_name(isa, i.csr_src),
+                                                        i.csr_src == 0 ? 0 : core_[i.csr_src]);
+        e.summary = fmt::format("{} is {} {}{}{}", e.access,
+                                writes ? (reads ? fmt::format("a read and {}", how) : std::string(how)) : "a read of",
+                                op.text, op.reg ? fmt::format(" (CSR {:#05x})", csr) : "",
+                                writes ? ", " + src : "");
+    } else {
+        throw Malformed{fmt::format("explain takes an access: '{}' accesses no register", e.access)};
+    }
+    capture_ = &e.records;
+    exec_instruction(access, false);
+    return e;
 }
 
 void ScriptRunner::attach(const Platform& platform, Pmu& pmu) {
@@ -352,29 +443,42 @@ AccessRecord ScriptRunner::do_write(const Operand& op, uint64_t value) {
 }
 
 void ScriptRunner::report(const AccessRecord& rec, bool trap_expected) {
+    if (capture_) {
+        capture_->push_back(rec);
+        return;
+    }
     for (const auto& d : rec.diagnostics) {
         if (trap_expected && (d.code == diag::undefined || d.code == diag::trap)) continue;
         if (cfg_.quiet && d.severity == Severity::info) continue;
         // A request raised by a write is reported as one raised by events (docs/script.md), at the current cycle.
-        if (d.code == diag::irq || d.code == diag::fiq)
+        if (d.code == diag::irq || d.code == diag::fiq) {
             err_ << fmt::format("{}: info [{}] {} request asserted at cycle {} (by the write of {})\n", where(), d.code,
                                 d.code == diag::irq ? "interrupt" : "FIQ", now_, rec.reg);
-        else
+            log({{"line", line_}, {std::string(d.code), now_}});
+        } else {
             err_ << fmt::format("{}: {} [{}] {}\n", where(), to_string(d.severity), d.code, d.message);
+            log({{"line", line_},
+                 {"diagnostic", {{"severity", to_string(d.severity)}, {"code", d.code}, {"message", d.message}}}});
+        }
     }
 }
 
 void ScriptRunner::fail(const std::string& message) {
     ++failures_;
     err_ << fmt::format("{}: FAIL: {}\n", where(), message);
+    log({{"line", line_}, {"fail", message}});
 }
 
 void ScriptRunner::advance(EventBatch& batch) {
     const AdvanceResult r = advance_hook_ ? advance_hook_(batch) : pmu_->advance(batch);
-    if (r.irq_rose && !cfg_.quiet)
+    if (r.irq_rose && !cfg_.quiet) {
         err_ << fmt::format("{}: info [irq] interrupt request asserted at cycle {}\n", where(), now_ + r.irq_cycle);
-    if (r.fiq_rose && !cfg_.quiet)
+        log({{"line", line_}, {"irq", now_ + r.irq_cycle}});
+    }
+    if (r.fiq_rose && !cfg_.quiet) {
         err_ << fmt::format("{}: info [fiq] FIQ request asserted at cycle {}\n", where(), now_ + r.fiq_cycle);
+        log({{"line", line_}, {"fiq", now_ + r.fiq_cycle}});
+    }
     now_ += batch.cycles;
 }
 
@@ -457,7 +561,9 @@ void ScriptRunner::exec(std::string_view line) {
         const Operand op = resolve(args[0]);
         const AccessRecord rec = do_read(op);
         report(rec, false);
-        if (!rec.trapped()) out_ << fmt::format("{} = {}\n", op.text, hex_width(rec.value_read, op.mmio ? 32 : op.width));
+        if (rec.trapped() || capture_) return;
+        if (cfg_.json) log({{"line", line_}, {"read", op.text}, {"value", rec.value_read}});
+        else out_ << fmt::format("{} = {}\n", op.text, hex_width(rec.value_read, op.mmio ? 32 : op.width));
         return;
     }
     if (kw == "write") {
@@ -495,6 +601,13 @@ void ScriptRunner::exec(std::string_view line) {
         batch_.clear();
         batch_.add(e->number, args.size() == 2 ? parse_value(args[1], "an event count") : 1);
         advance(batch_);
+        return;
+    }
+    if (kw == "explain") {
+        if (trim(rest).empty()) throw Malformed{"expected 'explain read REG', 'explain write REG VALUE' or 'explain INSTRUCTION'"};
+        const Explanation e = explain_access(rest);
+        if (cfg_.json) log({{"line", line_}, {"explain", explanation_json(*platform_, *pmu_, e)}});
+        else print_explanation(out_, *platform_, *pmu_, e);
         return;
     }
     if (kw == "repeat") {

@@ -5,11 +5,15 @@
 #include <functional>
 #include <iosfwd>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 
+#include <nlohmann/json.hpp>
+
 #include "model/core/pmu.hpp"
 #include "platforms/platform.hpp"
+#include "testbench/explain.hpp"
 #include "testbench/script_isa.hpp"
 
 namespace pmusim {
@@ -18,6 +22,7 @@ struct ScriptConfig {
     std::string default_platform;  // --platform
     PlatformOptions options;       // --option key=value
     bool quiet = false;            // hide info-level diagnostics
+    bool json = false;             // --json: reads, diagnostics, failures and explanations as one JSON document
 };
 
 // Exit codes (a contract): 0 every expectation held, 1 an expectation failed, 2 the script is malformed.
@@ -42,6 +47,15 @@ public:
     unsigned expectations() const { return expectations_; }
     unsigned failures() const { return failures_; }
     Pmu* pmu() { return pmu_; }
+    const Platform* platform() const { return platform_; }
+    unsigned privilege() const { return privilege_; }
+
+    // For `pmusim explain`: the privilege of the next access (the platform's level, see parse_privilege), a core
+    // register's value, and one access explained: "read REG", "write REG VALUE" or an instruction. The access
+    // is made (it changes the PMU's state); nullopt with `error` set when it is malformed.
+    void set_privilege(unsigned level);
+    void set_core_register(unsigned index, uint64_t value);
+    std::optional<Explanation> explain(std::string_view access, std::string& error);
 
     // Runs on a PMU owned elsewhere (a SystemC module): the platform is fixed, and a `platform` line must name it.
     void attach(const Platform& platform, Pmu& pmu);
@@ -63,6 +77,9 @@ private:
     AccessRecord do_write(const Operand& op, uint64_t value);
     void exec_expect(std::string_view rest);
     void exec_expect_trap(std::string_view rest);
+    Explanation explain_access(std::string_view access);
+    void log(nlohmann::json entry);
+    int finish(int status);
     enum class InsnOutcome { not_instruction, retired, trapped };
     InsnOutcome exec_instruction(std::string_view text, bool expect_trap);
     InsnOutcome exec_csr(const ScriptInsn& i, bool expect_trap);
@@ -96,6 +113,8 @@ private:
     unsigned expectations_ = 0;
     unsigned failures_ = 0;
     EventBatch batch_;
+    std::vector<AccessRecord>* capture_ = nullptr;  // `explain`: the access records go here, not to stderr
+    nlohmann::json log_ = nlohmann::json::array();  // --json
 };
 
 }  // namespace pmusim

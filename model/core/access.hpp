@@ -35,6 +35,8 @@ struct FieldEffect {
     uint64_t old_value = 0;  // stored field value before the access
     uint64_t new_value = 0;  // stored field value after the access
     std::string effect;      // one-line plain-language effect ("set", "cleared", "action: ...")
+    std::string meaning;     // the field's description (what it is for)
+    bool event_selector = false;  // the field holds an event number
 };
 
 // What one register access did. The explain output, the driver checker, the sequence runner and the

@@ -71,4 +71,10 @@ Field make_warl(std::string name, unsigned msb, unsigned lsb, Legaliser legalise
     return f;
 }
 
+Field make_event_field(std::string name, unsigned msb, unsigned lsb, std::string description) {
+    Field f = make_field(std::move(name), msb, lsb, FieldKind::rw, 0, std::move(description));
+    f.event_selector = true;
+    return f;
+}
+
 }  // namespace pmusim

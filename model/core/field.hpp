@@ -28,6 +28,8 @@ std::string_view to_string(FieldKind k);
 
 // WARL legaliser: a pure function from (value written, value stored before) to the value stored.
 using Legaliser = std::function<uint64_t(uint64_t written, uint64_t current)>;
+// Why a WARL field stores something other than the value written, in words ("events 57-511 are reserved").
+using LegalisationReason = std::function<std::string(uint64_t written)>;
 
 struct Field {
     std::string name;
@@ -37,6 +39,8 @@ struct Field {
     uint64_t reset = 0;  // reset value of the field (stored kinds); ignored for kinds with fixed reads
     std::string description;
     Legaliser legalise;  // required for warl
+    LegalisationReason legalise_reason;  // optional, warl: explains a legalisation
+    bool event_selector = false;  // the field holds an event number (PMEVTYPER.evtCount, mhpmevent)
 
     uint64_t mask() const;
     unsigned msb() const { return lsb + width - 1; }
@@ -50,5 +54,7 @@ Field make_field(std::string name, unsigned msb, unsigned lsb, FieldKind kind, u
                  std::string description = {});
 Field make_warl(std::string name, unsigned msb, unsigned lsb, Legaliser legalise, uint64_t reset = 0,
                 std::string description = {});
+// A read/write field that holds an event number (reset 0).
+Field make_event_field(std::string name, unsigned msb, unsigned lsb, std::string description);
 
 }  // namespace pmusim

@@ -84,7 +84,7 @@ void apply_write(Register& r, uint64_t value, AccessRecord& rec) {
         const uint64_t w = extract(value, f.lsb, f.width);
         const uint64_t before = extract(f.read(old_word), f.lsb, f.width);
         uint64_t after = before;
-        FieldEffect e{f.name, f.lsb, f.width, f.kind, w, before, before, {}};
+        FieldEffect e{f.name, f.lsb, f.width, f.kind, w, before, before, {}, f.description, f.event_selector};
         switch (f.kind) {
             case FieldKind::rw:
                 after = w;
@@ -135,10 +135,11 @@ void apply_write(Register& r, uint64_t value, AccessRecord& rec) {
                 assert(f.legalise && "WARL field without a legaliser");
                 after = f.legalise(w, before) & extract(f.mask(), f.lsb, f.width);
                 if (after != w) {
-                    e.effect = fmt::format("legalised {} -> {}", hex(w), hex(after));
+                    const std::string why = f.legalise_reason ? f.legalise_reason(w) : std::string();
+                    e.effect = fmt::format("legalised {} -> {}{}", hex(w), hex(after), why.empty() ? "" : ": " + why);
                     rec.add(Severity::warning, diag::warl_legalized,
-                            fmt::format("{} is WARL: {} written, {} stored", field_label(r, f), hex(w),
-                                        hex(after)));
+                            fmt::format("{} is WARL: {} written, {} stored{}", field_label(r, f), hex(w), hex(after),
+                                        why.empty() ? "" : " (" + why + ")"));
                 } else {
                     e.effect = after == before ? "unchanged" : fmt::format("{} -> {}", hex(before), hex(after));
                 }
@@ -160,7 +161,7 @@ void describe_read(const Register& r, uint64_t value, AccessRecord& rec) {
     rec.value_read = value;
     for (const auto& f : r.fields) {
         const uint64_t v = extract(value, f.lsb, f.width);
-        rec.fields.push_back(FieldEffect{f.name, f.lsb, f.width, f.kind, 0, v, v, "read"});
+        rec.fields.push_back(FieldEffect{f.name, f.lsb, f.width, f.kind, 0, v, v, "read", f.description, f.event_selector});
     }
 }
 

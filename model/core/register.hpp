@@ -38,6 +38,7 @@ struct Register {
     unsigned state_shift = 0;   // the register views the word from this bit up (RV32 high halves: 32)
     bool readable = true;       // register-level: a read of a write-only register is UNDEFINED
     bool writable = true;       // register-level: a write of a read-only register is UNDEFINED
+    bool undefined = false;     // every instruction access is UNDEFINED (a counter n >= N, by the platform's choice)
     std::string description;
     std::string source;          // document and section the register's rules come from
     std::vector<std::string> aliases;

@@ -45,7 +45,7 @@ Arm11Pmu::Arm11Pmu(const Arm11Config& cfg) : cfg_(cfg) {
         r.fields = std::move(f);
         r.encodings.push_back({EncodingSpace::cp15, cp15_key(0, 15, 12, opc2)});
         r.description = std::move(desc);
-        r.source = "arm11-pmnc.md §1-2 (AN195 Table 1)";
+        r.source = "ARM Application Note 195 (ARM11 performance monitor unit), Table 1";
         bank_.add(std::move(r));
     };
     reg("PMNC", r_pmnc, &pmnc_,
@@ -53,8 +53,8 @@ Arm11Pmu::Arm11Pmu(const Arm11Config& cfg) : cfg_(cfg) {
          make_field("FCC", 30, 30, fc, 0, "CCNT overflow reported on nPMUFIQ (ARM1156 only)"),
          make_field("FC1", 29, 29, fc, 0, "PMN1 overflow reported on nPMUFIQ (ARM1156 only)"),
          make_field("FC0", 28, 28, fc, 0, "PMN0 overflow reported on nPMUFIQ (ARM1156 only)"),
-         make_field("EvtCount0", 27, 20, FieldKind::rw, 0, "event counted by PMN0"),
-         make_field("EvtCount1", 19, 12, FieldKind::rw, 0, "event counted by PMN1"),
+         make_event_field("EvtCount0", 27, 20, "event counted by PMN0"),
+         make_event_field("EvtCount1", 19, 12, "event counted by PMN1"),
          make_field("X", 11, 11, FieldKind::rw, 0, "export events on the event bus (EVNTBUS)"),
          make_field("OCC", 10, 10, FieldKind::w1c, 0, "CCNT overflowed; write 1 (with E = 1) to clear"),
          make_field("OC1", 9, 9, FieldKind::w1c, 0, "PMN1 overflowed; write 1 (with E = 1) to clear"),

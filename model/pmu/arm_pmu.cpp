@@ -157,7 +157,7 @@ std::vector<Field> ArmPmu::evtyper_fields(bool cycle_filter) const {
     } else {
         f.push_back(make_field("RES0", 31, evt_msb + 1, FieldKind::sbzp));  // PMUv1: no filter (v7 §3.5)
     }
-    f.push_back(make_field("evtCount", evt_msb, 0, FieldKind::rw, 0, "event number"));
+    f.push_back(make_event_field("evtCount", evt_msb, 0, "event number"));
     return f;
 }
 
@@ -182,7 +182,7 @@ void ArmPmu::build_aarch64() {
         r.encodings.push_back({EncodingSpace::a64_sysreg, key});
         r.offsets = std::move(offsets);
         r.description = std::move(desc);
-        r.source = "armv8-pmuv3.md §2-3";
+        r.source = "Arm ARM for A-profile (DDI 0487), Performance Monitors Extension: AArch64 System registers";
         return bank_.add(std::move(r));
     };
 
@@ -240,11 +240,15 @@ void ArmPmu::build_aarch64() {
 
     // Families, n = 0..30 (v8 §2.1). Counters n >= N exist as encodings; accessing them is CONSTRAINED
     // UNPREDICTABLE (v8 §8), decided in resolve().
+    const bool undef = cfg_.unpredictable == UnpredictableCounterAccess::undefined;
+    const std::string unimpl =
+        fmt::format("not implemented (N = {}): an access is CONSTRAINED UNPREDICTABLE; pmusim's choice: {}", N,
+                    undef ? "UNDEFINED (option unpredictable=raz-wi: RAZ/WI)" : "RAZ/WI (option unpredictable=undefined: UNDEFINED)");
     for (unsigned n = 0; n < 31; ++n) {
         const bool impl = n < N;
         std::vector<Field> cf;
         if (impl) cf.push_back(make_field("EVCNT", p5 ? 63 : 31, 0, FieldKind::rw, 0, "event count"));
-        else cf.push_back(make_field("RAZ/WI", p5 ? 63 : 31, 0, FieldKind::raz_wi, 0, "counter not implemented"));
+        else cf.push_back(make_field("RAZ/WI", p5 ? 63 : 31, 0, FieldKind::raz_wi, 0, "counter " + unimpl));
         // External view: PMEVCNTR<n> at 0x000 + 8n (high half at + 4 with v3p5), PMEVTYPER<n> at 0x400 + 4n.
         Slots cslots, tslots;
         if (impl) {
@@ -253,11 +257,14 @@ void ArmPmu::build_aarch64() {
             tslots.push_back({0x400 + 4u * n, 0});
         }
         const int idx = static_cast<int>(n);
-        reg(fmt::format("PMEVCNTR{}_EL0", n), r_evcntr, &evcnt_[n].value, std::move(cf),
-            a64_key(3, 3, 14, 0x8 | (n >> 3), n & 7), fmt::format("event counter {}", n), cslots, p5 ? 64 : 32, idx);
-        reg(fmt::format("PMEVTYPER{}_EL0", n), r_evtyper, &evtyper_[n], evtyper_fields(false),
-            a64_key(3, 3, 14, 0xC | (n >> 3), n & 7), fmt::format("event type and filter of counter {}", n), tslots, 32,
-            idx);
+        Register& c = reg(fmt::format("PMEVCNTR{}_EL0", n), r_evcntr, &evcnt_[n].value, std::move(cf),
+                          a64_key(3, 3, 14, 0x8 | (n >> 3), n & 7),
+                          fmt::format("event counter {}{}", n, impl ? "" : ": " + unimpl), cslots, p5 ? 64 : 32, idx);
+        Register& t = reg(fmt::format("PMEVTYPER{}_EL0", n), r_evtyper, &evtyper_[n], evtyper_fields(false),
+                          a64_key(3, 3, 14, 0xC | (n >> 3), n & 7),
+                          fmt::format("event type and filter of counter {}{}", n, impl ? "" : ": " + unimpl), tslots,
+                          32, idx);
+        c.undefined = t.undefined = !impl && undef;
     }
     reg("PMCCFILTR_EL0", r_ccfiltr, &ccfiltr_, evtyper_fields(true), a64_key(3, 3, 14, 15, 7), "cycle counter filter",
         {{0x47C, 0}}, 32, static_cast<int>(cycle_idx));
@@ -278,7 +285,7 @@ void ArmPmu::build_aarch64() {
                     make_field("N", 7, 0, FieldKind::ro, N, "number of event counters")};
         r.offsets = {{0xE00, 0}};
         r.description = "configuration (external view only)";
-        r.source = "armv8-pmuv3.md §2, armv7-cp15-pmu.md §6";
+        r.source = "Arm ARM for A-profile (DDI 0487) and ARMv7 ARM (DDI 0406): external PMU register PMCFGR";
         bank_.add(std::move(r));
     }
 }
@@ -296,7 +303,7 @@ void ArmPmu::build_aarch32_v7() {
         r.encodings.push_back({EncodingSpace::cp15, cp15_key(0, 9, crm, opc2)});
         if (offset != ~uint64_t{0}) r.offsets.push_back({offset, 0});
         r.description = std::move(desc);
-        r.source = "armv7-cp15-pmu.md §2-3";
+        r.source = "ARM Architecture Reference Manual ARMv7-A/R (DDI 0406), Performance Monitors: CP15 c9 registers";
         return bank_.add(std::move(r));
     };
     auto sbzp_hi = [](unsigned msb_used) { return make_field("RAZ/SBZP", 31, msb_used + 1, FieldKind::sbzp); };
@@ -346,7 +353,7 @@ void ArmPmu::build_aarch32_v7() {
         c.fields = {make_field("EVCNT", 31, 0, FieldKind::rw, 0, "event count")};
         c.offsets = {{4u * n, 0}};
         c.description = fmt::format("event counter {} (memory-mapped view)", n);
-        c.source = "armv7-cp15-pmu.md §6";
+        c.source = "ARM Architecture Reference Manual ARMv7-A/R (DDI 0406), Performance Monitors: memory-mapped view";
         bank_.add(std::move(c));
         Register t;
         t.name = fmt::format("PMXEVTYPER{}", n);
@@ -356,7 +363,7 @@ void ArmPmu::build_aarch32_v7() {
         t.fields = evtyper_fields(false);
         t.offsets = {{0x400 + 4u * n, 0}};
         t.description = fmt::format("event type of counter {} (memory-mapped view)", n);
-        t.source = "armv7-cp15-pmu.md §6";
+        t.source = "ARM Architecture Reference Manual ARMv7-A/R (DDI 0406), Performance Monitors: memory-mapped view";
         bank_.add(std::move(t));
     }
     if (has_filters()) {
@@ -369,7 +376,7 @@ void ArmPmu::build_aarch32_v7() {
         t.fields = evtyper_fields(true);
         t.offsets = {{0x47C, 0}};
         t.description = "cycle counter filter (PMUv2)";
-        t.source = "armv7-cp15-pmu.md §3.5, §6";
+        t.source = "ARM Architecture Reference Manual ARMv7-A/R (DDI 0406), Performance Monitors: PMXEVTYPER with PMSELR.SEL = 31";
         bank_.add(std::move(t));
     }
     build_v7_management();
@@ -387,7 +394,7 @@ void ArmPmu::build_v7_management() {
         r.fields = std::move(f);
         r.offsets = {{off, 0}};
         r.description = std::move(desc);
-        r.source = "armv7-cp15-pmu.md §6";
+        r.source = "ARM Architecture Reference Manual ARMv7-A/R (DDI 0406), Performance Monitors: memory-mapped view";
         return bank_.add(std::move(r));
     };
     // PMCFGR: N, SIZE = 31 (32-bit counters), CC, CCD, EX, UEN (PMUSERENR is visible externally in ARMv7).

@@ -13,6 +13,16 @@ uint64_t VeerPmu::legalise_event(uint64_t v) {
     return v;
 }
 
+std::string VeerPmu::event_legalisation_reason(uint64_t v) {
+    // The same ranges as legalise_event; "reserved" as VeeR EL2 PRM Table 8.1 marks them.
+    if (v >> 10) return "bits [31:10] are not zero: the selector reads 0";
+    if (v > 516) return "events above 516 do not exist: the selector reads 0";
+    if (v >= 57 && v <= 511) return "events 57-511 are reserved: the selector reads 0";
+    if (v >= 51 && v <= 53) return "events 51-53 are reserved: the selector reads 0";
+    if (v == 29 || v == 33) return fmt::format("event {} is reserved: the selector reads 0", v);
+    return {};
+}
+
 namespace {
 
 // mcountinhibit / mcounteren layout (veer §2): CY [0], TM [1] read-only 0, IR [2], HPM3-6 [6:3], HPM7-31 0.
@@ -25,6 +35,15 @@ std::vector<Field> counter_bits(FieldKind kind, const char* what) {
             make_field("IR", 2, 2, kind, 0, fmt::format("minstret {}", what)),
             make_field("TM", 1, 1, FieldKind::raz_wi, 0, "time: not implemented (reads 0)"),
             make_field("CY", 0, 0, kind, 0, fmt::format("mcycle {}", what))};
+}
+
+// mhpmevent3-6: a WARL event number (VeeR EL2 PRM §8 "Performance Monitoring", Table 8.1).
+Field event_field() {
+    Field f = make_warl("EVENT", 31, 0, [](uint64_t w, uint64_t) { return VeerPmu::legalise_event(w); }, 0,
+                        "event number (WARL: reserved or > 516 stores 0)");
+    f.legalise_reason = VeerPmu::event_legalisation_reason;
+    f.event_selector = true;
+    return f;
 }
 
 }  // namespace
@@ -40,7 +59,7 @@ VeerPmu::VeerPmu(const VeerConfig& cfg) : cfg_(cfg) {
         r.fields = std::move(f);
         r.encodings.push_back({EncodingSpace::csr, csr});
         r.description = std::move(desc);
-        r.source = "veer-el2-mhpm.md §2";
+        r.source = "VeeR EL2 Programmer's Reference Manual, ch. 8 \"Performance Monitoring\"";
         return bank_.add(std::move(r));
     };
     auto half = [&](std::string name, unsigned csr, uint64_t* word, unsigned shift, const char* what) {
@@ -61,8 +80,7 @@ VeerPmu::VeerPmu(const VeerConfig& cfg) : cfg_(cfg) {
             half(fmt::format("mhpmcounter{}", n), 0xB00 + n, &hpm_[n - 3], 0, "event counter");
             half(fmt::format("mhpmcounter{}h", n), 0xB80 + n, &hpm_[n - 3], 32, "event counter");
             reg(fmt::format("mhpmevent{}", n), 0x320 + n, r_event, &event_[n - 3], 0,
-                {make_warl("EVENT", 31, 0, [](uint64_t w, uint64_t) { return legalise_event(w); }, 0,
-                           "event number (WARL: reserved or > 516 stores 0)")},
+                {event_field()},
                 fmt::format("event selector of mhpmcounter{}", n));
         } else {
             zero(fmt::format("mhpmcounter{}", n), 0xB00 + n, "event counter (not implemented: reads 0)");

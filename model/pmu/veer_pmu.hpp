@@ -3,6 +3,7 @@
 #pragma once
 #include <array>
 #include <cstdint>
+#include <string>
 
 #include "model/core/pmu.hpp"
 
@@ -36,6 +37,8 @@ public:
 
     // veer §3, the RTL's WARL rule for mhpmevent3-6: the value written, or 0 when it is reserved or too large.
     static uint64_t legalise_event(uint64_t written);
+    // Why legalise_event(v) stores 0 (empty when it stores v).
+    static std::string event_legalisation_reason(uint64_t v);
     static bool event_implemented(uint32_t e) { return e != 0 && legalise_event(e) == e; }
 
     uint64_t mcycle() const { return mcycle_; }

@@ -5,6 +5,12 @@ function(pmusim_case name code regex)
     COMMAND ${CMAKE_COMMAND} "-DCMD=$<TARGET_FILE:pmusim>;${ARGN}" -DEXPECT_CODE=${code} "-DEXPECT_REGEX=${regex}"
             -P ${E2E}/check.cmake)
 endfunction()
+# The same, and the output must not match REJECT.
+function(pmusim_case_reject name code regex reject)
+  add_test(NAME e2e.${name}
+    COMMAND ${CMAKE_COMMAND} "-DCMD=$<TARGET_FILE:pmusim>;${ARGN}" -DEXPECT_CODE=${code} "-DEXPECT_REGEX=${regex}"
+            "-DREJECT_REGEX=${reject}" -P ${E2E}/check.cmake)
+endfunction()
 
 pmusim_case(help 0 "commands:" --help)
 pmusim_case(no_command 2 "usage: pmusim" )
@@ -225,3 +231,65 @@ set_tests_properties(e2e.install PROPERTIES PASS_REGULAR_EXPRESSION "install: bi
 # The completion: subcommands, run's options, --timing's values.
 add_test(NAME e2e.completion COMMAND bash -c "source '${PROJECT_SOURCE_DIR}/scripts/pmusim-completion.bash'; COMP_WORDS=(pmusim ru); COMP_CWORD=1; _pmusim; echo \"[\${COMPREPLY[*]}]\"; COMP_WORDS=(pmusim run --ma); COMP_CWORD=2; _pmusim; echo \"[\${COMPREPLY[*]}]\"; COMP_WORDS=(pmusim run --timing c); COMP_CWORD=3; _pmusim; echo \"[\${COMPREPLY[*]}]\"")
 set_tests_properties(e2e.completion PROPERTIES PASS_REGULAR_EXPRESSION "^\\[run\\]\n\\[--manifest\\]\n\\[cpi1\\]\n$")
+
+# Teaching (issue 17): explain and regs in each architecture's own words. Expected values worked out from the
+# manuals named in each comment.
+set(EX ${E2E}/explain)
+# VeeR EL2 PRM Table 8.1: event 29 is reserved, so the WARL mhpmevent3 stores 0; the default privilege is M-mode.
+pmusim_case(explain_veer_csrw_warl 0 "csrw mhpmevent3, a0 is a write of mhpmevent3 \\(CSR 0x323\\), a0 = 0x1d\nwrite mhpmevent3 = 0x0000001d on veer-el2 in M-mode\n  mhpmevent3: 0x00000000 -> 0x00000000.*legalised 0x1d -> 0x0: event 29 is reserved: the selector reads 0.*EVENT written: event 29: reserved.*EVENT now selects: event 0: no event" explain --platform veer-el2 --set a0=29 "csrw mhpmevent3, a0")
+pmusim_case(explain_veer_warl_range 0 "legalised 0x64 -> 0x0: events 57-511 are reserved: the selector reads 0" explain --platform veer-el2 "write mhpmevent5 100")
+pmusim_case(explain_veer_warl_above 0 "legalised 0x258 -> 0x0: events above 516 do not exist: the selector reads 0" explain --platform veer-el2 "write mhpmevent5 600")
+pmusim_case(explain_veer_warl_high_bits 0 "legalised 0x401 -> 0x0: bits \\[31:10\\] are not zero" explain --platform veer-el2 --set t1=0x401 "csrrw zero, mhpmevent6, t1")
+pmusim_case(explain_veer_csrwi 0 "csrwi mcountinhibit, 5 is a write of mcountinhibit \\(CSR 0x320\\), uimm = 0x5.*\\[2\\] +IR +RW +0x1 +0x0 +0x1 +minstret does not increment +0x0 -> 0x1" explain --platform veer-el2 "csrwi mcountinhibit, 5")
+# csrs reads the CSR, then writes it with the bits of rs1 set (Zicsr): two accesses, both explained.
+pmusim_case(explain_veer_csrs 0 "is a read and a set of bits in mcountinhibit.*read mcountinhibit on veer-el2 in M-mode\n  mcountinhibit reads 0x00000000.*write mcountinhibit = 0x00000004 on veer-el2 in M-mode" explain --platform veer-el2 --set t0=4 "csrs mcountinhibit, t0")
+pmusim_case(explain_veer_csrr 0 "csrr a0, mcycle is a read of mcycle \\(CSR 0xb00\\)\nread mcycle on veer-el2 in M-mode" explain --platform veer-el2 "csrr a0, mcycle")
+pmusim_case(explain_veer_user_mode 0 "read mhpmcounter3 on veer-el2 in U-mode\n  the access is refused.*needs M-mode: illegal instruction in U-mode" explain --platform veer-el2 -o user_mode=1 --priv U "csrr a0, mhpmcounter3")
+pmusim_case(explain_veer_no_user_mode 2 "veer-el2 has no U-mode" explain --platform veer-el2 --priv U "csrr a0, mcycle")
+pmusim_case(explain_veer_priv_el 2 "expected M or U, got 'EL1'" explain --platform veer-el2 --priv EL1 "csrr a0, mcycle")
+pmusim_case(explain_veer_json 0 "\"effect\": \"legalised 0x1d -> 0x0: event 29 is reserved: the selector reads 0\",[^}]*\"event\": {[^}]*\"implemented\": false,[^}]*\"name\": null,[^}]*\"number\": 0[^}]*},[^}]*\"event_written\": {[^}]*\"number\": 29.*\"privilege\": \"M-mode\"" explain --platform veer-el2 --json "write mhpmevent3 29")
+# Arm ARM DDI 0487 common events: 0x11 is CPU_CYCLES; explain takes the name as scripts do.
+pmusim_case(explain_event_named 0 "\\[9:0\\] +evtCount +RW +0x11 +0x0 +0x11 +event number +0x0 -> 0x11\n  evtCount now selects: event 0x11 CPU_CYCLES: Cycle \\(implemented on cortex-a53\\)" explain --platform cortex-a53 "write PMEVTYPER0_EL0 0x11")
+pmusim_case(explain_event_by_name 0 "write PMEVTYPER0_EL0 = 0x00000011 on cortex-a53 at EL1.*event 0x11 CPU_CYCLES" explain --platform cortex-a53 "write PMEVTYPER0_EL0 CPU_CYCLES")
+# Cortex-A8's PMCEID0 names the common events 0x00-0x12 only: 0x13 MEM_ACCESS is not implemented there.
+pmusim_case(explain_event_not_implemented 0 "event 0x13 MEM_ACCESS: Data memory access \\(not implemented on cortex-a8: the counter counts nothing\\)" explain --platform cortex-a8 "write PMXEVTYPER 0x13")
+# ARMv7 ARM B1.3: User mode is PL0; Supervisor etc. are PL1. ARM11 the same words.
+pmusim_case(explain_v7_pl1 0 "write PMCR = 0x00000001 on cortex-a7 at PL1 \\(a privileged mode" explain --platform cortex-a7 "write PMCR 1")
+pmusim_case(explain_v7_user 0 "read PMCR on cortex-a7 at PL0 \\(User mode\\)\n  the access is refused and changes nothing:.*PMUSERENR.EN = 0" explain --platform cortex-a7 --priv User "read PMCR")
+pmusim_case(explain_arm11_pl0 0 "read PMNC on arm1176 at PL0 \\(User mode\\)" explain --platform arm1176 --el 0 "read PMNC")
+pmusim_case(explain_arm11_no_pl2 2 "ARM11: expected PL0 \\(User\\) or PL1" explain --platform arm1176 --priv 2 "read PMNC")
+pmusim_case(explain_el_out_of_range 2 "expected an exception level EL0-EL3, got '7'" explain --platform cortex-a53 --el 7 "read PMCR_EL0")
+pmusim_case(explain_el2_named 0 "read PMCR_EL0 on cortex-a53 at EL2" explain --platform cortex-a53 --priv EL2 "read PMCR_EL0")
+# The meaning column, as regs shows it.
+pmusim_case(explain_meaning 0 "MEANING +EFFECT\n.*\\[0\\] +E +RW +0x1 +0x0 +0x1 +enable: counters enabled by PMCNTENSET count +0x0 -> 0x1" explain --platform cortex-a53 "write PMCR_EL0 1")
+# --set names a register the instruction reads; anything else is an error.
+pmusim_case(explain_set_unread 2 "--set r9: the access does not read r9" explain --platform cortex-a7 --set r9=1 "mcr p15, 0, r2, c9, c12, 0")
+pmusim_case(explain_set_statement 2 "--set x1: the access does not read x1" explain --platform cortex-a53 --set x1=1 "write PMCR_EL0 1")
+pmusim_case(explain_set_bad_value 2 "--set r2: expected a value" explain --platform cortex-a7 --set r2=zz "mcr p15, 0, r2, c9, c12, 0")
+pmusim_case(explain_no_access 2 "explain takes an access: 'nop' accesses no register" explain --platform cortex-a53 "nop")
+pmusim_case(explain_msr 0 "msr PMCNTENSET_EL0, x3 is a write of PMCNTENSET_EL0 \\(system register\\), x3 = 0x80000001\nwrite PMCNTENSET_EL0 = 0x80000001 on cortex-a53 at EL1\n  PMCNTENSET_EL0: 0x00000000 -> 0x80000001" explain --platform cortex-a53 --set x3=0x80000001 "msr PMCNTENSET_EL0, x3")
+# CP15 slides (Raspberry Pi 2, Cortex-A7): PMCR := 0x17 sets E and X, and P and C reset the counters (reading 0).
+pmusim_case(explain_cp15_slides 0 "is a write of PMCR \\(encoding 0xee092f1c\\), r2 = 0x17\nwrite PMCR = 0x00000017 on cortex-a7 at PL1.*PMCR: 0x41072000 -> 0x41072011.*\\[4\\] +X +RW +0x1 +0x0 +0x1 .*0x0 -> 0x1.*\\[2\\] +C +WO +0x1 +0x0 +0x0 .*action: PMCCNTR := 0\n  \\[1\\] +P +WO +0x1 +0x0 +0x0 .*action: event counters 0..3 := 0" explain --platform cortex-a7 --set r2=0x17 "mcr p15, 0, r2, c9, c12, 0")
+pmusim_case(explain_cp15_slides_evtype 0 "write PMXEVTYPER = 0x00000011 on cortex-a7 at PL1.*accesses PMXEVTYPER0.*event 0x11 CPU_CYCLES" explain --platform cortex-a7 --set r1=0x11 "mcr p15, 0, r1, c9, c13, 1")
+# AN195 Table 1: PMNC 0x0070000F: EvtCount0 = 0x07 (instructions executed), EvtCount1 = 0x00 (I-cache miss), D, C, P, E.
+pmusim_case(explain_an195_pmnc 0 "write PMNC = 0x0070000f on arm1176 at PL1.*PMNC: 0x00000000 -> 0x00700009.*\\[3\\] +D +RW +0x1 +0x0 +0x1 .*action: CCNT := 0.*action: PMN0 := PMN1 := 0.*EvtCount0 now selects: event 0x7 INSTR_EXEC.*EvtCount1 now selects: event 0x0 ICACHE_MISS" explain --platform arm1176 --set r0=0x0070000F "mcr p15, 0, r0, c15, c12, 0")
+# AN195 step O6: writing back the PMNC read after the overflow (OC0 = 1, E = 1) clears OC0.
+pmusim_case(explain_an195_clear_after 0 "PMNC: 0x00700111 -> 0x00700011.*\\[8\\] +OC0 +W1C +0x1 +0x1 +0x0 .* cleared" explain --platform arm1176 --after ${EX}/arm11_overflow.pmus "write PMNC 0x00700111")
+# The W1C flag after a script left it set: PMOVSCLR_EL0 bit 0 reads 1, writing 1 clears it.
+pmusim_case(explain_after_w1c 0 "PMOVSCLR_EL0: 0x00000001 -> 0x00000000.*\\[0\\] +P0 +W1C +0x1 +0x1 +0x0 +event counter 0 overflow flag +cleared" explain --after ${EX}/armv8_overflow.pmus "write PMOVSCLR_EL0 1")
+pmusim_case(explain_after_missing 2 "cannot open the script file" explain --platform cortex-a53 --after ${EX}/no_such.pmus "read PMCR_EL0")
+pmusim_case(explain_json 0 "\"access\": \"write PMCR_EL0 1\",\n  \"accesses\": \\[\n    {\n      \"after\": 1090727937,\n      \"before\": 1090727936,.*\"kind\": \"write\",.*\"privilege\": \"EL1\"" explain --platform cortex-a53 --json "write PMCR_EL0 1")
+# The `explain` statement: the PMUv3 blog's setup, explained step by step (PMCR_EL0 0x41033000 | 0x7).
+pmusim_case(script_explain_blog 0 "mrs x0, PMCR_EL0 is a read of PMCR_EL0.*PMCR_EL0 reads 0x41033000.*\\[15:11\\] +N +RO +0x6 +0x6.*PMUSERENR_EL0: 0x00000000 -> 0x0000000d.*accesses PMEVTYPER0_EL0.*\\[31\\] +P +RW +0x1 +0x0 +0x1 .*event 0x0 SW_INCR.*PMCCFILTR_EL0: 0x00000000 -> 0x80000000.*PMCNTENSET_EL0: 0x00000000 -> 0x8000003f.*PMCR_EL0: 0x41033000 -> 0x41033001.*action: event counters 0..5 := 0" script ${EX}/armv8_blog_setup.pmus)
+pmusim_case(script_explain_veer 0 "mhpmevent3: 0x00000000 -> 0x00000004.*event 4 INSTR_COMMITTED_ALL.*legalised 0x1d -> 0x0: event 29 is reserved" script ${EX}/veer_setup.pmus)
+pmusim_case(script_json 0 "\"expectations\": 1,\n  \"failures\": 0,.*\"instruction\": \"csrw mhpmevent4, a0 is a write of mhpmevent4 \\(CSR 0x324\\), a0 = 0x1d\",.*\"line\": 9.*\"status\": 0" script --json ${EX}/veer_setup.pmus)
+# AN195: PMNC after the overflow reads 0x00700111 (OC0 set) = 7340305; the request rises with the 1000th event.
+pmusim_case(script_json_read 0 "\"irq\": 0,\n      \"line\": 7\n    },\n    {\n      \"line\": 10,\n      \"read\": \"PMNC\",\n      \"value\": 7340305\n" script --json ${EX}/arm11_overflow.pmus)
+pmusim_case(script_json_vcd 2 "--json or --vcd, not both" script --json --vcd x.vcd ${EX}/arm11_overflow.pmus)
+# regs: counters n >= N are CONSTRAINED UNPREDICTABLE; the platform's choice is named (Arm ARM DDI 0487, PMEVCNTR<n>_EL0).
+pmusim_case(regs_unimplemented_undefined 0 "PMEVCNTR6_EL0 — event counter 6: not implemented \\(N = 6\\): an access is CONSTRAINED UNPREDICTABLE; pmusim's choice: UNDEFINED.*access: +UNDEFINED" regs --platform cortex-a53 PMEVCNTR6_EL0)
+pmusim_case(regs_unimplemented_raz_wi 0 "pmusim's choice: RAZ/WI.*access: +read/write.*RAZ/WI" regs --platform cortex-a53 -o unpredictable=raz-wi PMEVCNTR30_EL0)
+pmusim_case_reject(regs_cites_manuals 0 "source: +Arm ARM for A-profile \\(DDI 0487\\)" "\\.md|shared/spec" regs --platform cortex-a53 PMCR_EL0)
+pmusim_case_reject(regs_veer_cites_manual 0 "source: +VeeR EL2 Programmer's Reference Manual" "\\.md|shared/spec" regs --platform veer-el2 mhpmevent3)
+pmusim_case(regs_json 0 "\"access\": \"WARL\",[^}]*\"event\": true,[^}]*\"name\": \"EVENT\"" regs --platform veer-el2 --json mhpmevent3)
+pmusim_case(regs_map_json 0 "\"description\": \"control\",[^}]*\"name\": \"PMCR_EL0\"" regs --platform cortex-a53 --json)

@@ -1,4 +1,5 @@
-# Runs CMD (a ;-list), with STDIN as its standard input if given, and checks its exit code (EXPECT_CODE) and that its combined output matches EXPECT_REGEX.
+# Runs CMD (a ;-list), with STDIN as its standard input if given, and checks its exit code (EXPECT_CODE), that its
+# combined output matches EXPECT_REGEX and, if given, does not match REJECT_REGEX.
 # NEEDS: a path the case needs (the shared traces); when it is absent the case is skipped (SKIP_REGULAR_EXPRESSION).
 if(DEFINED NEEDS AND NOT EXISTS "${NEEDS}")
   message("e2e: skipped: ${NEEDS} not found")
@@ -14,4 +15,7 @@ if(NOT "${code}" STREQUAL "${EXPECT_CODE}")
 endif()
 if(DEFINED EXPECT_REGEX AND NOT "${out}${err}" MATCHES "${EXPECT_REGEX}")
   message(FATAL_ERROR "output does not match '${EXPECT_REGEX}'\nstdout:\n${out}\nstderr:\n${err}")
+endif()
+if(DEFINED REJECT_REGEX AND "${out}${err}" MATCHES "${REJECT_REGEX}")
+  message(FATAL_ERROR "output matches '${REJECT_REGEX}', which it must not\nstdout:\n${out}\nstderr:\n${err}")
 endif()

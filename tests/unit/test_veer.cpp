@@ -40,6 +40,29 @@ TEST_F(Veer, WarlRuleOverTheWholeTenBitRangeAndAbove) {
     }
 }
 
+// The reason names the range each illegal value falls in (VeeR EL2 PRM Table 8.1: 29, 33, 51-53 and 57-511
+// reserved, numbers end at 516; the RTL zeroes any value with bits [31:10] set), and is empty for a legal one.
+TEST(VeerReason, NamesTheReservedRange) {
+    EXPECT_EQ(VeerPmu::event_legalisation_reason(29), "event 29 is reserved: the selector reads 0");
+    EXPECT_EQ(VeerPmu::event_legalisation_reason(33), "event 33 is reserved: the selector reads 0");
+    EXPECT_EQ(VeerPmu::event_legalisation_reason(52), "events 51-53 are reserved: the selector reads 0");
+    EXPECT_EQ(VeerPmu::event_legalisation_reason(57), "events 57-511 are reserved: the selector reads 0");
+    EXPECT_EQ(VeerPmu::event_legalisation_reason(511), "events 57-511 are reserved: the selector reads 0");
+    EXPECT_EQ(VeerPmu::event_legalisation_reason(517), "events above 516 do not exist: the selector reads 0");
+    EXPECT_EQ(VeerPmu::event_legalisation_reason(0x404), "bits [31:10] are not zero: the selector reads 0");
+    for (uint64_t v : {1u, 28u, 30u, 50u, 56u, 512u, 516u}) EXPECT_EQ(VeerPmu::event_legalisation_reason(v), "") << v;
+    // One reason for every value the legaliser changes, none for the ones it keeps.
+    for (uint64_t v = 1; v < 1100; ++v)
+        EXPECT_EQ(VeerPmu::event_legalisation_reason(v).empty(), VeerPmu::legalise_event(v) == v) << v;
+}
+
+TEST_F(Veer, LegalisedWriteSaysWhy) {
+    const auto rec = w("mhpmevent4", 29);
+    ASSERT_EQ(rec.fields.size(), 1u);
+    EXPECT_EQ(rec.fields[0].effect, "legalised 0x1d -> 0x0: event 29 is reserved: the selector reads 0");
+    EXPECT_TRUE(rec.fields[0].event_selector);
+}
+
 TEST_F(Veer, CountersSevenToThirtyOneAreHardwiredZero) {
     for (unsigned n = 7; n <= 31; ++n) {
         const std::string c = "mhpmcounter" + std::to_string(n), e = "mhpmevent" + std::to_string(n);
