@@ -195,7 +195,7 @@ void ArmPmu::build_aarch64() {
         "overflow flag status clear", {{0xC80, 0}});
     Register& swinc = reg("PMSWINC_EL0", r_swinc, &swinc_, [&] {
         auto f = bitmap_fields(FieldKind::wo, "software increment");
-        f.front() = make_field("RES0/WI", 31, 31, FieldKind::raz_wi, 0, "no function (v8 §3.5)");
+        f.front() = make_field("RES0/WI", 31, 31, FieldKind::raz_wi, 0, "no function (RES0: PMSWINC_EL0 has no bit for the cycle counter)");
         return f;
     }(), a64_key(3, 3, 9, 12, 4), "software increment (write-only)", {{0xCA0, 0}});
     swinc.readable = false;
@@ -219,7 +219,7 @@ void ArmPmu::build_aarch64() {
         r.writable = false;
     }
     reg("PMCCNTR_EL0", r_ccntr, &ccntr_.value, {make_field("CCNT", 63, 0, FieldKind::rw, 0, "cycle count")},
-        a64_key(3, 3, 9, 13, 0), "cycle counter (always 64-bit, v8 §3.9)", {{0x0F8, 0}, {0x0FC, 32}}, 64);
+        a64_key(3, 3, 9, 13, 0), "cycle counter (always 64-bit in PMUv3)", {{0x0F8, 0}, {0x0FC, 32}}, 64);
     reg("PMXEVTYPER_EL0", r_xevtyper, nullptr, {make_field("VALUE", 31, 0, FieldKind::rw)}, a64_key(3, 3, 9, 13, 1),
         "PMEVTYPER<PMSELR.SEL> (PMCCFILTR when SEL = 31)");
     reg("PMXEVCNTR_EL0", r_xevcntr, nullptr, {make_field("VALUE", p5 ? 63 : 31, 0, FieldKind::rw)},
@@ -566,7 +566,7 @@ void ArmPmu::after_write(Register& r, const AccessContext&, AccessRecord& rec) {
             if (v3() && e == chain) {
                 if (r.index % 2 == 0)
                     rec.add(Severity::info, diag::no_effect,
-                            fmt::format("CHAIN (0x1E) on even counter {} counts nothing (v8 §5.2)", r.index));
+                            fmt::format("CHAIN (0x1E) on even counter {} counts nothing (Arm ARM DDI 0487: CHAIN counts on odd counters only)", r.index));
             } else if (!event_supported(e)) {
                 rec.add(Severity::warning, diag::reserved_event,
                         fmt::format("event {:#x} is not implemented on this PMU: counter {} counts nothing", e, r.index));
