@@ -285,7 +285,7 @@ pmusim_case(script_explain_veer 0 "mhpmevent3: 0x00000000 -> 0x00000004.*event 4
 pmusim_case(script_json 0 "\"expectations\": 1,\n  \"failures\": 0,.*\"instruction\": \"csrw mhpmevent4, a0 is a write of mhpmevent4 \\(CSR 0x324\\), a0 = 0x1d\",.*\"line\": 9.*\"status\": 0" script --json ${EX}/veer_setup.pmus)
 # AN195: PMNC after the overflow reads 0x00700111 (OC0 set) = 7340305; the request rises with the 1000th event.
 pmusim_case(script_json_read 0 "\"irq\": 0,\n      \"line\": 7\n    },\n    {\n      \"line\": 10,\n      \"read\": \"PMNC\",\n      \"value\": 7340305\n" script --json ${EX}/arm11_overflow.pmus)
-pmusim_case(script_json_vcd 2 "--json or --vcd, not both" script --json --vcd x.vcd ${EX}/arm11_overflow.pmus)
+pmusim_case(script_json_vcd 2 "--json or --vcd/--plot, not both" script --json --vcd x.vcd ${EX}/arm11_overflow.pmus)
 # regs: counters n >= N are CONSTRAINED UNPREDICTABLE; the platform's choice is named (Arm ARM DDI 0487, PMEVCNTR<n>_EL0).
 pmusim_case(regs_unimplemented_undefined 0 "PMEVCNTR6_EL0 — event counter 6: not implemented \\(N = 6\\): an access is CONSTRAINED UNPREDICTABLE; pmusim's choice: UNDEFINED.*access: +UNDEFINED" regs --platform cortex-a53 PMEVCNTR6_EL0)
 pmusim_case(regs_unimplemented_raz_wi 0 "pmusim's choice: RAZ/WI.*access: +read/write.*RAZ/WI" regs --platform cortex-a53 -o unpredictable=raz-wi PMEVCNTR30_EL0)
