@@ -12,6 +12,10 @@
 
 #include "isa/insn_class.hpp"
 #include "model/core/pmu.hpp"
+#include "model/pmu/arm11_pmu.hpp"
+#include "model/pmu/arm_pmu.hpp"
+#include "model/pmu/veer_pmu.hpp"
+#include "model/timing/timing_model.hpp"
 #include "platforms/event_tables.hpp"
 
 namespace pmusim {
@@ -50,10 +54,34 @@ struct Platform {
     // Every event number the architecture names (for `event NAME`), and which the platform implements.
     std::function<const std::vector<EventInfo>&()> event_names;
     std::function<bool(const Pmu&, uint32_t)> implements;
+    // The figures the PMU is built from, by family: what `pmusim platforms --dump` prints and a platform file
+    // sets (platform_json.hpp). Options given to make() apply on top of them.
+    ArmPmuConfig arm;    // armv8-pmuv3, armv7-cp15
+    Arm11Config arm11;   // arm11-pmnc
+    VeerConfig veer;     // veer-el2
+    std::optional<timing::TimingParams> timing;  // the timing model's parameters; none: one cycle per instruction
 };
 
 const std::vector<Platform>& all_platforms();
+// A platform by name: those added with add_platform first (the newest first), then the built-in ones.
 const Platform* find_platform(std::string_view name);
+// Adds a platform (one read from a file, say) for find_platform; the reference stays valid.
+const Platform& add_platform(Platform p);
+
+// Builders from figures, shared by the built-in list and platform files. The event table is the family's
+// architecture table until the caller replaces event_names.
+struct PlatformText {
+    std::string name, description, source;
+};
+Platform make_arm_platform(PlatformText text, const ArmPmuConfig& cfg, bool v8);
+Platform make_arm11_platform(PlatformText text, const Arm11Config& cfg);
+Platform make_veer_platform(PlatformText text, const VeerConfig& cfg);
+// The family's -o options applied to figures; throw std::invalid_argument naming a bad option or value.
+ArmPmuConfig apply_arm_options(ArmPmuConfig cfg, const PlatformOptions& opts, bool v8);
+Arm11Config apply_arm11_options(Arm11Config cfg, const PlatformOptions& opts);
+VeerConfig apply_veer_options(VeerConfig cfg, const PlatformOptions& opts);
+// The values of a platform's behavioural options (unpredictable, user-access, ...), as -o would set them.
+PlatformOptions option_values(const Platform& p);
 // Event by number or name (case-insensitive) among the platform's architecture events.
 std::optional<EventInfo> find_event(const Platform& p, std::string_view text);
 // The event a perf user means on this platform (pmusim run -e; docs/cli.md "Choosing events"): an event name

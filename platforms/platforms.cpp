@@ -1,4 +1,6 @@
 #include <cctype>
+#include <deque>
+#include <mutex>
 #include <stdexcept>
 
 #include <fmt/format.h>
@@ -9,6 +11,7 @@
 #include "model/pmu/arm_pmu.hpp"
 #include "model/pmu/veer_pmu.hpp"
 #include "platforms/platform.hpp"
+#include "platforms/timing_params.hpp"
 
 #include <algorithm>
 
@@ -73,6 +76,8 @@ ArmPmuVersion parse_version_option(const std::string& v, bool v8) {
     throw std::invalid_argument(fmt::format("option version: expected v1 or v2 (ARMv7), got '{}'", v));
 }
 
+}  // namespace
+
 ArmPmuConfig apply_arm_options(ArmPmuConfig cfg, const PlatformOptions& opts, bool v8) {
     for (const auto& [k, v] : opts) {
         if (k == "unpredictable") {
@@ -114,16 +119,69 @@ ArmPmuConfig apply_arm_options(ArmPmuConfig cfg, const PlatformOptions& opts, bo
     return cfg;
 }
 
+PlatformOptions arm_option_values(const ArmPmuConfig& c, bool v8) {
+    PlatformOptions o = {
+        {"unpredictable", c.unpredictable == UnpredictableCounterAccess::undefined ? "undefined" : "raz-wi"},
+        {"secure-counting", c.secure_counting ? "1" : "0"},
+        {"swinc-filters", c.swinc_filters ? "1" : "0"},
+    };
+    if (v8) o["aarch32"] = c.aarch32 ? "1" : "0";
+    return o;
+}
+
+Arm11Config apply_arm11_options(Arm11Config c, const PlatformOptions& opts) {
+    for (const auto& [k, v] : opts) {
+        if (k == "user-access") {
+            if (v != "privileged" && v != "all")
+                throw std::invalid_argument(fmt::format("option user-access: expected privileged or all, got '{}'", v));
+            c.user_access = v == "all";
+        } else if (k == "flag-clear-needs-e") {
+            c.clear_needs_e = parse_bool_option(k, v);
+        } else if (k == "counters" || k == "implementer" || k == "idcode" || k == "pmceid0" || k == "pmceid1" ||
+                   k == "version") {
+            // AN195: PMNC has two counters and no ID fields; each ARM11 core has its own platform.
+            throw std::invalid_argument(
+                fmt::format("option {}: the ARM11 PMNC has no IMPLEMENTATION DEFINED figures to set", k));
+        } else {
+            throw std::invalid_argument(fmt::format("unknown platform option '{}'", k));
+        }
+    }
+    return c;
+}
+
+PlatformOptions arm11_option_values(const Arm11Config& c) {
+    return {{"user-access", c.user_access ? "all" : "privileged"}, {"flag-clear-needs-e", c.clear_needs_e ? "1" : "0"}};
+}
+
+VeerConfig apply_veer_options(VeerConfig c, const PlatformOptions& opts) {
+    for (const auto& [k, v] : opts) {
+        if (k == "user_mode") c.user_mode = parse_bool_option(k, v);
+        else if (k == "counters")  // veer §2: mhpmcounter3-6, fixed by the RTL
+            throw std::invalid_argument("option counters: VeeR EL2 has 4 event counters, fixed by the RTL");
+        else throw std::invalid_argument(fmt::format("unknown platform option '{}'", k));
+    }
+    return c;
+}
+
+PlatformOptions veer_option_values(const VeerConfig& c) { return {{"user_mode", c.user_mode ? "1" : "0"}}; }
+
+PlatformOptions option_values(const Platform& p) {
+    if (p.family == "arm11-pmnc") return arm11_option_values(p.arm11);
+    if (p.family == "veer-el2") return veer_option_values(p.veer);
+    return arm_option_values(p.arm, p.family == "armv8-pmuv3");
+}
+
 // One builder for the ARM architected PMUs: the view decides the family, instruction set and options.
-Platform arm_platform(std::string name, std::string description, std::string source, ArmPmuConfig cfg, ArmView view) {
-    const bool v8 = view == ArmView::aarch64;
+Platform make_arm_platform(PlatformText text, const ArmPmuConfig& cfg, bool v8) {
+    const ArmView view = v8 ? ArmView::aarch64 : ArmView::aarch32_v7;
     Platform p;
-    p.name = std::move(name);
+    p.name = std::move(text.name);
     p.family = v8 ? "armv8-pmuv3" : "armv7-cp15";
     p.pmu = std::string(to_string(cfg.version));
     p.counters = cfg.num_counters;
-    p.description = std::move(description);
-    p.source = std::move(source);
+    p.description = std::move(text.description);
+    p.source = std::move(text.source);
+    p.arm = cfg;
     p.isa = v8 ? IsaKind::a64 : IsaKind::a32;
     p.cycle_event = 0x11;  // CPU_CYCLES
     p.options = arm_options(v8);
@@ -174,12 +232,14 @@ Platform arm_platform(std::string name, std::string description, std::string sou
     return p;
 }
 
+namespace {
+
 Platform armv8_platform(std::string name, std::string description, std::string source, ArmPmuConfig cfg) {
-    return arm_platform(std::move(name), std::move(description), std::move(source), std::move(cfg), ArmView::aarch64);
+    return make_arm_platform({std::move(name), std::move(description), std::move(source)}, cfg, true);
 }
 
 Platform armv7_platform(std::string name, std::string description, std::string source, ArmPmuConfig cfg) {
-    return arm_platform(std::move(name), std::move(description), std::move(source), std::move(cfg), ArmView::aarch32_v7);
+    return make_arm_platform({std::move(name), std::move(description), std::move(source)}, cfg, false);
 }
 
 // An ARM PMU configuration from its distinguishing figures.
@@ -194,13 +254,25 @@ ArmPmuConfig arm_config(ArmPmuVersion version, unsigned n, uint8_t idcode, uint6
 }
 
 Platform arm11_platform(std::string name, Arm11Core core, unsigned core_bit, std::string description) {
+    Arm11Config cfg;
+    cfg.core = core;
+    for (const auto& e : arm11_events())
+        if (e.cores & core_bit) cfg.events.push_back(e.info.number);
+    return make_arm11_platform({std::move(name), std::move(description), "arm11-pmnc.md; ARM Application Note 195"},
+                               cfg);
+}
+
+}  // namespace
+
+Platform make_arm11_platform(PlatformText text, const Arm11Config& cfg) {
     Platform p;
-    p.name = std::move(name);
+    p.name = std::move(text.name);
     p.family = "arm11-pmnc";
     p.pmu = "PMNC";
     p.counters = 2;
-    p.description = std::move(description);
-    p.source = "arm11-pmnc.md; ARM Application Note 195";
+    p.description = std::move(text.description);
+    p.source = std::move(text.source);
+    p.arm11 = cfg;
     p.isa = IsaKind::a32;
     p.cycle_event = 0xFF;  // "an increment each cycle"
     p.options = {
@@ -225,29 +297,8 @@ Platform arm11_platform(std::string name, Arm11Core core, unsigned core_bit, std
         pmu.write(*pmu.bank().find("PMNC"), pmnc, priv);
         return std::min<size_t>(events.size(), 2);  // two event counters (arm11-pmnc.md)
     };
-    Arm11Config cfg;
-    cfg.core = core;
-    for (const auto& e : arm11_events())
-        if (e.cores & core_bit) cfg.events.push_back(e.info.number);
     p.make = [cfg](const PlatformOptions& opts) -> std::unique_ptr<Pmu> {
-        Arm11Config c = cfg;
-        for (const auto& [k, v] : opts) {
-            if (k == "user-access") {
-                if (v != "privileged" && v != "all")
-                    throw std::invalid_argument(fmt::format("option user-access: expected privileged or all, got '{}'", v));
-                c.user_access = v == "all";
-            } else if (k == "flag-clear-needs-e") {
-                c.clear_needs_e = parse_bool_option(k, v);
-            } else if (k == "counters" || k == "implementer" || k == "idcode" || k == "pmceid0" || k == "pmceid1" ||
-                       k == "version") {
-                // AN195: PMNC has two counters and no ID fields; each ARM11 core has its own platform.
-                throw std::invalid_argument(
-                    fmt::format("option {}: the ARM11 PMNC has no IMPLEMENTATION DEFINED figures to set", k));
-            } else {
-                throw std::invalid_argument(fmt::format("unknown platform option '{}'", k));
-            }
-        }
-        return std::make_unique<Arm11Pmu>(c);
+        return std::make_unique<Arm11Pmu>(apply_arm11_options(cfg, opts));
     };
     p.event_names = &arm11_event_names;
     p.implements = [](const Pmu& pmu, uint32_t e) { return static_cast<const Arm11Pmu&>(pmu).event_supported(e); };
@@ -255,14 +306,15 @@ Platform arm11_platform(std::string name, Arm11Core core, unsigned core_bit, std
 }
 
 // VeeR EL2 (veer-el2-mhpm.md): machine mode only by default, as the core's default configuration.
-Platform veer_platform() {
+Platform make_veer_platform(PlatformText text, const VeerConfig& cfg) {
     Platform p;
-    p.name = "veer-el2";
+    p.name = std::move(text.name);
     p.family = "veer-el2";
     p.pmu = "mhpm";
     p.counters = 4;
-    p.description = "CHIPS Alliance VeeR EL2 (RV32IMC): mcycle, minstret, mhpmcounter3-6";
-    p.source = "veer-el2-mhpm.md (VeeR EL2 PRM ch. 8 and el2_dec_tlu_ctl.sv)";
+    p.description = std::move(text.description);
+    p.source = std::move(text.source);
+    p.veer = cfg;
     p.isa = IsaKind::rv32;
     p.riscv = true;
     p.cycle_event = 1;  // cycles clock active
@@ -332,20 +384,15 @@ Platform veer_platform() {
             default: break;
         }
     };
-    p.make = [](const PlatformOptions& opts) -> std::unique_ptr<Pmu> {
-        VeerConfig c;
-        for (const auto& [k, v] : opts) {
-            if (k == "user_mode") c.user_mode = parse_bool_option(k, v);
-            else if (k == "counters")  // veer §2: mhpmcounter3-6, fixed by the RTL
-                throw std::invalid_argument("option counters: VeeR EL2 has 4 event counters, fixed by the RTL");
-            else throw std::invalid_argument(fmt::format("unknown platform option '{}'", k));
-        }
-        return std::make_unique<VeerPmu>(c);
+    p.make = [cfg](const PlatformOptions& opts) -> std::unique_ptr<Pmu> {
+        return std::make_unique<VeerPmu>(apply_veer_options(cfg, opts));
     };
     p.event_names = &veer_events;
     p.implements = [](const Pmu&, uint32_t e) { return VeerPmu::event_implemented(e); };
     return p;
 }
+
+namespace {
 
 std::vector<Platform> build_platforms() {
     std::vector<Platform> v;
@@ -417,7 +464,11 @@ std::vector<Platform> build_platforms() {
                                "ARM1156: PMNC with CCNT, 2 event counters and the FIQ request"));
     v.push_back(arm11_platform("arm1176", Arm11Core::arm1176, Arm11Event::arm1176,
                                "ARM1176 (Raspberry Pi 1): PMNC with CCNT and 2 event counters"));
-    v.push_back(veer_platform());
+    v.push_back(make_veer_platform({"veer-el2", "CHIPS Alliance VeeR EL2 (RV32IMC): mcycle, minstret, mhpmcounter3-6",
+                                    "veer-el2-mhpm.md (VeeR EL2 PRM ch. 8 and el2_dec_tlu_ctl.sv)"},
+                                   VeerConfig{}));
+    // The timing model's parameters, per core (timing_params.cpp).
+    for (auto& p : v) p.timing = platform_timing(p.name);
     return v;
 }
 
@@ -428,8 +479,35 @@ const std::vector<Platform>& all_platforms() {
     return platforms;
 }
 
+namespace {
+
+// Platforms added at run time; a deque keeps the addresses find_platform hands out.
+struct AddedPlatforms {
+    std::mutex mutex;
+    std::deque<Platform> list;
+};
+AddedPlatforms& added() {
+    static AddedPlatforms a;
+    return a;
+}
+
+}  // namespace
+
+const Platform& add_platform(Platform p) {
+    AddedPlatforms& a = added();
+    std::lock_guard<std::mutex> lock(a.mutex);
+    a.list.push_back(std::move(p));
+    return a.list.back();
+}
+
 const Platform* find_platform(std::string_view name) {
     const std::string want = to_lower(name);
+    {
+        AddedPlatforms& a = added();
+        std::lock_guard<std::mutex> lock(a.mutex);
+        for (auto it = a.list.rbegin(); it != a.list.rend(); ++it)
+            if (to_lower(it->name) == want) return &*it;
+    }
     for (const auto& p : all_platforms())
         if (p.name == want) return &p;
     return nullptr;

@@ -321,8 +321,8 @@ public:
         if (!o.events.empty()) select_events();
         if (!o.timing_events && o.timing == Timing::model)
             throw std::invalid_argument("--architectural needs --timing cpi1 or trace (the timing model gives the cycles)");
-        if (auto params = platform_timing(p.name))
-            if (o.timing_events || o.timing == Timing::model) tm_.emplace(*params);
+        if (p.timing)
+            if (o.timing_events || o.timing == Timing::model) tm_.emplace(*p.timing);
         isa::a32::CoprocMove sctlr;  // SCTLR: MCR p15, 0, Rt, c1, c0, 0
         sctlr.crn = 1;
         sctlr.is_read = false;
@@ -865,7 +865,7 @@ std::vector<bool> producible_events(const Platform& p, bool with_addresses, bool
             }
     for (const auto& e : probe.events) produced[e.event] = true;
     produced[p.cycle_event] = true;
-    if (const auto params = with_model ? platform_timing(p.name) : std::nullopt) {
+    if (const auto params = with_model ? p.timing : std::nullopt) {
         const timing::TimingModel tm(*params);
         for (uint32_t e : tm.produced_events()) produced[e] = true;
         // Cache and bus events need the data addresses, which some formats do not carry.

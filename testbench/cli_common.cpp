@@ -9,6 +9,7 @@
 
 #include "isa/a64_sysreg.hpp"
 #include "isa/number.hpp"
+#include "platforms/platform_json.hpp"
 #include "traces/message.hpp"
 
 namespace pmusim::cli {
@@ -43,6 +44,33 @@ bool parse_options(const std::vector<std::string>& kvs, PlatformOptions& opts, s
             return false;
         }
         opts[kv.substr(0, eq)] = kv.substr(eq + 1);
+    }
+    return true;
+}
+
+void add_platform_options(po::options_description& desc, std::string& name, std::string& file) {
+    desc.add_options()("platform,p", po::value<std::string>(&name), "platform name (see `pmusim platforms`)")(
+        "platform-file", po::value<std::string>(&file),
+        "platform description in JSON (`pmusim platforms --dump NAME` writes one); instead of --platform");
+}
+
+bool resolve_platform(std::string& name, const std::string& file, bool required, std::ostream& err) {
+    if (!file.empty()) {
+        if (!name.empty()) {
+            err << "pmusim: give --platform or --platform-file, not both\n";
+            return false;
+        }
+        try {
+            name = add_platform(load_platform_file(file)).name;
+        } catch (const PlatformFileError& e) {
+            err << "pmusim: " << e.what() << "\n";
+            return false;
+        }
+        return true;
+    }
+    if (required && name.empty()) {
+        err << "pmusim: the option '--platform' is required (or --platform-file FILE)\n";
+        return false;
     }
     return true;
 }

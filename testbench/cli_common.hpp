@@ -29,6 +29,11 @@ bool parse(const std::vector<std::string>& args, po::options_description& desc, 
            Parsed& p, std::ostream& out, std::ostream& err, const std::string& usage, int& status);
 // KEY=VALUE platform options (-o); false (with a message) for a malformed one.
 bool parse_options(const std::vector<std::string>& kvs, PlatformOptions& opts, std::ostream& err);
+// --platform NAME and, beside it, --platform-file FILE (a platform in JSON: docs/platform-files.md).
+void add_platform_options(po::options_description& desc, std::string& name, std::string& file);
+// Loads --platform-file, whose platform find_platform then finds by its name (`name` takes it), or checks that
+// --platform was given when `required`. False with a message naming the file and the key that is wrong.
+bool resolve_platform(std::string& name, const std::string& file, bool required, std::ostream& err);
 // The platform by name, or nullptr with a message listing the known ones.
 const Platform* need_platform(const std::string& name, std::ostream& err);
 // The platform's PMU built with its options, or nullptr with a message.

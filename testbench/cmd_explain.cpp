@@ -36,8 +36,9 @@ int cmd_explain(const std::vector<std::string>& args, std::ostream& out, std::os
     po::options_description desc("pmusim explain: options");
     std::string platform, after;
     std::vector<std::string> kvs, sets;
-    desc.add_options()("platform,p", po::value<std::string>(&platform), "platform name (or a `platform` line in --after)")(
-        "option,o", po::value<std::vector<std::string>>(&kvs), "platform option KEY=VALUE (repeatable)")(
+    std::string platform_file;
+    add_platform_options(desc, platform, platform_file);
+    desc.add_options()("option,o", po::value<std::vector<std::string>>(&kvs), "platform option KEY=VALUE (repeatable)")(
         "el", po::value<std::string>(), "ARM: exception level / privilege level of the access, 0-3 (as --priv)")(
         "priv", po::value<std::string>(),
         "privilege of the access in the architecture's words: EL0-EL3 (ARMv8); PL0/User, PL1/Supervisor/System/..., "
@@ -60,6 +61,8 @@ int cmd_explain(const std::vector<std::string>& args, std::ostream& out, std::os
     ScriptConfig cfg;
     cfg.default_platform = platform;
     if (!parse_options(kvs, cfg.options, err)) return usage_error;
+    if (!resolve_platform(platform, platform_file, false, err)) return usage_error;
+    cfg.default_platform = platform;
     if (platform.empty() && after.empty()) {
         err << "pmusim: explain needs a platform: --platform P, or a `platform` line in the --after script\n";
         return usage_error;

@@ -5,16 +5,26 @@
 
 #include <fmt/format.h>
 
+#include "platforms/platform_json.hpp"
 #include "testbench/cli_common.hpp"
 
 namespace pmusim::cli {
 
 int cmd_platforms(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
     po::options_description desc("pmusim platforms: options");
-    desc.add_options()("json", "print JSON instead of a table");
+    std::string dump;
+    desc.add_options()("json", "print JSON instead of a table")(
+        "dump", po::value<std::string>(&dump),
+        "print platform NAME as a platform file (JSON) for --platform-file: the start of a description of your own core");
     Parsed p;
     int status = 0;
-    if (!parse(args, desc, nullptr, p, out, err, "usage: pmusim platforms [--json]", status)) return status;
+    if (!parse(args, desc, nullptr, p, out, err, "usage: pmusim platforms [--json | --dump NAME]", status)) return status;
+    if (!dump.empty()) {
+        const Platform* pl = need_platform(dump, err);
+        if (!pl) return usage_error;
+        out << dump_platform(*pl);
+        return 0;
+    }
     if (p.vm.count("json")) {
         nlohmann::json j = nlohmann::json::array();
         for (const auto& pl : all_platforms())

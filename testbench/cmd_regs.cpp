@@ -49,8 +49,9 @@ int cmd_regs(const std::vector<std::string>& args, std::ostream& out, std::ostre
     po::options_description desc("pmusim regs: options");
     std::string platform;
     std::vector<std::string> kvs;
-    desc.add_options()("platform,p", po::value<std::string>(&platform)->required(), "platform name (see `pmusim platforms`)")(
-        "option,o", po::value<std::vector<std::string>>(&kvs), "platform option KEY=VALUE (repeatable)")(
+    std::string platform_file;
+    add_platform_options(desc, platform, platform_file);
+    desc.add_options()("option,o", po::value<std::vector<std::string>>(&kvs), "platform option KEY=VALUE (repeatable)")(
         "json", "print JSON instead of a table")("reg", po::value<std::string>(), "register to show field by field");
     po::positional_options_description pos;
     pos.add("reg", 1);
@@ -59,6 +60,7 @@ int cmd_regs(const std::vector<std::string>& args, std::ostream& out, std::ostre
     if (!parse(args, desc, &pos, p, out, err, "usage: pmusim regs --platform P [REG] [--json]", status)) return status;
     PlatformOptions opts;
     if (!parse_options(kvs, opts, err)) return usage_error;
+    if (!resolve_platform(platform, platform_file, true, err)) return usage_error;
     const Platform* pl = need_platform(platform, err);
     if (!pl) return usage_error;
     auto pmu = make_pmu(*pl, opts, err);

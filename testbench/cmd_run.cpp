@@ -71,12 +71,13 @@ struct RunArgs {
     std::string timing = "model", output = "table", engine = "block", plot_file, plot_x = "instructions", plot_events;
     Count interval;
     uint64_t vcd_period = 1000;
+    std::string platform_file;
 };
 
 void describe(po::options_description& desc, RunArgs& a) {
     replay::Options& o = a.o;
-    desc.add_options()("platform,p", po::value<std::string>(&o.platform), "platform name")(
-        "option,o", po::value<std::vector<std::string>>(&a.kvs), "platform option KEY=VALUE (repeatable)")(
+    add_platform_options(desc, o.platform, a.platform_file);
+    desc.add_options()("option,o", po::value<std::vector<std::string>>(&a.kvs), "platform option KEY=VALUE (repeatable)")(
         "trace,t", po::value<std::string>(&o.trace), "trace file (plain, .gz or .xz), or - for standard input; also the first operand")(
         "format,f", po::value<std::string>(&o.format)->default_value("auto"),
         "auto (from the first lines), or: tarmac (time, registers, memory; Fast Models, gem5, Arm RTL); veer (VeeR EL2 "
@@ -116,6 +117,7 @@ void describe(po::options_description& desc, RunArgs& a) {
 // Checks the parsed options and fills a.o; returns 0, or usage_error with a message. Throws for a bad --roi/--elf.
 int setup(RunArgs& a, const po::variables_map& vm, std::ostream& err) {
     replay::Options& o = a.o;
+    if (!resolve_platform(o.platform, a.platform_file, false, err)) return usage_error;
     if (o.platform.empty()) {
         err << "pmusim: the option '--platform' is required but missing\n";
         return usage_error;

@@ -18,8 +18,9 @@ int cmd_script(const std::vector<std::string>& args, bool quiet, std::ostream& o
     std::vector<std::string> kvs;
     uint64_t vcd_period = 1000;
     std::string vcd, plot_file;
-    desc.add_options()("platform,p", po::value<std::string>(&cfg.default_platform), "default platform")(
-        "option,o", po::value<std::vector<std::string>>(&kvs), "platform option KEY=VALUE (repeatable)")(
+    std::string platform_file;
+    add_platform_options(desc, cfg.default_platform, platform_file);
+    desc.add_options()("option,o", po::value<std::vector<std::string>>(&kvs), "platform option KEY=VALUE (repeatable)")(
         "quiet,q", "hide info-level diagnostics")("json", "print one JSON document: reads, diagnostics, failures, explanations")(
         "vcd", po::value<std::string>(&vcd), "run under SystemC and write a VCD waveform of the PMU to this file")(
         "vcd-period", po::value<uint64_t>(&vcd_period)->default_value(1000), "cycles between counter samples in the VCD")(
@@ -35,6 +36,7 @@ int cmd_script(const std::vector<std::string>& args, bool quiet, std::ostream& o
     if (p.vm.count("quiet")) cfg.quiet = true;
     cfg.json = p.vm.count("json") > 0;
     if (!parse_options(kvs, cfg.options, err)) return usage_error;
+    if (!resolve_platform(cfg.default_platform, platform_file, false, err)) return usage_error;
     if (vcd_period == 0) {
         err << "pmusim: --vcd-period must be at least 1 cycle\n";
         return usage_error;
@@ -56,8 +58,9 @@ int cmd_vp(const std::vector<std::string>& args, bool quiet, std::ostream& out, 
     std::vector<std::string> kvs;
     Count instructions{o.instructions}, cpi{o.cpi};
     Positive quantum{o.quantum_ns}, period{o.period_ns};
-    desc.add_options()("platform,p", po::value<std::string>(&o.platform)->required(), "platform name")(
-        "option,o", po::value<std::vector<std::string>>(&kvs), "platform option KEY=VALUE (repeatable)")(
+    std::string platform_file;
+    add_platform_options(desc, o.platform, platform_file);
+    desc.add_options()("option,o", po::value<std::vector<std::string>>(&kvs), "platform option KEY=VALUE (repeatable)")(
         "setup", po::value<std::string>(&o.setup), "script run on the PMU at time 0 (program the counters)")(
         "instructions", po::value<Count>(&instructions)->default_value(Count{1000000}), "instructions the core retires")(
         "cpi", po::value<Count>(&cpi)->default_value(Count{1}), "cycles per instruction of the synthetic core (1 to 1000000)")(
@@ -89,6 +92,7 @@ int cmd_vp(const std::vector<std::string>& args, bool quiet, std::ostream& out, 
         err << "pmusim: --vcd-period must be at least 1 cycle\n";
         return usage_error;
     }
+    if (!resolve_platform(o.platform, platform_file, true, err)) return usage_error;
     return vp::run_vp(o, out, err);
 }
 

@@ -293,3 +293,12 @@ pmusim_case_reject(regs_cites_manuals 0 "source: +Arm ARM for A-profile \\(DDI 0
 pmusim_case_reject(regs_veer_cites_manual 0 "source: +VeeR EL2 Programmer's Reference Manual" "\\.md|shared/spec" regs --platform veer-el2 mhpmevent3)
 pmusim_case(regs_json 0 "\"access\": \"WARL\",[^}]*\"event\": true,[^}]*\"name\": \"EVENT\"" regs --platform veer-el2 --json mhpmevent3)
 pmusim_case(regs_map_json 0 "\"description\": \"control\",[^}]*\"name\": \"PMCR_EL0\"" regs --platform cortex-a53 --json)
+
+# Platforms as data (issue 18): a dump is a platform file; --platform-file on the commands; a bad file names the key.
+pmusim_case(platforms_dump 0 "\"name\": \"cortex-a53\",\n  \"family\": \"armv8-pmuv3\".*\"pmceid0\": \"0x63ffffff\"" platforms --dump cortex-a53)
+pmusim_case(platforms_dump_unknown 2 "unknown platform 'z80'" platforms --dump z80)
+pmusim_case(run_platform_file 0 "read-backs: 3 checked, 3 matched" run --platform-file ${E2E}/qemu_cortex_a57.json --trace ${PMCEID_TRACE} --timing cpi1)
+pmusim_case(regs_platform_file 0 "PMCEID0_EL0 +S3_3_C9_C12_6 +0xe20 +32 +0x00020101" regs --platform-file ${E2E}/qemu_cortex_a57.json)
+pmusim_case(platform_file_bad_key 2 "bad_platform.json: key 'ids.pmceid2': unknown key" regs --platform-file ${E2E}/bad_platform.json)
+pmusim_case(platform_file_missing 2 "/nonexistent.json: cannot open the platform file" events --platform-file /nonexistent.json)
+pmusim_case(platform_file_and_name 2 "give --platform or --platform-file, not both" regs --platform cortex-a53 --platform-file ${E2E}/qemu_cortex_a57.json)

@@ -1,0 +1,531 @@
+#include "platforms/platform_json.hpp"
+
+#include <algorithm>
+#include <array>
+#include <limits>
+#include <fstream>
+#include <memory>
+#include <set>
+#include <sstream>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "isa/number.hpp"
+
+namespace pmusim {
+
+namespace {
+
+using json = nlohmann::ordered_json;
+using timing::TimingParams;
+
+constexpr int format_version = 1;
+
+// The names of the instruction classes, in isa::InsnClass order (the timing section's per-class tables).
+constexpr std::array<const char*, timing::class_count> class_names = {
+    "alu",      "load",           "store",     "branch", "jump",  "mul",    "div",  "barrier", "sysreg",
+    "csr_read", "csr_read_write", "csr_write", "ecall",  "ebreak", "mret", "fence", "fence_i"};
+
+[[noreturn]] void bad(const std::string& origin, const std::string& key, const std::string& what) {
+    throw PlatformFileError(fmt::format("{}: key '{}': {}", origin, key, what));
+}
+
+std::string hex(uint64_t v) { return fmt::format("{:#x}", v); }
+
+// Reads one JSON object: every key it is asked for is noted, and finish() refuses the others.
+class ObjectReader {
+public:
+    ObjectReader(const json& j, std::string origin, std::string path)
+        : j_(j), origin_(std::move(origin)), path_(std::move(path)) {
+        if (!j_.is_object()) bad(origin_, path_.empty() ? "(top level)" : path_, "expected an object");
+    }
+    std::string key(const std::string& k) const { return path_.empty() ? k : path_ + "." + k; }
+    const std::string& origin() const { return origin_; }
+
+    const json* find(const std::string& k) {
+        seen_.insert(k);
+        const auto it = j_.find(k);
+        return it == j_.end() ? nullptr : &*it;
+    }
+    const json& need(const std::string& k) {
+        const json* v = find(k);
+        if (!v) bad(origin_, key(k), "missing");
+        return *v;
+    }
+    // A number: a JSON unsigned integer, or a string in C syntax ("0x41").
+    uint64_t number_of(const json& v, const std::string& k, uint64_t max) const {
+        std::optional<uint64_t> n;
+        if (v.is_number_unsigned()) n = v.get<uint64_t>();
+        else if (v.is_string()) n = isa::parse_number(v.get<std::string>());
+        if (!n || *n > max)
+            bad(origin_, key(k), fmt::format("expected a number from 0 to {:#x} (or a string such as \"0x1f\"), got {}",
+                                             max, v.dump()));
+        return *n;
+    }
+    uint64_t number(const std::string& k, uint64_t max) { return number_of(need(k), k, max); }
+    std::string string(const std::string& k) {
+        const json& v = need(k);
+        if (!v.is_string()) bad(origin_, key(k), fmt::format("expected a string, got {}", v.dump()));
+        return v.get<std::string>();
+    }
+    bool boolean(const std::string& k) {
+        const json& v = need(k);
+        if (!v.is_boolean()) bad(origin_, key(k), fmt::format("expected true or false, got {}", v.dump()));
+        return v.get<bool>();
+    }
+    void finish() const {
+        for (const auto& [k, v] : j_.items())
+            if (!seen_.count(k)) {
+                std::string known;
+                for (const auto& s : seen_) known += (known.empty() ? "" : ", ") + s;
+                bad(origin_, key(k), fmt::format("unknown key (expected: {})", known));
+            }
+    }
+
+private:
+    const json& j_;
+    std::string origin_, path_;
+    std::set<std::string> seen_;
+};
+
+// ---------------------------------------------------------------------------------------------------------
+// The timing section: one list of TimingParams' fields (visit_timing), used both to write and to read, so a field
+// is either in both or in neither. The static_assert below catches a field added to TimingParams but not here.
+
+template <class V>
+void visit_cache(V& v, timing::CacheConfig& c) {
+    v("size", c.size);
+    v("ways", c.ways);
+    v("line", c.line);
+    v("write_back", c.write_back);
+    v("write_allocate", c.write_allocate);
+    v("dirty_parts", c.dirty_parts);
+}
+
+template <class V>
+void visit_predictor(V& v, timing::PredictorConfig& c) {
+    v.direction("direction", c.direction);
+    v("table_bits", c.table_bits);
+    v("history_bits", c.history_bits);
+    v("btb_bits", c.btb_bits);
+    v("ras_depth", c.ras_depth);
+    v("enabled", c.enabled);
+}
+
+template <class V>
+void visit_region(V& v, TimingParams::Region& r) {
+    v.address("base", r.base);
+    v.address("size", r.size);
+}
+
+template <class V>
+void visit_timing(V& v, TimingParams& t) {
+    v.per_class("class_extra", t.class_extra);
+    v.per_class("result_latency", t.result_latency);
+    v("early_address", t.early_address);
+    v("late_store_data", t.late_store_data);
+    v("dual_issue", t.dual_issue);
+    v("mispredict_penalty", t.mispredict_penalty);
+    v.object("predictor", t.predictor, [](V& w, timing::PredictorConfig& c) { visit_predictor(w, c); });
+    v.optional("l1d", t.l1d, [](V& w, timing::CacheConfig& c) { visit_cache(w, c); });
+    v.optional("l1i", t.l1i, [](V& w, timing::CacheConfig& c) { visit_cache(w, c); });
+    v("l1d_refill_penalty", t.l1d_refill_penalty);
+    v("l1i_refill_penalty", t.l1i_refill_penalty);
+    v.optional("l2", t.l2, [](V& w, timing::CacheConfig& c) { visit_cache(w, c); });
+    v("l2_refill_penalty", t.l2_refill_penalty);
+    v("itlb_entries", t.itlb_entries);
+    v("dtlb_entries", t.dtlb_entries);
+    v("page_size", t.page_size);
+    v("tlb_refill_penalty", t.tlb_refill_penalty);
+    v("main_tlb_entries", t.main_tlb_entries);
+    v("main_tlb_ways", t.main_tlb_ways);
+    v("walk_penalty", t.walk_penalty);
+    v.event("ev_main_tlb_refill", t.ev_main_tlb_refill);
+    v.event("ev_mispredict", t.ev_mispredict);
+    v.event("ev_predictable", t.ev_predictable);
+    v.event("ev_l1d_access", t.ev_l1d_access);
+    v.event("ev_l1d_refill", t.ev_l1d_refill);
+    v.event("ev_l1d_writeback", t.ev_l1d_writeback);
+    v.event("ev_l1d_access_cacheable", t.ev_l1d_access_cacheable);
+    v.event("ev_l1d_external", t.ev_l1d_external);
+    v("count_line_once", t.count_line_once);
+    v.event("ev_l1i_access", t.ev_l1i_access);
+    v.event("ev_l1i_refill", t.ev_l1i_refill);
+    v.event("ev_l2_access", t.ev_l2_access);
+    v.event("ev_l2_refill", t.ev_l2_refill);
+    v.event("ev_l2_writeback", t.ev_l2_writeback);
+    v.event("ev_itlb_refill", t.ev_itlb_refill);
+    v.event("ev_dtlb_refill", t.ev_dtlb_refill);
+    v.event("ev_stall_frontend", t.ev_stall_frontend);
+    v.event("ev_stall_backend", t.ev_stall_backend);
+    v.event("ev_fetch_stall", t.ev_fetch_stall);
+    v.event("ev_dep_stall", t.ev_dep_stall);
+    v("flush_fetch_stall", t.flush_fetch_stall);
+    v.event("ev_ras_push", t.ev_ras_push);
+    v.event("ev_ras_pop", t.ev_ras_pop);
+    v.event("ev_ras_hit", t.ev_ras_hit);
+    v.event("ev_ras_miss", t.ev_ras_miss);
+    v.optional("local_data", t.local_data, [](V& w, TimingParams::Region& r) { visit_region(w, r); });
+    v.optional("local_code", t.local_code, [](V& w, TimingParams::Region& r) { visit_region(w, r); });
+    v.event("ev_bus_access", t.ev_bus_access);
+    v.event("ev_bus_load", t.ev_bus_load);
+    v.event("ev_bus_store", t.ev_bus_store);
+    v("bus_load_penalty", t.bus_load_penalty);
+    v("bus_store_penalty", t.bus_store_penalty);
+    v("bus_load_latency", t.bus_load_latency);
+    v("follows_mrac", t.follows_mrac);
+    v("uncached_fetch_penalty", t.uncached_fetch_penalty);
+    v("wrong_path", t.wrong_path);
+    v.event("ev_spec0", t.ev_spec[0]);
+    v.event("ev_spec1", t.ev_spec[1]);
+    v("fetch_bytes", t.fetch_bytes);
+    v.event("ev_l1i_hit", t.ev_l1i_hit);
+    v("ibus_beat", t.ibus_beat);
+    v.event("ev_ibus_access", t.ev_ibus_access);
+    v.event("ev_bus_misaligned", t.ev_bus_misaligned);
+    v("follows_sctlr_z", t.follows_sctlr_z);
+    v.string("source", t.source);
+}
+// Every field of TimingParams is in visit_timing: a new field changes the size and stops the build here. Add it
+// to visit_timing (and docs/platform-files.md), then update the size.
+static_assert(sizeof(TimingParams) == 456,
+              "TimingParams changed: add the new field to visit_timing in platforms/platform_json.cpp");
+
+constexpr std::pair<timing::PredictorConfig::Direction, const char*> directions[] = {
+    {timing::PredictorConfig::Direction::not_taken, "not_taken"},
+    {timing::PredictorConfig::Direction::btfn, "btfn"},
+    {timing::PredictorConfig::Direction::bimodal, "bimodal"},
+    {timing::PredictorConfig::Direction::gshare, "gshare"},
+};
+
+// Writes fields into a JSON object.
+struct TimingWriter {
+    json j = json::object();
+    void operator()(const char* k, unsigned& v) { j[k] = v; }
+    void operator()(const char* k, bool& v) { j[k] = v; }
+    void address(const char* k, uint64_t& v) { j[k] = hex(v); }
+    void event(const char* k, uint32_t& v) { j[k] = v == timing::no_event ? json(nullptr) : json(hex(v)); }
+    void string(const char* k, std::string& v) { j[k] = v; }
+    void direction(const char* k, timing::PredictorConfig::Direction& d) {
+        for (const auto& [dir, name] : directions)
+            if (dir == d) j[k] = name;
+    }
+    template <class T>
+    void per_class(const char* k, std::array<T, timing::class_count>& a) {
+        json o = json::object();
+        for (size_t i = 0; i < a.size(); ++i) o[class_names[i]] = a[i];
+        j[k] = o;
+    }
+    template <class T, class F>
+    void object(const char* k, T& v, F visit) {
+        TimingWriter w;
+        visit(w, v);
+        j[k] = std::move(w.j);
+    }
+    template <class T, class F>
+    void optional(const char* k, std::optional<T>& v, F visit) {
+        if (v) object(k, *v, visit);
+        else j[k] = nullptr;
+    }
+};
+
+// Reads fields from a JSON object; a missing key keeps the field's default, an unknown one is an error.
+struct TimingReader {
+    ObjectReader r;
+    TimingReader(const json& j, const std::string& origin, const std::string& path) : r(j, origin, path) {}
+    void operator()(const char* k, unsigned& v) {
+        if (const json* x = r.find(k)) v = static_cast<unsigned>(r.number_of(*x, k, 0xFFFFFFFFu));
+    }
+    void operator()(const char* k, bool& v) {
+        if (r.find(k)) v = r.boolean(k);
+    }
+    void address(const char* k, uint64_t& v) {
+        if (const json* x = r.find(k)) v = r.number_of(*x, k, ~uint64_t{0});
+    }
+    void event(const char* k, uint32_t& v) {
+        if (const json* x = r.find(k)) v = x->is_null() ? timing::no_event : static_cast<uint32_t>(r.number_of(*x, k, 0xFFFFFFFEu));
+    }
+    void string(const char* k, std::string& v) {
+        if (r.find(k)) v = r.string(k);
+    }
+    void direction(const char* k, timing::PredictorConfig::Direction& d) {
+        if (!r.find(k)) return;
+        const std::string s = r.string(k);
+        for (const auto& [dir, name] : directions)
+            if (s == name) {
+                d = dir;
+                return;
+            }
+        bad(r.origin(), r.key(k), fmt::format("expected not_taken, btfn, bimodal or gshare, got \"{}\"", s));
+    }
+    template <class T>
+    void per_class(const char* k, std::array<T, timing::class_count>& a) {
+        const json* x = r.find(k);
+        if (!x) return;
+        ObjectReader o(*x, r.origin(), r.key(k));
+        for (size_t i = 0; i < a.size(); ++i)
+            if (const json* y = o.find(class_names[i]))
+                a[i] = static_cast<T>(o.number_of(*y, class_names[i], std::numeric_limits<T>::max()));
+        o.finish();
+    }
+    template <class T, class F>
+    void object(const char* k, T& v, F visit) {
+        const json* x = r.find(k);
+        if (!x) return;
+        TimingReader sub(*x, r.origin(), r.key(k));
+        visit(sub, v);
+        sub.r.finish();
+    }
+    template <class T, class F>
+    void optional(const char* k, std::optional<T>& v, F visit) {
+        const json* x = r.find(k);
+        if (!x) return;
+        if (x->is_null()) {
+            v.reset();
+            return;
+        }
+        T value = v.value_or(T{});
+        TimingReader sub(*x, r.origin(), r.key(k));
+        visit(sub, value);
+        sub.r.finish();
+        v = value;
+    }
+};
+
+// ---------------------------------------------------------------------------------------------------------
+// The platform
+
+const char* version_name(ArmPmuVersion v) {
+    switch (v) {
+        case ArmPmuVersion::v1: return "v1";
+        case ArmPmuVersion::v2: return "v2";
+        case ArmPmuVersion::v3: return "v3";
+        case ArmPmuVersion::v3p1: return "v3p1";
+        case ArmPmuVersion::v3p4: return "v3p4";
+        case ArmPmuVersion::v3p5: return "v3p5";
+    }
+    return "?";
+}
+
+const char* core_name(Arm11Core c) {
+    switch (c) {
+        case Arm11Core::arm1136: return "arm1136";
+        case Arm11Core::arm1156: return "arm1156";
+        case Arm11Core::arm1176: return "arm1176";
+    }
+    return "?";
+}
+
+json number_list(const std::vector<uint32_t>& v) {
+    json a = json::array();
+    for (uint32_t e : v) a.push_back(hex(e));
+    return a;
+}
+
+std::vector<uint32_t> read_number_list(ObjectReader& r, const std::string& k) {
+    const json& v = r.need(k);
+    if (!v.is_array()) bad(r.origin(), r.key(k), fmt::format("expected an array of event numbers, got {}", v.dump()));
+    std::vector<uint32_t> out;
+    for (size_t i = 0; i < v.size(); ++i)
+        out.push_back(static_cast<uint32_t>(r.number_of(v[i], fmt::format("{}[{}]", k, i), 0xFFFFFFFFu)));
+    return out;
+}
+
+json platform_json(const Platform& p) {
+    json j;
+    j["pmusim_platform"] = format_version;
+    j["name"] = p.name;
+    j["family"] = p.family;
+    j["description"] = p.description;
+    j["source"] = p.source;
+    j["counters"] = p.counters;
+    json pmu = json::object();
+    if (p.family == "armv8-pmuv3" || p.family == "armv7-cp15") {
+        const ArmPmuConfig& c = p.arm;
+        j["ids"] = {{"implementer", hex(c.implementer)}, {"idcode", hex(c.idcode)}, {"pmceid0", hex(c.pmceid0)},
+                    {"pmceid1", hex(c.pmceid1)}};
+        pmu["version"] = version_name(c.version);
+        pmu["el2"] = c.has_el2;
+        pmu["el3"] = c.has_el3;
+        pmu["pmovsset"] = c.has_pmovsset;
+        pmu["impdef_events"] = number_list(c.impdef_events);
+    } else if (p.family == "arm11-pmnc") {
+        pmu["core"] = core_name(p.arm11.core);
+        pmu["implemented_events"] = number_list(p.arm11.events);
+    }
+    j["pmu"] = pmu;
+    json opts = json::object();
+    for (const auto& [k, v] : option_values(p)) opts[k] = v;
+    j["options"] = opts;
+    json events = json::array();
+    for (const auto& e : p.event_names()) {
+        json ev = {{"number", hex(e.number)}, {"name", e.name}};
+        if (!e.description.empty()) ev["description"] = e.description;
+        events.push_back(ev);
+    }
+    j["events"] = events;
+    if (p.timing) {
+        TimingParams t = *p.timing;
+        TimingWriter w;
+        visit_timing(w, t);
+        j["timing"] = std::move(w.j);
+    } else {
+        j["timing"] = nullptr;
+    }
+    return j;
+}
+
+std::vector<EventInfo> read_events(ObjectReader& top) {
+    const json& v = top.need("events");
+    if (!v.is_array()) bad(top.origin(), "events", "expected an array of {number, name, description}");
+    std::vector<EventInfo> out;
+    std::set<uint32_t> numbers;
+    for (size_t i = 0; i < v.size(); ++i) {
+        ObjectReader e(v[i], top.origin(), fmt::format("events[{}]", i));
+        EventInfo info;
+        info.number = static_cast<uint32_t>(e.number("number", 0xFFFFFFFFu));
+        info.name = to_upper(e.string("name"));
+        if (info.name.empty()) bad(top.origin(), e.key("name"), "an event needs a name");
+        if (e.find("description")) info.description = e.string("description");
+        e.finish();
+        if (!numbers.insert(info.number).second)
+            bad(top.origin(), e.key("number"), fmt::format("event {:#x} is listed twice", info.number));
+        out.push_back(std::move(info));
+    }
+    return out;
+}
+
+ArmPmuVersion read_version(ObjectReader& r, bool v8) {
+    const std::string s = r.string("version");
+    const std::pair<const char*, ArmPmuVersion> all[] = {{"v1", ArmPmuVersion::v1},     {"v2", ArmPmuVersion::v2},
+                                                         {"v3", ArmPmuVersion::v3},     {"v3p1", ArmPmuVersion::v3p1},
+                                                         {"v3p4", ArmPmuVersion::v3p4}, {"v3p5", ArmPmuVersion::v3p5}};
+    for (const auto& [name, v] : all)
+        if (s == name && (v >= ArmPmuVersion::v3) == v8) return v;
+    bad(r.origin(), r.key("version"),
+        fmt::format("expected {}, got \"{}\"", v8 ? "v3, v3p1, v3p4 or v3p5" : "v1 or v2", s));
+}
+
+PlatformOptions read_options(ObjectReader& top) {
+    PlatformOptions o;
+    const json* v = top.find("options");
+    if (!v) return o;
+    if (!v->is_object()) bad(top.origin(), "options", "expected an object of option values");
+    for (const auto& [k, x] : v->items()) {
+        if (x.is_string()) o[k] = x.get<std::string>();
+        else if (x.is_boolean()) o[k] = x.get<bool>() ? "1" : "0";
+        else if (x.is_number_unsigned()) o[k] = std::to_string(x.get<uint64_t>());
+        else bad(top.origin(), "options." + k, fmt::format("expected a string, got {}", x.dump()));
+    }
+    return o;
+}
+
+Platform platform_from_json(const json& j, const std::string& origin) {
+    ObjectReader top(j, origin, "");
+    const uint64_t fv = top.number("pmusim_platform", 0xFFFF);
+    if (fv != format_version)
+        bad(origin, "pmusim_platform", fmt::format("format {} is not known (this pmusim reads format {})", fv, format_version));
+    PlatformText text;
+    text.name = to_lower(top.string("name"));
+    if (text.name.empty() || text.name.find_first_of(" \t\n") != std::string::npos)
+        bad(origin, "name", "expected a name without spaces");
+    const std::string family = top.string("family");
+    if (top.find("description")) text.description = top.string("description");
+    if (top.find("source")) text.source = top.string("source");
+    const unsigned counters = static_cast<unsigned>(top.number("counters", 31));
+    const PlatformOptions options = read_options(top);
+    auto with_options = [&](auto apply) {
+        try {
+            return apply();
+        } catch (const std::invalid_argument& e) {
+            bad(origin, "options", e.what());
+        }
+    };
+    Platform p;
+    if (family == "armv8-pmuv3" || family == "armv7-cp15") {
+        const bool v8 = family == "armv8-pmuv3";
+        ArmPmuConfig c;
+        c.num_counters = counters;
+        ObjectReader ids(top.need("ids"), origin, "ids");
+        c.implementer = static_cast<uint8_t>(ids.number("implementer", 0xFF));
+        c.idcode = static_cast<uint8_t>(ids.number("idcode", 0xFF));
+        c.pmceid0 = ids.number("pmceid0", ~uint64_t{0});
+        c.pmceid1 = ids.number("pmceid1", ~uint64_t{0});
+        ids.finish();
+        ObjectReader pmu(top.need("pmu"), origin, "pmu");
+        c.version = read_version(pmu, v8);
+        c.has_el2 = pmu.boolean("el2");
+        c.has_el3 = pmu.boolean("el3");
+        c.has_pmovsset = pmu.boolean("pmovsset");
+        if (pmu.find("impdef_events")) c.impdef_events = read_number_list(pmu, "impdef_events");
+        pmu.finish();
+        // PMCEID are 64-bit from PMUv3p1 only (armv8-pmuv3.md §3.8).
+        if (c.version < ArmPmuVersion::v3p1) {
+            if (c.pmceid0 >> 32) bad(origin, "ids.pmceid0", "bits above 31 set, but PMCEID0 is 32-bit before PMUv3p1");
+            if (c.pmceid1 >> 32) bad(origin, "ids.pmceid1", "bits above 31 set, but PMCEID1 is 32-bit before PMUv3p1");
+        }
+        c = with_options([&] { return apply_arm_options(c, options, v8); });
+        p = make_arm_platform(std::move(text), c, v8);
+    } else if (family == "arm11-pmnc") {
+        if (counters != 2) bad(origin, "counters", "the ARM11 PMNC has 2 event counters (AN195)");
+        Arm11Config c;
+        ObjectReader pmu(top.need("pmu"), origin, "pmu");
+        const std::string core = pmu.string("core");
+        if (core == "arm1136") c.core = Arm11Core::arm1136;
+        else if (core == "arm1156") c.core = Arm11Core::arm1156;
+        else if (core == "arm1176") c.core = Arm11Core::arm1176;
+        else bad(origin, "pmu.core", fmt::format("expected arm1136, arm1156 or arm1176, got \"{}\"", core));
+        c.events = read_number_list(pmu, "implemented_events");
+        pmu.finish();
+        c = with_options([&] { return apply_arm11_options(c, options); });
+        p = make_arm11_platform(std::move(text), c);
+    } else if (family == "veer-el2") {
+        if (counters != 4) bad(origin, "counters", "VeeR EL2 has 4 event counters, fixed by the RTL");
+        if (const json* pmu = top.find("pmu")) ObjectReader(*pmu, origin, "pmu").finish();
+        const VeerConfig c = with_options([&] { return apply_veer_options(VeerConfig{}, options); });
+        p = make_veer_platform(std::move(text), c);
+    } else {
+        bad(origin, "family", fmt::format("expected armv8-pmuv3, armv7-cp15, arm11-pmnc or veer-el2, got \"{}\"", family));
+    }
+    auto events = std::make_shared<const std::vector<EventInfo>>(read_events(top));
+    p.event_names = [events]() -> const std::vector<EventInfo>& { return *events; };
+    const json& t = top.need("timing");
+    if (!t.is_null()) {
+        TimingParams params;
+        TimingReader r(t, origin, "timing");
+        visit_timing(r, params);
+        r.r.finish();
+        p.timing = params;
+    }
+    top.finish();
+    return p;
+}
+
+}  // namespace
+
+std::string dump_platform(const Platform& p) { return platform_json(p).dump(2) + "\n"; }
+
+Platform parse_platform(const std::string& text, const std::string& origin) {
+    json j;
+    try {
+        j = json::parse(text);
+    } catch (const json::parse_error& e) {
+        // The line of the byte where parsing stopped.
+        const size_t at = std::min<size_t>(e.byte, text.size());
+        const size_t line = 1 + static_cast<size_t>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(at), '\n'));
+        throw PlatformFileError(fmt::format("{}:{}: not valid JSON: {}", origin, line, e.what()));
+    }
+    return platform_from_json(j, origin);
+}
+
+Platform load_platform_file(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw PlatformFileError(fmt::format("{}: cannot open the platform file", path));
+    std::ostringstream ss;
+    ss << in.rdbuf();
+    if (in.bad()) throw PlatformFileError(fmt::format("{}: cannot read the platform file", path));
+    return parse_platform(ss.str(), path);
+}
+
+}  // namespace pmusim
