@@ -31,6 +31,13 @@ constexpr uint64_t pmcr_dp = 1u << 5;
 constexpr uint64_t pmcr_lc = 1u << 6;
 constexpr uint64_t pmcr_lp = 1u << 7;
 
+// MDCR_EL2 (Arm ARM D17 MDCR_EL2; armv8-pmuv3.md §3.1, §4, §5, §6).
+constexpr uint64_t mdcr_tpmcr = 1u << 5;
+constexpr uint64_t mdcr_tpm = 1u << 6;
+constexpr uint64_t mdcr_hpme = 1u << 7;
+constexpr uint64_t mdcr_hpmd = 1u << 17;
+constexpr uint64_t mdcr_hlp = uint64_t{1} << 26;
+
 constexpr uint64_t userenr_en = 1u << 0;
 constexpr uint64_t userenr_sw = 1u << 1;
 constexpr uint64_t userenr_cr = 1u << 2;
@@ -52,8 +59,13 @@ ArmPmu::ArmPmu(const ArmPmuConfig& cfg, ArmView view) : cfg_(cfg), view_(view) {
     implemented_mask_ = 0x80000000u | static_cast<uint32_t>(bit_mask(0, cfg_.num_counters));
     ceid0_ = cfg_.pmceid0;
     ceid1_ = cfg_.pmceid1;
-    if (view_ == ArmView::aarch64) build_aarch64();
-    else build_aarch32_v7();
+    if (view_ == ArmView::aarch64) {
+        build_aarch64();
+        if (has_mdcr()) build_mdcr();
+        if (cfg_.aarch32) build_aarch32_v8();
+    } else {
+        build_aarch32_v7();
+    }
     reset();
 }
 
@@ -62,7 +74,8 @@ std::string_view ArmPmu::family() const { return view_ == ArmView::aarch64 ? "ar
 bool ArmPmu::in_pmu_space(EncodingSpace space, uint32_t key) const {
     // ARMv7: p15, 0, c9, c12-c14 (v7 §2). AArch64: op0 = 3, CRn = 9 with CRm = 12-14, or CRn = 14 (v8 §2).
     const unsigned crn = (key >> 7) & 15u, crm = (key >> 3) & 15u;
-    if (space == EncodingSpace::cp15) return (key >> 11) == 0 && crn == 9 && crm >= 12 && crm <= 14;
+    if (space == EncodingSpace::cp15)
+        return (key >> 11) == 0 && ((crn == 9 && crm >= 12 && crm <= 14) || (view_ == ArmView::aarch64 && crn == 14));
     if (space == EncodingSpace::a64_sysreg) return (key >> 14) == 3 && ((crn == 9 && crm >= 12 && crm <= 14) || crn == 14);
     return false;
 }
@@ -290,6 +303,95 @@ void ArmPmu::build_aarch64() {
     }
 }
 
+void ArmPmu::build_mdcr() {
+    // MDCR_EL2 (Arm ARM D17 MDCR_EL2): the performance-monitor fields, and the self-hosted debug controls stored
+    // but not modelled. HPMN resets to PMCR_EL0.N (armv8-pmuv3.md §3.1 "Warm reset").
+    const bool p1 = cfg_.version >= ArmPmuVersion::v3p1, p5 = cfg_.version >= ArmPmuVersion::v3p5;
+    Register r;
+    r.name = "MDCR_EL2";
+    r.role = r_mdcr;
+    r.state = &mdcr_;
+    r.fields = {
+        make_field("HLP", 26, 26, p5 ? FieldKind::rw : FieldKind::res0, 0,
+                   "long event counters [HPMN, N): overflow at bit 63 (FEAT_PMUv3p5)"),
+        make_field("HPMD", 17, 17, p1 ? FieldKind::rw : FieldKind::res0, 0,
+                   "counters [0, HPMN) and PMCCNTR do not count at EL2 (FEAT_PMUv3p1)"),
+        make_field("TPMS", 14, 14, FieldKind::rw, 0, "trap statistical profiling (not modelled)"),
+        make_field("E2PB", 13, 12, FieldKind::rw, 0, "profiling buffer owner (not modelled)"),
+        make_field("TDRA", 11, 11, FieldKind::rw, 0, "trap debug ROM address (not modelled)"),
+        make_field("TDOSA", 10, 10, FieldKind::rw, 0, "trap debug OS-related registers (not modelled)"),
+        make_field("TDA", 9, 9, FieldKind::rw, 0, "trap debug access (not modelled)"),
+        make_field("TDE", 8, 8, FieldKind::rw, 0, "trap debug exceptions (not modelled)"),
+        make_field("HPME", 7, 7, FieldKind::rw, 0, "enable counters [HPMN, N) (for them in place of PMCR.E)"),
+        make_field("TPM", 6, 6, FieldKind::rw, 0, "trap EL0 and EL1 accesses to the PMU registers to EL2"),
+        make_field("TPMCR", 5, 5, FieldKind::rw, 0, "trap EL0 and EL1 accesses to PMCR to EL2"),
+        make_field("HPMN", 4, 0, FieldKind::rw, cfg_.num_counters, "counters EL1 and EL0 see: [0, HPMN)"),
+    };
+    r.encodings = {{EncodingSpace::a64_sysreg, a64_key(3, 4, 1, 1, 1)}};
+    r.description = "monitor debug configuration (EL2): counters reserved for EL2";
+    r.source = "Arm ARM D17 MDCR_EL2; armv8-pmuv3.md §3.1, §4";
+    bank_.add(std::move(r));
+}
+
+void ArmPmu::build_aarch32_v8() {
+    // The AArch32 view of PMUv3 (armv8-pmuv3.md §2 table, "AArch32 equivalent"): 32-bit CP15 registers
+    // architecturally mapped onto the AArch64 registers' state. A 32-bit view of a 64-bit counter reads bits
+    // [31:0] and a write leaves [63:32] unchanged (§2 notes, QEMU pmccntr_write32); PMCEID2/3 are the upper halves
+    // of PMCEID0/1 (v3p1). MRRC/MCRR (64-bit PMCCNTR) are not modelled.
+    struct View {
+        std::string from, to;
+        unsigned opc1, crn, crm, opc2;
+    };
+    std::vector<View> views = {
+        {"PMCR_EL0", "PMCR", 0, 9, 12, 0},         {"PMCNTENSET_EL0", "PMCNTENSET", 0, 9, 12, 1},
+        {"PMCNTENCLR_EL0", "PMCNTENCLR", 0, 9, 12, 2}, {"PMOVSCLR_EL0", "PMOVSR", 0, 9, 12, 3},
+        {"PMSWINC_EL0", "PMSWINC", 0, 9, 12, 4},   {"PMSELR_EL0", "PMSELR", 0, 9, 12, 5},
+        {"PMCEID0_EL0", "PMCEID0", 0, 9, 12, 6},   {"PMCEID1_EL0", "PMCEID1", 0, 9, 12, 7},
+        {"PMCCNTR_EL0", "PMCCNTR", 0, 9, 13, 0},   {"PMXEVTYPER_EL0", "PMXEVTYPER", 0, 9, 13, 1},
+        {"PMXEVCNTR_EL0", "PMXEVCNTR", 0, 9, 13, 2}, {"PMUSERENR_EL0", "PMUSERENR", 0, 9, 14, 0},
+        {"PMINTENSET_EL1", "PMINTENSET", 0, 9, 14, 1}, {"PMINTENCLR_EL1", "PMINTENCLR", 0, 9, 14, 2},
+        {"PMOVSSET_EL0", "PMOVSSET", 0, 9, 14, 3}, {"PMCCFILTR_EL0", "PMCCFILTR", 0, 14, 15, 7},
+    };
+    if (has_mdcr()) views.push_back({"MDCR_EL2", "HDCR", 4, 1, 1, 1});
+    for (unsigned n = 0; n < 31; ++n) {
+        views.push_back({fmt::format("PMEVCNTR{}_EL0", n), fmt::format("PMEVCNTR{}", n), 0, 14, 8 + (n >> 3), n & 7});
+        views.push_back({fmt::format("PMEVTYPER{}_EL0", n), fmt::format("PMEVTYPER{}", n), 0, 14, 12 + (n >> 3), n & 7});
+    }
+    auto add_view = [&](const Register& from, std::string name, uint32_t key, unsigned shift) {
+        Register r;
+        r.name = std::move(name);
+        r.role = from.role;
+        r.index = from.index;
+        r.state = from.state;
+        r.state_shift = shift;
+        r.readable = from.readable;
+        r.writable = from.writable;
+        r.width = 32;
+        for (Field f : from.fields) {  // the 32 bits from `shift` up
+            if (f.msb() < shift || f.lsb >= shift + 32) continue;
+            const unsigned lsb = std::max(f.lsb, shift), msb = std::min(f.msb(), shift + 31);
+            f.reset >>= lsb - f.lsb;
+            f.reset &= bit_mask(0, msb - lsb + 1);
+            f.lsb = lsb - shift;
+            f.width = msb - lsb + 1;
+            r.fields.push_back(std::move(f));
+        }
+        r.encodings = {{EncodingSpace::cp15, key}};
+        r.description = "AArch32 view of " + from.name + (shift ? " [63:32]" : "");
+        r.source = "armv8-pmuv3.md §2 (AArch32 equivalent)";
+        bank_.add(std::move(r));
+    };
+    for (const auto& v : views) {
+        const Register* from = bank_.find(v.from);
+        assert(from);
+        add_view(*from, v.to, cp15_key(v.opc1, v.crn, v.crm, v.opc2), 0);
+    }
+    if (cfg_.version >= ArmPmuVersion::v3p1) {
+        add_view(*bank_.find("PMCEID0_EL0"), "PMCEID2", cp15_key(0, 9, 14, 4), 32);
+        add_view(*bank_.find("PMCEID1_EL0"), "PMCEID3", cp15_key(0, 9, 14, 5), 32);
+    }
+}
+
 void ArmPmu::build_aarch32_v7() {
     // armv7-cp15-pmu.md §2 (CP15 encodings) and §6 (memory-mapped offsets); front end of issue 4.
     const unsigned N = cfg_.num_counters;
@@ -449,8 +551,30 @@ void ArmPmu::build_v7_management() {
 // Access rules
 
 void ArmPmu::check_access(const Register& r, bool is_write, const AccessContext& ctx, AccessRecord& rec) {
-    if (ctx.origin != AccessOrigin::instruction || ctx.privilege >= 1) return;
+    if (ctx.origin != AccessOrigin::instruction) return;
+    if (r.role == r_mdcr) {  // an EL2 register: UNDEFINED at EL1 and EL0 (Arm ARM D17 MDCR_EL2 accessibility)
+        if (ctx.privilege < 2)
+            rec.refuse(diag::undefined, fmt::format("{} is accessible at EL2 and EL3 only: UNDEFINED", r.name));
+        return;
+    }
+    if (ctx.privilege == 0) check_el0(r, is_write, rec);
+    if (!rec.trapped()) check_el2_traps(r, ctx, rec);
+}
+
+void ArmPmu::check_el2_traps(const Register& r, const AccessContext& ctx, AccessRecord& rec) const {
+    // MDCR_EL2.TPM traps every EL0/EL1 access to the PMU registers to EL2, TPMCR those to PMCR (armv8-pmuv3.md §3.13,
+    // QEMU access_tpm), after the EL0 checks against PMUSERENR.
+    if (!guest_access(ctx)) return;
+    if (mdcr_ & mdcr_tpm)
+        rec.refuse(diag::trap, fmt::format("EL{} access to {} trapped to EL2: MDCR_EL2.TPM = 1", ctx.privilege, r.name));
+    else if ((mdcr_ & mdcr_tpmcr) && r.role == r_pmcr)
+        rec.refuse(diag::trap, fmt::format("EL{} access to {} trapped to EL2: MDCR_EL2.TPMCR = 1", ctx.privilege, r.name));
+}
+
+void ArmPmu::check_el0(const Register& r, bool is_write, AccessRecord& rec) const {
     const bool v8 = view_ == ArmView::aarch64;
+    // The AArch32 view of PMUv3: the same PMUSERENR rules, a refusal is UNDEFINED (armv8-pmuv3.md §3.13).
+    const bool a32 = v8 && !r.encodings.empty() && r.encodings.front().first == EncodingSpace::cp15;
     const uint64_t u = userenr_;
     // Always: EL0 may read PMUSERENR; EL0 writes of it are UNDEFINED; PMINTENSET/CLR are never accessible
     // at EL0 (v8 §3.13 table; v7 §2 user-mode rule).
@@ -470,22 +594,32 @@ void ArmPmu::check_access(const Register& r, bool is_write, const AccessContext&
         const bool cr_ok = (u & userenr_cr) && !is_write && r.role == r_ccntr;
         const bool sw_ok = (u & userenr_sw) && is_write && r.role == r_swinc;
         if (er_ok || cr_ok || sw_ok) return;
-        rec.refuse(diag::trap, fmt::format("EL0 {} of {} trapped to EL1: PMUSERENR_EL0 = {:#x} does not permit it",
-                                           is_write ? "write" : "read", r.name, u));
+        if (a32)
+            rec.refuse(diag::undefined, fmt::format("EL0 {} of {} is UNDEFINED: PMUSERENR = {:#x} does not permit it",
+                                                    is_write ? "write" : "read", r.name, u));
+        else
+            rec.refuse(diag::trap, fmt::format("EL0 {} of {} trapped to EL1: PMUSERENR_EL0 = {:#x} does not permit it",
+                                               is_write ? "write" : "read", r.name, u));
         return;
     }
     rec.refuse(diag::undefined, fmt::format("User-mode {} of {} is UNDEFINED: PMUSERENR.EN = 0",
                                             is_write ? "write" : "read", r.name));
 }
 
-Register* ArmPmu::counter_register(unsigned role, unsigned n) {
-    if (view_ == ArmView::aarch64)
+Register* ArmPmu::counter_register(unsigned role, unsigned n, bool aarch32) {
+    if (view_ == ArmView::aarch64) {
+        if (aarch32) return bank_.find(fmt::format(role == r_evcntr ? "PMEVCNTR{}" : "PMEVTYPER{}", n));
         return bank_.find(fmt::format(role == r_evcntr ? "PMEVCNTR{}_EL0" : "PMEVTYPER{}_EL0", n));
+    }
     return bank_.find(fmt::format(role == r_evcntr ? "PMXEVCNTR{}" : "PMXEVTYPER{}", n));
 }
 
 Register* ArmPmu::resolve(Register& r, bool is_write, const AccessContext& ctx, AccessRecord& rec) {
-    const unsigned N = cfg_.num_counters;
+    // With EL2, EL1 and EL0 see HPMN counters: the others are as counters n >= N to them (Arm ARM D17 MDCR_EL2.HPMN).
+    guest_ = guest_access(ctx);
+    const unsigned N = guest_ ? hpmn() : cfg_.num_counters;
+    if (guest_ && is_bitmap(r.role) && r.state) saved_word_ = *r.state;
+    const bool a32 = view_ == ArmView::aarch64 && !r.encodings.empty() && r.encodings.front().first == EncodingSpace::cp15;
     auto unpredictable = [&](std::string what) -> Register* {
         if (cfg_.unpredictable == UnpredictableCounterAccess::undefined) {
             rec.add(Severity::warning, diag::unpredictable,
@@ -512,12 +646,12 @@ Register* ArmPmu::resolve(Register& r, bool is_write, const AccessContext& ctx, 
         case r_xevtyper:
             // v8 §3.7: SEL = 31 selects PMCCFILTR (PMUv2 and later; v7 §3.5).
             if (sel == cycle_idx && has_filters())
-                return bank_.find(view_ == ArmView::aarch64 ? "PMCCFILTR_EL0" : "PMXEVTYPER31");
-            if (sel < N) return counter_register(r_evtyper, sel);
+                return bank_.find(view_ == ArmView::aarch64 ? (a32 ? "PMCCFILTR" : "PMCCFILTR_EL0") : "PMXEVTYPER31");
+            if (sel < N) return counter_register(r_evtyper, sel, a32);
             return unpredictable(fmt::format("{} with PMSELR.SEL = {} (N = {})", r.name, sel, N));
         case r_xevcntr:
             // v8 §8: SEL = 31 does not alias PMCCNTR.
-            if (sel < N) return counter_register(r_evcntr, sel);
+            if (sel < N) return counter_register(r_evcntr, sel, a32);
             return unpredictable(fmt::format("{} with PMSELR.SEL = {} (N = {})", r.name, sel, N));
         case r_evcntr:
         case r_evtyper:
@@ -533,10 +667,20 @@ Register* ArmPmu::resolve(Register& r, bool is_write, const AccessContext& ctx, 
 // Actions
 
 void ArmPmu::after_write(Register& r, const AccessContext&, AccessRecord& rec) {
-    const unsigned N = cfg_.num_counters;
+    // A guest's write leaves the bits of counters [HPMN, N) alone: they are RAZ/WI to it (MDCR_EL2.HPMN).
+    const unsigned N = guest_ ? hpmn() : cfg_.num_counters;
+    if (guest_ && is_bitmap(r.role) && r.state) *r.state = (*r.state & guest_mask()) | (saved_word_ & ~guest_mask());
     switch (r.role) {
+        case r_mdcr:
+            if ((mdcr_ & 0x1F) > cfg_.num_counters)
+                rec.add(Severity::warning, diag::unpredictable,
+                        fmt::format("MDCR_EL2.HPMN = {} > N = {} is CONSTRAINED UNPREDICTABLE; pmusim's choice: HPMN = N",
+                                    mdcr_ & 0x1F, cfg_.num_counters));
+            configure_counters();
+            break;
         case r_pmcr: {
-            // v8 §3.1: P resets every event counter, C the cycle counter; neither touches overflow flags.
+            // v8 §3.1: P resets every event counter (from EL0/EL1 with EL2: those below HPMN), C the cycle counter;
+            // neither touches overflow flags.
             if (rec.value_written & pmcr_p) {
                 for (unsigned n = 0; n < N; ++n) evcnt_[n].value = 0;
                 rec.set_effect("P", fmt::format("action: event counters 0..{} := 0", N == 0 ? 0 : N - 1));
@@ -615,7 +759,37 @@ AddResult ArmPmu::bump(unsigned idx, uint64_t n) {
 
 uint64_t ArmPmu::read_value(const Register& r) {
     if (r.role == r_claimset) return 0xFF;  // the implemented claim tags
-    return r.read();
+    uint64_t v = r.read();
+    if (guest_) {
+        // EL1 and EL0 with EL2: PMCR.N reads HPMN, and bits [30:HPMN] of the bitmaps read 0 (Arm ARM D17 PMCR_EL0.N,
+        // PMOVSCLR_EL0.P<n>).
+        if (r.role == r_pmcr) v = (v & ~uint64_t{0xF800}) | (uint64_t{hpmn()} << 11);
+        if (is_bitmap(r.role)) v &= guest_mask();
+    }
+    return v;
+}
+
+unsigned ArmPmu::hpmn() const {
+    // Values above N are CONSTRAINED UNPREDICTABLE: pmusim takes N (reported when written).
+    return has_mdcr() ? std::min<unsigned>(static_cast<unsigned>(mdcr_ & 0x1F), cfg_.num_counters) : cfg_.num_counters;
+}
+
+bool ArmPmu::guest_access(const AccessContext& ctx) const {
+    // EL2 enabled in the current Security state: Non-secure, EL2 implemented (no Secure EL2 in pmusim).
+    return has_mdcr() && ctx.origin != AccessOrigin::external_debug && ctx.privilege < 2 && !ctx.secure;
+}
+
+uint64_t ArmPmu::guest_mask() const { return 0x80000000u | bit_mask(0, hpmn()); }
+
+bool ArmPmu::is_bitmap(unsigned role) {
+    return role == r_cntenset || role == r_cntenclr || role == r_ovsclr || role == r_ovsset || role == r_intenset ||
+           role == r_intenclr;
+}
+
+bool ArmPmu::enabled_by(unsigned n) const {
+    // armv8-pmuv3.md §4: E_eff(n) = PMCR.E for the cycle counter and n < HPMN, MDCR_EL2.HPME for n >= HPMN.
+    if (n == cycle_idx || n < hpmn()) return pmcr_ & pmcr_e;
+    return mdcr_ & mdcr_hpme;
 }
 
 uint32_t ArmPmu::evt_of(unsigned n) const { return static_cast<uint32_t>(evtyper_[n] & 0xFFFF); }
@@ -644,12 +818,16 @@ bool ArmPmu::filtered(uint64_t f, unsigned el, bool secure) const {
 }
 
 bool ArmPmu::counter_counts(unsigned n) const {
-    if (state_ == CoreState::debug || !(pmcr_ & pmcr_e) || !test_bit(cnten_, n)) return false;
+    if (state_ == CoreState::debug || !enabled_by(n) || !test_bit(cnten_, n)) return false;
+    // armv8-pmuv3.md §4: with FEAT_PMUv3p1, MDCR_EL2.HPMD prohibits counting at EL2 for the counters below HPMN and
+    // the cycle counter (which then stops only with PMCR.DP, as for any prohibition).
+    const bool hpmd = has_mdcr() && cfg_.version >= ArmPmuVersion::v3p1 && (mdcr_ & mdcr_hpmd) &&
+                      exec_.privilege == 2 && !exec_.secure && (n == cycle_idx || n < hpmn());
     if (n == cycle_idx) {
-        if (prohibited() && (pmcr_ & pmcr_dp)) return false;  // v8 §7: DP stops PMCCNTR where counting is prohibited
+        if ((prohibited() || hpmd) && (pmcr_ & pmcr_dp)) return false;  // v8 §7: DP stops PMCCNTR where prohibited
         return !filtered(ccfiltr_, exec_.privilege, exec_.secure);
     }
-    return !prohibited() && !filtered(evtyper_[n], exec_.privilege, exec_.secure);
+    return !prohibited() && !hpmd && !filtered(evtyper_[n], exec_.privilege, exec_.secure);
 }
 
 void ArmPmu::configure_counters() {
@@ -666,20 +844,29 @@ void ArmPmu::configure_counters() {
     }
 }
 
-bool ArmPmu::long_overflow(unsigned) const {
-    // v8 §5: with FEAT_PMUv3p5, PMCR_EL0.LP puts the event counters' overflow at bit 63.
-    return view_ == ArmView::aarch64 && cfg_.version >= ArmPmuVersion::v3p5 && (pmcr_ & pmcr_lp);
+bool ArmPmu::long_overflow(unsigned n) const {
+    // v8 §5: with FEAT_PMUv3p5, PMCR_EL0.LP puts the overflow of counters [0, HPMN) at bit 63, MDCR_EL2.HLP that of
+    // counters [HPMN, N) (Arm ARM D17 MDCR_EL2.HLP).
+    if (view_ != ArmView::aarch64 || cfg_.version < ArmPmuVersion::v3p5) return false;
+    return n < hpmn() ? (pmcr_ & pmcr_lp) != 0 : (mdcr_ & mdcr_hlp) != 0;
 }
 
 void ArmPmu::update_irq() {
     // v8 §6: PMUIRQ = PMCR.E && (PMOVSSET & PMINTENSET) != 0, a level re-evaluated on every change.
-    irq_ = (pmcr_ & pmcr_e) && (ovs_ & inten_ & implemented_mask_) != 0;
+    // With EL2 a counter reserved for EL2 requests under MDCR_EL2.HPME instead of PMCR.E (§6, E_eff).
+    const uint64_t pending = ovs_ & inten_ & implemented_mask_;
+    if (!has_mdcr()) {
+        irq_ = (pmcr_ & pmcr_e) && pending;
+        return;
+    }
+    const uint64_t low = guest_mask();
+    irq_ = ((pmcr_ & pmcr_e) && (pending & low)) || ((mdcr_ & mdcr_hpme) && (pending & ~low));
 }
 
 AdvanceResult ArmPmu::advance(const EventBatch& batch) {
     AdvanceResult res;
     // v8 §7, v7 §4: nothing counts in Debug state, the cycle counter included; the divider holds still.
-    if (state_ == CoreState::debug || !(pmcr_ & pmcr_e)) return res;
+    if (state_ == CoreState::debug || (!(pmcr_ & pmcr_e) && !(mdcr_ & mdcr_hpme))) return res;
     const bool was_irq = irq_;
     uint64_t irq_at = ~uint64_t{0};
     auto note_overflow = [&](unsigned idx, uint64_t cycle, uint64_t overflows) {

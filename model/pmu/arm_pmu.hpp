@@ -78,13 +78,17 @@ public:
     enum Role : unsigned {
         r_pmcr = 1, r_cntenset, r_cntenclr, r_ovsclr, r_ovsset, r_intenset, r_intenclr, r_swinc, r_selr,
         r_ceid0, r_ceid1, r_ccntr, r_xevtyper, r_xevcntr, r_userenr, r_evcntr, r_evtyper, r_ccfiltr,
-        r_cfgr, r_id, r_lar, r_lsr, r_claimset, r_claimclr,
+        r_cfgr, r_id, r_lar, r_lsr, r_claimset, r_claimclr, r_mdcr,
     };
+    // MDCR_EL2.HPMN as it takes effect: counters [0, HPMN) belong to EL1 and EL0, [HPMN, N) to EL2 (N without EL2).
+    unsigned hpmn() const;
 
     bool software_locked() const { return lsr_ & 2u; }
 
 protected:
     void check_access(const Register& r, bool is_write, const AccessContext& ctx, AccessRecord& rec) override;
+    void check_el0(const Register& r, bool is_write, AccessRecord& rec) const;
+    void check_el2_traps(const Register& r, const AccessContext& ctx, AccessRecord& rec) const;
     Register* resolve(Register& r, bool is_write, const AccessContext& ctx, AccessRecord& rec) override;
     void after_write(Register& r, const AccessContext& ctx, AccessRecord& rec) override;
     uint64_t read_value(const Register& r) override;
@@ -97,8 +101,14 @@ private:
     bool counter_counts(unsigned n) const;   // enabled and neither prohibited nor filtered now
     void configure_counters();               // widths and overflow bits from PMCR.LC/LP and the version
     bool long_overflow(unsigned n) const;    // event counter n overflows at bit 63 (v3p5 with LP, or HLP)
+    bool enabled_by(unsigned n) const;       // PMCR.E, or MDCR_EL2.HPME for a counter reserved for EL2
+    bool has_mdcr() const { return view_ == ArmView::aarch64 && cfg_.has_el2; }
+    // An access from EL1 or EL0 in Non-secure state with EL2 implemented: it sees HPMN counters (v8 MDCR_EL2).
+    bool guest_access(const AccessContext& ctx) const;
+    uint64_t guest_mask() const;  // bit 31 and bits [HPMN-1:0]
+    static bool is_bitmap(unsigned role);
     void update_irq();
-    Register* counter_register(unsigned role, unsigned n);
+    Register* counter_register(unsigned role, unsigned n, bool aarch32);
     // Adds n increments to event counter idx, propagating CHAIN to the odd neighbour; returns the AddResult.
     AddResult bump(unsigned idx, uint64_t n);
     void software_increment(uint64_t bits, AccessRecord& rec);
@@ -107,6 +117,8 @@ private:
     void build_aarch64();
     void build_aarch32_v7();
     void build_v7_management();
+    void build_mdcr();
+    void build_aarch32_v8();
     std::vector<Field> bitmap_fields(FieldKind kind, const char* what) const;
     std::vector<Field> pmcr_fields() const;
     std::vector<Field> evtyper_fields(bool cycle_filter) const;
@@ -131,6 +143,9 @@ private:
     uint64_t lar_ = 0;    // write-only key register: never holds state
     uint64_t lsr_ = 0;    // PMLSR: SLI (lock implemented), SLK (locked)
     uint64_t claim_ = 0;  // claim tags shared by PMCLAIMSET/PMCLAIMCLR
+    uint64_t mdcr_ = 0;   // MDCR_EL2 (HDCR in AArch32), where EL2 is implemented
+    bool guest_ = false;  // the access in progress is a guest's (guest_access), for read_value and after_write
+    uint64_t saved_word_ = 0;  // a bitmap register's word before a guest's write: bits [N-1:HPMN] are WI to it
     uint64_t zero_ = 0;   // backing word of RAZ/WI registers (PMITCTRL): its fields never store
     std::vector<uint64_t> id_words_;  // constant identification registers (one word each)
     std::array<uint64_t, 31> evtyper_{};

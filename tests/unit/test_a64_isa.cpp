@@ -39,6 +39,7 @@ TEST(A64SysReg, RoundTripOverEveryPmuRegister) {
         unsigned checked = 0;
         for (const auto& r : pmu->bank().all()) {
             for (const auto& [space, key] : r->encodings) {
+                if (space == EncodingSpace::cp15) continue;  // the AArch32 view (issue 18)
                 ASSERT_EQ(space, EncodingSpace::a64_sysreg);
                 for (bool read : {true, false}) {
                     for (unsigned rt : {0u, 17u, 30u, 31u}) {
@@ -55,8 +56,8 @@ TEST(A64SysReg, RoundTripOverEveryPmuRegister) {
                 ++checked;
             }
         }
-        // The issue's list: 15 named registers, PMEVCNTR/PMEVTYPER 0..30 (62), PMCCFILTR.
-        EXPECT_EQ(checked, 15u + 62u + 1u) << platform;
+        // The issue's list: 15 named registers, PMEVCNTR/PMEVTYPER 0..30 (62), PMCCFILTR; and MDCR_EL2 (issue 18).
+        EXPECT_EQ(checked, 15u + 62u + 1u + 1u) << platform;
     }
 }
 
