@@ -369,11 +369,10 @@ int cmd_run(const std::vector<std::string>& args, std::ostream& out, std::ostrea
 
 int cmd_convert(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
     po::options_description desc("pmusim convert: options");
-    std::string in, outp, format, platform, isa_name;
+    std::string in, outp, format, platform, isa_name, platform_file;
+    add_platform_options(desc, platform, platform_file);
     desc.add_options()("format,f", po::value<std::string>(&format)->default_value("auto"),
                        "input format: auto, tarmac, veer, spike, qemu-execlog, qemu-log, native, native-text")(
-        "platform,p", po::value<std::string>(&platform),
-        "the platform the trace ran on, as for run: gives the instruction set to formats that do not carry it")(
         "isa", po::value<std::string>(&isa_name), "the instruction set instead of a platform: a64, a32, t32, rv32 or rv64")(
         "text", "write the native text form (chosen too by an output name ending in .txt, and for standard output)")(
         "binary", "write the binary form even to standard output")(
@@ -386,6 +385,8 @@ int cmd_convert(const std::vector<std::string>& args, std::ostream& out, std::os
     int status = 0;
     if (!parse(args, desc, &pos, p, out, err, "usage: pmusim convert IN OUT [--platform P | --isa I] [--text]", status))
         return status;
+    // --platform (or --platform-file): the platform the trace ran on, which gives the instruction set.
+    if (!resolve_platform(platform, platform_file, false, err)) return usage_error;
     const bool text = p.vm.count("text") || (outp.size() > 4 && outp.substr(outp.size() - 4) == ".txt") ||
                       (outp == "-" && !p.vm.count("binary"));
     trace::ReaderOptions ro;
