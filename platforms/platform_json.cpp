@@ -24,8 +24,9 @@ constexpr int format_version = 1;
 
 // The names of the instruction classes, in isa::InsnClass order (the timing section's per-class tables).
 constexpr std::array<const char*, timing::class_count> class_names = {
-    "alu",      "load",           "store",     "branch", "jump",  "mul",    "div",  "barrier", "sysreg",
+    "alu",      "load",           "store",     "branch", "jump",  "mul",    "div",  "barrier", "bitmanip", "sysreg",
     "csr_read", "csr_read_write", "csr_write", "ecall",  "ebreak", "mret", "fence", "fence_i"};
+static_assert(class_names.back() != nullptr, "a name for every isa::InsnClass");
 
 [[noreturn]] void bad(const std::string& origin, const std::string& key, const std::string& what) {
     throw PlatformFileError(fmt::format("{}: key '{}': {}", origin, key, what));
@@ -185,11 +186,21 @@ void visit_timing(V& v, TimingParams& t) {
     v.event("ev_ibus_access", t.ev_ibus_access);
     v.event("ev_bus_misaligned", t.ev_bus_misaligned);
     v("follows_sctlr_z", t.follows_sctlr_z);
+    v("store_penalty_side_effect_only", t.store_penalty_side_effect_only);
+    v("divider_busy", t.divider_busy);
+    v("l1i_sequential_refill_penalty", t.l1i_sequential_refill_penalty);
+    v("bus_misaligned_load_penalty", t.bus_misaligned_load_penalty);
+    v("bus_misaligned_store_penalty", t.bus_misaligned_store_penalty);
+    v("dbus_beat", t.dbus_beat);
+    v("fill_buffer_fetches", t.fill_buffer_fetches);
+    v("predict_exc_return", t.predict_exc_return);
+    v.event("ev_irq_disabled", t.ev_irq_disabled);
+    v("mstatus_write_extra", t.mstatus_write_extra);
     v.string("source", t.source);
 }
 // Every field of TimingParams is in visit_timing: a new field changes the size and stops the build here. Add it
 // to visit_timing (and docs/platform-files.md), then update the size.
-static_assert(sizeof(TimingParams) == 456,
+static_assert(sizeof(TimingParams) == 496,
               "TimingParams changed: add the new field to visit_timing in platforms/platform_json.cpp");
 
 constexpr std::pair<timing::PredictorConfig::Direction, const char*> directions[] = {
