@@ -15,6 +15,8 @@ packages=(
   clang libclang-rt-14-dev
   librsvg2-bin
   help2man binutils-aarch64-linux-gnu
+  verilator
+  python3-dev pybind11-dev python3-pybind11 python3-pytest
 )
 
 missing=()
