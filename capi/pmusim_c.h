@@ -54,7 +54,7 @@ int pmusim_platform_count(void);
 const char* pmusim_platform_name(int index);
 
 /* A PMU at reset. `options` is NULL or "key=value,key=value" (the platform's IMPLEMENTATION DEFINED choices, as
- * `pmusim platforms --options` lists them). NULL for an unknown platform or a bad option; pmusim_create_error()
+ * docs/cli.md "Platform options" lists them). NULL for an unknown platform or a bad option; pmusim_create_error()
  * then says why (per thread). */
 pmusim_pmu* pmusim_create(const char* platform, const char* options);
 const char* pmusim_create_error(void);
