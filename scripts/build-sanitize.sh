@@ -8,6 +8,6 @@ generator=()
 if command -v ninja >/dev/null 2>&1; then generator=(-G Ninja); fi
 if [ ! -f build-asan/CMakeCache.txt ]; then
   CC=clang CXX=clang++ cmake -S . -B build-asan "${generator[@]}" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-    -DPMUSIM_SANITIZE=ON -DPMUSIM_FUZZ=ON -DPMUSIM_BUILD_BENCH=OFF
+    -DPMUSIM_SANITIZE=ON -DPMUSIM_FUZZ=ON -DPMUSIM_BUILD_BENCH=OFF -DPMUSIM_BUILD_PYTHON=OFF
 fi
 cmake --build build-asan --parallel "$(nproc)"
