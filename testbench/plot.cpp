@@ -1,5 +1,7 @@
 #include "testbench/plot.hpp"
 
+#include "traces/output_file.hpp"
+
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -125,26 +127,10 @@ std::string svg(const Figure& f) {
     return o;
 }
 
-mode_t new_file_mode() {
-    // mkstemp creates 0600; a new file gets what the umask gives any other (0666 & ~umask).
-    const mode_t mask = umask(0);
-    umask(mask);
-    return 0666 & ~mask;
-}
-
 void write_file(const std::string& path, const std::string& text) {
-    std::string tmp = path + ".XXXXXX";
-    const int fd = mkstemp(tmp.data());
-    if (fd < 0) throw std::runtime_error(fmt::format("{}: cannot create: {}", path, std::strerror(errno)));
-    fchmod(fd, new_file_mode());
-    std::FILE* f = fdopen(fd, "w");
-    bool ok = f && std::fwrite(text.data(), 1, text.size(), f) == text.size() && std::fflush(f) == 0 && fsync(fd) == 0;
-    const int err = errno;
-    ok = (f ? std::fclose(f) == 0 : ::close(fd) == 0) && ok;
-    if (!ok || std::rename(tmp.c_str(), path.c_str()) != 0) {
-        std::remove(tmp.c_str());  // our own temporary file only
-        throw std::runtime_error(fmt::format("{}: write error: {}", path, std::strerror(ok ? errno : err)));
-    }
+    OutputFile out(path);  // written whole or not at all (traces/output_file.hpp)
+    out.write(text);
+    out.commit();
 }
 
 }  // namespace pmusim::plot

@@ -29,11 +29,8 @@ struct Figure {
 // The SVG document.
 std::string svg(const Figure& f);
 
-// The permissions a new file gets (0666 less the umask); for files written through a temporary file.
-mode_t new_file_mode();
-
-// Writes `text` to `path` through a temporary file in the same folder renamed over it: a failure leaves any
-// existing file untouched. Throws std::runtime_error naming the file.
+// Writes `text` to `path` whole or not at all (traces/output_file.hpp): a failure leaves any existing file
+// untouched. Throws OutputError naming the file.
 void write_file(const std::string& path, const std::string& text);
 
 }  // namespace pmusim::plot

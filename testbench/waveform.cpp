@@ -41,31 +41,12 @@ std::vector<std::string> split_scope(const std::string& s) {
 
 }  // namespace
 
-VcdWriter::VcdWriter(std::string path, std::string timescale) : path_(std::move(path)), timescale_(std::move(timescale)) {
-    // A temporary file in the target's folder, renamed over it by finish().
-    std::string tmpl = path_ + ".XXXXXX";
-    const int fd = mkstemp(tmpl.data());
-    if (fd < 0) throw std::runtime_error(fmt::format("{}: cannot create the waveform: {}", path_, std::strerror(errno)));
-    tmp_ = tmpl;
-    fchmod(fd, plot::new_file_mode());
-    f_ = fdopen(fd, "w");
-    if (!f_) {
-        ::close(fd);
-        std::remove(tmp_.c_str());
-        throw std::runtime_error(fmt::format("{}: cannot write the waveform", path_));
-    }
-}
+VcdWriter::VcdWriter(std::string path, std::string timescale)
+    : path_(std::move(path)), timescale_(std::move(timescale)), file_(path_) {}
 
-VcdWriter::~VcdWriter() {
-    if (finished_) return;
-    if (f_) std::fclose(f_);
-    std::remove(tmp_.c_str());  // our own temporary file; the target is untouched
-}
+VcdWriter::~VcdWriter() = default;  // unfinished: file_ removes its temporary file, the target is untouched
 
-void VcdWriter::put(const std::string& s) {
-    if (std::fwrite(s.data(), 1, s.size(), f_) != s.size())
-        throw std::runtime_error(fmt::format("{}: write error: {}", path_, std::strerror(errno)));
-}
+void VcdWriter::put(const std::string& s) { file_.write(s); }
 
 size_t VcdWriter::add(const std::string& scope, const std::string& name, unsigned width) {
     signals_.push_back({scope, name, vcd_id(signals_.size()), width});
@@ -119,12 +100,7 @@ void VcdWriter::change(uint64_t time, size_t signal, uint64_t value) {
 void VcdWriter::finish(uint64_t end) {
     // The end of the run as a last time stamp, so that a viewer shows the final values over a span.
     if (end > time_) put(fmt::format("#{}\n", end));
-    const bool ok = std::fflush(f_) == 0 && fsync(fileno(f_)) == 0;
-    const int closed = std::fclose(f_);
-    f_ = nullptr;
-    if (!ok || closed != 0) throw std::runtime_error(fmt::format("{}: write error: {}", path_, std::strerror(errno)));
-    if (std::rename(tmp_.c_str(), path_.c_str()) != 0)
-        throw std::runtime_error(fmt::format("{}: cannot write the waveform: {}", path_, std::strerror(errno)));
+    file_.commit();
     finished_ = true;
 }
 

@@ -24,11 +24,12 @@
 
 #include "model/core/pmu.hpp"
 #include "testbench/plot.hpp"
+#include "traces/output_file.hpp"
 
 namespace pmusim::wave {
 
-// A VCD file written to a temporary file beside the target and renamed over it by finish(); destroyed unfinished,
-// it removes only its own temporary file. Every write is checked (std::runtime_error naming the file).
+// A VCD file written whole or not at all (traces/output_file.hpp): renamed over the target by finish(); destroyed
+// unfinished, it removes only its own temporary file. Every write is checked (OutputError naming the file).
 class VcdWriter {
 public:
     // `timescale`: the VCD unit ("1 ns"); times passed in are counts of it.
@@ -53,8 +54,8 @@ private:
     };
     void put(const std::string& s);
     void value_text(size_t signal, uint64_t value);
-    std::string path_, tmp_, timescale_;
-    std::FILE* f_ = nullptr;
+    std::string path_, timescale_;
+    OutputFile file_;  // written whole or not at all (traces/output_file.hpp)
     std::vector<Signal> signals_;
     uint64_t time_ = 0;
     bool time_written_ = false, finished_ = false;
