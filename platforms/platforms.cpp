@@ -258,7 +258,7 @@ Platform arm11_platform(std::string name, Arm11Core core, unsigned core_bit, std
     cfg.core = core;
     for (const auto& e : arm11_events())
         if (e.cores & core_bit) cfg.events.push_back(e.info.number);
-    return make_arm11_platform({std::move(name), std::move(description), "arm11-pmnc.md; ARM Application Note 195"},
+    return make_arm11_platform({std::move(name), std::move(description), "ARM1136/ARM1156/ARM1176 TRMs, the performance monitor; ARM Application Note 195"},
                                cfg);
 }
 
@@ -423,7 +423,7 @@ std::vector<Platform> build_platforms() {
         c.aarch32 = false;
         v.push_back(armv8_platform("armv8-generic",
                                    "generic ARMv8 PMUv3p5: 31 event counters (64-bit), every common event, no AArch32",
-                                   "armv8-pmuv3.md", c));
+                                   "Arm ARM DDI 0487, the Performance Monitors Extension", c));
     }
     {
         // Cortex-A7 (Raspberry Pi 2): PMUv2, N = 4, PMCR 0x41072000 [QEMU cortex_a7; armv7-cp15-pmu.md §3.1, §5].
@@ -432,7 +432,7 @@ std::vector<Platform> build_platforms() {
         ArmPmuConfig c = arm_config(ArmPmuVersion::v2, 4, 0x07, 0x23FFFFFF);
         c.impdef_events = cortex_a7_impdef_events();
         v.push_back(armv7_platform("cortex-a7", "Arm Cortex-A7 MPCore (Raspberry Pi 2), PMUv2 with 4 event counters",
-                                   "armv7-cp15-pmu.md §3.1, §5; Cortex-A7 MPCore TRM DDI0464 ch. 11", c));
+                                   "ARMv7-A/R ARM DDI 0406C, the Performance Monitors Extension; Cortex-A7 MPCore TRM DDI0464 ch. 11", c));
     }
     {
         // Cortex-A8: PMUv1, N = 4, PMCR 0x41002000 [QEMU, armv7-cp15-pmu.md §3.1]. No filtering, no PMOVSSET.
@@ -441,7 +441,7 @@ std::vector<Platform> build_platforms() {
         c.has_pmovsset = false;
         c.has_el2 = false;
         v.push_back(armv7_platform("cortex-a8", "Arm Cortex-A8, PMUv1 with 4 event counters",
-                                   "armv7-cp15-pmu.md §1, §3.1; PMCEID unconfirmed", c));
+                                   "ARMv7-A/R ARM DDI 0406C, the Performance Monitors Extension; PMCEID unconfirmed", c));
     }
     {
         // Cortex-A9: PMUv1, N = 6, PMCR 0x41093000 [QEMU, armv7-cp15-pmu.md §3.1]. PMCEID0 as the A8 (unconfirmed).
@@ -449,14 +449,14 @@ std::vector<Platform> build_platforms() {
         c.has_pmovsset = false;
         c.has_el2 = false;
         v.push_back(armv7_platform("cortex-a9", "Arm Cortex-A9 MPCore, PMUv1 with 6 event counters",
-                                   "armv7-cp15-pmu.md §1, §3.1; PMCEID unconfirmed", c));
+                                   "ARMv7-A/R ARM DDI 0406C, the Performance Monitors Extension; PMCEID unconfirmed", c));
     }
     {
         // Cortex-A15: PMUv2, N = 6, PMCR 0x410F3000 [issue 4; TRM-A15 Table 11-1]. PMCEID0: common events
         // 0x00-0x19, 0x1B-0x1D (unconfirmed). Virtualization Extensions: PMOVSSET, NSH.
         const ArmPmuConfig c = arm_config(ArmPmuVersion::v2, 6, 0x0F, 0x3BFFFFFF);
         v.push_back(armv7_platform("cortex-a15", "Arm Cortex-A15 MPCore, PMUv2 with 6 event counters",
-                                   "armv7-cp15-pmu.md §1, §6; Cortex-A15 TRM DDI0438 Table 11-1; PMCEID unconfirmed", c));
+                                   "ARMv7-A/R ARM DDI 0406C, the Performance Monitors Extension; Cortex-A15 TRM DDI0438 Table 11-1; PMCEID unconfirmed", c));
     }
     v.push_back(arm11_platform("arm1136", Arm11Core::arm1136, Arm11Event::arm1136,
                                "ARM1136: PMNC with CCNT and 2 event counters"));
@@ -465,7 +465,7 @@ std::vector<Platform> build_platforms() {
     v.push_back(arm11_platform("arm1176", Arm11Core::arm1176, Arm11Event::arm1176,
                                "ARM1176 (Raspberry Pi 1): PMNC with CCNT and 2 event counters"));
     v.push_back(make_veer_platform({"veer-el2", "CHIPS Alliance VeeR EL2 (RV32IMC): mcycle, minstret, mhpmcounter3-6",
-                                    "veer-el2-mhpm.md (VeeR EL2 PRM ch. 8 and el2_dec_tlu_ctl.sv)"},
+                                    "VeeR EL2 Programmer's Reference Manual ch. 8; VeeR EL2 RTL el2_dec_tlu_ctl.sv"},
                                    VeerConfig{}));
     // The timing model's parameters, per core (timing_params.cpp).
     for (auto& p : v) p.timing = platform_timing(p.name);
