@@ -85,6 +85,13 @@ const Platform* need_platform(const std::string& name, std::ostream& err) {
     return p;
 }
 
+const Platform* platform_from_args(std::string& name, const std::string& file, const std::vector<std::string>& kvs,
+                                   PlatformOptions& opts, std::ostream& err) {
+    if (!parse_options(kvs, opts, err)) return nullptr;
+    if (!resolve_platform(name, file, true, err)) return nullptr;
+    return need_platform(name, err);
+}
+
 std::unique_ptr<Pmu> make_pmu(const Platform& p, const PlatformOptions& opts, std::ostream& err) {
     try {
         return p.make(opts);

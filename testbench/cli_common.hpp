@@ -36,6 +36,10 @@ void add_platform_options(po::options_description& desc, std::string& name, std:
 bool resolve_platform(std::string& name, const std::string& file, bool required, std::ostream& err);
 // The platform by name, or nullptr with a message listing the known ones.
 const Platform* need_platform(const std::string& name, std::ostream& err);
+// The platform a command names (--platform or --platform-file, required) with its -o options parsed into
+// `opts`; nullptr after a message when any of it is wrong.
+const Platform* platform_from_args(std::string& name, const std::string& file, const std::vector<std::string>& kvs,
+                                   PlatformOptions& opts, std::ostream& err);
 // The platform's PMU built with its options, or nullptr with a message.
 std::unique_ptr<Pmu> make_pmu(const Platform& p, const PlatformOptions& opts, std::ostream& err);
 

@@ -24,9 +24,7 @@ int cmd_events(const std::vector<std::string>& args, std::ostream& out, std::ost
     int status = 0;
     if (!parse(args, desc, nullptr, p, out, err, "usage: pmusim events --platform P [--json]", status)) return status;
     PlatformOptions opts;
-    if (!parse_options(kvs, opts, err)) return usage_error;
-    if (!resolve_platform(platform, platform_file, true, err)) return usage_error;
-    const Platform* pl = need_platform(platform, err);
+    const Platform* pl = platform_from_args(platform, platform_file, kvs, opts, err);
     if (!pl) return usage_error;
     auto pmu = make_pmu(*pl, opts, err);
     if (!pmu) return usage_error;

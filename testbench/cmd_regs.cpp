@@ -59,9 +59,7 @@ int cmd_regs(const std::vector<std::string>& args, std::ostream& out, std::ostre
     int status = 0;
     if (!parse(args, desc, &pos, p, out, err, "usage: pmusim regs --platform P [REG] [--json]", status)) return status;
     PlatformOptions opts;
-    if (!parse_options(kvs, opts, err)) return usage_error;
-    if (!resolve_platform(platform, platform_file, true, err)) return usage_error;
-    const Platform* pl = need_platform(platform, err);
+    const Platform* pl = platform_from_args(platform, platform_file, kvs, opts, err);
     if (!pl) return usage_error;
     auto pmu = make_pmu(*pl, opts, err);
     if (!pmu) return usage_error;
