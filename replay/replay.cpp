@@ -232,6 +232,9 @@ struct Block {
     // The retire kinds of all but the last instruction (the branch, whose kind depends on the trace): an
     // instruction of each kind and how many, for one histogram add per kind when no record changes a kind.
     std::vector<std::pair<uint32_t, uint32_t>> counts;
+    // The timing of the instructions before the last (the timing model's block timing), when there are two or
+    // more; the last, usually a branch, is timed by step() on every execution.
+    std::unique_ptr<timing::BlockMemo> memo;
     unsigned size() const { return static_cast<unsigned>(keys.size()); }
 };
 
@@ -323,6 +326,7 @@ public:
             throw std::invalid_argument("--architectural needs --timing cpi1 or trace (the timing model gives the cycles)");
         if (p.timing)
             if (o.timing_events || o.timing == Timing::model) tm_.emplace(*p.timing);
+        if (tm_) tm_->set_check_blocks(o.check_block_timing);
         isa::a32::CoprocMove sctlr;  // SCTLR: MCR p15, 0, Rt, c1, c0, 0
         sctlr.crn = 1;
         sctlr.is_read = false;
@@ -464,6 +468,16 @@ private:
             if (d.insn.branch) break;
         }
         if (b->keys.empty()) return nullptr;
+        if (tm_ && b->size() >= 3) {
+            std::vector<uint64_t> pcs;
+            std::vector<uint8_t> sizes;
+            for (size_t j = i; j + 1 < i + b->size(); ++j) {
+                pcs.push_back(recs[j].pc);
+                sizes.push_back(recs[j].size);
+            }
+            b->memo = std::make_unique<timing::BlockMemo>(
+                std::vector<isa::RetiredInsn>(b->insns.begin(), b->insns.end() - 1), std::move(pcs), std::move(sizes));
+        }
         for (unsigned k = 0; k + 1 < b->size(); ++k) {
             auto it = std::find_if(b->counts.begin(), b->counts.end(), [&](const auto& c) { return b->kinds[c.first] == b->kinds[k]; });
             if (it == b->counts.end()) b->counts.emplace_back(k, 1);
@@ -477,6 +491,9 @@ private:
     // added per kind for the whole block unless a record changed a kind (a failed condition, an unaligned access).
     template <bool kTm, Timing kT>
     size_t run_block(const Block& b, const TraceRecord* recs, size_t avail) {
+        if constexpr (kTm)
+            if (b.memo && avail >= b.size())
+                if (const size_t k = run_timed_block<kT>(b, recs)) return k;
         const size_t n = std::min<size_t>(b.size(), avail);
         size_t k = 0;
         bool plain = true;
@@ -518,6 +535,69 @@ private:
         return k;
     }
 
+    // Block `b` whole over recs[0..b.size()] (its successor included) with the timing model's block timing
+    // (TimingModel::step_block) for all but the last instruction: only when every record is the block's
+    // instruction at its address, none trapped, and those before the last are as decoded (no failed condition,
+    // no unaligned access). Returns how many it took: b.size() or 0 (the caller then runs it record by record).
+    template <Timing kT>
+    size_t run_timed_block(const Block& b, const TraceRecord* recs) {
+        const size_t n = b.size(), body = n - 1;
+        uint64_t pc = b.pc;
+        for (size_t k = 0; k < n; ++k) {
+            const TraceRecord& rec = recs[k];
+            if (rec.trapped || rec.pc != pc || record_key(rec) != b.keys[k]) return 0;
+            if (k < body && (rec.cond_failed || unaligned(rec))) return 0;
+            pc += rec.size;
+        }
+        timing::MemRef* mem = body_mem_.data();
+        uint8_t* n_mem = body_n_mem_.data();
+        size_t at = 0;
+        for (size_t k = 0; k < body; ++k) {
+            const TraceRecord& rec = recs[k];
+            n_mem[k] = rec.n_mem;
+            for (unsigned i = 0; i < rec.n_mem; ++i) mem[at++] = timing::MemRef{rec.mem[i].addr, rec.mem[i].is_write, rec.mem[i].size};
+            mem_seen_ |= rec.n_mem != 0;
+        }
+        uint64_t cycles = 0;
+        const uint64_t replayed = b.memo->replayed;
+        if constexpr (kT == Timing::cpi1) {
+            tm_->step_block(*b.memo, mem, n_mem, scratch_);
+            take_scratch();
+        } else {
+            cycles = tm_->step_block(*b.memo, mem, n_mem, batch_);
+        }
+        r_.timed_blocks += b.memo->replayed - replayed;
+        const isa::RetiredInsn last = complete(b.insns[body], recs[body], &recs[n]);
+        cycles += model_cycles(last, recs[body], &recs[n]);
+        if constexpr (kT == Timing::trace) {
+            cycles = 0;
+            for (size_t k = 0; k < n; ++k) {
+                cycles += trace_cycles(recs[k]);
+                prev_time_ = recs[k].time;
+            }
+        } else {
+            prev_time_ = recs[body].time;
+        }
+        if constexpr (kT == Timing::cpi1) cycles = n;
+        for (size_t k = 0; k < n; ++k) gprs(recs[k]);
+        for (const auto& [first, count] : b.counts) hist_.add(b.insns[first], b.kinds[first], p_, batch_, count);
+        hist_.add(last, kind_of(b.kinds[body], last), p_, batch_);
+        batch_.cycles += cycles;
+        r_.instructions += n;
+        pending_ += n;
+        if (pending_ >= 4096 || hist_.full()) flush();
+        return n;
+    }
+
+    // The timing model's events under --timing cpi1 (in scratch_) into the batch, but for its stall events: one
+    // cycle per instruction leaves no cycle for a stall (their count is 0, consistent with cycles ==
+    // instructions); its other events stand.
+    void take_scratch() {
+        for (const auto& e : scratch_.events)
+            if (!is_stall_event(e.event)) batch_.add(e.event, e.count);
+        scratch_.clear();
+    }
+
     // The timing model's cycles for one instruction (which also adds its events to the batch).
     uint64_t model_cycles(const isa::RetiredInsn& insn, const TraceRecord& rec, const TraceRecord* next) {
         timing::MemRef mem[trace::TraceRecord::max_mem];
@@ -525,12 +605,8 @@ private:
         mem_seen_ |= rec.n_mem != 0;
         const uint64_t next_pc = next ? next->pc : rec.pc + rec.size;
         if (o_.timing != Timing::cpi1) return tm_->step(insn, rec.pc, rec.size, next_pc, mem, rec.n_mem, batch_);
-        // One cycle per instruction leaves no cycle for a stall: the model's stall events are dropped (their count
-        // is 0, consistent with cycles == instructions); its other events stand.
         const uint64_t cycles = tm_->step(insn, rec.pc, rec.size, next_pc, mem, rec.n_mem, scratch_);
-        for (const auto& e : scratch_.events)
-            if (!is_stall_event(e.event)) batch_.add(e.event, e.count);
-        scratch_.clear();
+        take_scratch();
         return cycles;
     }
 
@@ -825,6 +901,9 @@ private:
     uint64_t gpr_[32] = {};
     std::vector<uint64_t> totals_;
     DecodeCache cache_;
+    // A block body's data accesses for the block timing (kept: a MemRef array on the stack is built per call).
+    std::vector<timing::MemRef> body_mem_ = std::vector<timing::MemRef>(Block::max * TraceRecord::max_mem);
+    std::array<uint8_t, Block::max> body_n_mem_{};
     RetireHistogram hist_;
     RoiTracker roi_;
     BlockCache blocks_;

@@ -76,6 +76,9 @@ struct Options {
     // The time series: called every `interval` retired instructions, after the PMU was brought up to date.
     std::function<void(const IntervalPoint&)> on_interval;
     bool keep_readbacks = false;  // Result::readbacks: every checked read-back, not only the mismatches
+    // Test hook: the block engine's block timing (timing::TimingModel::step_block) also steps every block it
+    // replays from a recording on a copy of the timing model and throws std::logic_error on any difference.
+    bool check_block_timing = false;
 };
 
 struct Readback {
@@ -115,6 +118,9 @@ struct Result {
     std::vector<Readback> mismatches;  // every one, in trace order
     std::vector<Readback> readbacks;   // every read-back checked, in trace order (Options::keep_readbacks)
     std::vector<std::string> notes;
+    // Block bodies the block engine timed from a recording (timing::TimingModel::step_block) instead of stepping
+    // them; 0 under the reference engine. Not part of the report: tests and benchmarks read it.
+    uint64_t timed_blocks = 0;
     void skipped_note(const trace::TraceReader* reader);
 };
 

@@ -49,4 +49,23 @@ Cache::Result Cache::access(uint64_t addr, bool write) {
     return r;
 }
 
+bool Cache::probe(uint64_t addr) const {
+    const uint64_t line = addr >> line_shift_;
+    const uint64_t tag = line / sets_;
+    const Way* base = &ways_[static_cast<size_t>(line % sets_) * cfg_.ways];
+    for (unsigned w = 0; w < cfg_.ways; ++w)
+        if (base[w].tag == tag) return true;
+    return false;
+}
+
+bool Cache::same_state(const Cache& o) const {
+    if (clock_ != o.clock_ || accesses_ != o.accesses_ || refills_ != o.refills_ || writebacks_ != o.writebacks_ ||
+        ways_.size() != o.ways_.size())
+        return false;
+    for (size_t i = 0; i < ways_.size(); ++i)
+        if (ways_[i].tag != o.ways_[i].tag || ways_[i].used != o.ways_[i].used || ways_[i].dirty != o.ways_[i].dirty)
+            return false;
+    return true;
+}
+
 }  // namespace pmusim::timing

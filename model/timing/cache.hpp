@@ -28,6 +28,10 @@ public:
         uint64_t victim = 0;     // the evicted line's address, with writeback
     };
     Result access(uint64_t addr, bool write);
+    // Whether an access to `addr` would hit, changing nothing (the block timing probes before it commits).
+    bool probe(uint64_t addr) const;
+    // Whether two caches hold the same lines in the same LRU order and dirtiness, with the same counts.
+    bool same_state(const Cache& o) const;
 
     uint64_t accesses() const { return accesses_; }
     uint64_t refills() const { return refills_; }

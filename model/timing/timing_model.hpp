@@ -128,6 +128,41 @@ struct MemRef {
     unsigned size = 0;  // bytes (0: unknown)
 };
 
+// The body of a basic block: its instructions but the last (none a branch, none that changes mstatus), at
+// consecutive addresses, timed as one by TimingModel::step_block(). The caller (the replay's block cache) owns one
+// per block; the model fills in what it records.
+class BlockMemo {
+public:
+    BlockMemo(std::vector<isa::RetiredInsn> insns, std::vector<uint64_t> pcs, std::vector<uint8_t> sizes)
+        : insns_(std::move(insns)), pcs_(std::move(pcs)), sizes_(std::move(sizes)) {}
+    size_t size() const { return insns_.size(); }
+    // Executions replayed from a recording, recorded, and stepped (a miss or nothing to key on).
+    uint64_t replayed = 0, recorded = 0, stepped = 0;
+
+private:
+    friend class TimingModel;
+    // What step() did from one entry state (the key; see step_block), relative to the entry's cycle now_.
+    struct Recording {
+        std::vector<uint64_t> key;
+        uint64_t cycles = 0;
+        std::vector<EventCount> events;
+        std::vector<std::pair<uint8_t, int64_t>> ready;  // registers written: their ready cycle - now_
+        int64_t prev_issue = 0, divider_free = 0;
+        uint32_t prev_dst = 0;
+        isa::InsnClass prev_cls = isa::InsnClass::alu;
+        bool pair_open = false, next_fetch_new = false;
+        uint64_t last_ifetch_line = 0, last_fetch = 0, fill_line = 0;
+        std::vector<uint8_t> ifetch;  // the instructions that look up the ITLB and the I-cache, in order
+    };
+    std::vector<isa::RetiredInsn> insns_;
+    std::vector<uint64_t> pcs_;
+    std::vector<uint8_t> sizes_;
+    bool prepared_ = false, usable_ = false, fetch_path_ = false, has_div_ = false;
+    uint32_t live_in_ = 0;  // registers read before the body writes them
+    std::vector<Recording> recs_;
+    unsigned next_slot_ = 0, last_hit_ = 0;
+};
+
 class TimingModel {
 public:
     explicit TimingModel(const TimingParams& p);
@@ -136,6 +171,34 @@ public:
     // br_taken. Returns its cycles and adds its microarchitectural events to `b`.
     uint64_t step(const isa::RetiredInsn& insn, uint64_t pc, unsigned size, uint64_t next_pc, const MemRef* mem,
                   unsigned n_mem, EventBatch& b);
+
+    // The body of a block (BlockMemo) with its data accesses: `mem` holds every instruction's accesses one after
+    // the other, `n_mem[i]` how many are instruction i's. Times them exactly as BlockMemo::size() calls of step()
+    // would (the same cycles, returned as their sum; the same events in `b`; the same state after), recording what
+    // step() does the first time an entry state is seen and replaying that recording after.
+    //
+    // The entry state a recording is keyed by is everything step() reads for an instruction that is not a branch
+    // (whoever adds state to step() must add it here, in body_key(), and to the Recording's exit state, or make
+    // such bodies unusable in prepare()):
+    //  - pending_extra_; mstatus_ MIE; with dual issue, pair_open_ and then prev_cls_, prev_dst_ and
+    //    now_ - prev_issue_;
+    //  - per live-in register r (read before the body writes it): ready_[r] - now_, or "ready" when it can no
+    //    longer delay the body (ready_[r] + early_address <= now_, and <= prev_issue_ when a pair is open);
+    //  - if the body divides: divider_free_ - now_ (0 when the divider is free);
+    //  - the fetch state: next_fetch_new_, last_ifetch_line_ and last_fetch_ as the first instruction sees them,
+    //    fill_line_, and the mrac cacheability of the body's region (a body lies in one 256 MiB region, and wholly
+    //    in or out of local_code);
+    //  - per load and store: how many accesses, and per access its direction, whether it leaves local_data (goes
+    //    on the bus), crosses a dbus_beat, lies in a side-effect region, shares its line with the previous access
+    //    (count_line_once).
+    // Its data (conditions failed, unaligned accesses) must not change the decoded instructions: the caller steps
+    // such runs. A recording is replayed only when every ITLB, I-cache, DTLB and D-cache access of the body hits
+    // (probed first, changing nothing; then made in step()'s order, per cache); on any miss step() runs per
+    // instruction. Branch prediction, the caches' misses and L2 stay step()'s alone.
+    uint64_t step_block(BlockMemo& m, const MemRef* mem, const uint8_t* n_mem, EventBatch& b);
+    // Test hook: every replayed recording is also stepped on a copy of the model and compared (cycles, events,
+    // state); a difference throws std::logic_error.
+    void set_check_blocks(bool on) { check_blocks_ = on; }
 
     // The event numbers this model produces on this platform; those that need the trace's data addresses.
     std::vector<uint32_t> produced_events() const;
@@ -158,6 +221,17 @@ private:
     // A micro TLB lookup: its refill cost, page-table walk included (also added to `*walk` when given).
     unsigned tlb(std::optional<Cache>& t, uint64_t addr, uint32_t ev, EventBatch& b, uint64_t* walk = nullptr);
     static bool pairs(isa::InsnClass older, isa::InsnClass younger);
+    // The block timing (model/timing/block_timing.cpp).
+    void prepare(BlockMemo& m) const;
+    bool body_key(const BlockMemo& m, const MemRef* mem, const uint8_t* n_mem, std::vector<uint64_t>& key) const;
+    bool probe_body(const BlockMemo& m, const BlockMemo::Recording& r, const MemRef* mem, const uint8_t* n_mem) const;
+    void touch_body(const BlockMemo& m, const BlockMemo::Recording& r, const MemRef* mem, const uint8_t* n_mem);
+    void replay_body(BlockMemo& m, const BlockMemo::Recording& r, const MemRef* mem, const uint8_t* n_mem, EventBatch& b);
+    uint64_t replay_checked(BlockMemo& m, const BlockMemo::Recording& r, const MemRef* mem, const uint8_t* n_mem,
+                            EventBatch& b);
+    uint64_t record_body(BlockMemo& m, const MemRef* mem, const uint8_t* n_mem, EventBatch& b, std::vector<uint64_t>& key);
+    uint64_t step_body(BlockMemo& m, const MemRef* mem, const uint8_t* n_mem, EventBatch& b);
+    bool same_state(const TimingModel& o) const;
     // The fetches of `fetch_bytes` (4 if 0) an instruction starts: it may straddle two, or share one with the last.
     uint64_t fetches_started(uint64_t pc, unsigned size);
 
@@ -184,6 +258,9 @@ private:
     isa::InsnClass prev_cls_ = isa::InsnClass::alu;
     std::array<uint64_t, 32> ready_{};  // the cycle each register's value is ready
     bool next_fetch_new_ = false;
+    bool check_blocks_ = false;
+    std::vector<uint64_t> key_;  // step_block's scratch
+    EventBatch body_events_;
 };
 
 }  // namespace pmusim::timing

@@ -105,6 +105,7 @@ void compare_file(const std::string& platform, const std::string& path, bool tim
         o.trace = path;
         const Outcome ref = outcome(o);
         o.engine = replay::Engine::block;
+        o.check_block_timing = true;  // every block timed from a recording is also stepped and compared
         const Outcome blk = outcome(o);
         const std::string what = fmt::format("{} on {} under {}", path, platform, m.name);
         EXPECT_EQ(ref.error, blk.error) << what;
@@ -115,6 +116,11 @@ void compare_file(const std::string& platform, const std::string& path, bool tim
         EXPECT_EQ(ref.error, "") << what;
         EXPECT_GT(ref.result.instructions, 0u) << what;
         expect_same(ref.result, blk.result, what);
+        // With the timing model, real code repeats its blocks: most are timed from recordings.
+        EXPECT_EQ(ref.result.timed_blocks, 0u) << what;
+        if (m.timing_events) {
+            EXPECT_GT(blk.result.timed_blocks, 0u) << what;
+        }
     }
 }
 
@@ -223,6 +229,7 @@ std::vector<TraceRecord> generate(const Isa& isa, unsigned seed, size_t count) {
         if (in.role == 1 || in.role == 2) {
             trace::MemAccess m;
             m.addr = 0x20000000u + rnd(4096) * 4 + (coin(5) ? 1 : 0);  // sometimes unaligned
+            if (coin(3)) m.addr = 0x30000000u + rnd(1u << 18) * 4;   // now and then far away: cache and TLB misses
             m.size = 4;
             m.is_write = in.role == 2;
             r.add_mem(m);
@@ -273,13 +280,17 @@ TEST(ReplayEngines, GeneratedStreamsAreBitIdentical) {
             const auto recs = generate(*isa, seed, 30000);
             for (const Mode& m : modes) {
                 const replay::Options ro = options(isa->platform, m, replay::Engine::reference);
-                const replay::Options bo = options(isa->platform, m, replay::Engine::block);
+                replay::Options bo = options(isa->platform, m, replay::Engine::block);
+                bo.check_block_timing = true;
                 const replay::Result ref = replay::run(ro, std::make_unique<VectorReader>(recs));
                 const replay::Result blk = replay::run(bo, std::make_unique<VectorReader>(recs));
                 // The stream is what the generator made: every record replayed, and PMU accesses checked.
                 EXPECT_EQ(ref.records, recs.size());
                 EXPECT_GT(ref.readbacks_checked, 0u);
                 expect_same(ref, blk, fmt::format("{} seed {} under {}", isa->platform, seed, m.name));
+                if (m.timing_events) {
+                    EXPECT_GT(blk.timed_blocks, 0u) << isa->platform << " under " << m.name;
+                }
             }
         }
     }

@@ -1,0 +1,292 @@
+// Block timing (TimingModel::step_block, timing_model.hpp): the body of a basic block timed by replaying what
+// step() did the first time it ran from the same entry state. step() stays the definition; this file only
+// decides when a recording applies (the key), which cache lines it touches (probed, then touched), and restores
+// the state step() left.
+#include <algorithm>
+#include <stdexcept>
+
+#include "model/timing/timing_model.hpp"
+
+namespace pmusim::timing {
+
+namespace {
+
+constexpr uint64_t ready_sentinel = uint64_t{1} << 63;  // a live-in that can no longer delay the body
+
+bool is_data(const isa::RetiredInsn& i) { return i.cls == isa::InsnClass::load || i.cls == isa::InsnClass::store; }
+
+}  // namespace
+
+void TimingModel::prepare(BlockMemo& m) const {
+    m.prepared_ = true;
+    m.usable_ = false;
+    const size_t n = m.size();
+    if (n == 0 || n > 255) return;
+    const uint64_t pc0 = m.pcs_[0];
+    const bool local0 = p_.local_code && p_.local_code->contains(pc0);
+    uint32_t written = 0;
+    for (size_t i = 0; i < n; ++i) {
+        const isa::RetiredInsn& in = m.insns_[i];
+        using C = isa::InsnClass;
+        // No branch (prediction is per execution), nothing that changes mstatus (ecall, ebreak, mret), nothing the
+        // trace's data completes (a failed condition, an unaligned access).
+        if (in.branch || in.cls == C::ecall || in.cls == C::ebreak || in.cls == C::mret || in.cond_failed || in.unaligned)
+            return;
+        if (i && m.pcs_[i] != m.pcs_[i - 1] + m.sizes_[i - 1]) return;
+        // One mrac region (its cacheability is one bit of the key), wholly in or out of the local code memory.
+        if ((m.pcs_[i] >> 28) != (pc0 >> 28)) return;
+        if ((p_.local_code && p_.local_code->contains(m.pcs_[i])) != local0) return;
+        m.live_in_ |= in.regs.src & ~written;
+        written |= in.regs.dst;
+        m.has_div_ |= in.cls == C::div;
+    }
+    m.fetch_path_ = l1i_.has_value() && !local0;
+    m.usable_ = true;
+}
+
+// The entry state (timing_model.hpp, step_block) as words; false when it cannot be keyed (cycles too far apart).
+bool TimingModel::body_key(const BlockMemo& m, const MemRef* mem, const uint8_t* n_mem, std::vector<uint64_t>& key) const {
+    key.clear();
+    const bool pair = p_.dual_issue && pair_open_;
+    const bool cacheable = !p_.follows_mrac || ((cacheable_ >> ((m.pcs_[0] >> 28) & 15u)) & 1u);
+    key.push_back(uint64_t{pending_extra_} | uint64_t{(mstatus_ & 8u) != 0} << 32 | uint64_t{pair} << 33 |
+                  uint64_t{next_fetch_new_} << 34 | uint64_t{cacheable} << 35 |
+                  (pair ? uint64_t{static_cast<uint8_t>(prev_cls_)} << 40 : 0));
+    if (pair) {
+        if (now_ - prev_issue_ >= (uint64_t{1} << 31)) return false;
+        key.push_back(prev_dst_ | (now_ - prev_issue_) << 32);
+    } else {
+        key.push_back(0);
+    }
+    key.push_back(m.has_div_ && divider_free_ > now_ ? divider_free_ - now_ : 0);
+    // The first instruction forgets the last fetch after a taken branch (step(): next_fetch_new_).
+    const bool forget = m.fetch_path_ && next_fetch_new_;
+    key.push_back(forget ? ~uint64_t{0} : last_ifetch_line_);
+    key.push_back(forget ? ~uint64_t{0} : last_fetch_);
+    key.push_back(fill_line_);
+    for (uint32_t live = m.live_in_; live; live &= live - 1) {
+        const unsigned r = static_cast<unsigned>(__builtin_ctz(live));
+        const uint64_t ready = ready_[r];
+        if (ready + p_.early_address <= now_ && (!pair || ready <= prev_issue_)) {
+            key.push_back(ready_sentinel);
+            continue;
+        }
+        const int64_t d = static_cast<int64_t>(ready - now_);
+        if (d >= (int64_t{1} << 40) || d <= -(int64_t{1} << 40)) return false;
+        key.push_back(static_cast<uint64_t>(d));
+    }
+    // The data accesses: what step() decides from their addresses besides the cache and TLB lookups.
+    for (size_t i = 0, at = 0; i < m.size(); at += n_mem[i], ++i) {
+        if (!is_data(m.insns_[i])) continue;
+        uint64_t w = n_mem[i];
+        const bool store = m.insns_[i].cls == isa::InsnClass::store;
+        for (unsigned k = 0; k < n_mem[i]; ++k) {
+            const MemRef& a = mem[at + k];
+            const bool bus = p_.local_data && !p_.local_data->contains(a.addr);
+            const bool split = bus && p_.dbus_beat && a.size > 1 && a.addr / p_.dbus_beat != (a.addr + a.size - 1) / p_.dbus_beat;
+            const bool side = bus && store && !((cacheable_ >> ((a.addr >> 28) & 15u)) & 1u);
+            const bool seq = p_.count_line_once && k && l1d_ && l1d_->line_of(a.addr) == l1d_->line_of(mem[at + k - 1].addr);
+            const uint64_t bits = uint64_t{a.write} | uint64_t{bus} << 1 | uint64_t{split} << 2 | uint64_t{side} << 3 | uint64_t{seq} << 4;
+            w |= bits << (8 + 5 * k);
+        }
+        key.push_back(w);
+    }
+    return true;
+}
+
+// Whether every lookup the recording's body makes hits (nothing changes).
+bool TimingModel::probe_body(const BlockMemo& m, const BlockMemo::Recording& r, const MemRef* mem, const uint8_t* n_mem) const {
+    for (uint8_t i : r.ifetch)
+        if ((itlb_ && !itlb_->probe(m.pcs_[i])) || !l1i_->probe(m.pcs_[i])) return false;
+    if (!l1d_ && !dtlb_) return true;
+    for (size_t i = 0, at = 0; i < m.size(); at += n_mem[i], ++i) {
+        if (!is_data(m.insns_[i])) continue;
+        for (unsigned k = 0; k < n_mem[i]; ++k) {
+            const bool seq = p_.count_line_once && k && l1d_ && l1d_->line_of(mem[at + k].addr) == l1d_->line_of(mem[at + k - 1].addr);
+            if (!seq && dtlb_ && !dtlb_->probe(mem[at + k].addr)) return false;
+            if (l1d_ && !l1d_->probe(mem[at + k].addr)) return false;
+        }
+    }
+    return true;
+}
+
+// The lookups of a body that hits throughout, in step()'s order per cache (hits only update LRU and dirtiness).
+void TimingModel::touch_body(const BlockMemo& m, const BlockMemo::Recording& r, const MemRef* mem, const uint8_t* n_mem) {
+    for (uint8_t i : r.ifetch) {
+        if (itlb_) itlb_->access(m.pcs_[i], false);
+        l1i_->access(m.pcs_[i], false);
+    }
+    if (!l1d_ && !dtlb_) return;
+    for (size_t i = 0, at = 0; i < m.size(); at += n_mem[i], ++i) {
+        if (!is_data(m.insns_[i])) continue;
+        for (unsigned k = 0; k < n_mem[i]; ++k) {
+            const MemRef& a = mem[at + k];
+            const bool seq = p_.count_line_once && k && l1d_ && l1d_->line_of(a.addr) == l1d_->line_of(mem[at + k - 1].addr);
+            if (!seq && dtlb_) dtlb_->access(a.addr, false);
+            if (l1d_) l1d_->access(a.addr, a.write);
+        }
+    }
+}
+
+uint64_t TimingModel::step_body(BlockMemo& m, const MemRef* mem, const uint8_t* n_mem, EventBatch& b) {
+    ++m.stepped;
+    uint64_t cycles = 0;
+    for (size_t i = 0, at = 0; i < m.size(); at += n_mem[i], ++i)
+        cycles += step(m.insns_[i], m.pcs_[i], m.sizes_[i], m.pcs_[i] + m.sizes_[i], mem + at, n_mem[i], b);
+    return cycles;
+}
+
+// A new entry state: step() per instruction; its outcome becomes a recording when every lookup hit.
+uint64_t TimingModel::record_body(BlockMemo& m, const MemRef* mem, const uint8_t* n_mem, EventBatch& b,
+                                  std::vector<uint64_t>& key) {
+    BlockMemo::Recording r;
+    // The instructions that look up the I-cache: those that enter a new line (step(): last_ifetch_line_), on
+    // the cacheable path only.
+    const bool cacheable = (key[0] >> 35) & 1u;
+    if (m.fetch_path_ && cacheable) {
+        uint64_t last = key[3];
+        for (size_t i = 0; i < m.size(); ++i) {
+            const uint64_t line = l1i_->line_of(m.pcs_[i]);
+            if (line != last) r.ifetch.push_back(static_cast<uint8_t>(i));
+            last = line;
+        }
+    }
+    if (!probe_body(m, r, mem, n_mem)) return step_body(m, mem, n_mem, b);
+    // The lookups expected (checked against the caches' counts below: a recording is kept only when step() made
+    // exactly these, all hits).
+    uint64_t d_lookups = 0, dtlb_lookups = 0;
+    for (size_t i = 0, at = 0; i < m.size(); at += n_mem[i], ++i) {
+        if (!is_data(m.insns_[i])) continue;
+        for (unsigned k = 0; k < n_mem[i]; ++k) {
+            const bool seq = p_.count_line_once && k && l1d_ && l1d_->line_of(mem[at + k].addr) == l1d_->line_of(mem[at + k - 1].addr);
+            dtlb_lookups += !seq && dtlb_;
+            d_lookups += l1d_.has_value();
+        }
+    }
+    struct Counts {
+        uint64_t accesses = 0, refills = 0, writebacks = 0;
+    };
+    auto counts = [](const std::optional<Cache>& c) {
+        return c ? Counts{c->accesses(), c->refills(), c->writebacks()} : Counts{};
+    };
+    const Counts i0 = counts(l1i_), it0 = counts(itlb_), d0 = counts(l1d_), dt0 = counts(dtlb_), l20 = counts(l2_),
+                 mt0 = counts(main_tlb_);
+    const uint64_t now0 = now_;
+    body_events_.clear();
+    ++m.stepped;
+    uint64_t cycles = 0;
+    for (size_t i = 0, at = 0; i < m.size(); at += n_mem[i], ++i)
+        cycles += step(m.insns_[i], m.pcs_[i], m.sizes_[i], m.pcs_[i] + m.sizes_[i], mem + at, n_mem[i], body_events_);
+    for (const auto& e : body_events_.events) b.add(e.event, e.count);
+    auto same = [](const Counts& before, const Counts& after, uint64_t lookups) {
+        return after.accesses - before.accesses == lookups && after.refills == before.refills && after.writebacks == before.writebacks;
+    };
+    const size_t nf = r.ifetch.size();
+    if (!same(i0, counts(l1i_), nf) || !same(it0, counts(itlb_), itlb_ ? nf : 0) || !same(d0, counts(l1d_), d_lookups) ||
+        !same(dt0, counts(dtlb_), dtlb_lookups) || !same(l20, counts(l2_), 0) || !same(mt0, counts(main_tlb_), 0))
+        return cycles;  // not what this file expects of step(): never replayed
+    --m.stepped;
+    ++m.recorded;
+    r.key = key;
+    r.cycles = cycles;
+    r.events = body_events_.events;
+    uint32_t written = 0;
+    for (const auto& in : m.insns_) written |= in.regs.dst;
+    for (uint32_t w = written; w; w &= w - 1) {
+        const unsigned reg = static_cast<unsigned>(__builtin_ctz(w));
+        r.ready.emplace_back(static_cast<uint8_t>(reg), static_cast<int64_t>(ready_[reg] - now0));
+    }
+    r.prev_issue = static_cast<int64_t>(prev_issue_ - now0);
+    r.divider_free = static_cast<int64_t>(divider_free_ - now0);
+    r.prev_dst = prev_dst_;
+    r.prev_cls = prev_cls_;
+    r.pair_open = pair_open_;
+    r.next_fetch_new = next_fetch_new_;
+    r.last_ifetch_line = last_ifetch_line_;
+    r.last_fetch = last_fetch_;
+    r.fill_line = fill_line_;
+    constexpr size_t max_recordings = 16;
+    if (m.recs_.size() < max_recordings) {
+        m.recs_.push_back(std::move(r));
+    } else {
+        m.recs_[m.next_slot_] = std::move(r);
+        m.next_slot_ = (m.next_slot_ + 1) % max_recordings;
+    }
+    return cycles;
+}
+
+uint64_t TimingModel::step_block(BlockMemo& m, const MemRef* mem, const uint8_t* n_mem, EventBatch& b) {
+    if (!m.prepared_) prepare(m);
+    if (!m.usable_ || !body_key(m, mem, n_mem, key_)) return step_body(m, mem, n_mem, b);
+    const BlockMemo::Recording* r = nullptr;
+    if (m.last_hit_ < m.recs_.size() && m.recs_[m.last_hit_].key == key_) {
+        r = &m.recs_[m.last_hit_];
+    } else {
+        for (size_t k = 0; k < m.recs_.size() && !r; ++k)
+            if (m.recs_[k].key == key_) {
+                r = &m.recs_[k];
+                m.last_hit_ = static_cast<unsigned>(k);
+            }
+    }
+    if (!r) return record_body(m, mem, n_mem, b, key_);
+    if (!probe_body(m, *r, mem, n_mem)) return step_body(m, mem, n_mem, b);
+    if (check_blocks_) return replay_checked(m, *r, mem, n_mem, b);
+    replay_body(m, *r, mem, n_mem, b);
+    return r->cycles;
+}
+
+void TimingModel::replay_body(BlockMemo& m, const BlockMemo::Recording& r, const MemRef* mem, const uint8_t* n_mem,
+                              EventBatch& b) {
+    ++m.replayed;
+    touch_body(m, r, mem, n_mem);
+    for (const auto& e : r.events) b.add(e.event, e.count);
+    const uint64_t now0 = now_;
+    for (const auto& [reg, d] : r.ready) ready_[reg] = now0 + static_cast<uint64_t>(d);
+    prev_issue_ = now0 + static_cast<uint64_t>(r.prev_issue);
+    if (m.has_div_) divider_free_ = now0 + static_cast<uint64_t>(r.divider_free);
+    prev_dst_ = r.prev_dst;
+    prev_cls_ = r.prev_cls;
+    pair_open_ = r.pair_open;
+    pending_extra_ = 0;
+    next_fetch_new_ = r.next_fetch_new;
+    last_ifetch_line_ = r.last_ifetch_line;
+    last_fetch_ = r.last_fetch;
+    fill_line_ = r.fill_line;
+    now_ = now0 + r.cycles;
+}
+
+// The test hook (set_check_blocks): the recording replayed here, step() per instruction on a copy, compared.
+uint64_t TimingModel::replay_checked(BlockMemo& m, const BlockMemo::Recording& r, const MemRef* mem,
+                                     const uint8_t* n_mem, EventBatch& b) {
+    TimingModel check(*this);
+    replay_body(m, r, mem, n_mem, b);
+    EventBatch eb;
+    BlockMemo plain(m.insns_, m.pcs_, m.sizes_);
+    const uint64_t c = check.step_body(plain, mem, n_mem, eb);
+    auto sorted = [](std::vector<EventCount> v) {
+        std::sort(v.begin(), v.end(), [](const EventCount& x, const EventCount& y) { return x.event < y.event; });
+        return v;
+    };
+    const auto got = sorted(r.events), want = sorted(eb.events);
+    bool events_same = got.size() == want.size();
+    for (size_t k = 0; events_same && k < got.size(); ++k)
+        events_same = got[k].event == want[k].event && got[k].count == want[k].count;
+    if (c != r.cycles || !events_same || !same_state(check))
+        throw std::logic_error("block timing: a replayed recording differs from step() at pc " + std::to_string(m.pcs_[0]));
+    return r.cycles;
+}
+
+bool TimingModel::same_state(const TimingModel& o) const {
+    auto same_cache = [](const std::optional<Cache>& a, const std::optional<Cache>& b) {
+        return a.has_value() == b.has_value() && (!a || a->same_state(*b));
+    };
+    return now_ == o.now_ && ready_ == o.ready_ && prev_issue_ == o.prev_issue_ && prev_dst_ == o.prev_dst_ &&
+           prev_cls_ == o.prev_cls_ && pair_open_ == o.pair_open_ && pending_extra_ == o.pending_extra_ &&
+           divider_free_ == o.divider_free_ && mstatus_ == o.mstatus_ && cacheable_ == o.cacheable_ &&
+           last_ifetch_line_ == o.last_ifetch_line_ && last_fetch_ == o.last_fetch_ && fill_line_ == o.fill_line_ &&
+           last_miss_line_ == o.last_miss_line_ && next_fetch_new_ == o.next_fetch_new_ && same_cache(l1i_, o.l1i_) &&
+           same_cache(l1d_, o.l1d_) && same_cache(l2_, o.l2_) && same_cache(itlb_, o.itlb_) &&
+           same_cache(dtlb_, o.dtlb_) && same_cache(main_tlb_, o.main_tlb_);
+}
+
+}  // namespace pmusim::timing
