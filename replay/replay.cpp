@@ -232,8 +232,8 @@ struct Block {
     // The retire kinds of all but the last instruction (the branch, whose kind depends on the trace): an
     // instruction of each kind and how many, for one histogram add per kind when no record changes a kind.
     std::vector<std::pair<uint32_t, uint32_t>> counts;
-    // The timing of the instructions before the last (the timing model's block timing), when there are two or
-    // more; the last, usually a branch, is timed by step() on every execution.
+    // The timing of the instructions before the last (the timing model's block timing); the last, usually a
+    // branch, is timed by step() on every execution.
     std::unique_ptr<timing::BlockMemo> memo;
     unsigned size() const { return static_cast<unsigned>(keys.size()); }
 };
@@ -468,7 +468,7 @@ private:
             if (d.insn.branch) break;
         }
         if (b->keys.empty()) return nullptr;
-        if (tm_ && b->size() >= 3) {
+        if (tm_ && b->size() >= 2) {
             std::vector<uint64_t> pcs;
             std::vector<uint8_t> sizes;
             for (size_t j = i; j + 1 < i + b->size(); ++j) {
@@ -542,22 +542,25 @@ private:
     template <Timing kT>
     size_t run_timed_block(const Block& b, const TraceRecord* recs) {
         const size_t n = b.size(), body = n - 1;
-        uint64_t pc = b.pc;
-        for (size_t k = 0; k < n; ++k) {
-            const TraceRecord& rec = recs[k];
-            if (rec.trapped || rec.pc != pc || record_key(rec) != b.keys[k]) return 0;
-            if (k < body && (rec.cond_failed || unaligned(rec))) return 0;
-            pc += rec.size;
-        }
         timing::MemRef* mem = body_mem_.data();
         uint8_t* n_mem = body_n_mem_.data();
+        uint64_t pc = b.pc;
         size_t at = 0;
-        for (size_t k = 0; k < body; ++k) {
+        bool odd = false;  // a failed condition or an unaligned access before the last
+        for (size_t k = 0; k < body; ++k) {  // the checks and the data accesses in one pass
             const TraceRecord& rec = recs[k];
+            if (rec.trapped || rec.pc != pc || record_key(rec) != b.keys[k]) return 0;
+            odd |= rec.cond_failed;
             n_mem[k] = rec.n_mem;
-            for (unsigned i = 0; i < rec.n_mem; ++i) mem[at++] = timing::MemRef{rec.mem[i].addr, rec.mem[i].is_write, rec.mem[i].size};
-            mem_seen_ |= rec.n_mem != 0;
+            for (unsigned i = 0; i < rec.n_mem; ++i) {
+                const trace::MemAccess& a = rec.mem[i];
+                odd |= a.size > 1 && a.size <= 16 && a.addr % a.size;  // unaligned(), as complete() sees it
+                mem[at++] = timing::MemRef{a.addr, a.is_write, a.size};
+            }
+            pc += rec.size;
         }
+        if (odd || recs[body].trapped || recs[body].pc != pc || record_key(recs[body]) != b.keys[body]) return 0;
+        mem_seen_ |= at != 0;
         uint64_t cycles = 0;
         const uint64_t replayed = b.memo->replayed;
         if constexpr (kT == Timing::cpi1) {

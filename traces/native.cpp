@@ -128,6 +128,54 @@ public:
             truncated();
         }
         ++count_;
+        decode(p, r);
+        return true;
+    }
+
+protected:
+    void fill_batch(TraceRecord* out, size_t max, size_t& n) override {
+        // While the buffer holds the longest record, records decode straight from it (no take() per part);
+        // near its end, through next().
+        constexpr size_t longest = 32 + 24 * TraceRecord::max_mem + 16 * TraceRecord::max_regs;
+        while (n < max) {
+            if (end_ - pos_ >= longest) {
+                ++count_;
+                const unsigned char* p = decode_inline(buf_.data() + pos_, out[n]);
+                pos_ = static_cast<size_t>(p - buf_.data());
+                ++n;
+            } else if (BinaryReader::next(out[n])) {
+                ++n;
+            } else {
+                break;
+            }
+        }
+    }
+
+private:
+    // A record at `p` (its 32-byte header first, its parts after it, all in the buffer); returns its end.
+    const unsigned char* decode_inline(const unsigned char* p, TraceRecord& r) {
+        p = decode_header(p, r);
+        for (unsigned i = 0; i < r.n_mem; ++i) p = decode_mem(p, r.mem[i]);
+        for (unsigned i = 0; i < r.n_regs; ++i) p = decode_reg(p, r.regs[i]);
+        return p;
+    }
+    // A record whose 32-byte header is at `p`; its parts are taken from the stream.
+    void decode(const unsigned char* p, TraceRecord& r) {
+        decode_header(p, r);
+        for (unsigned i = 0; i < r.n_mem; ++i) {
+            const unsigned char* q = take(24);
+            if (!q) truncated();
+            decode_mem(q, r.mem[i]);
+        }
+        for (unsigned i = 0; i < r.n_regs; ++i) {
+            const unsigned char* q = take(16);
+            if (!q) truncated();
+            decode_reg(q, r.regs[i]);
+        }
+    }
+    // The parts take the pointer by value and return it moved on (a pointer held by reference would be reloaded
+    // after every store into the record, which may alias it).
+    const unsigned char* decode_header(const unsigned char* p, TraceRecord& r) {
         // Every header field is set below; entries past n_mem and n_regs are left as they were (not cleared: the
         // clear cost a third of the reader's time).
         r.pc = get<uint64_t>(p);
@@ -143,39 +191,37 @@ public:
         r.trapped = flags & 4;
         r.n_mem = get<uint8_t>(p);
         r.n_regs = get<uint8_t>(p);
+        p += 2;
         if (r.n_mem > TraceRecord::max_mem || r.n_regs > TraceRecord::max_regs || r.isa > IsaState::rv64)
-            throw TraceError(src_->path(), 0, fmt::format("record {}: corrupt (counts or instruction set out of range)", count_));
-        for (unsigned i = 0; i < r.n_mem; ++i) {
-            const unsigned char* q = take(24);
-            if (!q) truncated();
-            r.mem[i].addr = get<uint64_t>(q);
-            r.mem[i].data = get<uint64_t>(q);
-            r.mem[i].size = get<uint8_t>(q);
-            const uint8_t f = get<uint8_t>(q);
-            r.mem[i].is_write = f & 1;
-            r.mem[i].data_known = f & 2;
-        }
-        for (unsigned i = 0; i < r.n_regs; ++i) {
-            const unsigned char* q = take(16);
-            if (!q) truncated();
-            const uint8_t kind = get<uint8_t>(q);
-            if (kind > static_cast<uint8_t>(RegKind::sysreg))
-                throw TraceError(src_->path(), 0, fmt::format("record {}: corrupt register kind {}", count_, kind));
-            r.regs[i].kind = static_cast<RegKind>(kind);
-            r.regs[i].before = get<uint8_t>(q) & 1;
-            r.regs[i].index = get<uint16_t>(q);
-            q += 4;
-            r.regs[i].value = get<uint64_t>(q);
-        }
-        return true;
+            corrupt();
+        return p;
+    }
+    static const unsigned char* decode_mem(const unsigned char* q, MemAccess& m) {
+        m.addr = get<uint64_t>(q);
+        m.data = get<uint64_t>(q);
+        m.size = get<uint8_t>(q);
+        const uint8_t f = get<uint8_t>(q);
+        m.is_write = f & 1;
+        m.data_known = f & 2;
+        return q + 6;
+    }
+    const unsigned char* decode_reg(const unsigned char* q, RegWrite& g) {
+        const uint8_t kind = get<uint8_t>(q);
+        if (kind > static_cast<uint8_t>(RegKind::sysreg)) corrupt_kind(kind);
+        g.kind = static_cast<RegKind>(kind);
+        g.before = get<uint8_t>(q) & 1;
+        g.index = get<uint16_t>(q);
+        q += 4;
+        g.value = get<uint64_t>(q);
+        return q;
+    }
+    [[noreturn]] void corrupt() const {
+        throw TraceError(src_->path(), 0, fmt::format("record {}: corrupt (counts or instruction set out of range)", count_));
+    }
+    [[noreturn]] void corrupt_kind(unsigned kind) const {
+        throw TraceError(src_->path(), 0, fmt::format("record {}: corrupt register kind {}", count_, kind));
     }
 
-protected:
-    void fill_batch(TraceRecord* out, size_t max, size_t& n) override {
-        while (n < max && BinaryReader::next(out[n])) ++n;  // one decoding loop, no call per record
-    }
-
-private:
     // The next n bytes from a block buffer (records are read in bulk, not one read per field); nullptr when the
     // stream ends first (`partial_`: some of them were there).
     const unsigned char* take(size_t n) {

@@ -3,6 +3,7 @@
 // decides when a recording applies (the key), which cache lines it touches (probed, then touched), and restores
 // the state step() left.
 #include <algorithm>
+#include <cstring>
 #include <stdexcept>
 
 #include "model/timing/timing_model.hpp"
@@ -21,7 +22,7 @@ void TimingModel::prepare(BlockMemo& m) const {
     m.prepared_ = true;
     m.usable_ = false;
     const size_t n = m.size();
-    if (n == 0 || n > 255) return;
+    if (n == 0 || n > BlockMemo::max_insns) return;
     const uint64_t pc0 = m.pcs_[0];
     const bool local0 = p_.local_code && p_.local_code->contains(pc0);
     uint32_t written = 0;
@@ -44,36 +45,37 @@ void TimingModel::prepare(BlockMemo& m) const {
     m.usable_ = true;
 }
 
-// The entry state (timing_model.hpp, step_block) as words; false when it cannot be keyed (cycles too far apart).
-bool TimingModel::body_key(const BlockMemo& m, const MemRef* mem, const uint8_t* n_mem, std::vector<uint64_t>& key) const {
-    key.clear();
+// The entry state (timing_model.hpp, step_block) as words in `key` (room for BlockMemo::max_key_words);
+// returns how many, or 0 when it cannot be keyed (cycles too far apart).
+size_t TimingModel::body_key(const BlockMemo& m, const MemRef* mem, const uint8_t* n_mem, uint64_t* key) const {
+    size_t n = 0;
     const bool pair = p_.dual_issue && pair_open_;
     const bool cacheable = !p_.follows_mrac || ((cacheable_ >> ((m.pcs_[0] >> 28) & 15u)) & 1u);
-    key.push_back(uint64_t{pending_extra_} | uint64_t{(mstatus_ & 8u) != 0} << 32 | uint64_t{pair} << 33 |
-                  uint64_t{next_fetch_new_} << 34 | uint64_t{cacheable} << 35 |
-                  (pair ? uint64_t{static_cast<uint8_t>(prev_cls_)} << 40 : 0));
+    key[n++] = uint64_t{pending_extra_} | uint64_t{(mstatus_ & 8u) != 0} << 32 | uint64_t{pair} << 33 |
+                uint64_t{next_fetch_new_} << 34 | uint64_t{cacheable} << 35 |
+                (pair ? uint64_t{static_cast<uint8_t>(prev_cls_)} << 40 : 0);
     if (pair) {
-        if (now_ - prev_issue_ >= (uint64_t{1} << 31)) return false;
-        key.push_back(prev_dst_ | (now_ - prev_issue_) << 32);
+        if (now_ - prev_issue_ >= (uint64_t{1} << 31)) return 0;
+        key[n++] = prev_dst_ | (now_ - prev_issue_) << 32;
     } else {
-        key.push_back(0);
+        key[n++] = 0;
     }
-    key.push_back(m.has_div_ && divider_free_ > now_ ? divider_free_ - now_ : 0);
+    key[n++] = m.has_div_ && divider_free_ > now_ ? divider_free_ - now_ : 0;
     // The first instruction forgets the last fetch after a taken branch (step(): next_fetch_new_).
     const bool forget = m.fetch_path_ && next_fetch_new_;
-    key.push_back(forget ? ~uint64_t{0} : last_ifetch_line_);
-    key.push_back(forget ? ~uint64_t{0} : last_fetch_);
-    key.push_back(fill_line_);
+    key[n++] = forget ? ~uint64_t{0} : last_ifetch_line_;
+    key[n++] = forget ? ~uint64_t{0} : last_fetch_;
+    key[n++] = fill_line_;
     for (uint32_t live = m.live_in_; live; live &= live - 1) {
         const unsigned r = static_cast<unsigned>(__builtin_ctz(live));
         const uint64_t ready = ready_[r];
         if (ready + p_.early_address <= now_ && (!pair || ready <= prev_issue_)) {
-            key.push_back(ready_sentinel);
+            key[n++] = ready_sentinel;
             continue;
         }
         const int64_t d = static_cast<int64_t>(ready - now_);
-        if (d >= (int64_t{1} << 40) || d <= -(int64_t{1} << 40)) return false;
-        key.push_back(static_cast<uint64_t>(d));
+        if (d >= (int64_t{1} << 40) || d <= -(int64_t{1} << 40)) return 0;
+        key[n++] = static_cast<uint64_t>(d);
     }
     // The data accesses: what step() decides from their addresses besides the cache and TLB lookups.
     for (size_t i = 0, at = 0; i < m.size(); at += n_mem[i], ++i) {
@@ -89,9 +91,9 @@ bool TimingModel::body_key(const BlockMemo& m, const MemRef* mem, const uint8_t*
             const uint64_t bits = uint64_t{a.write} | uint64_t{bus} << 1 | uint64_t{split} << 2 | uint64_t{side} << 3 | uint64_t{seq} << 4;
             w |= bits << (8 + 5 * k);
         }
-        key.push_back(w);
+        key[n++] = w;
     }
-    return true;
+    return n;
 }
 
 // Whether every lookup the recording's body makes hits (nothing changes).
@@ -138,7 +140,7 @@ uint64_t TimingModel::step_body(BlockMemo& m, const MemRef* mem, const uint8_t* 
 
 // A new entry state: step() per instruction; its outcome becomes a recording when every lookup hit.
 uint64_t TimingModel::record_body(BlockMemo& m, const MemRef* mem, const uint8_t* n_mem, EventBatch& b,
-                                  std::vector<uint64_t>& key) {
+                                  const uint64_t* key, size_t key_len) {
     BlockMemo::Recording r;
     // The instructions that look up the I-cache: those that enter a new line (step(): last_ifetch_line_), on
     // the cacheable path only.
@@ -187,7 +189,7 @@ uint64_t TimingModel::record_body(BlockMemo& m, const MemRef* mem, const uint8_t
         return cycles;  // not what this file expects of step(): never replayed
     --m.stepped;
     ++m.recorded;
-    r.key = key;
+    r.key.assign(key, key + key_len);
     r.cycles = cycles;
     r.events = body_events_.events;
     uint32_t written = 0;
@@ -217,18 +219,22 @@ uint64_t TimingModel::record_body(BlockMemo& m, const MemRef* mem, const uint8_t
 
 uint64_t TimingModel::step_block(BlockMemo& m, const MemRef* mem, const uint8_t* n_mem, EventBatch& b) {
     if (!m.prepared_) prepare(m);
-    if (!m.usable_ || !body_key(m, mem, n_mem, key_)) return step_body(m, mem, n_mem, b);
+    const size_t len = m.usable_ ? body_key(m, mem, n_mem, key_.data()) : 0;
+    if (len == 0) return step_body(m, mem, n_mem, b);
+    auto same_key = [&](const BlockMemo::Recording& r) {
+        return r.key.size() == len && std::memcmp(r.key.data(), key_.data(), len * sizeof(uint64_t)) == 0;
+    };
     const BlockMemo::Recording* r = nullptr;
-    if (m.last_hit_ < m.recs_.size() && m.recs_[m.last_hit_].key == key_) {
+    if (m.last_hit_ < m.recs_.size() && same_key(m.recs_[m.last_hit_])) {
         r = &m.recs_[m.last_hit_];
     } else {
         for (size_t k = 0; k < m.recs_.size() && !r; ++k)
-            if (m.recs_[k].key == key_) {
+            if (same_key(m.recs_[k])) {
                 r = &m.recs_[k];
                 m.last_hit_ = static_cast<unsigned>(k);
             }
     }
-    if (!r) return record_body(m, mem, n_mem, b, key_);
+    if (!r) return record_body(m, mem, n_mem, b, key_.data(), len);
     if (!probe_body(m, *r, mem, n_mem)) return step_body(m, mem, n_mem, b);
     if (check_blocks_) return replay_checked(m, *r, mem, n_mem, b);
     replay_body(m, *r, mem, n_mem, b);

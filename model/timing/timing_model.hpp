@@ -136,6 +136,10 @@ public:
     BlockMemo(std::vector<isa::RetiredInsn> insns, std::vector<uint64_t> pcs, std::vector<uint8_t> sizes)
         : insns_(std::move(insns)), pcs_(std::move(pcs)), sizes_(std::move(sizes)) {}
     size_t size() const { return insns_.size(); }
+    static constexpr size_t max_insns = 64;  // longer bodies are stepped
+    // The most words a body's key takes: six for the pipeline and fetch state, a live-in per register, a word
+    // per load or store.
+    static constexpr size_t max_key_words = 6 + 32 + max_insns;
     // Executions replayed from a recording, recorded, and stepped (a miss or nothing to key on).
     uint64_t replayed = 0, recorded = 0, stepped = 0;
 
@@ -223,13 +227,14 @@ private:
     static bool pairs(isa::InsnClass older, isa::InsnClass younger);
     // The block timing (model/timing/block_timing.cpp).
     void prepare(BlockMemo& m) const;
-    bool body_key(const BlockMemo& m, const MemRef* mem, const uint8_t* n_mem, std::vector<uint64_t>& key) const;
+    size_t body_key(const BlockMemo& m, const MemRef* mem, const uint8_t* n_mem, uint64_t* key) const;
     bool probe_body(const BlockMemo& m, const BlockMemo::Recording& r, const MemRef* mem, const uint8_t* n_mem) const;
     void touch_body(const BlockMemo& m, const BlockMemo::Recording& r, const MemRef* mem, const uint8_t* n_mem);
     void replay_body(BlockMemo& m, const BlockMemo::Recording& r, const MemRef* mem, const uint8_t* n_mem, EventBatch& b);
     uint64_t replay_checked(BlockMemo& m, const BlockMemo::Recording& r, const MemRef* mem, const uint8_t* n_mem,
                             EventBatch& b);
-    uint64_t record_body(BlockMemo& m, const MemRef* mem, const uint8_t* n_mem, EventBatch& b, std::vector<uint64_t>& key);
+    uint64_t record_body(BlockMemo& m, const MemRef* mem, const uint8_t* n_mem, EventBatch& b, const uint64_t* key,
+                         size_t key_len);
     uint64_t step_body(BlockMemo& m, const MemRef* mem, const uint8_t* n_mem, EventBatch& b);
     bool same_state(const TimingModel& o) const;
     // The fetches of `fetch_bytes` (4 if 0) an instruction starts: it may straddle two, or share one with the last.
@@ -259,7 +264,7 @@ private:
     std::array<uint64_t, 32> ready_{};  // the cycle each register's value is ready
     bool next_fetch_new_ = false;
     bool check_blocks_ = false;
-    std::vector<uint64_t> key_;  // step_block's scratch
+    std::array<uint64_t, BlockMemo::max_key_words> key_{};  // step_block's scratch
     EventBatch body_events_;
 };
 
