@@ -110,7 +110,9 @@ void visit_predictor(V& v, timing::PredictorConfig& c) {
     v("table_bits", c.table_bits);
     v("history_bits", c.history_bits);
     v("btb_bits", c.btb_bits);
+    v("btb_tag_bits", c.btb_tag_bits);
     v("ras_depth", c.ras_depth);
+    v("wrong_path_fetch", c.wrong_path_fetch);
     v("enabled", c.enabled);
 }
 
@@ -200,7 +202,7 @@ void visit_timing(V& v, TimingParams& t) {
 }
 // Every field of TimingParams is in visit_timing: a new field changes the size and stops the build here. Add it
 // to visit_timing (and docs/platform-files.md), then update the size.
-static_assert(sizeof(TimingParams) == 496,
+static_assert(sizeof(TimingParams) == 504,
               "TimingParams changed: add the new field to visit_timing in platforms/platform_json.cpp");
 
 constexpr std::pair<timing::PredictorConfig::Direction, const char*> directions[] = {
@@ -208,6 +210,7 @@ constexpr std::pair<timing::PredictorConfig::Direction, const char*> directions[
     {timing::PredictorConfig::Direction::btfn, "btfn"},
     {timing::PredictorConfig::Direction::bimodal, "bimodal"},
     {timing::PredictorConfig::Direction::gshare, "gshare"},
+    {timing::PredictorConfig::Direction::veer_el2, "veer_el2"},
 };
 
 // Writes fields into a JSON object.
@@ -268,7 +271,7 @@ struct TimingReader {
                 d = dir;
                 return;
             }
-        bad(r.origin(), r.key(k), fmt::format("expected not_taken, btfn, bimodal or gshare, got \"{}\"", s));
+        bad(r.origin(), r.key(k), fmt::format("expected not_taken, btfn, bimodal, gshare or veer_el2, got \"{}\"", s));
     }
     template <class T>
     void per_class(const char* k, std::array<T, timing::class_count>& a) {

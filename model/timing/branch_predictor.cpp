@@ -3,7 +3,14 @@
 namespace pmusim::timing {
 
 BranchPredictor::BranchPredictor(const PredictorConfig& c)
-    : cfg_(c), counters_(size_t{1} << c.table_bits, 1), targets_(c.btb_bits ? size_t{1} << c.btb_bits : 0, ~uint64_t{0}) {}
+    : cfg_(c), counters_(size_t{1} << c.table_bits, 1), targets_(c.btb_bits ? size_t{1} << c.btb_bits : 0, ~uint64_t{0}) {
+    if (c.direction == PredictorConfig::Direction::veer_el2) {
+        btb_.resize(c.btb_bits ? size_t{1} << c.btb_bits : 0);
+        lru_.resize(btb_.size() / 2);
+        veer_ras_.resize(c.ras_depth);
+        targets_.clear();
+    }
+}
 
 bool BranchPredictor::conditional(uint64_t pc, uint64_t target, bool taken) {
     if (!cfg_.enabled) return taken;  // prediction off: every branch is predicted not taken
@@ -12,7 +19,8 @@ bool BranchPredictor::conditional(uint64_t pc, uint64_t target, bool taken) {
         case PredictorConfig::Direction::not_taken: predicted = false; break;
         case PredictorConfig::Direction::btfn: predicted = target < pc; break;
         case PredictorConfig::Direction::bimodal:
-        case PredictorConfig::Direction::gshare: {
+        case PredictorConfig::Direction::gshare:
+        case PredictorConfig::Direction::veer_el2: {  // the timing model calls veer() instead
             const uint64_t mask = counters_.size() - 1;
             uint64_t idx = pc >> 1;
             if (cfg_.direction == PredictorConfig::Direction::gshare) idx ^= history_;
@@ -45,6 +53,152 @@ void BranchPredictor::call(uint64_t return_address) {
     if (!cfg_.ras_depth) return;
     if (ras_.size() == cfg_.ras_depth) ras_.erase(ras_.begin());  // the oldest entry falls off
     ras_.push_back(return_address);
+}
+
+// The VeeR EL2 predictor, from the RTL (chipsalliance/Cores-VeeR-EL2: src/design/ifu/el2_ifu_bp_ctl.sv,
+// exu/el2_exu.sv, exu/el2_exu_alu_ctl.sv, dec/el2_dec_decode_ctl.sv, lib/el2_lib.sv) and the parameters of its
+// default build (snapshots/default/el2_param.vh: BTB_SIZE 512, BTB_BTAG_SIZE 5, BHT_SIZE 512, BHT_GHR_SIZE 8,
+// RET_STACK_SIZE 8), written from those facts:
+// - Fetch reads the BTB and BHT for each 2-byte half of a 4-byte fetch group; a branch's entry belongs to the half
+//   its last 2 bytes are in (its "bank"), at the set of that 4-byte group. Set index: address bits [9:2] ^ [17:10]
+//   ^ [25:18]; tag: bits [14:10] ^ [19:15] ^ [24:20]; 2 ways, and an entry matches only its own bank.
+// - A branch is predicted taken only when it hits in the BTB: a conditional one when its BHT counter says so;
+//   calls, returns and jumps in the BTB always. A return takes the top of the return stack.
+// - The BHT: 2-bit counters in two banks (the branch's bank), indexed by the BTB set XOR the global history. The
+//   history shifts in the outcome of each branch that hit in the BTB (fetch shifts the predicted direction; a
+//   flush restores it from execute, which shifts the actual one: the same on the committed path).
+// - A misprediction (event 25, exu_pmu_i0_br_misp): a conditional branch the other way; a call, jump or return
+//   not in the BTB; a return whose return-stack target is wrong. Other JALs and JALRs are never predicted: always
+//   a flush, never event 25.
+// - A taken misprediction of a branch not in the BTB allocates it (the set's LRU way); a hit makes the other way
+//   the set's next victim. Counters: a misprediction of a conditional branch, and every branch that hit, update
+//   theirs (a call, jump or return writes "strongly taken").
+// - The return stack is fetch-time: a call that hits pushes, a return that hits pops; a push drops the oldest
+//   entry, a pop leaves the oldest in place. What a call pushes is its return address only for a 16-bit call.
+// - A BTB hit on an instruction of another kind (another address aliasing the tag) is a branch error: a flush
+//   that invalidates the entry; the instruction then runs unpredicted.
+int BranchPredictor::veer_lookup(uint64_t end, VeerSlot& slot) const {
+    const unsigned set_bits = cfg_.btb_bits - 1, tag_bits = cfg_.btb_tag_bits;
+    auto fold = [](uint64_t v, unsigned bits) {
+        const uint64_t m = (uint64_t{1} << bits) - 1;
+        return static_cast<uint32_t>((v & m) ^ ((v >> bits) & m) ^ ((v >> (2 * bits)) & m));
+    };
+    slot.bank = static_cast<uint8_t>((end >> 1) & 1u);
+    slot.set = fold(end >> 2, set_bits);
+    slot.tag = tag_bits ? fold(end >> (2 + set_bits), tag_bits) : 0u;
+    const BtbEntry* ways = &btb_[size_t{slot.set} * 2];
+    int hit = -1;
+    for (int w = 0; w < 2; ++w)
+        if (ways[w].valid && ways[w].tag == slot.tag && ways[w].bank == slot.bank) hit = w;
+    return hit;
+}
+
+uint8_t& BranchPredictor::veer_counter(const VeerSlot& slot) {
+    const size_t half = counters_.size() / 2;
+    return counters_[slot.bank * half + ((slot.set ^ history_) & (half - 1))];
+}
+
+void BranchPredictor::ras_push(uint64_t addr) {
+    if (veer_ras_.empty()) return;
+    for (size_t i = veer_ras_.size(); i-- > 1;) veer_ras_[i] = veer_ras_[i - 1];
+    veer_ras_[0] = {addr, true};
+}
+
+BranchPredictor::RasEntry BranchPredictor::ras_pop() {
+    if (veer_ras_.empty()) return {};
+    const RasEntry top = veer_ras_[0];
+    for (size_t i = 0; i + 1 < veer_ras_.size(); ++i) veer_ras_[i] = veer_ras_[i + 1];
+    return top;
+}
+
+// What a call that hits pushes: its start plus 2 for a 16-bit call, plus 0 for a 32-bit one (el2_ifu_bp_ctl.sv,
+// rs_addr: the branch's start plus ~pc4 halfwords); a return from a 32-bit call never matches it
+// (tests/veer-rtl/straight: each of its 20 returns mispredicts).
+static uint64_t pushed_address(uint64_t start, bool pc4) { return start + (pc4 ? 0u : 2u); }
+
+void BranchPredictor::veer_wrong_path(uint64_t addr, unsigned halfwords) {
+    for (unsigned n = 0; n < halfwords; ++n, addr += 2) {
+        VeerSlot slot;
+        const int w = veer_lookup(addr, slot);
+        if (w < 0) continue;
+        const BtbEntry& e = btb_[size_t{slot.set} * 2 + static_cast<size_t>(w)];
+        if (!e.call && !e.ret && veer_counter(slot) < 2) continue;  // a conditional branch predicted not taken
+        if (e.call && !e.ret) ras_push(pushed_address(addr - (e.pc4 ? 2u : 0u), e.pc4));
+        uint64_t next = e.target;
+        if (e.ret && !e.call) {
+            const RasEntry top = ras_pop();
+            if (top.valid) next = top.addr;
+        }
+        addr = next - 2;  // the loop steps to `next`
+    }
+}
+
+BranchPredictor::VeerOutcome BranchPredictor::veer(uint64_t pc, unsigned size, VeerKind kind, bool taken, uint64_t target) {
+    VeerOutcome out;
+    if (kind == VeerKind::other) out.flush = true;
+    if (!cfg_.enabled || btb_.empty()) {
+        out.mispredicted = taken && kind != VeerKind::other;
+        out.flush |= out.mispredicted;
+        return out;
+    }
+    VeerSlot slot;
+    const int hit = veer_lookup(pc + size - 2, slot);  // the entry of the branch's last 2 bytes
+    BtbEntry* ways = &btb_[size_t{slot.set} * 2];
+    if (hit >= 0) lru_[slot.set] = ways[0].valid && ways[0].tag == slot.tag ? 1 : 0;  // the other way replaces next
+    // A hit on another kind of instruction, or a direct one to another target: a branch error.
+    if (hit >= 0) {
+        const BtbEntry& e = ways[hit];
+        const bool pret = e.ret && !e.call;
+        const bool wrong_kind = kind == VeerKind::other || pret != (kind == VeerKind::ret);
+        const bool wrong_target = kind != VeerKind::ret && taken && e.target != target;
+        if (wrong_kind || wrong_target) {
+            ways[hit].valid = false;
+            out.flush = true;
+            out.mispredicted = taken && kind != VeerKind::other;  // refetched unpredicted
+            return out;
+        }
+    }
+    const uint64_t fall_through = pc + size;
+    if (kind == VeerKind::other) {
+        veer_wrong_path(fall_through, cfg_.wrong_path_fetch);
+        return out;
+    }
+    const uint64_t hmask = cfg_.history_bits ? (uint64_t{1} << cfg_.history_bits) - 1 : 0;
+    uint8_t& counter = veer_counter(slot);
+    bool predicted = false, right_target = true;
+    uint64_t predicted_next = fall_through;
+    if (hit >= 0) {
+        predicted = kind == VeerKind::cond ? counter >= 2 : true;
+        if (predicted) predicted_next = ways[hit].target;
+        if (kind == VeerKind::call) {
+            ras_push(pushed_address(pc, size == 4));
+        } else if (kind == VeerKind::ret) {
+            const RasEntry top = ras_pop();
+            right_target = top.valid && top.addr == target;
+            if (top.valid) predicted_next = top.addr;
+        }
+    }
+    out.mispredicted = predicted != taken || !right_target;
+    out.flush |= out.mispredicted;
+    if (kind == VeerKind::cond) {
+        if (hit >= 0 || out.mispredicted) {
+            if (taken && counter < 3) ++counter;
+            if (!taken && counter > 0) --counter;
+        }
+    } else if (hit >= 0 && right_target) {
+        counter = 3;
+    }
+    if (hit >= 0) history_ = ((history_ << 1) | (taken ? 1u : 0u)) & hmask;
+    if (out.mispredicted && taken && hit < 0) {
+        const unsigned w = lru_[slot.set];
+        ways[w] = {true, kind == VeerKind::call || kind == VeerKind::jump, kind == VeerKind::ret || kind == VeerKind::jump,
+                   size == 4, slot.bank, slot.tag, target};
+        lru_[slot.set] = static_cast<uint8_t>(w ^ 1u);
+    }
+    // Until the flush, fetch went on along the predicted path: its calls and returns that hit moved the return
+    // stack, which the flush does not restore.
+    if (out.mispredicted) veer_wrong_path(predicted_next, cfg_.wrong_path_fetch);
+    return out;
 }
 
 }  // namespace pmusim::timing

@@ -1,6 +1,8 @@
 // Branch prediction for the timing model: a direction predictor for conditional branches (none, static
 // backward-taken/forward-not-taken, a bimodal table of 2-bit counters, or gshare), a target buffer for indirect
-// jumps, and an optional return stack. Pure data structures; the timing model decides what a miss costs.
+// jumps, and an optional return stack; or the VeeR EL2 predictor as a whole (veer_el2: a tagged BTB that every
+// predicted branch needs, a gshare BHT and a fetch-time return stack). Pure data structures; the timing model
+// decides what a miss costs.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -9,12 +11,15 @@
 namespace pmusim::timing {
 
 struct PredictorConfig {
-    enum class Direction { not_taken, btfn, bimodal, gshare };
+    enum class Direction { not_taken, btfn, bimodal, gshare, veer_el2 };
     Direction direction = Direction::bimodal;
-    unsigned table_bits = 9;    // 2^table_bits two-bit counters
-    unsigned history_bits = 0;  // gshare: global history length
-    unsigned btb_bits = 9;      // 2^btb_bits entries of indirect-jump targets (0: indirect jumps always miss)
+    unsigned table_bits = 9;    // 2^table_bits two-bit counters (veer_el2: in two banks)
+    unsigned history_bits = 0;  // gshare, veer_el2: global history length
+    unsigned btb_bits = 9;      // 2^btb_bits entries of indirect-jump targets (0: indirect jumps always miss);
+                                // veer_el2: of branches, in 2 ways
+    unsigned btb_tag_bits = 0;  // veer_el2: the BTB's tag, folded from the address bits above the index
     unsigned ras_depth = 0;     // return stack entries (0: returns go through the target buffer)
+    unsigned wrong_path_fetch = 0;  // veer_el2: 2-byte halves fetched past a misprediction before the flush
     bool enabled = true;        // false: every taken branch is a misprediction (ARM11 out of reset)
 };
 
@@ -29,6 +34,17 @@ public:
     bool indirect(uint64_t pc, uint64_t target, bool is_return);
     // A call: its return address goes on the return stack.
     void call(uint64_t return_address);
+
+    // veer_el2: what the core makes of a control transfer (VeeR EL2 RTL, el2_dec_decode_ctl.sv): a conditional
+    // branch; a JAL whose offset fits 13 signed bits linking x1 or x5 (call) or not (jump); a JALR x0 through x1
+    // or x5 (ret); any other JAL or JALR (other: never predicted, always a flush).
+    enum class VeerKind { cond, call, jump, ret, other };
+    struct VeerOutcome {
+        bool mispredicted = false;  // event 25: a direction or return-target misprediction
+        bool flush = false;         // the pipeline refetches: mispredictions, other jumps, BTB errors
+    };
+    // One control transfer at `pc` of `size` bytes, taken or not, to `target` when taken.
+    VeerOutcome veer(uint64_t pc, unsigned size, VeerKind kind, bool taken, uint64_t target);
     void set_enabled(bool e) { cfg_.enabled = e; }
     bool enabled() const { return cfg_.enabled; }
 
@@ -38,6 +54,32 @@ private:
     std::vector<uint64_t> targets_;
     std::vector<uint64_t> ras_;
     uint64_t history_ = 0;
+    // veer_el2 state: BTB entries (2 ways per set), the way each set replaces next, the return stack.
+    struct BtbEntry {
+        bool valid = false, call = false, ret = false;
+        bool pc4 = false;  // a 32-bit instruction
+        uint8_t bank = 0;  // the 2-byte half of its 4-byte fetch group the branch ends in
+        uint32_t tag = 0;
+        uint64_t target = 0;
+    };
+    std::vector<BtbEntry> btb_;
+    std::vector<uint8_t> lru_;
+    struct RasEntry {
+        uint64_t addr = 0;
+        bool valid = false;
+    };
+    std::vector<RasEntry> veer_ras_;
+    struct VeerSlot {
+        uint32_t set = 0, tag = 0;
+        uint8_t bank = 0;
+    };
+    // The way of the BTB entry for the branch whose last 2 bytes are at `end` (-1: none), and its set, tag, bank.
+    int veer_lookup(uint64_t end, VeerSlot& slot) const;
+    uint8_t& veer_counter(const VeerSlot& slot);
+    void ras_push(uint64_t addr);
+    RasEntry ras_pop();
+    // Fetch along a wrong path from `addr` for `halfwords`: predicted-taken calls and returns move the stack.
+    void veer_wrong_path(uint64_t addr, unsigned halfwords);
 };
 
 }  // namespace pmusim::timing

@@ -10,6 +10,19 @@ void emit(EventBatch& b, uint32_t ev, uint64_t n = 1) {
 
 unsigned ctz(uint32_t m) { return static_cast<unsigned>(__builtin_ctz(m)); }
 
+// What VeeR EL2's decoder makes of a control transfer (el2_dec_decode_ctl.sv: pcall, pja, pret): a JAL whose
+// offset fits 13 signed bits is a call when it links x1 or x5, else a jump; a JALR x0 through x1 or x5 a return;
+// other JALs and JALRs are not predicted.
+BranchPredictor::VeerKind veer_kind(const isa::RetiredInsn& insn, uint64_t pc, uint64_t next_pc) {
+    using K = BranchPredictor::VeerKind;
+    if (insn.branch & isa::br_conditional) return K::cond;
+    const uint32_t link = isa::reg_bit(1) | isa::reg_bit(5);
+    if (insn.branch & isa::br_register) return insn.regs.dst == 0 && (insn.regs.src & link) ? K::ret : K::other;
+    const int64_t offset = static_cast<int64_t>(next_pc - pc);
+    if (offset < -4096 || offset > 4094) return K::other;
+    return insn.regs.dst & link ? K::call : K::jump;
+}
+
 }  // namespace
 
 TimingModel::TimingModel(const TimingParams& p) : p_(p), bp_(p.predictor), seen_target_(1024, 0) {
@@ -130,7 +143,16 @@ uint64_t TimingModel::step(const isa::RetiredInsn& insn, uint64_t pc, unsigned s
         const bool taken = (insn.branch & isa::br_taken) && !insn.cond_failed;
         const bool conditional = (insn.branch & isa::br_conditional) || insn.cond_failed;
         bool mispredicted = false, predictable = false;
-        if (conditional) {
+        if (p_.predictor.direction == PredictorConfig::Direction::veer_el2) {
+            if (!(insn.branch & isa::br_exc_return)) {  // mret: a flush, not a prediction
+                const auto o = bp_.veer(pc, size, veer_kind(insn, pc, next_pc), taken, next_pc);
+                if (o.mispredicted) emit(b, p_.ev_mispredict);
+                if (o.flush) {
+                    cycles += p_.mispredict_penalty;
+                    flush_cycles = p_.mispredict_penalty;
+                }
+            }
+        } else if (conditional) {
             // A trace shows a branch's target only when taken: an untaken one uses the target it last went to
             // (unknown: taken as forward, the usual layout of an if).
             uint64_t& seen = seen_target_[(pc >> 1) & (seen_target_.size() - 1)];
@@ -139,7 +161,9 @@ uint64_t TimingModel::step(const isa::RetiredInsn& insn, uint64_t pc, unsigned s
             mispredicted = bp_.conditional(pc, target, taken);
             predictable = true;
         }
-        if (taken && (insn.branch & isa::br_exc_return) && !p_.predict_exc_return) {
+        if (p_.predictor.direction == PredictorConfig::Direction::veer_el2) {
+            // predicted above
+        } else if (taken && (insn.branch & isa::br_exc_return) && !p_.predict_exc_return) {
             // a flush, not a prediction
         } else if (taken && (insn.branch & isa::br_register)) {
             const bool ret = insn.branch & isa::br_return;
@@ -153,7 +177,7 @@ uint64_t TimingModel::step(const isa::RetiredInsn& insn, uint64_t pc, unsigned s
         } else if (taken && !conditional && !bp_.enabled()) {
             mispredicted = true;  // prediction off: even unconditional branches are assumed not taken
         }
-        if (taken && (insn.branch & isa::br_call)) {
+        if (taken && (insn.branch & isa::br_call) && p_.predictor.direction != PredictorConfig::Direction::veer_el2) {
             bp_.call(pc + size);
             if (bp_.enabled() && p_.predictor.ras_depth) emit(b, p_.ev_ras_push);
         }

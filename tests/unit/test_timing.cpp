@@ -140,6 +140,72 @@ TEST(BranchPredictor, PredictionOffMispredictsEveryTakenBranch) {
     EXPECT_TRUE(bp.indirect(0x100, 0x200, false));
 }
 
+// The VeeR EL2 predictor (BranchPredictor::veer; rules from the RTL, cited there). History off (0 bits) so that
+// each branch has one counter and the counts can be followed by hand.
+PredictorConfig veer_config(unsigned wrong_path) {
+    PredictorConfig c;
+    c.direction = PredictorConfig::Direction::veer_el2;
+    c.table_bits = 9;
+    c.history_bits = 0;
+    c.btb_bits = 9;
+    c.btb_tag_bits = 5;
+    c.ras_depth = 8;
+    c.wrong_path_fetch = wrong_path;
+    return c;
+}
+using VK = BranchPredictor::VeerKind;
+
+TEST(BranchPredictor, VeerLoopBranchAllocatesOnItsFirstTakenMiss) {
+    BranchPredictor bp(veer_config(0));
+    unsigned miss = 0;
+    for (int run = 0; run < 10; ++run)
+        for (int i = 0; i < 10; ++i) miss += bp.veer(0x1000, 4, VK::cond, i < 9, 0xF00).mispredicted;
+    // Not in the BTB the first time: predicted not taken, taken: a miss that allocates it and moves its counter
+    // from weakly not taken to weakly taken. Then every taken one is right and every exit wrong: 1 + 10.
+    EXPECT_EQ(miss, 11u);
+}
+
+TEST(BranchPredictor, VeerReturnsAfterA32BitCallAlwaysMiss) {
+    BranchPredictor bp(veer_config(0));
+    // A 16-bit call and its return: both miss the first time (not in the BTB), then the call pushes pc + 2.
+    EXPECT_TRUE(bp.veer(0x100, 2, VK::call, true, 0x400).mispredicted);
+    EXPECT_TRUE(bp.veer(0x410, 2, VK::ret, true, 0x102).mispredicted);
+    EXPECT_FALSE(bp.veer(0x100, 2, VK::call, true, 0x400).mispredicted);
+    EXPECT_FALSE(bp.veer(0x410, 2, VK::ret, true, 0x102).mispredicted);
+    // A 32-bit call pushes its own address (rs_addr adds no halfword for a 4-byte branch): its return misses.
+    EXPECT_TRUE(bp.veer(0x200, 4, VK::call, true, 0x500).mispredicted);
+    EXPECT_TRUE(bp.veer(0x510, 2, VK::ret, true, 0x204).mispredicted);
+    for (int i = 0; i < 2; ++i) {
+        EXPECT_FALSE(bp.veer(0x200, 4, VK::call, true, 0x500).mispredicted);
+        EXPECT_TRUE(bp.veer(0x510, 2, VK::ret, true, 0x204).mispredicted);
+    }
+}
+
+TEST(BranchPredictor, VeerUnpredictedJumpsFlushWithoutMispredicting) {
+    BranchPredictor bp(veer_config(0));
+    for (int i = 0; i < 2; ++i) {  // a JALR call through a register: never in the BTB, always refetched
+        const auto o = bp.veer(0x100, 4, VK::other, true, 0x800);
+        EXPECT_FALSE(o.mispredicted);
+        EXPECT_TRUE(o.flush);
+    }
+}
+
+TEST(BranchPredictor, VeerWrongPathReturnPopsTheStack) {
+    // A branch mispredicted not taken: fetch went on to its fall-through, where a return in the BTB popped the
+    // return stack; the flush does not restore it, so the next return finds the wrong address.
+    auto last_return_missed = [](unsigned wrong_path) {
+        BranchPredictor bp(veer_config(wrong_path));
+        bp.veer(0x400, 2, VK::ret, true, 0x999);   // returns at 0x400 and 0x300 enter the BTB
+        bp.veer(0x300, 2, VK::ret, true, 0x999);
+        bp.veer(0x180, 2, VK::call, true, 0x2FC);  // a call enters the BTB, then pushes 0x182
+        bp.veer(0x180, 2, VK::call, true, 0x2FC);
+        EXPECT_TRUE(bp.veer(0x2FC, 4, VK::cond, true, 0x400).mispredicted);  // fall-through: 0x300
+        return bp.veer(0x400, 2, VK::ret, true, 0x182).mispredicted;
+    };
+    EXPECT_FALSE(last_return_missed(0));
+    EXPECT_TRUE(last_return_missed(4));  // 0x300 popped 0x182 on the wrong path
+}
+
 TEST(BranchPredictor, TargetBufferRemembersTheLastTarget) {
     PredictorConfig c;
     BranchPredictor bp(c);
