@@ -174,4 +174,51 @@ Info classify(uint32_t insn, bool rv64) {
     return info;
 }
 
+namespace {
+// Sign-extends the low `bits` bits of v.
+int32_t sext(uint32_t v, unsigned bits) {
+    const uint32_t m = uint32_t{1} << (bits - 1);
+    return static_cast<int32_t>((v ^ m) - m);
+}
+uint32_t bit(uint32_t v, unsigned i) { return (v >> i) & 1u; }
+}  // namespace
+
+Transfer transfer(uint32_t insn, bool rv64) {
+    Transfer t;
+    const Info info = classify(insn, rv64);
+    if (info.klass != Klass::branch && info.klass != Klass::jal && info.klass != Klass::jalr) return t;
+    if (info.compressed) {
+        const uint32_t h = insn & 0xFFFFu;
+        if (info.klass == Klass::jalr) {  // c.jr, c.jalr (CR format): rs1 in [11:7], no immediate
+            t.kind = Transfer::indirect;
+            t.rs1 = (h >> 7) & 31u;
+        } else if (info.klass == Klass::jal) {  // c.j, c.jal (CJ): offset[11|4|9:8|10|6|7|3:1|5] in [12:2]
+            const uint32_t o = bit(h, 12) << 11 | bit(h, 11) << 4 | bit(h, 10) << 9 | bit(h, 9) << 8 | bit(h, 8) << 10 |
+                               bit(h, 7) << 6 | bit(h, 6) << 7 | ((h >> 3) & 7u) << 1 | bit(h, 2) << 5;
+            t.kind = Transfer::relative;
+            t.offset = sext(o, 12);
+        } else {  // c.beqz, c.bnez (CB): offset[8|4:3] in [12:10], offset[7:6|2:1|5] in [6:2]
+            const uint32_t o = bit(h, 12) << 8 | ((h >> 10) & 3u) << 3 | ((h >> 5) & 3u) << 6 | ((h >> 3) & 3u) << 1 |
+                               bit(h, 2) << 5;
+            t.kind = Transfer::relative;
+            t.offset = sext(o, 9);
+        }
+        return t;
+    }
+    if (info.klass == Klass::jalr) {  // I-type
+        t.kind = Transfer::indirect;
+        t.rs1 = (insn >> 15) & 31u;
+        t.offset = sext(insn >> 20, 12);
+    } else if (info.klass == Klass::jal) {  // J-type: imm[20|10:1|11|19:12] in [31:12]
+        const uint32_t o = bit(insn, 31) << 20 | ((insn >> 21) & 0x3FFu) << 1 | bit(insn, 20) << 11 | ((insn >> 12) & 0xFFu) << 12;
+        t.kind = Transfer::relative;
+        t.offset = sext(o, 21);
+    } else {  // B-type: imm[12|10:5] in [31:25], imm[4:1|11] in [11:7]
+        const uint32_t o = bit(insn, 31) << 12 | ((insn >> 25) & 0x3Fu) << 5 | ((insn >> 8) & 0xFu) << 1 | bit(insn, 7) << 11;
+        t.kind = Transfer::relative;
+        t.offset = sext(o, 13);
+    }
+    return t;
+}
+
 }  // namespace pmusim::isa::rv32

@@ -54,6 +54,16 @@ struct Info {
     unsigned size = 4;        // bytes
 };
 
+// Where a control-transfer instruction goes (RISC-V unprivileged spec 2.5, 16.4): the PC-relative offset of a
+// conditional branch's or a JAL's target (c.j, c.jal, c.beqz, c.bnez included), or for a JALR (c.jr, c.jalr) the
+// source register and immediate of target = (rs1 + imm) & ~1. kind none: not a branch or jump.
+struct Transfer {
+    enum Kind : uint8_t { none, relative, indirect } kind = none;
+    int32_t offset = 0;  // relative: target - pc; indirect: the immediate
+    unsigned rs1 = 0;    // indirect
+};
+Transfer transfer(uint32_t insn, bool rv64 = false);
+
 // Classifies one instruction; `insn` holds 16 (compressed, low two bits != 0b11) or 32 bits. With rv64, the RV64
 // forms too (ld, sd, lwu, the *W operations, c.ld, c.sd, c.addiw, c.ldsp, c.sdsp).
 Info classify(uint32_t insn, bool rv64 = false);

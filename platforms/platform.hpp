@@ -49,6 +49,11 @@ struct Platform {
     std::function<size_t(Pmu&, const std::vector<uint32_t>&)> program_counters;
     // Adds the events `count` retired instructions of one class signal.
     std::function<void(const isa::RetiredInsn&, uint64_t count, EventBatch&)> retire;
+    // Adds the events an interrupt taken signals (`cause`: its exception code; trace::TraceRecord::unknown_cause
+    // where the trace does not tell). Empty: the platform counts none.
+    std::function<void(unsigned cause, EventBatch&)> interrupt;
+    // Adds the events a halt the program requests signals (VeeR EL2: an mpmc write entering pmu/fw-halt).
+    std::function<void(EventBatch&)> fw_halt;
     // Builds a PMU; throws std::invalid_argument naming a bad option or value.
     std::function<std::unique_ptr<Pmu>(const PlatformOptions&)> make;
     // Every event number the architecture names (for `event NAME`), and which the platform implements.

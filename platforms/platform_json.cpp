@@ -198,6 +198,8 @@ void visit_timing(V& v, TimingParams& t) {
     v("predict_exc_return", t.predict_exc_return);
     v.event("ev_irq_disabled", t.ev_irq_disabled);
     v("mstatus_write_extra", t.mstatus_write_extra);
+    v("interrupt_entry", t.interrupt_entry);
+    v("fw_halt_wake", t.fw_halt_wake);
     v.string("source", t.source);
 }
 // Every field of TimingParams is in visit_timing: a new field changes the size and stops the build here. Add it

@@ -384,6 +384,18 @@ Platform make_veer_platform(PlatformText text, const VeerConfig& cfg) {
             default: break;
         }
     };
+    // Interrupts taken (el2_dec_tlu_ctl.sv, MHPME_TIMER_INT_TAKEN and MHPME_EXT_INT_TAKEN): the platform timer (mcause
+    // 7) and the internal timers 0 and 1 (29, 28) are event 38, external interrupts (11) event 39. Every one
+    // flushes the pipeline (40: flush lower = interrupt_valid_r | mret_r | ... | take_halt | take_ext_int_start);
+    // an external interrupt twice in the default build, whose fast redirect (RV_FAST_INTERRUPT_REDIRECT) first
+    // flushes to fetch the handler's address from the meivt table. Measured: tests/veer-rtl/irq (5 interrupts, 5
+    // mret, 1 fw-halt: 12 flushes).
+    p.interrupt = [](unsigned cause, EventBatch& b) {
+        if (cause == 7 || cause == 28 || cause == 29) b.add(38, 1);
+        if (cause == 11) b.add(39, 1);
+        b.add(40, cause == 11 ? 2 : 1);
+    };
+    p.fw_halt = [](EventBatch& b) { b.add(40, 1); };  // take_halt flushes too
     p.make = [cfg](const PlatformOptions& opts) -> std::unique_ptr<Pmu> {
         return std::make_unique<VeerPmu>(apply_veer_options(cfg, opts));
     };

@@ -125,6 +125,12 @@ TimingParams veer() {
     extra(p, C::csr_read, 2);
     extra(p, C::csr_read_write, 2);
     p.mstatus_write_extra = 1;
+    // Interrupts (tests/veer-rtl/irq): after an mpmc fw-halt, the last 7 cycles of the gap before the handler count
+    // (the wake-up and the entry); mcycle stops for the rest.
+    p.fw_halt_wake = 7;
+    // An interrupt's handler begins 4 cycles later than an instruction's successor would (irq: the handler's first
+    // instruction, 32 entries).
+    p.interrupt_entry = 4;
     extra(p, C::ecall, 3);
     extra(p, C::ebreak, 3);
     extra(p, C::mret, 2);

@@ -429,7 +429,7 @@ private:
             for (size_t i = 0; i < m;) {
                 const TraceRecord& rec = recs[i];
                 size_t done = 0;
-                if (rec.privilege == priv_) {
+                if (rec.privilege == priv_ && !rec.interrupt) {
                     Block* b = blocks_.find(rec);
                     if (!b) b = build(recs, i, m);
                     if (b) done = run_block<kTm, kT>(*b, recs + i, m - i);
@@ -500,7 +500,7 @@ private:
         uint64_t cycles = 0;
         for (; k < n; ++k) {
             const TraceRecord& rec = recs[k];
-            if (rec.trapped || record_key(rec) != b.keys[k]) break;  // a trap: step() takes it
+            if (rec.trapped || rec.interrupt || record_key(rec) != b.keys[k]) break;  // step() takes traps and interrupts
             if constexpr (kTm) {
                 const isa::RetiredInsn insn = complete(b.insns[k], rec, &recs[k + 1]);
                 plain &= !(insn.cond_failed | insn.unaligned);
@@ -682,6 +682,7 @@ private:
         // Late writebacks (VeeR EL2 nbL/nbD) land before the instruction reads its sources.
         for (unsigned i = 0; i < rec.n_regs; ++i)
             if (rec.regs[i].before) set_gpr(rec.regs[i], rv);
+        if (rec.interrupt) interrupt(rec);
         if (rec.privilege != priv_) {
             flush();
             priv_ = rec.privilege;
@@ -717,6 +718,32 @@ private:
         for (unsigned i = 0; i < rec.n_regs; ++i)
             if (!rec.regs[i].before) set_gpr(rec.regs[i], rv);
         if (o_.interval && r_.instructions % o_.interval == 0 && d.retires && o_.on_interval) interval_point();
+    }
+
+    // An interrupt taken before `rec` (the trace shows it: TraceRecord::interrupt). After a pmu/fw-halt (an mpmc
+    // write) the core slept until this interrupt woke it (veer-el2-mhpm.md §5): the trace's gap before `rec`, less
+    // the cycles of waking and entering (fw_halt_wake), passes in pmu/fw-halt, where mcycle and events 1-56 stop
+    // and events 512-516 count. Without timestamps the sleep is not known and none passes.
+    void interrupt(const TraceRecord& rec) {
+        irq_seen_ = true;
+        flush();
+        if (halt_pending_) {
+            halt_pending_ = false;
+            const unsigned wake = p_.timing ? p_.timing->fw_halt_wake : 0;
+            const uint64_t gap = rec.has_time ? rec.time - std::min(rec.time, prev_time_) : 0;
+            if (gap > wake) {
+                EventBatch sleep;
+                sleep.cycles = gap - wake;
+                pmu_->set_state(CoreState::fw_halt);
+                if (o_.advance_hook) o_.advance_hook(sleep);
+                else pmu_->advance(sleep);
+                pmu_->set_state(CoreState::run);
+                if (o_.timing == Timing::trace) prev_time_ += gap - wake;  // the rest of the gap is the entry's
+                slept_ += gap - wake;
+            }
+        }
+        if (p_.interrupt) p_.interrupt(rec.cause, batch_);
+        if (tm_) tm_->take_interrupt();
     }
 
     // A point of the time series, with the PMU up to date.
@@ -827,6 +854,17 @@ private:
         // VeeR EL2 (veer-el2-mhpm.md §4.1): the instruction's own events count before its write lands.
         if (p_.events_before_write) flush();
         if (reg && writes) pmu_->write(*reg, value & 0xFFFFFFFFu, ctx);
+        // pmu/fw-halt (VeeR EL2 mpmc): the core drains the instructions already in its pipeline, which the trace
+        // shows retiring, then sleeps until an interrupt (interrupt() above), so the PMU goes on counting here.
+        if (pmu_->state() == CoreState::fw_halt) {
+            pmu_->set_state(CoreState::run);
+            halt_pending_ = true;
+            if (p_.fw_halt) {
+                p_.fw_halt(batch_);
+                flush();
+            }
+            if (tm_ && (value & 2u)) tm_->set_mie();  // haltie: MIE set on the way into fw-halt (veer §5)
+        }
         flush();
     }
 
@@ -847,7 +885,11 @@ private:
     // Which implemented events the replay produces: those the retirement of some class signals, and cycles.
     void collect() {
         r_.cycles = total_cycles_;
-        const std::vector<bool> produced = producible_events(p_, mem_seen_, tm_.has_value());
+        if (slept_)
+            r_.notes.push_back(fmt::format("the core slept {} cycles in pmu/fw-halt (mpmc), woken by an interrupt; mcycle "
+                                           "and events 1-56 do not count them", slept_));
+        const std::vector<bool> produced =
+            producible_events(p_, mem_seen_, tm_.has_value(), irq_seen_ || reader_->shows_interrupts());
         if (tm_ && !mem_seen_)
             for (uint32_t e : tm_->address_events())
                 if (p_.implements(*pmu_, e)) {
@@ -890,6 +932,8 @@ private:
     EventBatch scratch_;  // the timing model's events under --timing cpi1, before the stall events are dropped
     uint32_t sctlr_key_ = 0;
     bool mem_seen_ = false;
+    bool irq_seen_ = false, halt_pending_ = false;  // an interrupt in the trace; an mpmc fw-halt not yet woken
+    uint64_t slept_ = 0;                             // cycles in pmu/fw-halt
     uint64_t next_sample_ = 0;             // the next sample point (cycles); all ones without sampling
     std::vector<uint32_t> series_events_;  // the time series' events
     std::optional<std::pair<uint64_t, uint64_t>> last_point_;  // instructions and cycles of the last point
@@ -931,7 +975,7 @@ Result run(const Options& o, std::unique_ptr<trace::TraceReader> reader) {
 
 Result run(const Options& o) { return run(o, nullptr); }
 
-std::vector<bool> producible_events(const Platform& p, bool with_addresses, bool with_model) {
+std::vector<bool> producible_events(const Platform& p, bool with_addresses, bool with_model, bool with_interrupts) {
     std::vector<bool> produced(65536, false);
     EventBatch probe;
     for (int c = 0; c <= static_cast<int>(isa::InsnClass::fence_i); ++c)
@@ -945,6 +989,8 @@ std::vector<bool> producible_events(const Platform& p, bool with_addresses, bool
                 probe_insn.unaligned = br == 0;
                 p.retire(probe_insn, 1, probe);
             }
+    if (with_interrupts && p.interrupt)
+        for (unsigned cause = 0; cause < 64; ++cause) p.interrupt(cause, probe);
     for (const auto& e : probe.events) produced[e.event] = true;
     produced[p.cycle_event] = true;
     if (const auto params = with_model ? p.timing : std::nullopt) {

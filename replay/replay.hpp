@@ -133,6 +133,7 @@ Result run(const Options& o, std::unique_ptr<trace::TraceReader> reader);
 // the cycle event and its timing model's events; the cache and bus events only `with_addresses` (the trace
 // carries data addresses).
 // `with_model`: false when the timing model does not run (Options::timing_events off).
-std::vector<bool> producible_events(const Platform& p, bool with_addresses, bool with_model = true);
+// `with_interrupts`: the trace shows the interrupts taken (trace::TraceReader::shows_interrupts).
+std::vector<bool> producible_events(const Platform& p, bool with_addresses, bool with_model = true, bool with_interrupts = false);
 
 }  // namespace pmusim::replay

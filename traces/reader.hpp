@@ -29,6 +29,8 @@ public:
     // (VeeR EL2: no memory region cacheable until the program writes mrac).
     virtual bool starts_at_reset() const { return false; }
     virtual bool has_time() const { return false; }
+    // Whether the trace shows where interrupts were taken (TraceRecord::interrupt; the VeeR exec.log).
+    virtual bool shows_interrupts() const { return false; }
     uint64_t skipped_lines() const { return skipped_; }
     const std::string& first_skip_message() const { return first_skip_; }
     virtual std::string end_note() const { return {}; }  // why the reader stopped early, if it did

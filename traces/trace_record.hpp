@@ -45,6 +45,12 @@ struct TraceRecord {
     // The instruction raised an exception (the trace shows it writing nothing, and the next instruction is the trap
     // vector): it did not retire (RISC-V privileged spec 3.3.1; minstret counts retired instructions only).
     bool trapped = false;
+    // An interrupt was taken just before this instruction: the trace shows the core entering a handler that no
+    // instruction went to (RISC-V privileged spec 3.1.9; VeeR EL2 PRM ch. 6, fast interrupt redirect). `cause` is
+    // its exception code (mcause without the interrupt bit), or unknown_cause where the trace does not tell.
+    static constexpr uint16_t unknown_cause = 0xFFFF;
+    bool interrupt = false;
+    uint16_t cause = unknown_cause;
     bool has_time = false;
     uint64_t time = 0;     // the trace's timestamp (VeeR: cycle; Tarmac: its unit)
     uint64_t line = 0;     // source line, for messages

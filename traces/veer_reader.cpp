@@ -30,8 +30,18 @@ public:
     uint64_t bytes_read() const override { return src_->raw_bytes(); }
     bool has_register_values() const override { return true; }
     bool has_time() const override { return true; }
+    bool shows_interrupts() const override { return true; }
     bool starts_at_reset() const override { return true; }
-    std::string end_note() const override { return note_; }
+    std::string end_note() const override {
+        std::string s = note_;
+        auto add = [&s](const std::string& t) { s += (s.empty() ? "" : "; ") + t; };
+        if (duplicates_)
+            add(fmt::format("{} instruction{} shown twice at an interrupt entry retired once", duplicates_, duplicates_ == 1 ? "" : "s"));
+        if (flushed_)
+            add(fmt::format("{} instruction{} shown before an interrupt entry, at the address the handler returned to, "
+                            "did not retire there (the interrupt flushed it)", flushed_, flushed_ == 1 ? "" : "s"));
+        return s;
+    }
 
     // The end of the test (streaming): after the last terminating store before the cycle column freezes. The
     // RTL stops a couple of cycles after the store, then the log goes on with the cycle frozen; VeeR EL2 retires
@@ -42,7 +52,7 @@ public:
         while (ready_.empty()) {
             if (finished_) return false;
             TraceRecord r;
-            if (!read_instruction(r)) {
+            if (!resolve(r)) {
                 if (terminated_ && !pending_.empty())
                     note_ = fmt::format("the test ended at the mailbox store on line {}", last_term_line_);
                 pending_.clear();
@@ -106,21 +116,137 @@ private:
         return true;
     }
 
-    // One record of lookahead: whether an instruction trapped, and the privilege of the next, show in the next
-    // instruction's PC.
+    // Interrupts (resolve()): the record that enters a handler is held with what follows until the handler's
+    // mret, which tells where the interrupted program resumes (mepc), and its read of mcause, which tells the
+    // cause. The RTL's trace port shows the instruction at mepc once before the entry although the interrupt
+    // flushed it (it retires after the handler: tests/veer-rtl/irq); such an instruction is dropped here.
+    bool resolve(TraceRecord& out) {
+        while (look_.size() < 2 && !look_end_) {
+            TraceRecord r;
+            if (read_instruction(r)) look_.push_back(r);
+            else look_end_ = true;
+        }
+        if (look_.empty()) return false;
+        if (look_.size() >= 2 && look_[1].interrupt && !look_[1].trapped) resolve_interrupt();
+        out = look_.front();
+        look_.pop_front();
+        return true;
+    }
+
+    // look_[1] entered a handler after look_[0]: reads on to the handler's mret (nested entries have their own).
+    void resolve_interrupt() {
+        constexpr size_t limit = 1 << 16;  // a handler longer than this keeps both facts unknown
+        size_t depth = 0, i = 1;
+        bool cause_known = look_[1].cause != TraceRecord::unknown_cause;
+        for (;; ++i) {
+            while (i + 1 >= look_.size() && !look_end_ && look_.size() < limit) {
+                TraceRecord r;
+                if (read_instruction(r)) look_.push_back(r);
+                else look_end_ = true;
+            }
+            if (i + 1 >= look_.size()) return;  // the trace ends inside the handler
+            const TraceRecord& r = look_[i];
+            if (i > 1 && r.interrupt) ++depth;
+            if (!cause_known && depth == 0) {
+                // csrr rd, mcause (any CSR instruction on 0x342 that shows rd): bit 31 set for an interrupt.
+                if ((r.encoding & 0x7F) == 0x73 && ((r.encoding >> 12) & 3u) && (r.encoding >> 20) == 0x342) {
+                    for (unsigned k = 0; k < r.n_regs; ++k)
+                        if (r.regs[k].kind == RegKind::gpr && !r.regs[k].before && r.regs[k].index == ((r.encoding >> 7) & 31u) &&
+                            (r.regs[k].value >> 31) & 1u) {
+                            look_[1].cause = static_cast<uint16_t>(r.regs[k].value & 0x7FFF);
+                            cause_known = true;
+                        }
+                }
+            }
+            if (r.encoding == 0x30200073u) {  // mret
+                if (depth) {
+                    --depth;
+                    continue;
+                }
+                // look_[i + 1] is where the program resumes: mepc.
+                if (look_[i + 1].pc == look_[0].pc && look_[0].pc != look_[1].pc) {
+                    for (unsigned k = 0; k < look_[0].n_regs; ++k)  // its late writebacks still land first
+                        if (look_[0].regs[k].before) look_[1].add_reg(RegKind::gpr, look_[0].regs[k].index, look_[0].regs[k].value, true);
+                    look_.pop_front();
+                    ++flushed_;
+                }
+                return;
+            }
+        }
+    }
+
+    // One record of lookahead: whether an instruction trapped, the privilege of the next, and an interrupt taken
+    // before the next show in the next instruction's PC.
     bool read_instruction(TraceRecord& out) {
         if (!have_held_) {
             if (!read_raw(held_)) return false;
+            held_succ_ = succ_;
             have_held_ = true;
             held_.privilege = priv_;
         }
         TraceRecord nxt;
-        const bool more = read_raw(nxt);
+        bool more = read_raw(nxt);
+        // The RTL's trace port may show the instruction before an interrupt entry twice (same PC and encoding, no
+        // CSR value) where the first cannot have gone to the second: it retired once (tests/veer-rtl/irq).
+        while (more && nxt.pc == held_.pc && nxt.encoding == held_.encoding && !goes_to(held_succ_, nxt.pc) &&
+               !writes_csr(nxt)) {
+            size_t at = 0;  // its late writebacks land before the next instruction, ahead of later ones
+            for (unsigned k = 0; k < nxt.n_regs; ++k)
+                if (nxt.regs[k].before) late_.insert(late_.begin() + static_cast<std::ptrdiff_t>(at++), {nxt.regs[k].index, nxt.regs[k].value});
+            ++duplicates_;
+            more = read_raw(nxt);
+        }
+        const Succ nsucc = succ_;
         if (more) transition(held_, nxt);
         out = held_;
-        if (more) held_ = nxt;
-        else have_held_ = false;
+        if (more) {
+            held_ = nxt;
+            held_succ_ = nsucc;
+        } else {
+            have_held_ = false;
+        }
         return true;
+    }
+
+    // Where an instruction may go next (RISC-V unprivileged spec 2.5): its fall-through, a branch's target, a
+    // jump's; any is accepted after mret (mepc is not followed), none when it is not known.
+    struct Succ {
+        uint64_t a = 0, b = 0;
+        bool any = false;
+    };
+    Succ successor(const TraceRecord& r) const {
+        Succ s{r.pc + r.size, r.pc + r.size, false};
+        const auto t = isa::rv32::transfer(r.encoding);
+        const auto k = isa::rv32::classify(r.encoding).klass;
+        if (t.kind == isa::rv32::Transfer::relative) {
+            s.b = r.pc + static_cast<uint64_t>(static_cast<int64_t>(t.offset));
+            if (k == isa::rv32::Klass::jal) s.a = s.b;
+        } else if (t.kind == isa::rv32::Transfer::indirect) {
+            s.a = s.b = (gpr_[t.rs1] + static_cast<uint64_t>(static_cast<int64_t>(t.offset))) & 0xFFFFFFFEu;
+        } else if (k == isa::rv32::Klass::mret) {
+            s.any = true;
+        }
+        return s;
+    }
+    static bool goes_to(const Succ& s, uint64_t pc) {
+        return s.any || pc == s.a || pc == s.b;
+    }
+    static bool writes_csr(const TraceRecord& r) {
+        for (unsigned i = 0; i < r.n_regs; ++i)
+            if (r.regs[i].kind == RegKind::csr) return true;
+        return false;
+    }
+    // The first instruction of a trap handler: mtvec's base, or in vectored mode base + 4 x cause (RISC-V
+    // privileged spec 3.1.7).
+    bool at_vector(uint64_t pc, uint16_t& cause) const {
+        if (!have_mtvec_) return false;
+        cause = TraceRecord::unknown_cause;
+        if (pc == mtvec_) return true;
+        if ((mtvec_mode_ & 3u) == 1 && pc > mtvec_ && pc < mtvec_ + 4 * 64 && (pc - mtvec_) % 4 == 0) {
+            cause = static_cast<uint16_t>((pc - mtvec_) / 4);
+            return true;
+        }
+        return false;
     }
 
     // The privilege mode, followed from the trace (RISC-V privileged spec 3.1.6.1, 3.3.2): M at reset; mret goes
@@ -128,6 +254,9 @@ private:
     // known from the values the exec.log's CSR column shows. A trap is an instruction followed by the trap vector
     // (mtvec's base) where it neither falls through nor jumps; a CSR instruction that shows no result there (no
     // rd value, no CSR value) raised the exception (an illegal access: mcounteren, U-mode) and did not retire.
+    // An interrupt is a jump to the trap vector (or, VeeR EL2's fast redirect of external interrupts once meivt
+    // is set, anywhere) that the instruction before did not make (RISC-V privileged spec 3.1.9; VeeR EL2 PRM
+    // ch. 6: the core reads the handler's address from the meivt table).
     void transition(TraceRecord& prev, TraceRecord& cur) {
         bool result = false;
         for (unsigned i = 0; i < prev.n_regs; ++i) {
@@ -137,15 +266,26 @@ private:
             if (w.kind == RegKind::csr && w.index == 0x300) mpp_ = static_cast<uint8_t>((w.value >> 11) & 3u);
             if (w.kind == RegKind::csr && w.index == 0x305) {
                 mtvec_ = w.value & ~uint64_t{3};
+                mtvec_mode_ = static_cast<uint8_t>(w.value & 3u);
                 have_mtvec_ = true;
             }
+            if (w.kind == RegKind::csr && w.index == 0xBC8) have_meivt_ = w.value != 0;
         }
         const auto info = isa::rv32::classify(prev.encoding, false);
         using K = isa::rv32::Klass;
+        uint16_t cause = TraceRecord::unknown_cause;
+        const bool vector = at_vector(cur.pc, cause);
+        const bool exception = info.klass == K::ecall || info.klass == K::ebreak || (info.klass == K::csr && !result);
         if (info.klass == K::mret) {
             priv_ = mpp_;
             mpp_ = 0;
-        } else if (have_mtvec_ && cur.pc == mtvec_ && cur.pc != prev.pc + prev.size && info.klass != K::branch &&
+        }
+        if (!goes_to(held_succ_, cur.pc) && !(vector && exception) && info.klass != K::mret && (vector || have_meivt_)) {
+            cur.interrupt = true;
+            cur.cause = vector ? cause : uint16_t{11};  // not at mtvec: the fast redirect of an external interrupt
+            mpp_ = priv_;
+            priv_ = 3;
+        } else if (info.klass != K::mret && vector && cur.pc != prev.pc + prev.size && info.klass != K::branch &&
                    info.klass != K::jal && info.klass != K::jalr) {
             mpp_ = priv_;
             priv_ = 3;
@@ -189,6 +329,7 @@ private:
             }
             r.clear();
             r.line = no;
+            succ_ = {};
             r.pc = pc;
             r.encoding = static_cast<uint32_t>(insn);
             r.isa = IsaState::rv32;
@@ -246,6 +387,7 @@ private:
                     r.add_mem(m);
                 }
             }
+            succ_ = successor(r);  // a jalr's target from its source register's value before it writes
             for (unsigned i = 0; i < r.n_regs; ++i)
                 if (r.regs[i].kind == RegKind::gpr && !r.regs[i].before) set_gpr(r.regs[i].index, r.regs[i].value);
             return true;
@@ -262,7 +404,12 @@ private:
     uint64_t prev_time_ = 0, last_term_line_ = 0;
     std::string note_;
     TraceRecord held_;
-    bool have_held_ = false, have_mtvec_ = false;
+    Succ succ_, held_succ_;  // of the record read_raw() read last, and of held_
+    std::deque<TraceRecord> look_;
+    bool look_end_ = false;
+    uint64_t duplicates_ = 0, flushed_ = 0;
+    bool have_held_ = false, have_mtvec_ = false, have_meivt_ = false;
+    uint8_t mtvec_mode_ = 0;
     uint8_t priv_ = 3, mpp_ = 3;  // machine mode at reset
     uint64_t mtvec_ = 0;
 };

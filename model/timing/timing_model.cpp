@@ -88,6 +88,12 @@ void TimingModel::set_mstatus(uint32_t value) {
     pending_extra_ += p_.mstatus_write_extra;
 }
 
+void TimingModel::take_interrupt() {
+    mstatus_ = (mstatus_ & ~0x88u) | ((mstatus_ & 8u) ? 0x80u : 0u);
+    pending_extra_ += p_.interrupt_entry;
+    next_fetch_new_ = true;  // the handler is fetched anew
+}
+
 uint64_t TimingModel::step(const isa::RetiredInsn& insn, uint64_t pc, unsigned size, uint64_t next_pc,
                            const MemRef* mem, unsigned n_mem, EventBatch& b) {
     using C = isa::InsnClass;

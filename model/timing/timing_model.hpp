@@ -103,6 +103,10 @@ struct TimingParams {
     // the program's writes (set_mstatus), ecall/ebreak (MIE to MPIE, MIE 0) and mret (MPIE to MIE, MPIE 1).
     uint32_t ev_irq_disabled = no_event;
     unsigned mstatus_write_extra = 0;  // extra cycles of a write to mstatus beyond a CSR write's
+    // An interrupt taken: extra cycles of the handler's first instruction (the flush and the redirect), and, after
+    // a pmu/fw-halt, the cycles of the trace's gap before the handler that the core runs (waking up, taking the
+    // interrupt); the rest of the gap it sleeps (VeeR EL2: mcycle stops).
+    unsigned interrupt_entry = 0, fw_halt_wake = 0;
 
     // Speculation: each misprediction sends `wrong_path` instructions far enough down the wrong path to be counted
     // by the speculative events (ARM INST_SPEC; VeeR instructions aligned and decoded), and then flushes them. The
@@ -218,6 +222,11 @@ public:
     // (mstatus_write_extra) goes to the next instruction.
     void set_mstatus(uint32_t value);
     uint32_t mstatus() const { return mstatus_; }
+    // An interrupt taken before the next instruction (RISC-V privileged spec 3.1.6.1: MPIE = MIE, MIE = 0); its
+    // cost (interrupt_entry) goes to that instruction, the handler's first.
+    void take_interrupt();
+    // VeeR EL2 mpmc with haltie (PRM ch. 5): entering fw-halt sets mstatus.MIE, at no cost of its own.
+    void set_mie() { mstatus_ |= 8u; }
 
 private:
     // The next level for an L1 refill (write: an L1 write-back): extra cycles beyond the L1 refill penalty.

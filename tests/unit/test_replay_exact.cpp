@@ -7,6 +7,7 @@
 #include <fstream>
 #include <sstream>
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "replay/replay.hpp"
@@ -155,6 +156,107 @@ TEST(Exact, VeerLateWritebackReachesTheRegisterFile) {
     ASSERT_EQ(t.size(), 1u);
     EXPECT_TRUE(t[0].regs[0].before);
     EXPECT_FALSE(t[0].regs[1].before);
+}
+
+// VeeR EL2 exec.log, interrupts (tests/veer-rtl/irq shows each case on the RTL). A spin loop: lw a4 at
+// 80000004 (4807a703), bgeu a3,a4 back to it (fee6fee3, taken while a4 <= a3 = 0). The RTL prints the bgeu taken
+// at #5 and again at #6 (same PC and encoding, no CSR value: a bgeu that was taken cannot go to itself) before the
+// interrupt handler at mtvec (80000100): #6 is not an instruction. The handler reads mcause = 0x80000007 (the
+// platform timer: event 38) and returns with mret to 80000004. Retired: #1-#5 and #7-#11, 10 instructions; two
+// flushes (the interrupt and the mret: event 40).
+TEST(Exact, VeerInterruptEntryPrintedTwiceRetiresOnce) {
+    const std::string log =
+        "        10 :       #1 0 80000000 30579073               c305=80000100 ; csrw    mtvec,a5\n"
+        "        11 :       #2 0 80000004 4807a703  a4=00000000                ; lw      a4,1152(a5) [f0040480]\n"
+        "        12 :       #3 0 80000008 fee6fee3                             ; bgeu    a3,a4,0x80000004\n"
+        "        13 :       #4 0 80000004 4807a703  a4=00000000                ; lw      a4,1152(a5) [f0040480]\n"
+        "        14 :       #5 0 80000008 fee6fee3                             ; bgeu    a3,a4,0x80000004\n"
+        "        15 :       #6 0 80000008 fee6fee3                             ; bgeu    a3,a4,0x80000004\n"
+        "        18 :       #7 0 80000100 342022f3  t0=80000007                ; csrrs   t0,csr_342,zero\n"
+        "        19 :       #8 0 80000104 30200073                             ; \n"
+        "        22 :       #9 0 80000004 4807a703  a4=00000001                ; lw      a4,1152(a5) [f0040480]\n"
+        "        23 :      #10 0 80000008 fee6fee3                             ; bgeu    a3,a4,0x80000004\n"
+        "        24 :      #11 0 8000000c 00000013                             ; nop\n";
+    const std::string path = temp_file("irq_dup.exec.log", log);
+    const auto v = read_all(path);
+    ASSERT_EQ(v.size(), 10u);
+    EXPECT_EQ(v[5].pc, 0x80000100u);
+    EXPECT_TRUE(v[5].interrupt);
+    EXPECT_EQ(v[5].cause, 7u);
+    for (size_t i = 0; i < v.size(); ++i) {
+        if (i != 5) {
+            EXPECT_FALSE(v[i].interrupt) << i;
+        }
+    }
+    const auto r = replay_of(path, "veer-el2", replay::Timing::trace);
+    EXPECT_EQ(r.instructions, 10u);
+    EXPECT_EQ(event_count(r, 38), 1u);
+    EXPECT_EQ(event_count(r, 39), 0u);
+    EXPECT_EQ(event_count(r, 40), 2u);
+}
+
+// VeeR EL2 fast interrupt redirect: once meivt is set, an external interrupt enters its handler (here 80000200)
+// straight from the meivt table, not through mtvec: event 39. The RTL prints the instruction at the address the
+// handler returns to (mepc, the bgeu at 8000000c) before the entry although the interrupt flushed it: the mret
+// goes back to it, and it retires there. Retired: #1-#5, #7-#12: 11 instructions. Flushes (event 40): the fast
+// redirect flushes twice (el2_dec_tlu_ctl.sv: take_ext_int_start, then the interrupt), the mret once.
+TEST(Exact, VeerInstructionFlushedByAnInterruptRetiresAfterTheHandler) {
+    const std::string log =
+        "        10 :       #1 0 80000000 30579073               c305=80000100 ; csrw    mtvec,a5\n"
+        "        11 :       #2 0 80000004 bc879073               cbc8=f0040400 ; csrw    meivt,a5\n"
+        "        12 :       #3 0 80000008 4807a703  a4=00000000                ; lw      a4,1152(a5) [f0040480]\n"
+        "        13 :       #4 0 8000000c fee6fee3                             ; bgeu    a3,a4,0x80000008\n"
+        "        14 :       #5 0 80000008 4807a703  a4=00000000                ; lw      a4,1152(a5) [f0040480]\n"
+        "        15 :       #6 0 8000000c fee6fee3                             ; bgeu    a3,a4,0x80000008\n"
+        "        20 :       #7 0 80000200 00000013                             ; nop\n"
+        "        21 :       #8 0 80000204 30200073                             ; \n"
+        "        24 :       #9 0 8000000c fee6fee3                             ; bgeu    a3,a4,0x80000008\n"
+        "        25 :      #10 0 80000008 4807a703  a4=00000001                ; lw      a4,1152(a5) [f0040480]\n"
+        "        26 :      #11 0 8000000c fee6fee3                             ; bgeu    a3,a4,0x80000008\n"
+        "        27 :      #12 0 80000010 00000013                             ; nop\n";
+    const std::string path = temp_file("irq_flushed.exec.log", log);
+    const auto v = read_all(path);
+    ASSERT_EQ(v.size(), 11u);
+    EXPECT_EQ(v[4].pc, 0x80000008u);  // #5; #6 is gone
+    EXPECT_TRUE(v[5].interrupt);
+    EXPECT_EQ(v[5].cause, 11u);
+    const auto r = replay_of(path, "veer-el2", replay::Timing::trace);
+    EXPECT_EQ(r.instructions, 11u);
+    EXPECT_EQ(event_count(r, 38), 0u);
+    EXPECT_EQ(event_count(r, 39), 1u);
+    EXPECT_EQ(event_count(r, 40), 3u);
+}
+
+// VeeR EL2 pmu/fw-halt (veer-el2-mhpm.md §5): csrw mpmc,a3 with a3 = 3 (halt, haltie) at cycle 12; the c.li
+// already in the pipeline retires at 13; the core then sleeps until an interrupt wakes it (the handler at mtvec,
+// cycle 80). mcycle stops while it sleeps: of the 67 cycles from 13 to 80, all but the fw_halt_wake cycles of
+// waking and entering pass in fw-halt. Under --timing trace the csrr of mcycle at #7 reads the cycles before it:
+// 10 + 1 + 1 + 1 (to #4) + fw_halt_wake + 1 (the mret): 14 + fw_halt_wake. Counting goes on after the wake: the
+// csrr of minstret at #8 reads 7 (#1-#7, the mret included).
+TEST(Exact, VeerFwHaltEndsAtTheInterruptThatWakesTheCore) {
+    const std::string log =
+        "        10 :       #1 0 80000000 30579073               c305=80000100 ; csrw    mtvec,a5\n"
+        "        11 :       #2 0 80000004 0000468d  a3=00000003                ; c.li    a3,3\n"
+        "        12 :       #3 0 80000006 7c669073               c7c6=00000003 ; csrw    mpmc,a3\n"
+        "        13 :       #4 0 8000000a 00004691  a3=00000004                ; c.li    a3,4\n"
+        "        80 :       #5 0 80000100 00000013                             ; nop\n"
+        "        81 :       #6 0 80000104 30200073                             ; \n"
+        "        84 :       #7 0 8000000c b0002873  a6=%08x                ; csrrs   a6,csr_b00,zero\n"
+        "        85 :       #8 0 80000010 b0202873  a6=00000007                ; csrrs   a6,csr_b02,zero\n";
+    const unsigned wake = find_platform("veer-el2")->timing->fw_halt_wake;
+    char buf[2048];
+    std::snprintf(buf, sizeof buf, log.c_str(), 14 + wake);
+    const std::string path = temp_file("fwhalt.exec.log", buf);
+    const auto v = read_all(path);
+    ASSERT_EQ(v.size(), 8u);
+    EXPECT_TRUE(v[4].interrupt);
+    const auto r = replay_of(path, "veer-el2", replay::Timing::trace);
+    EXPECT_EQ(r.readbacks_checked, 2u);
+    EXPECT_EQ(r.readbacks_matched, 2u) << (r.mismatches.empty() ? std::string()
+                                                                : fmt::format("{} traced {} predicted {}", r.mismatches[0].reg,
+                                                                              r.mismatches[0].traced, r.mismatches[0].predicted));
+    // Flushes (event 40): the fw-halt, the interrupt and the mret.
+    EXPECT_EQ(event_count(r, 40), 3u);
 }
 
 // QEMU -d in_asm,exec,nochain under -icount: a store to a device in the middle of a block makes QEMU rewind it
