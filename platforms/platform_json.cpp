@@ -200,11 +200,12 @@ void visit_timing(V& v, TimingParams& t) {
     v("mstatus_write_extra", t.mstatus_write_extra);
     v("interrupt_entry", t.interrupt_entry);
     v("fw_halt_wake", t.fw_halt_wake);
+    v("csr_read_lead", t.csr_read_lead);
     v.string("source", t.source);
 }
 // Every field of TimingParams is in visit_timing: a new field changes the size and stops the build here. Add it
 // to visit_timing (and docs/platform-files.md), then update the size.
-static_assert(sizeof(TimingParams) == 504,
+static_assert(sizeof(TimingParams) == 512,
               "TimingParams changed: add the new field to visit_timing in platforms/platform_json.cpp");
 
 constexpr std::pair<timing::PredictorConfig::Direction, const char*> directions[] = {

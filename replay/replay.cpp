@@ -824,8 +824,23 @@ private:
         }
         uint64_t old = 0;
         if (reg && reads) {
-            const AccessRecord a = pmu_->read(*reg, ctx);
+            AccessRecord a = pmu_->read(*reg, ctx);
             old = a.value_read;
+            // Under --timing trace a running counter is read csr_read_lead cycles before the instruction commits
+            // (TimingParams::csr_read_lead): one of its cycles passes first, which shows how fast the register
+            // counts cycles (0 when inhibited or counting something else), and the value read is moved by as many
+            // cycles as the sample point lies from there (earlier or later).
+            const unsigned lead = p_.timing ? p_.timing->csr_read_lead : 0;
+            if (o_.timing == Timing::trace && lead && cycles >= 1 && !a.trapped()) {
+                batch_.cycles = 1;
+                flush();
+                --cycles;
+                a = pmu_->read(*reg, ctx);
+                const uint64_t rate = a.value_read - old;
+                const int64_t shift = static_cast<int64_t>(cycles) - static_cast<int64_t>(lead);  // from prev + 1
+                old = a.value_read + static_cast<uint64_t>(shift * static_cast<int64_t>(rate));
+                a.value_read = old;
+            }
             // Read-back: the traced value the instruction returned, against the prediction.
             for (unsigned i = 0; i < rec.n_regs && d.csr.rd; ++i) {
                 if (rec.regs[i].kind != RegKind::gpr || rec.regs[i].before || rec.regs[i].index != d.csr.rd) continue;

@@ -14,8 +14,9 @@ namespace pmusim::trace {
 //   header  16 bytes: "PMUSIMTR", u32 version (1), u32 flags: bit 0 the trace starts at reset, bit 1 no register
 //           values, bit 2 no timestamps (0 in files from before these flags: register values and times, as then)
 //   record  32 bytes: u64 pc, u64 time, u32 encoding, u32 source line,
-//                     u8 size, u8 isa, u8 privilege, u8 flags (bit 0 condition failed, bit 1 has time, bit 2 trapped),
-//                     u8 n_mem, u8 n_regs, u16 reserved
+//                     u8 size, u8 isa, u8 privilege, u8 flags (bit 0 condition failed, bit 1 has time, bit 2 trapped,
+//                     bit 3 an interrupt was taken before it), u8 n_mem, u8 n_regs, u16 the interrupt's cause (bit 3;
+//                     0xffff unknown; else 0)
 //   then n_mem parts of 24 bytes: u64 addr, u64 data, u8 size, u8 flags (bit 0 write, bit 1 data known), 6 reserved
 //   then n_regs parts of 16 bytes: u8 kind, u8 flags (bit 0: a late writeback, before the instruction), u16 index,
 //                     u32 reserved, u64 value
@@ -66,10 +67,11 @@ public:
         put<uint8_t>(p, r.size);
         put<uint8_t>(p, static_cast<uint8_t>(r.isa));
         put<uint8_t>(p, r.privilege);
-        put<uint8_t>(p, static_cast<uint8_t>((r.cond_failed ? 1 : 0) | (r.has_time ? 2 : 0) | (r.trapped ? 4 : 0)));
+        put<uint8_t>(p, static_cast<uint8_t>((r.cond_failed ? 1 : 0) | (r.has_time ? 2 : 0) | (r.trapped ? 4 : 0) |
+                                             (r.interrupt ? 8 : 0)));
         put<uint8_t>(p, r.n_mem);
         put<uint8_t>(p, r.n_regs);
-        p += 2;
+        put<uint16_t>(p, r.interrupt ? r.cause : uint16_t{0});
         for (unsigned i = 0; i < r.n_mem; ++i) {
             const MemAccess& m = r.mem[i];
             put<uint64_t>(p, m.addr);
@@ -189,9 +191,11 @@ private:
         r.cond_failed = flags & 1;
         r.has_time = flags & 2;
         r.trapped = flags & 4;
+        r.interrupt = flags & 8;
         r.n_mem = get<uint8_t>(p);
         r.n_regs = get<uint8_t>(p);
-        p += 2;
+        const uint16_t cause = get<uint16_t>(p);
+        r.cause = r.interrupt ? cause : TraceRecord::unknown_cause;
         if (r.n_mem > TraceRecord::max_mem || r.n_regs > TraceRecord::max_regs || r.isa > IsaState::rv64)
             corrupt();
         return p;
@@ -278,6 +282,7 @@ public:
         if (r.has_time) s += fmt::format(" time={}", r.time);
         if (r.cond_failed) s += " cf";
         if (r.trapped) s += " trap";
+        if (r.interrupt) s += r.cause == TraceRecord::unknown_cause ? std::string(" irq") : fmt::format(" irq={}", r.cause);
         for (unsigned i = 0; i < r.n_mem; ++i) {
             const MemAccess& m = r.mem[i];
             s += fmt::format(" mem={}:{}:{:#x}", m.is_write ? 'w' : 'r', m.size, m.addr);
@@ -357,6 +362,10 @@ private:
                 r.trapped = true;
                 continue;
             }
+            if (w == "irq") {  // an interrupt taken before it, cause unknown
+                r.interrupt = true;
+                continue;
+            }
             const size_t eq = w.find('=');
             const std::string_view k = w.substr(0, eq), v = eq == std::string_view::npos ? std::string_view{} : w.substr(eq + 1);
             uint64_t n = 0;
@@ -384,6 +393,10 @@ private:
             } else if (k == "priv") {
                 ok = scan::dec(v, n) && n <= 3;
                 r.privilege = static_cast<uint8_t>(n);
+            } else if (k == "irq") {  // irq=N: an interrupt taken before it, cause N (decimal)
+                ok = scan::dec(v, n) && n < TraceRecord::unknown_cause;
+                r.interrupt = true;
+                r.cause = static_cast<uint16_t>(n);
             } else if (k == "time") {
                 ok = scan::dec(v, r.time);
                 r.has_time = ok;

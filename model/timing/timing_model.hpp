@@ -107,6 +107,9 @@ struct TimingParams {
     // a pmu/fw-halt, the cycles of the trace's gap before the handler that the core runs (waking up, taking the
     // interrupt); the rest of the gap it sleeps (VeeR EL2: mcycle stops).
     unsigned interrupt_entry = 0, fw_halt_wake = 0;
+    // A CSR read samples a running counter this many cycles before the reading instruction commits (the trace's
+    // timestamps: --timing trace). 0: at the commit of the instruction before it.
+    unsigned csr_read_lead = 0;
 
     // Speculation: each misprediction sends `wrong_path` instructions far enough down the wrong path to be counted
     // by the speculative events (ARM INST_SPEC; VeeR instructions aligned and decoded), and then flushes them. The

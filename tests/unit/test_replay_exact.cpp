@@ -222,16 +222,46 @@ TEST(Exact, VeerInstructionFlushedByAnInterruptRetiresAfterTheHandler) {
     EXPECT_EQ(v[5].cause, 11u);
     const auto r = replay_of(path, "veer-el2", replay::Timing::trace);
     EXPECT_EQ(r.instructions, 11u);
+    // The native forms keep the entry and its cause.
+    for (const char* name : {"irq_flushed.pmt", "irq_flushed.txt"}) {
+        const std::string out = testing::TempDir() + name;
+        trace::convert(path, "auto", trace::ReaderOptions{}, out, std::string(name).find(".txt") != std::string::npos);
+        const auto n = read_all(out);
+        ASSERT_EQ(n.size(), 11u) << name;
+        EXPECT_TRUE(n[5].interrupt) << name;
+        EXPECT_EQ(n[5].cause, 11u) << name;
+        EXPECT_FALSE(n[4].interrupt) << name;
+        EXPECT_EQ(n[4].cause, TraceRecord::unknown_cause) << name;
+    }
     EXPECT_EQ(event_count(r, 38), 0u);
     EXPECT_EQ(event_count(r, 39), 1u);
     EXPECT_EQ(event_count(r, 40), 3u);
 }
 
+// VeeR EL2 under --timing trace: a csrr of a running mcycle returns the count 3 cycles (csr_read_lead) before
+// the csrr commits (the bundled Dhrystone reads 1172 at commit 1175). Counting from 0: the csrr committing at 13
+// reads 10, the one committing at 30 reads 27; the commit of the instruction before each (11, 20) is not what is
+// read. mcountinhibit is 0 at reset, so mcycle runs.
+TEST(Exact, VeerRunningCycleCounterIsReadBeforeCommit) {
+    ASSERT_EQ(find_platform("veer-el2")->timing->csr_read_lead, 3u);
+    const std::string log =
+        "        10 :       #1 0 80000000 00000013                             ; nop\n"
+        "        11 :       #2 0 80000004 00000013                             ; nop\n"
+        "        13 :       #3 0 80000008 b0002873  a6=0000000a                ; csrrs   a6,csr_b00,zero\n"
+        "        20 :       #4 0 8000000c 00000013                             ; nop\n"
+        "        30 :       #5 0 80000010 b0002873  a6=0000001b                ; csrrs   a6,csr_b00,zero\n";
+    const auto r = replay_of(temp_file("lead.exec.log", log), "veer-el2", replay::Timing::trace);
+    EXPECT_EQ(r.readbacks_checked, 2u);
+    EXPECT_EQ(r.readbacks_matched, 2u);
+    EXPECT_EQ(r.cycles, 30u);  // the reads move no cycles
+}
+
 // VeeR EL2 pmu/fw-halt (veer-el2-mhpm.md §5): csrw mpmc,a3 with a3 = 3 (halt, haltie) at cycle 12; the c.li
 // already in the pipeline retires at 13; the core then sleeps until an interrupt wakes it (the handler at mtvec,
 // cycle 80). mcycle stops while it sleeps: of the 67 cycles from 13 to 80, all but the fw_halt_wake cycles of
-// waking and entering pass in fw-halt. Under --timing trace the csrr of mcycle at #7 reads the cycles before it:
-// 10 + 1 + 1 + 1 (to #4) + fw_halt_wake + 1 (the mret): 14 + fw_halt_wake. Counting goes on after the wake: the
+// waking and entering pass in fw-halt. Under --timing trace the csrr of mcycle at #7 (commit 84) reads the count
+// 3 cycles before its commit (csr_read_lead), at 81, the mret's commit: 10 + 1 + 1 + 1 (to #4) + fw_halt_wake + 1
+// (the mret): 14 + fw_halt_wake. Counting goes on after the wake: the
 // csrr of minstret at #8 reads 7 (#1-#7, the mret included).
 TEST(Exact, VeerFwHaltEndsAtTheInterruptThatWakesTheCore) {
     const std::string log =
