@@ -96,27 +96,34 @@ size_t TimingModel::body_key(const BlockMemo& m, const MemRef* mem, const uint8_
     return n;
 }
 
-// Whether every lookup the recording's body makes hits (nothing changes).
-bool TimingModel::probe_body(const BlockMemo& m, const BlockMemo::Recording& r, const MemRef* mem, const uint8_t* n_mem) const {
+// Whether every lookup the recording's body makes hits (nothing changes); the ways found go to found_, in the
+// order touch_body() makes the lookups.
+bool TimingModel::probe_body(const BlockMemo& m, const BlockMemo::Recording& r, const MemRef* mem, const uint8_t* n_mem) {
+    size_t n = 0;
+    auto found = [&](const std::optional<Cache>& c, uint64_t addr) {
+        return (found_[n++] = c->find(addr)) >= 0;
+    };
     for (uint8_t i : r.ifetch)
-        if ((itlb_ && !itlb_->probe(m.pcs_[i])) || !l1i_->probe(m.pcs_[i])) return false;
+        if ((itlb_ && !found(itlb_, m.pcs_[i])) || !found(l1i_, m.pcs_[i])) return false;
     if (!l1d_ && !dtlb_) return true;
     for (size_t i = 0, at = 0; i < m.size(); at += n_mem[i], ++i) {
         if (!is_data(m.insns_[i])) continue;
         for (unsigned k = 0; k < n_mem[i]; ++k) {
             const bool seq = p_.count_line_once && k && l1d_ && l1d_->line_of(mem[at + k].addr) == l1d_->line_of(mem[at + k - 1].addr);
-            if (!seq && dtlb_ && !dtlb_->probe(mem[at + k].addr)) return false;
-            if (l1d_ && !l1d_->probe(mem[at + k].addr)) return false;
+            if (!seq && dtlb_ && !found(dtlb_, mem[at + k].addr)) return false;
+            if (l1d_ && !found(l1d_, mem[at + k].addr)) return false;
         }
     }
     return true;
 }
 
-// The lookups of a body that hits throughout, in step()'s order per cache (hits only update LRU and dirtiness).
+// The lookups of a body that hits throughout (probe_body() found the ways), in step()'s order per cache: hits
+// only update LRU stamps, dirtiness and counts.
 void TimingModel::touch_body(const BlockMemo& m, const BlockMemo::Recording& r, const MemRef* mem, const uint8_t* n_mem) {
+    size_t n = 0;
     for (uint8_t i : r.ifetch) {
-        if (itlb_) itlb_->access(m.pcs_[i], false);
-        l1i_->access(m.pcs_[i], false);
+        if (itlb_) itlb_->hit(found_[n++], m.pcs_[i], false);
+        l1i_->hit(found_[n++], m.pcs_[i], false);
     }
     if (!l1d_ && !dtlb_) return;
     for (size_t i = 0, at = 0; i < m.size(); at += n_mem[i], ++i) {
@@ -124,8 +131,8 @@ void TimingModel::touch_body(const BlockMemo& m, const BlockMemo::Recording& r, 
         for (unsigned k = 0; k < n_mem[i]; ++k) {
             const MemRef& a = mem[at + k];
             const bool seq = p_.count_line_once && k && l1d_ && l1d_->line_of(a.addr) == l1d_->line_of(mem[at + k - 1].addr);
-            if (!seq && dtlb_) dtlb_->access(a.addr, false);
-            if (l1d_) l1d_->access(a.addr, a.write);
+            if (!seq && dtlb_) dtlb_->hit(found_[n++], a.addr, false);
+            if (l1d_) l1d_->hit(found_[n++], a.addr, a.write);
         }
     }
 }

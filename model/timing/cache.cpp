@@ -12,14 +12,16 @@ Cache::Cache(const CacheConfig& c) : cfg_(c) {
     part_shift_ = line_shift_;
     while ((1u << (line_shift_ - part_shift_)) < c.dirty_parts) --part_shift_;
     ways_.resize(static_cast<size_t>(sets_) * c.ways);
+    if ((sets_ & (sets_ - 1)) == 0)
+        while ((1u << set_shift_) <= sets_) ++set_shift_;
 }
 
 Cache::Result Cache::access(uint64_t addr, bool write) {
     ++accesses_;
     ++clock_;
     const uint64_t line = addr >> line_shift_;
-    const unsigned set = static_cast<unsigned>(line % sets_);
-    const uint64_t tag = line / sets_;
+    const unsigned set = set_of(line);
+    const uint64_t tag = tag_of(line);
     Way* base = &ways_[static_cast<size_t>(set) * cfg_.ways];
     Result r;
     const auto part = static_cast<uint8_t>(write && cfg_.write_back ? 1u << ((addr & (cfg_.line - 1)) >> part_shift_) : 0u);
@@ -49,13 +51,21 @@ Cache::Result Cache::access(uint64_t addr, bool write) {
     return r;
 }
 
-bool Cache::probe(uint64_t addr) const {
+int Cache::find(uint64_t addr) const {
     const uint64_t line = addr >> line_shift_;
-    const uint64_t tag = line / sets_;
-    const Way* base = &ways_[static_cast<size_t>(line % sets_) * cfg_.ways];
+    const uint64_t tag = tag_of(line);
+    const size_t base = static_cast<size_t>(set_of(line)) * cfg_.ways;
     for (unsigned w = 0; w < cfg_.ways; ++w)
-        if (base[w].tag == tag) return true;
-    return false;
+        if (ways_[base + w].tag == tag) return static_cast<int>(base + w);
+    return -1;
+}
+
+void Cache::hit(int way, uint64_t addr, bool write) {
+    ++accesses_;
+    ++clock_;
+    Way& w = ways_[static_cast<size_t>(way)];
+    w.used = clock_;
+    w.dirty |= static_cast<uint8_t>(write && cfg_.write_back ? 1u << ((addr & (cfg_.line - 1)) >> part_shift_) : 0u);
 }
 
 bool Cache::same_state(const Cache& o) const {

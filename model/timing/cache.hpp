@@ -28,8 +28,11 @@ public:
         uint64_t victim = 0;     // the evicted line's address, with writeback
     };
     Result access(uint64_t addr, bool write);
-    // Whether an access to `addr` would hit, changing nothing (the block timing probes before it commits).
-    bool probe(uint64_t addr) const;
+    // The way that holds `addr`'s line (-1: none), changing nothing (the block timing probes before it commits).
+    int find(uint64_t addr) const;
+    bool probe(uint64_t addr) const { return find(addr) >= 0; }
+    // What access() does on a hit, on the way find(addr) returned (no other access in between).
+    void hit(int way, uint64_t addr, bool write);
     // Whether two caches hold the same lines in the same LRU order and dirtiness, with the same counts.
     bool same_state(const Cache& o) const;
 
@@ -45,8 +48,12 @@ private:
         uint64_t used = 0;  // LRU stamp
         uint8_t dirty = 0;  // a bit per dirty part
     };
+    // The set and tag of a line (a shift and a mask when the sets are a power of two, as they usually are).
+    unsigned set_of(uint64_t line) const { return static_cast<unsigned>(set_shift_ ? line & (sets_ - 1) : line % sets_); }
+    uint64_t tag_of(uint64_t line) const { return set_shift_ ? line >> (set_shift_ - 1) : line / sets_; }
     CacheConfig cfg_;
     unsigned sets_ = 0, line_shift_ = 0, part_shift_ = 0;
+    unsigned set_shift_ = 0;  // log2(sets) + 1 when sets is a power of two, else 0
     std::vector<Way> ways_;
     uint64_t clock_ = 0, accesses_ = 0, refills_ = 0, writebacks_ = 0;
 };

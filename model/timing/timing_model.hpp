@@ -240,7 +240,7 @@ private:
     // The block timing (model/timing/block_timing.cpp).
     void prepare(BlockMemo& m) const;
     size_t body_key(const BlockMemo& m, const MemRef* mem, const uint8_t* n_mem, uint64_t* key) const;
-    bool probe_body(const BlockMemo& m, const BlockMemo::Recording& r, const MemRef* mem, const uint8_t* n_mem) const;
+    bool probe_body(const BlockMemo& m, const BlockMemo::Recording& r, const MemRef* mem, const uint8_t* n_mem);
     void touch_body(const BlockMemo& m, const BlockMemo::Recording& r, const MemRef* mem, const uint8_t* n_mem);
     void replay_body(BlockMemo& m, const BlockMemo::Recording& r, const MemRef* mem, const uint8_t* n_mem, EventBatch& b);
     uint64_t replay_checked(BlockMemo& m, const BlockMemo::Recording& r, const MemRef* mem, const uint8_t* n_mem,
@@ -277,6 +277,8 @@ private:
     bool next_fetch_new_ = false;
     bool check_blocks_ = false;
     std::array<uint64_t, BlockMemo::max_key_words> key_{};  // step_block's scratch
+    // The ways probe_body() found: two per fetch line, two per data access at most.
+    std::array<int, 2 * BlockMemo::max_insns * (1 + 4)> found_{};
     EventBatch body_events_;
 };
 
