@@ -519,20 +519,31 @@ private:
         if constexpr (kT == Timing::cpi1) cycles = k;
         if constexpr (kT != Timing::trace) prev_time_ = recs[k - 1].time;
         if (plain && k == b.size()) {
-            for (const auto& [first, count] : b.counts) hist_.add(b.insns[first], b.kinds[first], p_, batch_, count);
-            const isa::RetiredInsn last = complete(b.insns[k - 1], recs[k - 1], &recs[k]);
-            hist_.add(last, kind_of(b.kinds[k - 1], last), p_, batch_);
-        } else {
-            for (size_t j = 0; j < k; ++j) {
-                const isa::RetiredInsn insn = complete(b.insns[j], recs[j], &recs[j + 1]);
-                hist_.add(insn, kind_of(b.kinds[j], insn), p_, batch_);
-            }
+            retire_whole(b, complete(b.insns[k - 1], recs[k - 1], &recs[k]), cycles);
+            return k;
         }
+        for (size_t j = 0; j < k; ++j) {
+            const isa::RetiredInsn insn = complete(b.insns[j], recs[j], &recs[j + 1]);
+            hist_.add(insn, kind_of(b.kinds[j], insn), p_, batch_);
+        }
+        retired(k, cycles);
+        return k;
+    }
+
+    // A whole block whose records changed no kind before the last: one histogram add per kind, the last (`last`,
+    // completed from its record) on its own; then its cycles.
+    void retire_whole(const Block& b, const isa::RetiredInsn& last, uint64_t cycles) {
+        for (const auto& [first, count] : b.counts) hist_.add(b.insns[first], b.kinds[first], p_, batch_, count);
+        hist_.add(last, kind_of(b.kinds[b.size() - 1], last), p_, batch_);
+        retired(b.size(), cycles);
+    }
+
+    // `k` instructions of a block retired in `cycles`: the batch ends when it is long or the histogram full.
+    void retired(size_t k, uint64_t cycles) {
         batch_.cycles += cycles;
         r_.instructions += k;
         pending_ += k;
         if (pending_ >= 4096 || hist_.full()) flush();
-        return k;
     }
 
     // Block `b` whole over recs[0..b.size()] (its successor included) with the timing model's block timing
@@ -583,12 +594,7 @@ private:
         }
         if constexpr (kT == Timing::cpi1) cycles = n;
         for (size_t k = 0; k < n; ++k) gprs(recs[k]);
-        for (const auto& [first, count] : b.counts) hist_.add(b.insns[first], b.kinds[first], p_, batch_, count);
-        hist_.add(last, kind_of(b.kinds[body], last), p_, batch_);
-        batch_.cycles += cycles;
-        r_.instructions += n;
-        pending_ += n;
-        if (pending_ >= 4096 || hist_.full()) flush();
+        retire_whole(b, last, cycles);
         return n;
     }
 
