@@ -548,8 +548,9 @@ private:
 
     // Block `b` whole over recs[0..b.size()] (its successor included) with the timing model's block timing
     // (TimingModel::step_block) for all but the last instruction: only when every record is the block's
-    // instruction at its address, none trapped, and those before the last are as decoded (no failed condition,
-    // no unaligned access). Returns how many it took: b.size() or 0 (the caller then runs it record by record).
+    // instruction at its address, none trapped or entered by an interrupt, and those before the last are as
+    // decoded (no failed condition, no unaligned access). Returns how many it took: b.size() or 0 (the caller then
+    // runs it record by record).
     template <Timing kT>
     size_t run_timed_block(const Block& b, const TraceRecord* recs) {
         const size_t n = b.size(), body = n - 1;
@@ -560,7 +561,7 @@ private:
         bool odd = false;  // a failed condition or an unaligned access before the last
         for (size_t k = 0; k < body; ++k) {  // the checks and the data accesses in one pass
             const TraceRecord& rec = recs[k];
-            if (rec.trapped || rec.pc != pc || record_key(rec) != b.keys[k]) return 0;
+            if (rec.trapped || rec.interrupt || rec.pc != pc || record_key(rec) != b.keys[k]) return 0;
             odd |= rec.cond_failed;
             n_mem[k] = rec.n_mem;
             for (unsigned i = 0; i < rec.n_mem; ++i) {
@@ -570,7 +571,8 @@ private:
             }
             pc += rec.size;
         }
-        if (odd || recs[body].trapped || recs[body].pc != pc || record_key(recs[body]) != b.keys[body]) return 0;
+        const TraceRecord& last_rec = recs[body];
+        if (odd || last_rec.trapped || last_rec.interrupt || last_rec.pc != pc || record_key(last_rec) != b.keys[body]) return 0;
         mem_seen_ |= at != 0;
         uint64_t cycles = 0;
         const uint64_t replayed = b.memo->replayed;

@@ -127,6 +127,8 @@ void compare_file(const std::string& platform, const std::string& path, bool tim
 TEST(ReplayEngines, BundledSamplesAreBitIdentical) {
     compare_file("cortex-a53", std::string(PMUSIM_SOURCE_DIR) + "/traces/samples/pmu_loop.a64.pmt", false);
     compare_file("cortex-a53", std::string(PMUSIM_SOURCE_DIR) + "/traces/samples/pmu_loop.a64.tb.log.xz", false);
+    // Interrupts taken in the middle of code, and an mpmc fw-halt (the VeeR EL2 RTL probe's exec.log).
+    compare_file("veer-el2", std::string(PMUSIM_SOURCE_DIR) + "/tests/veer-rtl/irq/rtl/irq.exec.log.xz", true);
 }
 
 TEST(ReplayEngines, SharedTracesAreBitIdentical) {
