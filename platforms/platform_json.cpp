@@ -201,11 +201,17 @@ void visit_timing(V& v, TimingParams& t) {
     v("interrupt_entry", t.interrupt_entry);
     v("fw_halt_wake", t.fw_halt_wake);
     v("csr_read_lead", t.csr_read_lead);
+    v("sync_stall", t.sync_stall);
+    v.csr_list("presync_csrs", t.presync_csrs);
+    v.csr_list("postsync_csrs", t.postsync_csrs);
+    v.event("ev_presync", t.ev_presync);
+    v.event("ev_postsync", t.ev_postsync);
+    v("csr_write_block", t.csr_write_block);
     v.string("source", t.source);
 }
 // Every field of TimingParams is in visit_timing: a new field changes the size and stops the build here. Add it
 // to visit_timing (and docs/platform-files.md), then update the size.
-static_assert(sizeof(TimingParams) == 520,
+static_assert(sizeof(TimingParams) == 584,
               "TimingParams changed: add the new field to visit_timing in platforms/platform_json.cpp");
 
 constexpr std::pair<timing::PredictorConfig::Direction, const char*> directions[] = {
@@ -224,6 +230,11 @@ struct TimingWriter {
     void address(const char* k, uint64_t& v) { j[k] = hex(v); }
     void event(const char* k, uint32_t& v) { j[k] = v == timing::no_event ? json(nullptr) : json(hex(v)); }
     void string(const char* k, std::string& v) { j[k] = v; }
+    void csr_list(const char* k, std::vector<uint16_t>& v) {
+        json a = json::array();
+        for (uint16_t c : v) a.push_back(hex(c));
+        j[k] = a;
+    }
     void direction(const char* k, timing::PredictorConfig::Direction& d) {
         for (const auto& [dir, name] : directions)
             if (dir == d) j[k] = name;
@@ -265,6 +276,15 @@ struct TimingReader {
     }
     void string(const char* k, std::string& v) {
         if (r.find(k)) v = r.string(k);
+    }
+    // A list of CSR numbers (12 bits each).
+    void csr_list(const char* k, std::vector<uint16_t>& v) {
+        const json* x = r.find(k);
+        if (!x) return;
+        if (!x->is_array()) bad(r.origin(), r.key(k), fmt::format("expected an array of CSR numbers, got {}", x->dump()));
+        v.clear();
+        for (size_t i = 0; i < x->size(); ++i)
+            v.push_back(static_cast<uint16_t>(r.number_of((*x)[i], fmt::format("{}[{}]", k, i), 0xFFF)));
     }
     void direction(const char* k, timing::PredictorConfig::Direction& d) {
         if (!r.find(k)) return;

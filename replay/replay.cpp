@@ -708,6 +708,7 @@ private:
         const isa::RetiredInsn insn = complete(d.insn, rec, next);
         // Cycles: the timing model's (which also adds its microarchitectural events), or the trace's timestamps.
         uint64_t cycles = 1;
+        if (tm_ && d.is_csr) tm_->set_next_csr(static_cast<uint16_t>(d.csr.csr));  // its pre- and post-sync
         if (tm_) cycles = model_cycles(insn, rec, next);
         if (o_.timing == Timing::trace) cycles = trace_cycles(rec);
         if (o_.timing == Timing::cpi1) cycles = 1;
@@ -934,7 +935,8 @@ private:
     // The timing model's stall-cycle events (front end, back end, fetch, result-use waits).
     bool is_stall_event(uint32_t e) const {
         const timing::TimingParams& t = tm_->params();
-        return e == t.ev_stall_frontend || e == t.ev_stall_backend || e == t.ev_fetch_stall || e == t.ev_dep_stall;
+        return e == t.ev_stall_frontend || e == t.ev_stall_backend || e == t.ev_fetch_stall || e == t.ev_dep_stall ||
+               e == t.ev_presync || e == t.ev_postsync;
     }
 
     // A read-back: the value the trace shows in the destination register against the predicted read, at the width

@@ -33,6 +33,10 @@ void TimingModel::prepare(BlockMemo& m) const {
         // trace's data completes (a failed condition, an unaligned access).
         if (in.branch || in.cls == C::ecall || in.cls == C::ebreak || in.cls == C::mret || in.cond_failed || in.unaligned)
             return;
+        // No pre- or post-sync instruction (sync_stall): their waits depend on the previous instruction's issue.
+        if (p_.sync_stall && (in.cls == C::fence || in.cls == C::fence_i || in.cls == C::csr_read ||
+                              in.cls == C::csr_read_write || in.cls == C::csr_write))
+            return;
         if (i && m.pcs_[i] != m.pcs_[i - 1] + m.sizes_[i - 1]) return;
         // One mrac region (its cacheability is one bit of the key), wholly in or out of the local code memory.
         if ((m.pcs_[i] >> 28) != (pc0 >> 28)) return;
@@ -61,6 +65,8 @@ size_t TimingModel::body_key(const BlockMemo& m, const MemRef* mem, const uint8_
         key[n++] = 0;
     }
     key[n++] = m.has_div_ && divider_free_ > now_ ? divider_free_ - now_ : 0;
+    // The first instruction's wait behind a postsync instruction before the body.
+    key[n++] = postsync_until_ > now_ ? postsync_until_ - now_ : 0;
     // The first instruction forgets the last fetch after a taken branch (step(): next_fetch_new_).
     const bool forget = m.fetch_path_ && next_fetch_new_;
     key[n++] = forget ? ~uint64_t{0} : last_ifetch_line_;
@@ -261,6 +267,7 @@ void TimingModel::replay_body(BlockMemo& m, const BlockMemo::Recording& r, const
     prev_cls_ = r.prev_cls;
     pair_open_ = r.pair_open;
     pending_extra_ = 0;
+    postsync_until_ = 0;  // the body has no postsync instruction (prepare)
     next_fetch_new_ = r.next_fetch_new;
     last_ifetch_line_ = r.last_ifetch_line;
     last_fetch_ = r.last_fetch;
@@ -297,7 +304,8 @@ bool TimingModel::same_state(const TimingModel& o) const {
            prev_cls_ == o.prev_cls_ && pair_open_ == o.pair_open_ && pending_extra_ == o.pending_extra_ &&
            divider_free_ == o.divider_free_ && mstatus_ == o.mstatus_ && cacheable_ == o.cacheable_ &&
            last_ifetch_line_ == o.last_ifetch_line_ && last_fetch_ == o.last_fetch_ && fill_line_ == o.fill_line_ &&
-           last_miss_line_ == o.last_miss_line_ && next_fetch_new_ == o.next_fetch_new_ && same_cache(l1i_, o.l1i_) &&
+           last_miss_line_ == o.last_miss_line_ && next_fetch_new_ == o.next_fetch_new_ && next_csr_ == o.next_csr_ &&
+           postsync_until_ == o.postsync_until_ && csr_write_issue_ == o.csr_write_issue_ && same_cache(l1i_, o.l1i_) &&
            same_cache(l1d_, o.l1d_) && same_cache(l2_, o.l2_) && same_cache(itlb_, o.itlb_) &&
            same_cache(dtlb_, o.dtlb_) && same_cache(main_tlb_, o.main_tlb_);
 }

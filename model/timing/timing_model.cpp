@@ -1,5 +1,7 @@
 #include "model/timing/timing_model.hpp"
 
+#include <algorithm>
+
 namespace pmusim::timing {
 
 namespace {
@@ -121,9 +123,36 @@ uint64_t TimingModel::step(const isa::RetiredInsn& insn, uint64_t pc, unsigned s
     }
     // A division waits for the divider.
     if (insn.cls == C::div && p_.divider_busy && divider_free_ > now_ + stall) stall = divider_free_ - now_;
+    // Pre- and post-sync, and a CSR read behind a write-only CSR instruction (VeeR EL2 el2_dec_decode_ctl.sv:
+    // presync_stall, ps_stall, prior_csr_write; the instructions from dec/decode and dec/csrdecode_m).
+    const uint16_t csr = next_csr_;
+    next_csr_ = 0;
+    bool postsync = false;
+    if (p_.sync_stall) {
+        const bool csr_insn = insn.cls == C::csr_read || insn.cls == C::csr_read_write || insn.cls == C::csr_write;
+        auto listed = [&](const std::vector<uint16_t>& v) { return csr_insn && std::find(v.begin(), v.end(), csr) != v.end(); };
+        const bool both = insn.cls == C::csr_read_write || insn.cls == C::fence_i;
+        const bool presync = both || insn.cls == C::fence || (insn.cls == C::csr_read && listed(p_.presync_csrs));
+        postsync = both || insn.cls == C::ecall || insn.cls == C::ebreak || insn.cls == C::mret || listed(p_.postsync_csrs);
+        // Presync: the older instructions have left X and R sync_stall cycles after the previous one's issue.
+        const uint64_t after_prev = prev_issue_ + 1 + p_.sync_stall;
+        const uint64_t pre_wait = presync && after_prev > now_ ? after_prev - now_ : 0;
+        const uint64_t post_wait = postsync_until_ > now_ ? postsync_until_ - now_ : 0;
+        uint64_t block_wait = 0;
+        if (p_.csr_write_block && (insn.cls == C::csr_read || insn.cls == C::csr_read_write)) {
+            const uint64_t after_write = csr_write_issue_ + 1 + p_.csr_write_block;
+            if (after_write > now_) block_wait = after_write - now_;
+        }
+        stall = std::max({stall, pre_wait, post_wait, block_wait});
+        emit(b, p_.ev_presync, pre_wait);  // both count where the two waits overlap (tests/veer-rtl/csr)
+        emit(b, p_.ev_postsync, post_wait);
+    }
     if (stall) emit(b, p_.ev_dep_stall, stall);
     const uint64_t issue = paired ? prev_issue_ : now_ + stall;
     if (insn.cls == C::div) divider_free_ = issue + p_.divider_busy;
+    if (insn.cls == C::csr_write) csr_write_issue_ = issue;
+    // Postsync: the next instruction waits until this one has left X and R (after its own extra cycles).
+    postsync_until_ = postsync ? issue + p_.class_extra[cls] + 1 + p_.sync_stall : 0;
     // Loads and stores outside the tightly coupled data memory go on the bus.
     const bool data = (insn.cls == C::load || insn.cls == C::store) && !insn.cond_failed;
     bool bus = false;
@@ -315,7 +344,7 @@ bool TimingModel::pairs(isa::InsnClass older, isa::InsnClass younger) {
 std::vector<uint32_t> TimingModel::produced_events() const {
     std::vector<uint32_t> v;
     for (uint32_t e : {p_.ev_mispredict, p_.ev_predictable, p_.ev_stall_frontend, p_.ev_stall_backend, p_.ev_fetch_stall,
-                       p_.ev_dep_stall, p_.ev_spec[0], p_.ev_spec[1], p_.ev_irq_disabled})
+                       p_.ev_dep_stall, p_.ev_spec[0], p_.ev_spec[1], p_.ev_irq_disabled, p_.ev_presync, p_.ev_postsync})
         if (e != no_event) v.push_back(e);
     if (p_.predictor.ras_depth)
         for (uint32_t e : {p_.ev_ras_push, p_.ev_ras_pop, p_.ev_ras_hit, p_.ev_ras_miss})

@@ -110,6 +110,19 @@ struct TimingParams {
     // A CSR read samples a running counter this many cycles before the reading instruction commits (the trace's
     // timestamps: --timing trace). 0: at the commit of the instruction before it.
     unsigned csr_read_lead = 0;
+    // Pre- and post-sync (VeeR EL2 el2_dec_decode_ctl.sv: presync_stall, ps_stall; which instructions: the decode
+    // table dec/decode and the CSR table dec/csrdecode_m): a presync instruction waits at decode until the older
+    // instructions have left the X and R stages, and a postsync one holds the next instruction at decode until it
+    // has left them itself: `sync_stall` cycles after X (0: no such waits). Both: class csr_read_write and
+    // fence.i; presync: fence and the reads (no write) of `presync_csrs`; postsync: ecall, ebreak, mret and every
+    // access to `postsync_csrs`. Their cycles are ev_presync and ev_postsync (both where they overlap) and decode
+    // stalls (ev_dep_stall).
+    unsigned sync_stall = 0;
+    std::vector<uint16_t> presync_csrs, postsync_csrs;
+    uint32_t ev_presync = no_event, ev_postsync = no_event;
+    // A CSR read waits at decode until a write-only CSR instruction (class csr_write) before it has left X, R and
+    // writeback: issue no sooner than `csr_write_block` + 1 cycles after the write's (VeeR EL2 prior_csr_write).
+    unsigned csr_write_block = 0;
 
     // Speculation: each misprediction sends `wrong_path` instructions far enough down the wrong path to be counted
     // by the speculative events (ARM INST_SPEC; VeeR instructions aligned and decoded), and then flushes them. The
@@ -144,9 +157,9 @@ public:
         : insns_(std::move(insns)), pcs_(std::move(pcs)), sizes_(std::move(sizes)) {}
     size_t size() const { return insns_.size(); }
     static constexpr size_t max_insns = 64;  // longer bodies are stepped
-    // The most words a body's key takes: six for the pipeline and fetch state, a live-in per register, a word
-    // per load or store.
-    static constexpr size_t max_key_words = 6 + 32 + max_insns;
+    // The most words a body's key takes: seven for the pipeline and fetch state (the postsync wait one of them),
+    // a live-in per register, a word per load or store.
+    static constexpr size_t max_key_words = 7 + 32 + max_insns;
     // Executions replayed from a recording, recorded, and stepped (a miss or nothing to key on).
     uint64_t replayed = 0, recorded = 0, stepped = 0;
 
@@ -196,6 +209,8 @@ public:
     //  - per live-in register r (read before the body writes it): ready_[r] - now_, or "ready" when it can no
     //    longer delay the body (ready_[r] + early_address <= now_, and <= prev_issue_ when a pair is open);
     //  - if the body divides: divider_free_ - now_ (0 when the divider is free);
+    //  - postsync_until_ - now_ (0 when past): the first instruction's wait behind a postsync one (sync_stall;
+    //    with it, bodies hold no CSR, fence or fence.i instruction, so next_csr_ is 0 and csr_write_issue_ unused);
     //  - the fetch state: next_fetch_new_, last_ifetch_line_ and last_fetch_ as the first instruction sees them,
     //    fill_line_, and the mrac cacheability of the body's region (a body lies in one 256 MiB region, and wholly
     //    in or out of local_code);
@@ -230,6 +245,8 @@ public:
     void take_interrupt();
     // VeeR EL2 mpmc with haltie (PRM ch. 5): entering fw-halt sets mstatus.MIE, at no cost of its own.
     void set_mie() { mstatus_ |= 8u; }
+    // The CSR the next step()'s instruction accesses (its pre- and post-sync depend on it: sync_stall).
+    void set_next_csr(uint16_t csr) { next_csr_ = csr; }
 
 private:
     // The next level for an L1 refill (write: an L1 write-back): extra cycles beyond the L1 refill penalty.
@@ -280,6 +297,12 @@ private:
     // The ways probe_body() found: two per fetch line, two per data access at most.
     std::array<int, 2 * BlockMemo::max_insns * (1 + 4)> found_{};
     EventBatch body_events_;
+    // State that affects step() beyond the fields above (pre/post-sync and CSR write blocking, sync_stall): the CSR
+    // of the next instruction (set_next_csr; consumed by step()), the cycle the next instruction may issue after a
+    // postsync instruction before it (0: none), and the issue cycle of the last write-only CSR instruction.
+    uint16_t next_csr_ = 0;
+    uint64_t postsync_until_ = 0;
+    uint64_t csr_write_issue_ = 0;
 };
 
 }  // namespace pmusim::timing

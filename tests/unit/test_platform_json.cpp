@@ -137,6 +137,12 @@ TEST(PlatformFile, BadKeysAreNamed) {
     j["timing"]["l1d"]["ways"] = "four";
     EXPECT_NE(error_of(j.dump()).find("my.json: key 'timing.l1d.ways': expected a number"), std::string::npos);
     j = a53();
+    j["timing"]["presync_csrs"] = "mstatus";
+    EXPECT_EQ(error_of(j.dump()), "my.json: key 'timing.presync_csrs': expected an array of CSR numbers, got \"mstatus\"");
+    j = a53();
+    j["timing"]["postsync_csrs"] = {"0x300", "0x1000"};
+    EXPECT_NE(error_of(j.dump()).find("my.json: key 'timing.postsync_csrs[1]': expected a number from 0 to 0xfff"), std::string::npos);
+    j = a53();
     j["options"]["unpredictable"] = "sometimes";
     EXPECT_NE(error_of(j.dump()).find("my.json: key 'options': option unpredictable"), std::string::npos);
     j = a53();

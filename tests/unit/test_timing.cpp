@@ -338,6 +338,42 @@ TEST(TimingModel, FetchHitsAndInstructionBusBeats) {
     EXPECT_TRUE(ib.events.empty());
 }
 
+// VeeR EL2 pre- and post-sync (el2_dec_decode_ctl.sv): a presync instruction issues no sooner than 3 cycles
+// after the instruction before it, the instruction after a postsync one no sooner than 3 cycles after it (after
+// its own extra cycles); a CSR read no sooner than 4 after a write-only CSR instruction. Events: 32 presync, 31
+// postsync, 30 every decode wait.
+TEST(TimingModel, VeerPreAndPostSync) {
+    TimingParams p;
+    p.sync_stall = 2;
+    p.csr_write_block = 3;
+    p.presync_csrs = {0xB02};
+    p.postsync_csrs = {0x341};
+    p.ev_presync = 32;
+    p.ev_postsync = 31;
+    p.ev_dep_stall = 30;
+    p.class_extra[static_cast<size_t>(isa::InsnClass::ecall)] = 1;
+    TimingModel m(p);
+    EventBatch b;
+    using C = isa::InsnClass;
+    auto step = [&](C cls, uint16_t csr = 0) {
+        if (csr) m.set_next_csr(csr);
+        return m.step(insn(cls), 0x1000, 4, 0x1004, nullptr, 0, b);
+    };
+    EXPECT_EQ(step(C::alu), 1u);
+    EXPECT_EQ(step(C::csr_read_write, 0x340), 3u);  // csrrs mscratch: presync 2
+    EXPECT_EQ(step(C::alu), 3u);                    // behind its postsync: 2
+    EXPECT_EQ(step(C::csr_write, 0x340), 1u);       // csrw mscratch: pipelined, no sync
+    EXPECT_EQ(step(C::csr_read, 0x340), 4u);        // csrr behind the csrw: 3
+    EXPECT_EQ(step(C::csr_read, 0xB02), 3u);        // csrr minstret: presync 2
+    EXPECT_EQ(step(C::ecall), 2u);                  // its extra cycle
+    EXPECT_EQ(step(C::csr_read, 0x341), 3u);        // csrr mepc (postsync): behind the ecall's postsync, 2
+    EXPECT_EQ(step(C::alu), 3u);                    // behind csrr mepc's postsync: 2
+    EXPECT_EQ(step(C::alu), 1u);
+    EXPECT_EQ(b.count(32), 2u + 2u);
+    EXPECT_EQ(b.count(31), 2u + 2u + 2u);
+    EXPECT_EQ(b.count(30), 2u + 2u + 3u + 2u + 2u + 2u);
+}
+
 // VeeR EL2 mrac: region r is cacheable when its two bits are 01 (10 and 11: side effect, not cacheable). Fetches
 // from a region that is not cacheable go over the I-bus one by one.
 TEST(TimingModel, UncacheableRegionsFetchOverTheBus) {

@@ -134,6 +134,6 @@ TEST_P(VeerRtlProbe, CyclesWithinFivePercentOfTheRtl) {
 INSTANTIATE_TEST_SUITE_P(Probes, VeerRtlProbe,
                          ::testing::Values("recursion", "axi_stride", "icache_big", "muldiv", "csr", "branchy", "straight",
                                            "misaligned", "stores", "irqoff", "bitmanip", "traps", "coremark_like",
-                                           "dhrystone_like", "irq"));
+                                           "dhrystone_like", "irq", "ev_sync", "ev_sync32", "ev_sync_rd"));
 
 }  // namespace
