@@ -53,6 +53,7 @@ struct Comparison {
     std::string what;
     uint64_t rtl, model;
     bool exact;
+    uint32_t event = 0;  // 0: cycles or minstret
 };
 
 // The comparisons of one probe: cycles per window and every modelled event (not modelled ones are skipped).
@@ -84,7 +85,7 @@ std::vector<Comparison> compare(const std::string& probe, std::vector<uint32_t>*
         for (int c = 0; c < 4; ++c) {
             const uint32_t e = win.ev[c];
             if (nm.count(e)) continue;
-            v.push_back({fmt::format("set {} event {}", win.set, e), win.rtl[2 + c], win.model[2 + c], architectural.count(e) > 0});
+            v.push_back({fmt::format("set {} event {}", win.set, e), win.rtl[2 + c], win.model[2 + c], architectural.count(e) > 0, e});
         }
     }
     return v;
@@ -129,6 +130,24 @@ TEST_P(VeerRtlProbe, CyclesWithinFivePercentOfTheRtl) {
         if (c.what.find("cycles") != std::string::npos) {
             EXPECT_TRUE(within(c)) << probe << " " << c.what << ": RTL " << c.rtl << ", model " << c.model;
         }
+}
+
+// Every other modelled event within 5% of the RTL's count (or 1, below 20), but the gaps docs/accuracy.md lists
+// as not yet calibrated ("Not within 5%"): mispredictions (25: the predictor), I-cache hits (2) where the RTL
+// fetches past flushes the model does not count, decode stalls (30) of misaligned D-bus accesses and of
+// divisions that finish early, and the irq probe's cycles (1, 49; see CyclesWithinFivePercentOfTheRtl).
+TEST_P(VeerRtlProbe, ModelledEventsWithinFivePercentOfTheRtl) {
+    const std::string probe = GetParam();
+    const std::map<std::string, std::set<uint32_t>> gaps = {
+        {"branchy", {2}}, {"misaligned", {2, 30}}, {"stores", {2}}, {"traps", {2}}, {"dhrystone_like", {30}},
+        {"irq", {1, 2, 30, 49}}};
+    const auto cmp = compare(probe);
+    ASSERT_FALSE(cmp.empty());
+    const auto g = gaps.find(probe);
+    for (const auto& c : cmp) {
+        if (c.exact || c.event == 0 || c.event == 25 || (g != gaps.end() && g->second.count(c.event))) continue;
+        EXPECT_TRUE(within(c)) << probe << " " << c.what << ": RTL " << c.rtl << ", model " << c.model;
+    }
 }
 
 INSTANTIATE_TEST_SUITE_P(Probes, VeerRtlProbe,
