@@ -122,8 +122,8 @@ TEST_P(VeerRtlProbe, ArchitecturalEventsExact) {
 // The cycles of every window within 5% of the RTL's mcycle.
 TEST_P(VeerRtlProbe, CyclesWithinFivePercentOfTheRtl) {
     const std::string probe = GetParam();
-    if (probe == "irq")  // docs/accuracy.md: its timer and mpmc CSR writes cost less than the model's CSR write
-        GTEST_SKIP() << "irq: cycles not yet within 5% (CSR writes of mitcnt0/mitb0/mitctl0/mpmc)";
+    if (probe == "irq")  // docs/accuracy.md: its cycles are not yet within 5% (-6.5%, not yet worked out)
+        GTEST_SKIP() << "irq: cycles not yet within 5% (docs/accuracy.md)";
     const auto cmp = compare(probe);
     ASSERT_FALSE(cmp.empty());
     for (const auto& c : cmp)
