@@ -21,6 +21,9 @@ struct AccessContext {
     unsigned privilege = 1;
     bool secure = false;  // ARM Security state (EL3 is always Secure)
     AccessOrigin origin = AccessOrigin::instruction;
+    // Build the record's per-field effects (AccessRecord::fields). Off: the status, values and diagnostics only,
+    // for callers that need no more (the TLM socket, unless a listener asks for records: ModuleConfig).
+    bool detail = true;
 };
 
 enum class AccessStatus { ok, trap };
@@ -50,8 +53,9 @@ struct AccessRecord {
     uint64_t value_read = 0;  // reads: value returned; writes: value a read would return afterwards
     uint64_t old_value = 0;   // register read value before the access
     uint64_t new_value = 0;   // register read value after the access
-    std::vector<FieldEffect> fields;
+    std::vector<FieldEffect> fields;  // empty unless built with AccessContext::detail
     std::vector<Diagnostic> diagnostics;
+    bool detail = true;  // AccessContext::detail of the access
 
     bool trapped() const { return status == AccessStatus::trap; }
     bool has(std::string_view code) const;

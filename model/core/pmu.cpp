@@ -95,6 +95,7 @@ AccessRecord Pmu::check(Register& r, bool is_write, const AccessContext& ctx) {
 
 AccessRecord Pmu::access(Register& r, bool is_write, uint64_t value, const AccessContext& ctx) {
     AccessRecord rec;
+    rec.detail = ctx.detail;
     rec.reg = r.name;
     rec.is_write = is_write;
     rec.value_written = is_write ? value : 0;

@@ -84,11 +84,13 @@ void apply_write(Register& r, uint64_t value, AccessRecord& rec) {
         const uint64_t w = extract(value, f.lsb, f.width);
         const uint64_t before = extract(f.read(old_word), f.lsb, f.width);
         uint64_t after = before;
-        FieldEffect e{f.name, f.lsb, f.width, f.kind, w, before, before, {}, f.description, f.event_selector};
+        // Without detail (AccessContext::detail) the effect is worked out but not described.
+        FieldEffect e = rec.detail ? FieldEffect{f.name, f.lsb, f.width, f.kind, w, before, before, {}, f.description, f.event_selector}
+                                   : FieldEffect{};
         switch (f.kind) {
             case FieldKind::rw:
                 after = w;
-                e.effect = after == before ? "unchanged" : fmt::format("{} -> {}", hex(before), hex(after));
+                if (rec.detail) e.effect = after == before ? "unchanged" : fmt::format("{} -> {}", hex(before), hex(after));
                 break;
             case FieldKind::ro:
             case FieldKind::raz_wi:
@@ -140,7 +142,7 @@ void apply_write(Register& r, uint64_t value, AccessRecord& rec) {
                     rec.add(Severity::warning, diag::warl_legalized,
                             fmt::format("{} is WARL: {} written, {} stored{}", field_label(r, f), hex(w), hex(after),
                                         why.empty() ? "" : " (" + why + ")"));
-                } else {
+                } else if (rec.detail) {
                     e.effect = after == before ? "unchanged" : fmt::format("{} -> {}", hex(before), hex(after));
                 }
                 break;
@@ -148,7 +150,7 @@ void apply_write(Register& r, uint64_t value, AccessRecord& rec) {
         }
         if (f.stored()) new_word = deposit(new_word, f.lsb, f.width, after);
         e.new_value = after;
-        rec.fields.push_back(std::move(e));
+        if (rec.detail) rec.fields.push_back(std::move(e));
     }
     r.set_word(new_word);
     rec.new_value = r.read();
@@ -159,6 +161,7 @@ void describe_read(const Register& r, uint64_t value, AccessRecord& rec) {
     rec.old_value = value;
     rec.new_value = value;
     rec.value_read = value;
+    if (!rec.detail) return;
     for (const auto& f : r.fields) {
         const uint64_t v = extract(value, f.lsb, f.width);
         rec.fields.push_back(FieldEffect{f.name, f.lsb, f.width, f.kind, 0, v, v, "read", f.description, f.event_selector});

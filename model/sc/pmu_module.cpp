@@ -133,6 +133,7 @@ tlm::tlm_response_status ArmPmuModule::access(tlm::tlm_generic_payload& trans, A
     if (!reg) return tlm::TLM_ADDRESS_ERROR_RESPONSE;
     AccessContext ctx;
     ctx.origin = origin;
+    ctx.detail = static_cast<bool>(config().on_socket_access);
     unsigned char* data = trans.get_data_ptr();
     AccessRecord rec;
     if (trans.is_write()) {
@@ -143,6 +144,7 @@ tlm::tlm_response_status ArmPmuModule::access(tlm::tlm_generic_payload& trans, A
         rec = pmu().read_offset(addr, ctx);
         for (unsigned i = 0; i < 4; ++i) data[i] = static_cast<unsigned char>(rec.value_read >> (8 * i));
     }
+    if (config().on_socket_access) config().on_socket_access(rec);
     schedule_levels(nullptr, at, at);
     // A refused access, and a write of a read-only or a read of a write-only register (the model ignores the
     // write or reads 0), is a command the target cannot execute.

@@ -8,6 +8,8 @@
 
 #include <systemc>
 #include <tlm>
+#include <functional>
+
 #include <tlm_utils/simple_target_socket.h>
 
 #include "model/sc/interfaces.hpp"
@@ -19,6 +21,10 @@ struct ModuleConfig {
     sc_core::sc_time clock_period = sc_core::sc_time(1, sc_core::SC_NS);
     sc_core::sc_time access_latency = sc_core::SC_ZERO_TIME;  // added to b_transport's delay per access
     bool irq_active_low = true;  // nPMUIRQ / nPMUFIQ are active low on the ARM cores
+    // Called with the full access record (per-field effects, diagnostics) of every access through the TLM socket:
+    // a checker's or a trace's hook. Unset, the socket builds only what the payload returns, its status and data
+    // (AccessContext::detail off), which is several times faster.
+    std::function<void(const AccessRecord&)> on_socket_access;
 };
 
 // What every family's module has: the ISS interface, the event input, the core-state inputs and the
