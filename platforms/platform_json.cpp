@@ -190,6 +190,7 @@ void visit_timing(V& v, TimingParams& t) {
     v("follows_sctlr_z", t.follows_sctlr_z);
     v("store_penalty_side_effect_only", t.store_penalty_side_effect_only);
     v("divider_busy", t.divider_busy);
+    v("divider_from_operands", t.divider_from_operands);
     v("l1i_sequential_refill_penalty", t.l1i_sequential_refill_penalty);
     v("bus_misaligned_load_penalty", t.bus_misaligned_load_penalty);
     v("bus_misaligned_store_penalty", t.bus_misaligned_store_penalty);

@@ -109,15 +109,23 @@ TimingParams veer() {
     // a predicted one; a bimodal table of 2^9 counters and a 2^9-entry target table (indexed by PC) come closest
     // to the RTL's extra cycles. Divisions stall commit by about 2 cycles. No return stack.
     p.mispredict_penalty = 1;
-    p.predictor.direction = PredictorConfig::Direction::bimodal;
+    // The predictor of the RTL's default build (branch_predictor.cpp, BranchPredictor::veer, has its rules):
+    // a 2-way BTB of 512 entries with 5-bit tags, a BHT of 2 x 256 counters indexed with 8 bits of global
+    // history, a return stack of 8 entries (snapshots/default/el2_param.vh; the stack: tests/veer-rtl/recursion).
+    p.predictor.direction = PredictorConfig::Direction::veer_el2;
     p.predictor.table_bits = 9;
+    p.predictor.history_bits = 8;
     p.predictor.btb_bits = 9;
-    // The return stack: 8 entries (ret_stack_size of the default build; tests/veer-rtl/recursion).
+    p.predictor.btb_tag_bits = 5;
     p.predictor.ras_depth = 8;
-    // Divisions (tests/veer-rtl/muldiv): the result reaches a consumer 10 cycles after the division issues, and
-    // the next division waits for the divider as long. Multiplies show no result latency.
-    p.result_latency[static_cast<size_t>(C::div)] = 10;
-    p.divider_busy = 10;
+    p.predictor.wrong_path_fetch = 4;
+    // Divisions: the time follows the operands (TimingModel::veer_div_time, from el2_exu_div_ctl.sv): without a
+    // shortcut a consumer, or the next division, issues 11 cycles after the division (tests/veer-rtl/dhrystone_like:
+    // 0 % 5); with one 4 + its steps (muldiv: 9 and 10; dhrystone_like's remainders of small numbers: 5).
+    // Multiplies show no result latency.
+    p.result_latency[static_cast<size_t>(C::div)] = 11;
+    p.divider_busy = 11;
+    p.divider_from_operands = true;
     // CSR instructions: pre- and post-sync (el2_dec_decode_ctl.sv; the instructions from dec/decode, the CSRs from
     // dec/csrdecode_m): each wait lasts until 2 cycles after the older instruction's X stage (tests/veer-rtl/csr,
     // ev_sync, ev_sync32, ev_sync_rd, irqoff: a presync and postsync CSR instruction between ALU instructions

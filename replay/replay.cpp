@@ -468,7 +468,11 @@ private:
             if (d.insn.branch) break;
         }
         if (b->keys.empty()) return nullptr;
-        if (tm_ && b->size() >= 2) {
+        // A body with a division whose time follows its operands is stepped record by record (model_cycles hands
+        // the operands over).
+        const bool div_operands = tm_ && tm_->params().divider_from_operands &&
+                                  std::any_of(b->insns.begin(), b->insns.end() - 1, [](const isa::RetiredInsn& x) { return x.cls == isa::InsnClass::div; });
+        if (tm_ && b->size() >= 2 && !div_operands) {
             std::vector<uint64_t> pcs;
             std::vector<uint8_t> sizes;
             for (size_t j = i; j + 1 < i + b->size(); ++j) {
@@ -611,6 +615,7 @@ private:
 
     // The timing model's cycles for one instruction (which also adds its events to the batch).
     uint64_t model_cycles(const isa::RetiredInsn& insn, const TraceRecord& rec, const TraceRecord* next) {
+        if (insn.cls == isa::InsnClass::div && tm_->params().divider_from_operands) div_operands(rec);
         timing::MemRef mem[trace::TraceRecord::max_mem];
         for (unsigned i = 0; i < rec.n_mem; ++i) mem[i] = timing::MemRef{rec.mem[i].addr, rec.mem[i].is_write, rec.mem[i].size};
         mem_seen_ |= rec.n_mem != 0;
@@ -628,6 +633,19 @@ private:
             throw trace::TraceError(o_.trace, rec.line,
                                     fmt::format("--timing trace: this {} record has no timestamp (use --timing model or cpi1)", r_.format));
         return rec.time - std::min(rec.time, prev_time_);
+    }
+
+    // A RISC-V division's operands (rs1, rs2; rem and remu are funct3 6 and 7) for the timing model, from the
+    // register file with the late writebacks that land before it.
+    void div_operands(const TraceRecord& rec) {
+        uint64_t v[2] = {gpr_[(rec.encoding >> 15) & 31u], gpr_[(rec.encoding >> 20) & 31u]};
+        for (unsigned k = 0; k < 2; ++k) {
+            const unsigned r = (rec.encoding >> (15 + 5 * k)) & 31u;
+            for (unsigned i = 0; i < rec.n_regs; ++i)
+                if (rec.regs[i].before && rec.regs[i].kind == RegKind::gpr && rec.regs[i].index == r && r) v[k] = rec.regs[i].value;
+        }
+        tm_->set_div_operands(static_cast<uint32_t>(v[0]), static_cast<uint32_t>(v[1]), ((rec.encoding >> 13) & 3u) == 3u,
+                              reader_->has_register_values());
     }
 
     // The register file, for an instruction in a block (none reads it): the late writebacks that land before it,

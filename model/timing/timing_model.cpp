@@ -85,6 +85,29 @@ void TimingModel::set_mrac(uint32_t value) {
         if (((value >> (2 * r)) & 3u) == 1u) cacheable_ = static_cast<uint16_t>(cacheable_ | (1u << r));
 }
 
+// VeeR EL2's divider (el2_exu_div_ctl.sv, el2_exu_div_new_4bit_fullshortq, the default build's DIV_NEW = 1,
+// DIV_BIT = 4): 4 quotient bits a step, 8 steps for 32 bits. When the divisor's leading sign bits less the
+// dividend's, plus 1 (0 if negative), is below 28, a shift skips the quotient's known zero bits and only
+// 1 + that / 4 steps run; a division by zero, and a division (not a remainder) whose operands are both below 16 or
+// whose dividend is 0, finish at once. Measured (exec.log nbD lines): the result is written `steps` cycles after
+// the division retires with the shortcut (tests/veer-rtl/muldiv: 5 and 6), 7 without (dhrystone_like: 0 % 5),
+// and a consumer, like the next division, issues 4 cycles after that. `full` is the time without a shortcut
+// (result_latency[div]); an immediate finish is taken as a 1-step one (no probe has one).
+unsigned TimingModel::veer_div_time(unsigned full, uint32_t a, uint32_t b, bool rem) {
+    if (full < 7) return full;
+    if (b == 0 || (!rem && (a == 0 || (a < 16 && b < 16)))) return full - 6;
+    // Leading sign bits, not counting the sign itself (el2_exu_div_cls): a positive value's leading zeros, a
+    // negative one's leading ones less 1; 0 for 0.
+    auto cls = [](uint32_t x) -> int {
+        if (x == 0) return 0;
+        if (!(x >> 31)) return __builtin_clz(x);
+        return x == ~uint32_t{0} ? 31 : __builtin_clz(~x) - 1;
+    };
+    const int shortq = std::max(cls(b) - cls(a) + 1, 0);
+    if (shortq >= 28) return full;
+    return full - 7 + static_cast<unsigned>(shortq / 4) + 1;
+}
+
 void TimingModel::set_mstatus(uint32_t value) {
     mstatus_ = value;
     pending_extra_ += p_.mstatus_write_extra;
@@ -149,7 +172,11 @@ uint64_t TimingModel::step(const isa::RetiredInsn& insn, uint64_t pc, unsigned s
     }
     if (stall) emit(b, p_.ev_dep_stall, stall);
     const uint64_t issue = paired ? prev_issue_ : now_ + stall;
-    if (insn.cls == C::div) divider_free_ = issue + p_.divider_busy;
+    // A division's time: fixed, or (VeeR EL2) from its operands; the divider is busy as long as its result takes.
+    unsigned div_time = p_.divider_busy;
+    if (insn.cls == C::div && p_.divider_from_operands)
+        div_time = div_known_ ? veer_div_time(p_.result_latency[cls], div_a_, div_b_, div_rem_) : p_.result_latency[cls];
+    if (insn.cls == C::div) divider_free_ = issue + div_time;
     if (insn.cls == C::csr_write) csr_write_issue_ = issue;
     // Postsync: the next instruction waits until this one has left X and R (after its own extra cycles).
     postsync_until_ = postsync ? issue + p_.class_extra[cls] + 1 + p_.sync_stall : 0;
@@ -160,7 +187,9 @@ uint64_t TimingModel::step(const isa::RetiredInsn& insn, uint64_t pc, unsigned s
         for (unsigned k = 0; k < n_mem; ++k) bus |= !p_.local_data->contains(mem[k].addr);
     // A conditional instruction that fails its condition writes nothing.
     const uint32_t dst = insn.cond_failed ? 0u : insn.regs.dst;
-    const uint64_t latency = p_.result_latency[cls] + (bus && insn.cls == C::load ? p_.bus_load_latency : 0u);
+    const uint64_t latency = insn.cls == C::div && p_.divider_from_operands
+                                 ? div_time
+                                 : p_.result_latency[cls] + (bus && insn.cls == C::load ? p_.bus_load_latency : 0u);
     for (uint32_t m = dst; m; m &= m - 1) ready_[ctz(m)] = issue + latency;
     uint64_t cycles = (paired ? 0 : 1) + stall + p_.class_extra[cls] + pending_extra_;
     pending_extra_ = 0;

@@ -88,6 +88,9 @@ struct TimingParams {
     bool store_penalty_side_effect_only = false;
     // The divider (VeeR EL2): a division issues no sooner than `divider_busy` cycles after the one before it.
     unsigned divider_busy = 0;
+    // VeeR EL2: a division's result latency and the divider's busy time follow its operands (veer_div_time, with
+    // result_latency[div] as the time of a division without a shortcut); the replay hands them over.
+    bool divider_from_operands = false;
     // An I-cache miss on the line after the previous miss's (straight-line code streaming in) costs this instead
     // of l1i_refill_penalty (0: no difference).
     unsigned l1i_sequential_refill_penalty = 0;
@@ -239,6 +242,17 @@ public:
     // mstatus (CSR 0x300) as written by the program: MIE (bit 3), MPIE (bit 7). The write's extra cost
     // (mstatus_write_extra) goes to the next instruction.
     void set_mstatus(uint32_t value);
+    // The operands of the division step() times next (VeeR EL2, divider_from_operands): dividend, divisor,
+    // whether it is a remainder, and whether the trace gives register values at all (if not: no shortcut).
+    void set_div_operands(uint32_t dividend, uint32_t divisor, bool rem, bool known) {
+        div_a_ = dividend;
+        div_b_ = divisor;
+        div_rem_ = rem;
+        div_known_ = known;
+    }
+    // VeeR EL2: a division's cycles from issue to result, and the divider's, from its operands (`full`: without
+    // a shortcut).
+    static unsigned veer_div_time(unsigned full, uint32_t a, uint32_t b, bool rem);
     uint32_t mstatus() const { return mstatus_; }
     // An interrupt taken before the next instruction (RISC-V privileged spec 3.1.6.1: MPIE = MIE, MIE = 0); its
     // cost (interrupt_entry) goes to that instruction, the handler's first.
@@ -281,6 +295,8 @@ private:
     uint32_t mstatus_ = 0;                 // reset: MIE = MPIE = 0
     unsigned pending_extra_ = 0;           // cycles the previous instruction left to the next one
     uint64_t divider_free_ = 0;            // the cycle the divider takes a new division
+    uint32_t div_a_ = 0, div_b_ = 0;       // the next division's operands (set_div_operands)
+    bool div_rem_ = false, div_known_ = false;
     uint64_t last_miss_line_ = ~uint64_t{0};
     uint64_t fill_line_ = ~uint64_t{0};    // the line last refilled (fetched from the fill buffer)
     // The model's cycle at the start of the next instruction; it starts late enough that the registers' initial

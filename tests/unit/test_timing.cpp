@@ -206,6 +206,22 @@ TEST(BranchPredictor, VeerWrongPathReturnPopsTheStack) {
     EXPECT_TRUE(last_return_missed(4));  // 0x300 popped 0x182 on the wrong path
 }
 
+TEST(VeerDivider, TimeFollowsTheOperands) {
+    // el2_exu_div_ctl.sv (4-bit steps, shortcut from the operands' leading sign bits), with 11 cycles for a
+    // division that takes no shortcut. 123456789 / 977: 5 and 22 leading zeros, 22 - 5 + 1 = 18, 18 / 4 + 1 = 5
+    // steps: 11 - 7 + 5.
+    EXPECT_EQ(TimingModel::veer_div_time(11, 123456789u, 977u, false), 9u);
+    // 0 % 5: a remainder of 0 has no early finish; 29 - 0 + 1 = 30 is no shortcut: 11.
+    EXPECT_EQ(TimingModel::veer_div_time(11, 0u, 5u, true), 11u);
+    // 1 % 5: 29 - 31 + 1 < 0, taken as 0: 1 step.
+    EXPECT_EQ(TimingModel::veer_div_time(11, 1u, 5u, true), 5u);
+    // 7 / 3 (both below 16) and any division by 0 finish at once: taken as 1 step.
+    EXPECT_EQ(TimingModel::veer_div_time(11, 7u, 3u, false), 5u);
+    EXPECT_EQ(TimingModel::veer_div_time(11, 0x80000000u, 0u, true), 5u);
+    // -1 (31 leading sign bits) / 0x40000000 (1): 1 - 31 + 1 < 0: 1 step.
+    EXPECT_EQ(TimingModel::veer_div_time(11, 0xFFFFFFFFu, 0x40000000u, false), 5u);
+}
+
 TEST(BranchPredictor, TargetBufferRemembersTheLastTarget) {
     PredictorConfig c;
     BranchPredictor bp(c);

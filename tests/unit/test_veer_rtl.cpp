@@ -150,6 +150,19 @@ TEST_P(VeerRtlProbe, ModelledEventsWithinFivePercentOfTheRtl) {
     }
 }
 
+// Event 25 (branches mispredicted, the VeeR EL2 predictor of branch_predictor.cpp) within 5% of the RTL's, or 2
+// counts where the count is small.
+TEST_P(VeerRtlProbe, MispredictionsWithinFivePercentOfTheRtl) {
+    const std::string probe = GetParam();
+    const auto cmp = compare(probe);
+    ASSERT_FALSE(cmp.empty());
+    for (const auto& c : cmp)
+        if (c.what.size() > 9 && c.what.compare(c.what.size() - 9, 9, " event 25") == 0) {
+            const double diff = std::abs(static_cast<double>(c.model) - static_cast<double>(c.rtl));
+            EXPECT_LE(diff, std::max(0.05 * static_cast<double>(c.rtl), 2.0)) << probe << " " << c.what << ": RTL " << c.rtl << ", model " << c.model;
+        }
+}
+
 INSTANTIATE_TEST_SUITE_P(Probes, VeerRtlProbe,
                          ::testing::Values("recursion", "axi_stride", "icache_big", "muldiv", "csr", "branchy", "straight",
                                            "misaligned", "stores", "irqoff", "bitmanip", "traps", "coremark_like",
