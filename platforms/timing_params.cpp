@@ -105,9 +105,8 @@ TimingParams out_of_order(TimingParams p) {
 TimingParams veer() {
     TimingParams p;
     // No result latencies: the exec.log shows no load-use or multiply-use stall (loads are non-blocking).
-    // Calibrated on the Dhrystone exec.log (docs/accuracy.md): a mispredicted branch costs the RTL one cycle over
-    // a predicted one; a bimodal table of 2^9 counters and a 2^9-entry target table (indexed by PC) come closest
-    // to the RTL's extra cycles. Divisions stall commit by about 2 cycles. No return stack.
+    // A misprediction, and a JAL or JALR the predictor never predicts, costs the RTL one cycle (the Dhrystone
+    // exec.log; tests/veer-rtl/straight, recursion, branchy).
     p.mispredict_penalty = 1;
     // The predictor of the RTL's default build (branch_predictor.cpp, BranchPredictor::veer, has its rules):
     // a 2-way BTB of 512 entries with 5-bit tags, a BHT of 2 x 256 counters indexed with 8 bits of global
@@ -118,6 +117,8 @@ TimingParams veer() {
     p.predictor.btb_bits = 9;
     p.predictor.btb_tag_bits = 5;
     p.predictor.ras_depth = 8;
+    // Fetch runs 2 groups (4 halves) past a misprediction before the flush: calls and returns there move the
+    // return stack (tests/veer-rtl/dhrystone_like: 30 mispredictions a window with it, 18 without).
     p.predictor.wrong_path_fetch = 4;
     // Divisions: the time follows the operands (TimingModel::veer_div_time, from el2_exu_div_ctl.sv): without a
     // shortcut a consumer, or the next division, issues 11 cycles after the division (tests/veer-rtl/dhrystone_like:
