@@ -201,6 +201,7 @@ Transfer transfer(uint32_t insn, bool rv64) {
             const uint32_t o = bit(h, 12) << 8 | ((h >> 10) & 3u) << 3 | ((h >> 5) & 3u) << 6 | ((h >> 3) & 3u) << 1 |
                                bit(h, 2) << 5;
             t.kind = Transfer::relative;
+            t.conditional = true;
             t.offset = sext(o, 9);
         }
         return t;
@@ -216,6 +217,7 @@ Transfer transfer(uint32_t insn, bool rv64) {
     } else {  // B-type: imm[12|10:5] in [31:25], imm[4:1|11] in [11:7]
         const uint32_t o = bit(insn, 31) << 12 | ((insn >> 25) & 0x3Fu) << 5 | ((insn >> 8) & 0xFu) << 1 | bit(insn, 7) << 11;
         t.kind = Transfer::relative;
+        t.conditional = true;
         t.offset = sext(o, 13);
     }
     return t;

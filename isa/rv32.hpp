@@ -59,8 +59,9 @@ struct Info {
 // source register and immediate of target = (rs1 + imm) & ~1. kind none: not a branch or jump.
 struct Transfer {
     enum Kind : uint8_t { none, relative, indirect } kind = none;
-    int32_t offset = 0;  // relative: target - pc; indirect: the immediate
-    unsigned rs1 = 0;    // indirect
+    bool conditional = false;  // a conditional branch: it may also fall through
+    int32_t offset = 0;        // relative: target - pc; indirect: the immediate
+    unsigned rs1 = 0;          // indirect
 };
 Transfer transfer(uint32_t insn, bool rv64 = false);
 

@@ -762,8 +762,7 @@ private:
                 EventBatch sleep;
                 sleep.cycles = gap - wake;
                 pmu_->set_state(CoreState::fw_halt);
-                if (o_.advance_hook) o_.advance_hook(sleep);
-                else pmu_->advance(sleep);
+                advance(sleep);
                 pmu_->set_state(CoreState::run);
                 if (o_.timing == Timing::trace) prev_time_ += gap - wake;  // the rest of the gap is the entry's
                 slept_ += gap - wake;
@@ -901,20 +900,22 @@ private:
         if (pmu_->state() == CoreState::fw_halt) {
             pmu_->set_state(CoreState::run);
             halt_pending_ = true;
-            if (p_.fw_halt) {
-                p_.fw_halt(batch_);
-                flush();
-            }
+            if (p_.fw_halt) p_.fw_halt(batch_);
             if (tm_ && (value & 2u)) tm_->set_mie();  // haltie: MIE set on the way into fw-halt (veer §5)
         }
         flush();
     }
 
+    // The PMU (or, under SystemC, the module through its hook) takes a batch.
+    void advance(const EventBatch& b) {
+        if (o_.advance_hook) o_.advance_hook(b);
+        else pmu_->advance(b);
+    }
+
     void flush() {
         hist_.drain(p_, batch_);
         if (batch_.cycles == 0 && batch_.events.empty()) return;
-        if (o_.advance_hook) o_.advance_hook(batch_);
-        else pmu_->advance(batch_);
+        advance(batch_);
         total_cycles_ += batch_.cycles;
         if (total_cycles_ >= next_sample_) next_sample_ = (total_cycles_ / o_.sample_period + 1) * o_.sample_period;
         roi_.add(batch_);

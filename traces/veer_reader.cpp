@@ -20,6 +20,7 @@ namespace {
 // The testbench's mailbox (its console: "mem_mailbox = D0580000"). A byte 0xff stored there ends the test
 // (pass), 0x1 too (fail; and the C runtime's "Whisper" termination store).
 constexpr uint64_t mailbox = 0xD0580000;
+constexpr uint32_t mret_encoding = 0x30200073;  // RISC-V privileged spec 3.3.2
 
 class VeerReader : public TraceReader {
 public:
@@ -121,10 +122,7 @@ private:
     // cause. The RTL's trace port shows the instruction at mepc once before the entry although the interrupt
     // flushed it (it retires after the handler: tests/veer-rtl/irq); such an instruction is dropped here.
     bool resolve(TraceRecord& out) {
-        while (look_.size() < 2 && !look_end_) {
-            TraceRecord r;
-            if (read_instruction(r)) look_.push_back(r);
-            else look_end_ = true;
+        while (look_.size() < 2 && pull()) {
         }
         if (look_.empty()) return false;
         if (look_.size() >= 2 && look_[1].interrupt && !look_[1].trapped) resolve_interrupt();
@@ -139,26 +137,24 @@ private:
         size_t depth = 0, i = 1;
         bool cause_known = look_[1].cause != TraceRecord::unknown_cause;
         for (;; ++i) {
-            while (i + 1 >= look_.size() && !look_end_ && look_.size() < limit) {
-                TraceRecord r;
-                if (read_instruction(r)) look_.push_back(r);
-                else look_end_ = true;
+            while (i + 1 >= look_.size() && look_.size() < limit && pull()) {
             }
             if (i + 1 >= look_.size()) return;  // the trace ends inside the handler
             const TraceRecord& r = look_[i];
             if (i > 1 && r.interrupt) ++depth;
             if (!cause_known && depth == 0) {
                 // csrr rd, mcause (any CSR instruction on 0x342 that shows rd): bit 31 set for an interrupt.
-                if ((r.encoding & 0x7F) == 0x73 && ((r.encoding >> 12) & 3u) && (r.encoding >> 20) == 0x342) {
+                const auto c = isa::rv32::decode_csr(r.encoding);
+                if (c && c->csr == 0x342 && c->rd) {
                     for (unsigned k = 0; k < r.n_regs; ++k)
-                        if (r.regs[k].kind == RegKind::gpr && !r.regs[k].before && r.regs[k].index == ((r.encoding >> 7) & 31u) &&
+                        if (r.regs[k].kind == RegKind::gpr && !r.regs[k].before && r.regs[k].index == c->rd &&
                             (r.regs[k].value >> 31) & 1u) {
                             look_[1].cause = static_cast<uint16_t>(r.regs[k].value & 0x7FFF);
                             cause_known = true;
                         }
                 }
             }
-            if (r.encoding == 0x30200073u) {  // mret
+            if (r.encoding == mret_encoding) {
                 if (depth) {
                     --depth;
                     continue;
@@ -173,6 +169,18 @@ private:
                 return;
             }
         }
+    }
+
+    // One more record into look_; false at the end of the trace.
+    bool pull() {
+        if (look_end_) return false;
+        TraceRecord r;
+        if (!read_instruction(r)) {
+            look_end_ = true;
+            return false;
+        }
+        look_.push_back(r);
+        return true;
     }
 
     // One record of lookahead: whether an instruction trapped, the privilege of the next, and an interrupt taken
@@ -217,13 +225,12 @@ private:
     Succ successor(const TraceRecord& r) const {
         Succ s{r.pc + r.size, r.pc + r.size, false};
         const auto t = isa::rv32::transfer(r.encoding);
-        const auto k = isa::rv32::classify(r.encoding).klass;
         if (t.kind == isa::rv32::Transfer::relative) {
             s.b = r.pc + static_cast<uint64_t>(static_cast<int64_t>(t.offset));
-            if (k == isa::rv32::Klass::jal) s.a = s.b;
+            if (!t.conditional) s.a = s.b;
         } else if (t.kind == isa::rv32::Transfer::indirect) {
             s.a = s.b = (gpr_[t.rs1] + static_cast<uint64_t>(static_cast<int64_t>(t.offset))) & 0xFFFFFFFEu;
-        } else if (k == isa::rv32::Klass::mret) {
+        } else if (r.encoding == mret_encoding) {
             s.any = true;
         }
         return s;
@@ -329,7 +336,6 @@ private:
             }
             r.clear();
             r.line = no;
-            succ_ = {};
             r.pc = pc;
             r.encoding = static_cast<uint32_t>(insn);
             r.isa = IsaState::rv32;
