@@ -25,6 +25,9 @@ BranchPredictor::VeerKind veer_kind(const isa::RetiredInsn& insn, uint64_t pc, u
     return insn.regs.dst & link ? K::call : K::jump;
 }
 
+// mstatus on entry to a trap handler (RISC-V privileged spec 3.1.6.1): MPIE = MIE, MIE = 0.
+uint32_t trap_entry(uint32_t mstatus) { return (mstatus & ~0x88u) | ((mstatus & 8u) ? 0x80u : 0u); }
+
 }  // namespace
 
 TimingModel::TimingModel(const TimingParams& p) : p_(p), bp_(p.predictor), seen_target_(1024, 0) {
@@ -114,7 +117,7 @@ void TimingModel::set_mstatus(uint32_t value) {
 }
 
 void TimingModel::take_interrupt() {
-    mstatus_ = (mstatus_ & ~0x88u) | ((mstatus_ & 8u) ? 0x80u : 0u);
+    mstatus_ = trap_entry(mstatus_);
     pending_extra_ += p_.interrupt_entry;
     next_fetch_new_ = true;  // the handler is fetched anew
 }
@@ -196,7 +199,7 @@ uint64_t TimingModel::step(const isa::RetiredInsn& insn, uint64_t pc, unsigned s
     // Interrupts disabled: this instruction's cycles count while MIE is 0; a trap clears MIE, mret restores it.
     const bool mie_before = mstatus_ & 8u;
     if (insn.cls == C::ecall || insn.cls == C::ebreak)
-        mstatus_ = (mstatus_ & ~0x88u) | (mie_before ? 0x80u : 0u);
+        mstatus_ = trap_entry(mstatus_);
     else if (insn.cls == C::mret)
         mstatus_ = (mstatus_ & ~8u) | ((mstatus_ & 0x80u) ? 8u : 0u) | 0x80u;
     const uint64_t base = cycles;
