@@ -31,5 +31,7 @@ public:
 
 // Writes to `path` ("-" for standard output); `text` selects the text form.
 std::unique_ptr<TraceWriter> make_native_writer(const std::string& path, bool text);
+// The text form's writer alone (traces/native_text.cpp).
+std::unique_ptr<TraceWriter> make_native_text_writer(const std::string& path);
 
 }  // namespace pmusim::trace
