@@ -140,24 +140,35 @@ void BM_ModelRegisterRead(benchmark::State& state) {
 }
 BENCHMARK(BM_ModelRegisterRead);
 
-void BM_SocketRegisterRead(benchmark::State& state) {
+// One 32-bit access through the TLM socket (b_transport), as an initiator on the bus makes it.
+void socket_access(benchmark::State& state, tlm::tlm_command cmd, uint64_t addr, uint32_t value) {
     tlm::tlm_generic_payload t;
     unsigned char buf[4];
-    t.set_command(tlm::TLM_READ_COMMAND);
-    t.set_address(0xE04);  // PMCR_EL0
+    t.set_command(cmd);
+    t.set_address(addr);
     t.set_data_ptr(buf);
     t.set_data_length(4);
     t.set_streaming_width(4);
     sc_time delay;
     for (auto _ : state) {
+        for (unsigned i = 0; i < 4; ++i) buf[i] = static_cast<unsigned char>(value >> (8 * i));
         delay = SC_ZERO_TIME;
         g_bench->socket->b_transport(t, delay);
         benchmark::DoNotOptimize(buf[0]);
     }
+    if (t.get_response_status() != tlm::TLM_OK_RESPONSE) state.SkipWithError("the access was not accepted");
     state.counters["accesses_per_s"] = benchmark::Counter(static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
     state.counters["peak_rss_MiB"] = peak_rss_mib();
 }
+
+void BM_SocketRegisterRead(benchmark::State& state) { socket_access(state, tlm::TLM_READ_COMMAND, 0xE04, 0); }  // PMCR_EL0
 BENCHMARK(BM_SocketRegisterRead);
+
+// A driver's reload of an event counter (PMEVCNTR0_EL0 at 0x000), as after each overflow when sampling.
+void BM_SocketRegisterWrite(benchmark::State& state) {
+    socket_access(state, tlm::TLM_WRITE_COMMAND, 0x000, 0x80000000u);
+}
+BENCHMARK(BM_SocketRegisterWrite);
 
 }  // namespace
 
