@@ -29,10 +29,26 @@ void Register::set_word(uint64_t v) {
 }
 
 uint64_t Register::read() const {
+    if (masks_set) return (word() & read_mask) | read_ones;
+    return read_fields();
+}
+
+uint64_t Register::read_fields() const {
     const uint64_t w = word();
     uint64_t v = 0;
     for (const auto& f : fields) v |= f.read(w);
     return v;
+}
+
+void Register::set_masks() {
+    // Field::read: stored kinds read the word, RAO/WI and RES1 read ones, every other kind reads zero.
+    read_mask = read_ones = 0;
+    for (const auto& f : fields) {
+        if (f.read(~uint64_t{0}) == 0) continue;
+        if (f.read(0) == f.mask()) read_ones |= f.mask();
+        else read_mask |= f.mask();
+    }
+    masks_set = true;
 }
 
 uint64_t Register::reset_value() const {
@@ -183,6 +199,7 @@ Register& RegisterBank::add(Register r) {
     }
     if (next < r.width) full.push_back(make_field("RES0", r.width - 1, next, FieldKind::res0));
     r.fields = std::move(full);
+    r.set_masks();
 
     auto owned = std::make_unique<Register>(std::move(r));
     Register* p = owned.get();
@@ -200,6 +217,10 @@ Register& RegisterBank::add(Register r) {
         const bool unique = by_offset_.emplace(off, Slot{p, shift}).second;
         assert(unique && "duplicate register offset");
         (void)unique;
+        if (off % 4 == 0 && off < slot_table_limit) {
+            if (by_slot_.size() <= off / 4) by_slot_.resize(off / 4 + 1);
+            by_slot_[off / 4] = Slot{p, shift};
+        }
     }
     return *p;
 }
@@ -214,7 +235,8 @@ Register* RegisterBank::find(EncodingSpace space, uint32_t key) {
     return it == by_encoding_.end() ? nullptr : it->second;
 }
 
-RegisterBank::Slot RegisterBank::find_offset(uint64_t offset) {
+RegisterBank::Slot RegisterBank::find_offset_far(uint64_t offset) {
+    if (offset % 4 == 0 && offset < slot_table_limit) return Slot{};  // the table holds every such offset
     auto it = by_offset_.find(offset);
     return it == by_offset_.end() ? Slot{} : it->second;
 }

@@ -48,10 +48,18 @@ struct Register {
     std::vector<std::pair<uint64_t, unsigned>> offsets;
     int index = -1;                  // family member index (counter n), -1 for none
     unsigned role = 0;               // model-specific role id, for dispatch in the model
+    // The read view of the fields as two masks, set when the bank adds the register (fields must not change
+    // after that): the bits a read takes from the state word, and the bits that read as one (RAO/WI, RES1).
+    // read() then needs no walk over the fields; a register outside a bank walks them (read_fields).
+    uint64_t read_mask = 0;
+    uint64_t read_ones = 0;
+    bool masks_set = false;
 
     uint64_t word() const;         // the part of the state word this register views
     void set_word(uint64_t v);     // store into that part, leaving the rest of the state word alone
     uint64_t read() const;         // value a read returns (fields applied to the state word)
+    uint64_t read_fields() const;  // the same, field by field (Field::read), whatever the masks say
+    void set_masks();              // works out read_mask and read_ones from the fields
     uint64_t reset_value() const;  // the value the stored fields hold after reset
     void reset();                  // store the reset value of every stored field
     const Field* field(std::string_view field_name) const;
@@ -75,7 +83,11 @@ public:
         Register* reg = nullptr;
         unsigned shift = 0;
     };
-    Slot find_offset(uint64_t offset);
+    Slot find_offset(uint64_t offset) {
+        // The memory-mapped views are aligned 32-bit slots within a few KiB: a table indexed by offset / 4.
+        if (offset % 4 == 0 && offset / 4 < by_slot_.size()) return by_slot_[offset / 4];
+        return find_offset_far(offset);
+    }
     const std::vector<std::unique_ptr<Register>>& all() const { return regs_; }
     void reset_all();
 
@@ -83,7 +95,10 @@ private:
     std::vector<std::unique_ptr<Register>> regs_;
     std::map<std::string, Register*, std::less<>> by_name_;
     std::map<std::pair<EncodingSpace, uint32_t>, Register*> by_encoding_;
-    std::map<uint64_t, Slot> by_offset_;
+    std::map<uint64_t, Slot> by_offset_;  // every offset (the table's and any other)
+    std::vector<Slot> by_slot_;          // aligned offsets below slot_table_limit, by offset / 4
+    static constexpr uint64_t slot_table_limit = 0x10000;
+    Slot find_offset_far(uint64_t offset);
 };
 
 std::string to_lower(std::string_view s);
