@@ -52,14 +52,22 @@ AccessRecord Pmu::write(Register& r, uint64_t value, const AccessContext& ctx) {
 AccessRecord Pmu::read_offset(uint64_t offset, const AccessContext& ctx) {
     const auto slot = bank_.find_offset(offset);
     if (!slot.reg) return unallocated(fmt::format("@{:#x}", offset), false);
-    AccessRecord rec = access(*slot.reg, false, 0, ctx);
-    rec.value_read = (rec.value_read >> slot.shift) & 0xFFFFFFFFu;
-    return rec;
+    return read_slot(slot, ctx);
 }
 
 AccessRecord Pmu::write_offset(uint64_t offset, uint64_t value, const AccessContext& ctx) {
     const auto slot = bank_.find_offset(offset);
     if (!slot.reg) return unallocated(fmt::format("@{:#x}", offset), true, value);
+    return write_slot(slot, value, ctx);
+}
+
+AccessRecord Pmu::read_slot(RegisterBank::Slot slot, const AccessContext& ctx) {
+    AccessRecord rec = access(*slot.reg, false, 0, ctx);
+    rec.value_read = (rec.value_read >> slot.shift) & 0xFFFFFFFFu;
+    return rec;
+}
+
+AccessRecord Pmu::write_slot(RegisterBank::Slot slot, uint64_t value, const AccessContext& ctx) {
     value &= 0xFFFFFFFFu;
     if (slot.reg->width > 32) {
         const uint64_t keep = read_value(*slot.reg) & ~(uint64_t{0xFFFFFFFFu} << slot.shift);

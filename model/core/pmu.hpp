@@ -69,6 +69,10 @@ public:
     // Memory-mapped (external) view; an unmapped offset is refused.
     AccessRecord read_offset(uint64_t offset, const AccessContext& ctx);
     AccessRecord write_offset(uint64_t offset, uint64_t value, const AccessContext& ctx);
+    // The same at a slot already found (RegisterBank::find_offset; slot.reg must be set), for callers that look
+    // the offset up once for their own checks too (the TLM socket).
+    AccessRecord read_slot(RegisterBank::Slot slot, const AccessContext& ctx);
+    AccessRecord write_slot(RegisterBank::Slot slot, uint64_t value, const AccessContext& ctx);
     // An access whose encoding names no register (an unallocated encoding): UNDEFINED.
     AccessRecord unallocated(std::string text, bool is_write, uint64_t value = 0);
 

@@ -129,26 +129,25 @@ tlm::tlm_response_status ArmPmuModule::access(tlm::tlm_generic_payload& trans, A
         for (unsigned i = 0; i < 4; ++i)
             if (n == 0 || be[i % n] != TLM_BYTE_ENABLED) return tlm::TLM_BYTE_ENABLE_ERROR_RESPONSE;
     }
-    const Register* reg = pmu().bank().find_offset(addr).reg;
-    if (!reg) return tlm::TLM_ADDRESS_ERROR_RESPONSE;
+    const RegisterBank::Slot slot = pmu().bank().find_offset(addr);
+    if (!slot.reg) return tlm::TLM_ADDRESS_ERROR_RESPONSE;
+    const Register* reg = slot.reg;
     AccessContext ctx;
     ctx.origin = origin;
     ctx.detail = static_cast<bool>(config().on_socket_access);
     unsigned char* data = trans.get_data_ptr();
-    AccessRecord rec;
-    if (trans.is_write()) {
-        uint32_t v = 0;
+    const bool is_write = trans.is_write();
+    uint32_t v = 0;
+    if (is_write)
         for (unsigned i = 0; i < 4; ++i) v |= static_cast<uint32_t>(data[i]) << (8 * i);
-        rec = pmu().write_offset(addr, v, ctx);
-    } else {
-        rec = pmu().read_offset(addr, ctx);
+    const AccessRecord rec = is_write ? pmu().write_slot(slot, v, ctx) : pmu().read_slot(slot, ctx);
+    if (!is_write)
         for (unsigned i = 0; i < 4; ++i) data[i] = static_cast<unsigned char>(rec.value_read >> (8 * i));
-    }
     if (config().on_socket_access) config().on_socket_access(rec);
     schedule_levels(nullptr, at, at);
     // A refused access, and a write of a read-only or a read of a write-only register (the model ignores the
     // write or reads 0), is a command the target cannot execute.
-    const bool wrong_direction = trans.is_write() ? !reg->writable : !reg->readable;
+    const bool wrong_direction = is_write ? !reg->writable : !reg->readable;
     return rec.trapped() || wrong_direction ? tlm::TLM_COMMAND_ERROR_RESPONSE : tlm::TLM_OK_RESPONSE;
 }
 

@@ -1,0 +1,96 @@
+// AccessContext::detail off (the TLM socket's fast path) against the full record, in every context an access can
+// come from: instruction accesses at every privilege (the refused ones trap: UNDEFINED / illegal instruction, or a
+// trap to a higher level), Secure and Non-secure, from a debugger and from software through the memory map (the
+// ARMv7 software lock), through the register and through each memory-mapped slot. Same status, values, target and
+// diagnostics, and the same state after, for every register of every platform.
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+
+#include "model/core/pmu.hpp"
+#include "platforms/platform.hpp"
+
+namespace pmusim {
+namespace {
+
+void same(const AccessRecord& full, const AccessRecord& fast, const std::string& what) {
+    EXPECT_EQ(full.status, fast.status) << what;
+    EXPECT_EQ(full.reg, fast.reg) << what;
+    EXPECT_EQ(full.value_written, fast.value_written) << what;
+    EXPECT_EQ(full.value_read, fast.value_read) << what;
+    EXPECT_EQ(full.old_value, fast.old_value) << what;
+    EXPECT_EQ(full.new_value, fast.new_value) << what;
+    EXPECT_EQ(full.target, fast.target) << what;
+    ASSERT_EQ(full.diagnostics.size(), fast.diagnostics.size()) << what;
+    for (size_t i = 0; i < full.diagnostics.size(); ++i) {
+        EXPECT_EQ(full.diagnostics[i].severity, fast.diagnostics[i].severity) << what;
+        EXPECT_EQ(full.diagnostics[i].code, fast.diagnostics[i].code) << what;
+        EXPECT_EQ(full.diagnostics[i].message, fast.diagnostics[i].message) << what;
+    }
+    EXPECT_TRUE(fast.fields.empty()) << what;
+}
+
+std::vector<AccessContext> contexts(const Platform& p) {
+    std::vector<AccessContext> out;
+    for (unsigned priv : p.riscv ? std::vector<unsigned>{0, 3} : std::vector<unsigned>{0, 1, 2, 3})
+        for (bool secure : {false, true}) {
+            AccessContext c;
+            c.privilege = priv;
+            c.secure = secure;
+            out.push_back(c);
+        }
+    for (AccessOrigin o : {AccessOrigin::external_debug, AccessOrigin::memory_mapped}) {
+        AccessContext c;
+        c.origin = o;
+        out.push_back(c);
+    }
+    return out;
+}
+
+TEST(AccessPaths, FastEqualsFullInEveryContext) {
+    size_t traps = 0, accesses = 0;
+    for (const Platform& p : all_platforms()) {
+        auto full = p.make({}), fast = p.make({});
+        const auto& regs = full->bank().all();
+        const auto& regs_fast = fast->bank().all();
+        ASSERT_EQ(regs.size(), regs_fast.size());
+        for (const AccessContext& base : contexts(p)) {
+            AccessContext on = base, off = base;
+            off.detail = false;
+            const std::string ctx = fmt::format("{} privilege {} secure {} origin {}", p.name, base.privilege, base.secure,
+                                                static_cast<int>(base.origin));
+            for (uint64_t v : {uint64_t{0xFFFFFFFF}, uint64_t{0x5A5A5A5A}, uint64_t{0}, uint64_t{0xC5ACCE55}}) {
+                for (size_t i = 0; i < regs.size(); ++i) {
+                    Register& a = *regs[i];
+                    Register& b = *regs_fast[i];
+                    const std::string what = fmt::format("{} {} value {:#x}", ctx, a.name, v);
+                    const AccessRecord r1 = full->read(a, on), r2 = fast->read(b, off);
+                    same(r1, r2, what + " read");
+                    const AccessRecord w1 = full->write(a, v, on), w2 = fast->write(b, v, off);
+                    same(w1, w2, what + " write");
+                    traps += r1.trapped() + w1.trapped();
+                    accesses += 2;
+                    for (const auto& [offset, shift] : a.offsets) {
+                        (void)shift;
+                        const std::string at = fmt::format("{} @{:#x}", what, offset);
+                        same(full->read_offset(offset, on), fast->read_offset(offset, off), at + " read");
+                        same(full->write_offset(offset, v, on), fast->write_offset(offset, v, off), at + " write");
+                    }
+                }
+                EventBatch batch;
+                batch.cycles = 1000;
+                for (uint32_t e = 0; e < 64; ++e) batch.add(e, 0x10000000u);
+                full->advance(batch);
+                fast->advance(batch);
+                EXPECT_EQ(full->irq(), fast->irq()) << ctx;
+                EXPECT_EQ(full->fiq(), fast->fiq()) << ctx;
+            }
+            for (size_t i = 0; i < regs.size(); ++i)
+                EXPECT_EQ(regs[i]->read(), regs_fast[i]->read()) << ctx << " " << regs[i]->name << " after";
+        }
+    }
+    // EL0/User and unprivileged accesses with the enables clear are refused on every family.
+    EXPECT_GT(traps, accesses / 20);
+}
+
+}  // namespace
+}  // namespace pmusim
