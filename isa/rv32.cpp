@@ -60,11 +60,14 @@ std::optional<unsigned> standard_counter_csr(std::string_view n) {
 }
 
 std::optional<unsigned> gpr_by_name(std::string_view n) {
-    static const char* abi[32] = {"zero", "ra", "sp", "gp", "tp",  "t0",  "t1", "t2", "s0", "s1", "a0",
-                                  "a1",   "a2", "a3", "a4", "a5",  "a6",  "a7", "s2", "s3", "s4", "s5",
-                                  "s6",   "s7", "s8", "s9", "s10", "s11", "t3", "t4", "t5", "t6"};
+    // Called per register column of a VeeR exec.log line: lengths known at compile time, the first letter tested
+    // before the rest (no strlen, few memcmp).
+    static constexpr std::string_view abi[32] = {"zero", "ra", "sp", "gp", "tp",  "t0",  "t1", "t2", "s0", "s1", "a0",
+                                                 "a1",   "a2", "a3", "a4", "a5",  "a6",  "a7", "s2", "s3", "s4", "s5",
+                                                 "s6",   "s7", "s8", "s9", "s10", "s11", "t3", "t4", "t5", "t6"};
+    if (n.empty()) return std::nullopt;
     for (unsigned k = 0; k < 32; ++k)
-        if (n == abi[k]) return k;
+        if (n[0] == abi[k][0] && n == abi[k]) return k;
     if (n == "fp") return 8u;
     if (n.size() >= 2 && n.size() <= 3 && n[0] == 'x' && n[1] >= '0' && n[1] <= '9') {
         unsigned v = 0;

@@ -1,7 +1,5 @@
 #include "traces/reader.hpp"
 
-#include <cctype>
-#include <charconv>
 #include <utility>
 
 #include <fmt/format.h>
@@ -41,44 +39,6 @@ size_t TraceReader::next_batch(const TraceRecord*& first) {
     first = batch_.data();
     return n;
 }
-
-namespace scan {
-
-namespace {
-// White space as the C locale's isspace() has it (space, \t, \n, \v, \f, \r), tested inline: the traces are
-// ASCII, and the library call per character cost the VeeR reader a third of its time.
-inline bool space(char c) { return c == ' ' || (c >= '\t' && c <= '\r'); }
-}  // namespace
-
-std::string_view trim(std::string_view s) {
-    while (!s.empty() && space(s.front())) s.remove_prefix(1);
-    while (!s.empty() && space(s.back())) s.remove_suffix(1);
-    return s;
-}
-
-std::string_view word(std::string_view& s) {
-    s = trim(s);
-    size_t i = 0;
-    while (i < s.size() && !space(s[i])) ++i;
-    const std::string_view w = s.substr(0, i);
-    s.remove_prefix(i);
-    return w;
-}
-
-bool hex(std::string_view s, uint64_t& v) {
-    if (s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) s.remove_prefix(2);
-    if (s.empty() || s.size() > 16) return false;
-    const auto r = std::from_chars(s.data(), s.data() + s.size(), v, 16);
-    return r.ec == std::errc() && r.ptr == s.data() + s.size();
-}
-
-bool dec(std::string_view s, uint64_t& v) {
-    if (s.empty()) return false;
-    const auto r = std::from_chars(s.data(), s.data() + s.size(), v, 10);
-    return r.ec == std::errc() && r.ptr == s.data() + s.size();
-}
-
-}  // namespace scan
 
 std::vector<std::string> format_names() {
     return {"tarmac", "veer", "spike", "qemu-execlog", "qemu-log", "native", "native-text"};

@@ -1,6 +1,7 @@
 // Trace readers: one per format, each turning its input into TraceRecords, streaming in constant memory.
 #pragma once
 #include <cstdint>
+#include <cstring>
 #include <exception>
 #include <memory>
 #include <string>
@@ -72,12 +73,146 @@ std::unique_ptr<TraceReader> make_qemu_log_reader(std::unique_ptr<ByteSource> sr
 std::unique_ptr<TraceReader> make_qemu_execlog_reader(std::unique_ptr<ByteSource> src, const ReaderOptions& opts);
 std::unique_ptr<TraceReader> make_native_text_reader(std::unique_ptr<ByteSource> src, const ReaderOptions& opts);
 
-// Small scanners shared by the text readers (no regex, no iostreams).
+// Small scanners shared by the text readers (no regex, no iostreams, no locale): inline, single-pass, on ASCII.
+// Called several times per trace line, they are the readers' inner loop (docs/performance.md "Text readers").
 namespace scan {
-std::string_view trim(std::string_view s);
-std::string_view word(std::string_view& s);  // next whitespace-separated word
-bool hex(std::string_view s, uint64_t& v);   // [0x]hex digits only
-bool dec(std::string_view s, uint64_t& v);
+
+// White space as the C locale's isspace() has it (space, \t, \n, \v, \f, \r), tested inline: the traces are
+// ASCII, and the library call per character cost the VeeR reader a third of its time.
+// One comparison for the printable characters (above ' '), a bit of a mask for the rest.
+inline bool space(char c) {
+    const auto u = static_cast<unsigned char>(c);
+    return u <= ' ' && ((uint64_t{1} << u) & 0x100003E00ull) != 0;  // bits 9-13 and 32
+}
+
+namespace detail {
+
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+// Eight characters at a time (the first in the low byte): the runs of spaces between a trace's columns and the
+// words in them are passed a word at a time, the end of a run found with one bit scan.
+constexpr bool swar = true;
+#else
+constexpr bool swar = false;
+#endif
+constexpr uint64_t ones = 0x0101010101010101ull, spaces = ones * ' ';
+inline uint64_t load8(const char* p) {
+    uint64_t x;
+    std::memcpy(&x, p, sizeof x);
+    return x;
+}
+inline unsigned low_zero_bytes(uint64_t m) { return static_cast<unsigned>(__builtin_ctzll(m)) >> 3; }
+inline unsigned high_zero_bytes(uint64_t m) { return static_cast<unsigned>(__builtin_clzll(m)) >> 3; }
+
+// The first character at or after p that is not white space, or e.
+inline const char* skip_space(const char* p, const char* e) {
+    if constexpr (swar) {
+        while (e - p >= 8) {
+            const uint64_t m = load8(p) ^ spaces;  // zero bytes: ' '
+            if (!m) {
+                p += 8;
+                continue;
+            }
+            p += low_zero_bytes(m);
+            if (!space(*p)) return p;
+            ++p;  // \t to \r
+        }
+    }
+    while (p < e && space(*p)) ++p;
+    return p;
+}
+
+// The end of the white space that ends [b, e): the last character that is not white space is just before it.
+inline const char* skip_space_back(const char* b, const char* e) {
+    if constexpr (swar) {
+        while (e - b >= 8) {
+            const uint64_t m = load8(e - 8) ^ spaces;
+            if (!m) {
+                e -= 8;
+                continue;
+            }
+            e -= high_zero_bytes(m);
+            if (!space(e[-1])) return e;
+            --e;
+        }
+    }
+    while (e > b && space(e[-1])) --e;
+    return e;
+}
+
+// The first white-space character at or after p, or e.
+inline const char* skip_word(const char* p, const char* e) {
+    if constexpr (swar) {
+        while (e - p >= 8) {
+            const uint64_t x = load8(p);
+            // The top bit of each byte below 0x21 (white space and the other control characters); the borrow can
+            // mark bytes after the first such byte, never before it, so the lowest mark is exact.
+            const uint64_t m = (x - ones * 0x21) & ~x & (ones * 0x80);
+            if (!m) {
+                p += 8;
+                continue;
+            }
+            p += low_zero_bytes(m);
+            if (space(*p)) return p;
+            ++p;  // a control character that is not white space: part of the word
+        }
+    }
+    while (p < e && !space(*p)) ++p;
+    return p;
+}
+
+}  // namespace detail
+
+inline std::string_view trim(std::string_view s) {
+    const char* b = detail::skip_space(s.data(), s.data() + s.size());
+    const char* e = detail::skip_space_back(b, s.data() + s.size());
+    return std::string_view(b, static_cast<size_t>(e - b));
+}
+
+// The next whitespace-separated word (empty when none is left); `s` becomes what follows it.
+inline std::string_view word(std::string_view& s) {
+    const char* e = s.data() + s.size();
+    const char* b = detail::skip_space(s.data(), e);
+    const char* p = detail::skip_word(b, e);
+    s = std::string_view(p, static_cast<size_t>(e - p));
+    return std::string_view(b, static_cast<size_t>(p - b));
+}
+
+// A hexadecimal digit's value, or 16 for anything else.
+inline unsigned hex_digit(char c) {
+    const unsigned d = static_cast<unsigned>(static_cast<unsigned char>(c)) - '0';
+    if (d < 10) return d;
+    const unsigned l = (static_cast<unsigned>(static_cast<unsigned char>(c)) | 0x20u) - 'a';
+    return l < 6 ? l + 10 : 16;
+}
+
+// [0x|0X]hex digits only, 1 to 16 of them.
+inline bool hex(std::string_view s, uint64_t& v) {
+    if (s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) s.remove_prefix(2);
+    if (s.empty() || s.size() > 16) return false;
+    uint64_t x = 0;
+    for (const char c : s) {
+        const unsigned d = hex_digit(c);
+        if (d > 15) return false;
+        x = (x << 4) | d;
+    }
+    v = x;
+    return true;
+}
+
+// Decimal digits only, within 64 bits.
+inline bool dec(std::string_view s, uint64_t& v) {
+    if (s.empty()) return false;
+    uint64_t x = 0;
+    for (const char c : s) {
+        const unsigned d = static_cast<unsigned>(static_cast<unsigned char>(c)) - '0';
+        if (d > 9) return false;
+        if (x > (UINT64_MAX - d) / 10) return false;  // overflow
+        x = x * 10 + d;
+    }
+    v = x;
+    return true;
+}
+
 }  // namespace scan
 
 }  // namespace pmusim::trace

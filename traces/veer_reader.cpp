@@ -4,7 +4,6 @@
 // register write of the next instruction (it landed before that instruction executed: a consumer of a
 // non-blocking load waits for it, PRM ch. 2), so the replay's register file holds what the trace shows in trace
 // order. The reader keeps its own register file for store data, and ends the test where the RTL did (below).
-#include <deque>
 #include <utility>
 #include <vector>
 
@@ -12,6 +11,7 @@
 
 #include "isa/rv32.hpp"
 #include "traces/reader.hpp"
+#include "traces/record_queue.hpp"
 
 namespace pmusim::trace {
 
@@ -49,10 +49,16 @@ public:
     // at most one instruction per cycle, so the first instruction line that repeats the previous cycle is the
     // freeze. Records after a terminating store are held until the next terminating store (kept) or the freeze
     // (dropped).
+    // A record goes straight to `out` unless records are held; `out` is scratch when this returns false.
     bool next(TraceRecord& out) override {
-        while (ready_.empty()) {
+        if (!ready_.empty()) {
+            out = ready_.front();
+            ready_.pop_front();
+            return true;
+        }
+        for (;;) {
             if (finished_) return false;
-            TraceRecord r;
+            TraceRecord& r = out;
             if (!resolve(r)) {
                 if (terminated_ && !pending_.empty())
                     note_ = fmt::format("the test ended at the mailbox store on line {}", last_term_line_);
@@ -63,10 +69,7 @@ public:
             const bool frozen = have_prev_ && r.time == prev_time_;
             have_prev_ = true;
             prev_time_ = r.time;
-            if (opts_.replay_all) {
-                ready_.push_back(r);
-                continue;
-            }
+            if (opts_.replay_all) return true;
             if (frozen && terminated_) {
                 note_ = fmt::format("the test ended at the mailbox store on line {} (the cycle column freezes at line {})",
                                     last_term_line_, r.line);
@@ -76,21 +79,20 @@ public:
             }
             const bool term = terminating_store(r);
             if (term) last_term_line_ = r.line;
-            if (terminated_) {
-                pending_.push_back(r);
-                if (term || pending_.size() > 4096) {  // more test after all: keep what was held
-                    for (auto& p : pending_) ready_.push_back(p);
-                    pending_.clear();
-                    terminated_ = term;
-                }
-            } else {
-                ready_.push_back(r);
+            if (!terminated_) {
                 terminated_ = term;
+                return true;
+            }
+            pending_.push_back(r);
+            if (term || pending_.size() > 4096) {  // more test after all: keep what was held
+                for (size_t i = 0; i < pending_.size(); ++i) ready_.push_back(pending_[i]);
+                pending_.clear();
+                terminated_ = term;
+                out = ready_.front();
+                ready_.pop_front();
+                return true;
             }
         }
-        out = ready_.front();
-        ready_.pop_front();
-        return true;
     }
 
 private:
@@ -174,29 +176,29 @@ private:
     // One more record into look_; false at the end of the trace.
     bool pull() {
         if (look_end_) return false;
-        TraceRecord r;
-        if (!read_instruction(r)) {
+        if (!read_instruction(look_.emplace_back())) {
+            look_.pop_back();
             look_end_ = true;
             return false;
         }
-        look_.push_back(r);
         return true;
     }
 
     // One record of lookahead: whether an instruction trapped, the privilege of the next, and an interrupt taken
     // before the next show in the next instruction's PC.
     bool read_instruction(TraceRecord& out) {
+        TraceRecord& held = slot_[held_slot_];
+        TraceRecord& nxt = slot_[held_slot_ ^ 1u];  // the two alternate: no copy from the next to the held
         if (!have_held_) {
-            if (!read_raw(held_)) return false;
+            if (!read_raw(held)) return false;
             held_succ_ = succ_;
             have_held_ = true;
-            held_.privilege = priv_;
+            held.privilege = priv_;
         }
-        TraceRecord nxt;
         bool more = read_raw(nxt);
         // The RTL's trace port may show the instruction before an interrupt entry twice (same PC and encoding, no
         // CSR value) where the first cannot have gone to the second: it retired once (tests/veer-rtl/irq).
-        while (more && nxt.pc == held_.pc && nxt.encoding == held_.encoding && !goes_to(held_succ_, nxt.pc) &&
+        while (more && nxt.pc == held.pc && nxt.encoding == held.encoding && !goes_to(held_succ_, nxt.pc) &&
                !writes_csr(nxt)) {
             size_t at = 0;  // its late writebacks land before the next instruction, ahead of later ones
             for (unsigned k = 0; k < nxt.n_regs; ++k)
@@ -205,10 +207,10 @@ private:
             more = read_raw(nxt);
         }
         const Succ nsucc = succ_;
-        if (more) transition(held_, nxt);
-        out = held_;
+        if (more) transition(held, nxt);
+        out = held;
         if (more) {
-            held_ = nxt;
+            held_slot_ ^= 1u;
             held_succ_ = nsucc;
         } else {
             have_held_ = false;
@@ -405,13 +407,14 @@ private:
     LineReader lines_;
     uint64_t gpr_[32] = {};
     std::vector<std::pair<unsigned, uint64_t>> late_;  // writebacks since the last instruction line, in order
-    std::deque<TraceRecord> ready_, pending_;
+    RingQueue<TraceRecord> ready_, pending_;
     bool terminated_ = false, finished_ = false, have_prev_ = false;
     uint64_t prev_time_ = 0, last_term_line_ = 0;
     std::string note_;
-    TraceRecord held_;
-    Succ succ_, held_succ_;  // of the record read_raw() read last, and of held_
-    std::deque<TraceRecord> look_;
+    TraceRecord slot_[2];  // the held record and the one read after it
+    unsigned held_slot_ = 0;
+    Succ succ_, held_succ_;  // of the record read_raw() read last, and of the held record
+    RingQueue<TraceRecord> look_;
     bool look_end_ = false;
     uint64_t duplicates_ = 0, flushed_ = 0;
     bool have_held_ = false, have_mtvec_ = false, have_meivt_ = false;

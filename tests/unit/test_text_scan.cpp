@@ -1,0 +1,250 @@
+// The text readers' scanners (traces/reader.hpp scan::, eight characters at a time), the record queue, and the
+// line splitter's edges: long lines, CRLF, tabs, lines across the read buffer's end, a last line without newline.
+#include <gtest/gtest.h>
+
+#include <cctype>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "isa/rv32.hpp"
+#include "trace_test_util.hpp"
+#include "traces/reader.hpp"
+#include "traces/record_queue.hpp"
+
+using namespace pmusim;
+using trace::scan::dec;
+using trace::scan::hex;
+
+namespace {
+
+// The definitions the scanners must agree with: white space as the C locale's isspace() has it.
+bool c_space(char c) { return std::isspace(static_cast<unsigned char>(c)) != 0; }
+
+std::string_view reference_trim(std::string_view s) {
+    while (!s.empty() && c_space(s.front())) s.remove_prefix(1);
+    while (!s.empty() && c_space(s.back())) s.remove_suffix(1);
+    return s;
+}
+
+std::vector<std::string_view> reference_words(std::string_view s) {
+    std::vector<std::string_view> w;
+    size_t i = 0;
+    while (i < s.size()) {
+        while (i < s.size() && c_space(s[i])) ++i;
+        const size_t b = i;
+        while (i < s.size() && !c_space(s[i])) ++i;
+        if (i > b) w.push_back(s.substr(b, i - b));
+    }
+    return w;
+}
+
+// Every case: the same text at each offset of a larger buffer, so that the eight-byte steps meet every alignment
+// and every position of a run's end within a step.
+void check_scanners(const std::string& text) {
+    for (size_t off = 0; off < 8; ++off) {
+        const std::string buf = std::string(off, 'x') + text + std::string(8, 'y');
+        const std::string_view s(buf.data() + off, text.size());
+        const std::string_view t = trace::scan::trim(s);
+        const std::string_view rt = reference_trim(s);
+        ASSERT_EQ(t.data(), rt.data()) << "trim of '" << text << "' at offset " << off;
+        ASSERT_EQ(t.size(), rt.size()) << "trim of '" << text << "' at offset " << off;
+        std::vector<std::string_view> got;
+        std::string_view rest = s;
+        for (std::string_view w = trace::scan::word(rest); !w.empty(); w = trace::scan::word(rest)) got.push_back(w);
+        const auto want = reference_words(s);
+        ASSERT_EQ(got.size(), want.size()) << "words of '" << text << "' at offset " << off;
+        for (size_t k = 0; k < got.size(); ++k) {
+            EXPECT_EQ(got[k].data(), want[k].data()) << "word " << k << " of '" << text << "'";
+            EXPECT_EQ(got[k].size(), want[k].size()) << "word " << k << " of '" << text << "'";
+        }
+    }
+}
+
+}  // namespace
+
+TEST(Scan, TrimAndWordsAsTheCLocaleHasWhiteSpace) {
+    // Runs of each white-space character and of other control characters (0x01, 0x1F, 0x7F are not white
+    // space: they belong to words), bytes above 0x7F, NUL, around and inside words, short and longer than 8.
+    const std::vector<std::string> cases = {
+        "", " ", "a", "        ", "                 x", "x                 ", "  ab  cd\tef\v\fgh\r\n",
+        "\t\t\t\t\t\t\t\t\t\tword\t\t\t\t\t\t\t\t\t", "a\x01" "b c\x1f" "d \x7f" "e", "\x80\xff \xa0\x85",
+        std::string("a\0b c", 5), "    10 :       #1 0 80000000 00150513  a0=00000000                ; addi",
+        "abcdefghijklmnopqrstuvwxyz0123456789", " \v\f\r\t\n \v\f\r\t\n ", "x \t\v\f\r\ny", "\x21\x20\x21",
+    };
+    for (const auto& c : cases) check_scanners(c);
+    // Every string of up to 5 characters over an alphabet with one of each kind, at every alignment.
+    const std::string alphabet = std::string(" \t\r\x01" "a\x80", 6);
+    std::string s;
+    for (size_t len = 0; len <= 5; ++len) {
+        size_t combos = 1;
+        for (size_t i = 0; i < len; ++i) combos *= alphabet.size();
+        for (size_t n = 0; n < combos; ++n) {
+            s.clear();
+            for (size_t i = 0, m = n; i < len; ++i, m /= alphabet.size()) s += alphabet[m % alphabet.size()];
+            // Padded to cross eight-byte steps: the short pattern inside runs of 9 spaces and of 9 letters.
+            check_scanners(s);
+            check_scanners("         " + s + "         ");
+            check_scanners("zzzzzzzzz" + s + "zzzzzzzzz");
+        }
+    }
+}
+
+TEST(Scan, WordLeavesWhatFollows) {
+    std::string_view s = "  pc=0x10   enc=0x13  ";
+    EXPECT_EQ(trace::scan::word(s), "pc=0x10");
+    EXPECT_EQ(s, "   enc=0x13  ");
+    EXPECT_EQ(trace::scan::word(s), "enc=0x13");
+    EXPECT_EQ(trace::scan::word(s), "");
+    EXPECT_TRUE(s.empty());
+}
+
+TEST(Scan, HexAcceptsOneToSixteenDigitsAfterAnOptionalPrefix) {
+    uint64_t v = 7;
+    EXPECT_TRUE(hex("0x1F", v));
+    EXPECT_EQ(v, 31u);
+    EXPECT_TRUE(hex("0XaB", v));
+    EXPECT_EQ(v, 0xABu);
+    EXPECT_TRUE(hex("80000000", v));
+    EXPECT_EQ(v, 0x80000000u);
+    EXPECT_TRUE(hex("ffffffffffffffff", v));
+    EXPECT_EQ(v, UINT64_MAX);
+    EXPECT_TRUE(hex("0x0123456789abcdef", v));
+    EXPECT_EQ(v, 0x0123456789ABCDEFu);
+    EXPECT_TRUE(hex("0", v));
+    EXPECT_EQ(v, 0u);
+    EXPECT_TRUE(hex("0x0", v));
+    EXPECT_EQ(v, 0u);
+    v = 7;
+    // "0x" alone is not a number; 17 digits do not fit; signs, spaces and other letters are not digits.
+    for (const char* bad : {"", "0x", "0X", "x1", "1ffffffffffffffff", "0x1ffffffffffffffff", "12g", "-1", "+1", " 1",
+                            "1 ", "0x-1", "0xx1", "@", "`", "G", "/", ":"})
+        EXPECT_FALSE(hex(bad, v)) << bad;
+    EXPECT_EQ(v, 7u);  // untouched by a failure
+}
+
+TEST(Scan, DecAcceptsDigitsWithinSixtyFourBits) {
+    uint64_t v = 7;
+    EXPECT_TRUE(dec("0", v));
+    EXPECT_EQ(v, 0u);
+    EXPECT_TRUE(dec("00012", v));
+    EXPECT_EQ(v, 12u);
+    EXPECT_TRUE(dec("18446744073709551615", v));
+    EXPECT_EQ(v, UINT64_MAX);
+    EXPECT_TRUE(dec("1844674407370955161", v));
+    EXPECT_EQ(v, 1844674407370955161u);
+    v = 7;
+    for (const char* bad : {"", "18446744073709551616", "18446744073709551620", "99999999999999999999", "-1", "+1",
+                            "1 ", " 1", "0x10", "1a", "/", ":"})
+        EXPECT_FALSE(dec(bad, v)) << bad;
+    EXPECT_EQ(v, 7u);
+}
+
+TEST(RingQueue, FirstInFirstOutThroughGrowthAndWrapAround) {
+    trace::RingQueue<int> q;
+    EXPECT_TRUE(q.empty());
+    int next_in = 0, next_out = 0;
+    // Uneven pushes and pops: the ring wraps and grows (16, 32, 64) with elements across its end.
+    for (int round = 0; round < 40; ++round) {
+        for (int k = 0; k < round % 7 + 2; ++k) q.push_back(next_in++);
+        for (int k = 0; k < round % 5 + 1 && !q.empty(); ++k) {
+            ASSERT_EQ(q.front(), next_out++);
+            q.pop_front();
+        }
+        ASSERT_EQ(q.size(), static_cast<size_t>(next_in - next_out));
+        for (size_t i = 0; i < q.size(); ++i) ASSERT_EQ(q[i], next_out + static_cast<int>(i));
+        if (!q.empty()) {
+            ASSERT_EQ(q.back(), next_in - 1);
+        }
+    }
+    q.emplace_back() = -1;
+    EXPECT_EQ(q.back(), -1);
+    q.pop_back();
+    EXPECT_EQ(q.back(), next_in - 1);
+    q.clear();
+    EXPECT_TRUE(q.empty());
+}
+
+TEST(Rv32, GprByName) {
+    // RISC-V psABI register names, and x0-x31 (RISC-V unprivileged spec 2.1).
+    EXPECT_EQ(isa::rv32::gpr_by_name("zero"), 0u);
+    EXPECT_EQ(isa::rv32::gpr_by_name("ra"), 1u);
+    EXPECT_EQ(isa::rv32::gpr_by_name("s0"), 8u);
+    EXPECT_EQ(isa::rv32::gpr_by_name("fp"), 8u);
+    EXPECT_EQ(isa::rv32::gpr_by_name("a0"), 10u);
+    EXPECT_EQ(isa::rv32::gpr_by_name("s2"), 18u);
+    EXPECT_EQ(isa::rv32::gpr_by_name("s11"), 27u);
+    EXPECT_EQ(isa::rv32::gpr_by_name("t6"), 31u);
+    EXPECT_EQ(isa::rv32::gpr_by_name("x0"), 0u);
+    EXPECT_EQ(isa::rv32::gpr_by_name("x31"), 31u);
+    for (const char* bad : {"", "z", "zer", "zeros", "s12", "a8", "x32", "x05", "x", "X1", "sp ", "t"})
+        EXPECT_FALSE(isa::rv32::gpr_by_name(bad).has_value()) << bad;
+}
+
+// The line splitter under the readers, through the native text form: a record is the same whatever ends its
+// line and wherever the line falls in the 64 KiB read buffer.
+TEST(TextLines, CrlfTabsLongLinesAndTheBufferEnd) {
+    const std::string rec1 = "pc=0x80000000 enc=0x00150513 size=4 isa=rv32 priv=3 gpr=10:0x1";
+    const std::string rec2 = "\tpc=0x80000004\tenc=0x00a00593 size=4 isa=rv32 priv=3\tgpr=11:0xa\t";
+    std::string text = "# pmusim trace 1\r\n" + rec1 + "\r\n";
+    // A comment line of 100,000 characters: longer than the buffer, which grows for it.
+    text += "#" + std::string(100000, 'c') + "\n";
+    // Filler records up to a record that straddles the 64 KiB and 128 KiB marks.
+    unsigned fillers = 0;
+    while (text.size() < (1u << 17) + 20) {
+        text += rec1 + "\n";
+        ++fillers;
+    }
+    text += rec2 + "\r\n";
+    text += "   \t\r\n";  // blank
+    const auto recs = testutil::read_all(testutil::temp_file("scan_lines.txt", text), "native-text");
+    ASSERT_EQ(recs.size(), 2u + fillers);
+    EXPECT_EQ(recs[0].pc, 0x80000000u);
+    EXPECT_EQ(recs[0].line, 2u);
+    EXPECT_EQ(recs[0].regs[0].value, 1u);
+    const auto& last = recs.back();
+    EXPECT_EQ(last.pc, 0x80000004u);
+    EXPECT_EQ(last.encoding, 0x00a00593u);
+    EXPECT_EQ(last.line, 4u + fillers);  // header, rec1, the comment, the fillers, then it
+    ASSERT_EQ(last.n_regs, 1u);
+    EXPECT_EQ(last.regs[0].index, 11u);
+    EXPECT_EQ(last.regs[0].value, 0xAu);
+    // Every record between, wherever its line fell.
+    for (unsigned k = 1; k <= fillers; ++k) {
+        ASSERT_EQ(recs[k].pc, 0x80000000u) << k;
+        ASSERT_EQ(recs[k].line, 3u + k) << k;
+    }
+}
+
+TEST(TextLines, LastLineWithoutNewline) {
+    const std::string good = "# pmusim trace 1\npc=0x10 enc=0x13 size=4 isa=rv32 priv=3\n";
+    // Blank remains after the last newline are no record.
+    EXPECT_EQ(testutil::read_all(testutil::temp_file("scan_tail1.txt", good + "  \t"), "native-text").size(), 1u);
+    // A record cut before its newline is an error naming the line.
+    try {
+        testutil::read_all(testutil::temp_file("scan_tail2.txt", good + "pc=0x14 enc=0x13 size=4 isa=rv32 priv=3"),
+                           "native-text");
+        FAIL() << "a cut last line was read";
+    } catch (const trace::TraceError& e) {
+        EXPECT_EQ(e.line(), 3u);
+        EXPECT_NE(std::string(e.what()).find("the file ends in the middle of this line"), std::string::npos) << e.what();
+    }
+}
+
+TEST(TextLines, SpikeLineWithTabsAndCrlf) {
+    // Spike --log-commits: "core   0: 3 0x<pc> (0x<insn>) x<n> 0x<v> mem 0x<addr> 0x<data>" (FORMATS.md §2).
+    const std::string text = "core   0: 3 0x80000000 (0x00150513) x10 0x00000001\r\n"
+                             "core\t0:\t3\t0x80000004\t(0x00a52023)\tmem\t0x80001000\t0x00000001\t\r\n";
+    const auto recs = testutil::read_all(testutil::temp_file("scan_spike.log", text), "spike");
+    ASSERT_EQ(recs.size(), 2u);
+    EXPECT_EQ(recs[0].regs[0].index, 10u);
+    EXPECT_EQ(recs[0].regs[0].value, 1u);
+    EXPECT_EQ(recs[1].pc, 0x80000004u);
+    EXPECT_EQ(recs[1].encoding, 0x00a52023u);
+    ASSERT_EQ(recs[1].n_mem, 1u);
+    EXPECT_EQ(recs[1].mem[0].addr, 0x80001000u);
+    EXPECT_TRUE(recs[1].mem[0].is_write);
+    EXPECT_EQ(recs[1].mem[0].data, 1u);
+    EXPECT_EQ(recs[1].mem[0].size, 4u);  // 8 hex digits of data
+}
