@@ -1,9 +1,10 @@
-// Trace readers and replay: records per second for each reader, for the native binary format, and for the full
-// pipeline (reader, decoder, PMU) from the native format, with peak memory. The traces are generated on the fly
+// Trace readers and replay: records and lines per second for each reader, for the native binary format, and for
+// the full pipeline (reader, decoder, PMU) from the native format, with peak memory. The traces are generated on the fly
 // (a block of each format, rendered once and cycled through fopencookie), PMUSIM_BENCH_RECORDS records each
 // (default 50 million); nothing is written to disk. See docs/performance.md.
 #include <sys/resource.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -58,9 +59,16 @@ std::FILE* open_cycle(Cycle& c) {
 
 // 4096 records of each format; the stream repeats them until the wanted count.
 constexpr unsigned block = 4096;
+// QEMU -d in_asm,exec,nochain: one block of this many instructions, listed once, executed by each Trace line.
+constexpr unsigned qemu_block = 8;
 
 std::string render(const std::string& format) {
     std::string s;
+    if (format == "qemu-log") {
+        for (unsigned i = 0; i < block / qemu_block; ++i)
+            s += "Trace 0: 0x7fcf38000100 [0000000000004000/0000000040080000/00000121/ff000201] \n";
+        return s;
+    }
     for (unsigned i = 0; i < block; ++i) {
         const uint32_t pc = 0x80000000u + 4 * i;
         if (format == "veer")
@@ -81,6 +89,12 @@ std::string render(const std::string& format) {
 std::string head_of(const std::string& format) {
     if (format == "veer") return "//   Cycle : #inst    0    pc    opcode    reg=value    csr=value     ; mnemonic\n";
     if (format == "native-text") return "# pmusim trace 1\n";
+    if (format == "qemu-log") {
+        std::string s = "IN: \n";
+        for (unsigned i = 0; i < qemu_block; ++i)
+            s += fmt::format("0x{:08x}:  91000400  add      x0, x0, #1\n", 0x40080000u + 4 * i);
+        return s + "\n";
+    }
     return {};
 }
 
@@ -115,11 +129,12 @@ std::unique_ptr<pmusim::trace::TraceReader> reader_for(const std::string& format
     auto src = std::make_unique<pmusim::trace::ByteSource>(f, format);
     pmusim::trace::ReaderOptions o;
     o.replay_all = true;
-    o.isa = format == "qemu-execlog" ? pmusim::trace::IsaState::a64 : pmusim::trace::IsaState::unknown;
+    o.isa = format == "qemu-execlog" || format == "qemu-log" ? pmusim::trace::IsaState::a64 : pmusim::trace::IsaState::unknown;
     if (format == "veer") return pmusim::trace::make_veer_reader(std::move(src), o);
     if (format == "spike") return pmusim::trace::make_spike_reader(std::move(src), o);
     if (format == "tarmac") return pmusim::trace::make_tarmac_reader(std::move(src), o);
     if (format == "qemu-execlog") return pmusim::trace::make_qemu_execlog_reader(std::move(src), o);
+    if (format == "qemu-log") return pmusim::trace::make_qemu_log_reader(std::move(src), o);
     if (format == "native-text") return pmusim::trace::make_native_text_reader(std::move(src), o);
     return pmusim::trace::make_native_reader(std::move(src), o);
 }
@@ -136,11 +151,18 @@ Cycle make_cycle(const std::string& format, uint64_t records) {
     return c;
 }
 
+// Lines of a text stream (Tarmac has two per record, the QEMU -d log one per block of records).
+uint64_t lines_of(const Cycle& c) {
+    const auto count = [](const std::string& s) { return static_cast<uint64_t>(std::count(s.begin(), s.end(), '\n')); };
+    return count(c.head) + count(c.body) * (c.total / c.body.size());
+}
+
 void BM_Reader(benchmark::State& state, const std::string& format) {
     const uint64_t records = records_wanted();
-    uint64_t got = 0;
+    uint64_t got = 0, lines = 0;
     for (auto _ : state) {
         Cycle c = make_cycle(format, records);
+        lines = format == "native" ? 0 : lines_of(c);
         std::FILE* f = nullptr;
         auto reader = reader_for(format, c, f);
         pmusim::trace::TraceRecord r;
@@ -155,6 +177,10 @@ void BM_Reader(benchmark::State& state, const std::string& format) {
     }
     state.counters["records"] = static_cast<double>(got);
     state.counters["records_per_s"] = benchmark::Counter(static_cast<double>(got * state.iterations()), benchmark::Counter::kIsRate);
+    if (lines) {
+        state.counters["lines"] = static_cast<double>(lines);
+        state.counters["lines_per_s"] = benchmark::Counter(static_cast<double>(lines * state.iterations()), benchmark::Counter::kIsRate);
+    }
     state.counters["peak_rss_MiB"] = peak_rss_mib();
 }
 
@@ -185,7 +211,7 @@ void BM_ReplayNative(benchmark::State& state, pmusim::replay::Timing timing) {
 }  // namespace
 
 int main(int argc, char** argv) {
-    for (const char* f : {"native", "native-text", "veer", "spike", "tarmac", "qemu-execlog"})
+    for (const char* f : {"native", "native-text", "veer", "spike", "tarmac", "qemu-execlog", "qemu-log"})
         benchmark::RegisterBenchmark(fmt::format("BM_Reader/{}", f).c_str(), BM_Reader, std::string(f))
             ->Iterations(1)
             ->Unit(benchmark::kMillisecond);

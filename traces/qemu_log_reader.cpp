@@ -19,7 +19,6 @@
 // A system-register or CSR read's value is taken from the dump after its block when no later instruction of the
 // block writes the same register (always with -singlestep), whether or not the value changed.
 #include <array>
-#include <deque>
 #include <memory>
 #include <optional>
 #include <unordered_map>
@@ -33,6 +32,7 @@
 #include "isa/reg_use.hpp"
 #include "isa/rv32.hpp"
 #include "traces/reader.hpp"
+#include "traces/record_queue.hpp"
 
 namespace pmusim::trace {
 
@@ -186,7 +186,7 @@ private:
         }
         current_.clear();
         for (const Insn& in : *block) {
-            TraceRecord r;
+            TraceRecord& r = current_.emplace_back();
             r.line = no;
             r.pc = in.pc;
             r.encoding = in.enc;
@@ -194,7 +194,6 @@ private:
             r.isa = opts_.isa;
             if (r.isa == IsaState::a32 && in.size == 2) r.isa = IsaState::t32;
             r.privilege = opts_.isa == IsaState::rv32 || opts_.isa == IsaState::rv64 ? 3 : 1;
-            current_.push_back(r);
         }
         dump_open_ = true;
         snap_.fill(0);
@@ -244,7 +243,7 @@ private:
             r.privilege = priv_;
         }
         flush_previous(snap_any_ ? &snap_ : nullptr);
-        previous_ = std::move(current_);
+        previous_.swap(current_);  // both keep their storage: no allocation per block
         current_.clear();
         if (snap_any_) {
             last_ = snap_;
@@ -323,7 +322,7 @@ private:
     bool rewound_ = false;
     bool in_listing_ = false, dump_open_ = false, eof_ = false, saw_dump_ = false;
     std::vector<TraceRecord> current_, previous_;
-    std::deque<TraceRecord> ready_;
+    RingQueue<TraceRecord> ready_;
     std::array<uint64_t, 32> snap_{}, last_{};
     std::array<bool, 32> snap_valid_{}, last_valid_{};
     bool snap_any_ = false, have_last_ = false;
