@@ -4,7 +4,7 @@
 #   bash bench/replay_real.sh [BUILD_DIR] [REPEAT]
 #
 # Converts the shared VeeR EL2 Dhrystone exec.log and the QEMU AArch64 loop trace (../shared/traces) to the
-# native format, repeated REPEAT times (default 100 and 1000: about 34 and 29 million instructions), in a
+# native format (version 2, and version 1 for comparison), repeated REPEAT times (default 100 and 1000: about 34 and 29 million instructions), in a
 # temporary folder, then times `pmusim run` on each under every timing mode and engine (wall time and peak
 # memory from /usr/bin/time) and cachegrind (--cache-sim=yes --branch-sim=yes) on `xz -dc` of the Dhrystone
 # log. Prints one line per run: what, instructions, seconds, million instructions per second, peak MiB, and
@@ -27,13 +27,17 @@ repeat_native() {  # in out n
     tail -c +17 "$1" >"$tmp/body"
     for _ in $(seq "$3"); do cat "$tmp/body"; done >>"$2"
 }
-"$pmusim" convert "$shared/veer-el2/dhrystone.exec.log.xz" "$tmp/dhry1.pmt" 2>/dev/null
+# Repeated in version 1 (records one after another), then converted to version 2 (runs): both are timed.
+"$pmusim" convert --native-version 1 "$shared/veer-el2/dhrystone.exec.log.xz" "$tmp/dhry1.pmt" 2>/dev/null
 # A QEMU execlog does not say its instruction set: through the native text form, A64 at EL0 (a user-mode trace).
 awk -F', ' 'BEGIN { print "# pmusim trace 1" } { printf "pc=%s enc=%s size=4 isa=a64 priv=0\n", $2, $3 }' \
     "$shared/qemu/loop.a64.execlog" >"$tmp/loop1.txt"
-"$pmusim" convert "$tmp/loop1.txt" "$tmp/loop1.pmt" 2>/dev/null
-repeat_native "$tmp/dhry1.pmt" "$tmp/dhry.pmt" "$repeat"
-[ -s "$tmp/loop1.pmt" ] && repeat_native "$tmp/loop1.pmt" "$tmp/loop.pmt" $((repeat * 10))
+"$pmusim" convert --native-version 1 "$tmp/loop1.txt" "$tmp/loop1.pmt" 2>/dev/null
+repeat_native "$tmp/dhry1.pmt" "$tmp/dhry.v1.pmt" "$repeat"
+[ -s "$tmp/loop1.pmt" ] && repeat_native "$tmp/loop1.pmt" "$tmp/loop.v1.pmt" $((repeat * 10))
+for t in dhry loop; do
+    [ -s "$tmp/$t.v1.pmt" ] && "$pmusim" convert "$tmp/$t.v1.pmt" "$tmp/$t.pmt" 2>/dev/null
+done
 
 # cachegrind: instructions simulated per second of wall time (valgrind's start-up included).
 t0=$(date +%s.%N)
@@ -60,9 +64,13 @@ for trace in dhry loop; do
     [ -s "$tmp/$trace.pmt" ] || continue
     platform=veer-el2
     [ $trace = loop ] && platform=cortex-a53
+    printf '%-44s %s: v2 %d bytes, v1 %d bytes\n' "$trace" "native file" "$(stat -c %s "$tmp/$trace.pmt")" "$(stat -c %s "$tmp/$trace.v1.pmt")"
     for engine in block reference; do
-        run "$trace $engine model" $platform "$tmp/$trace.pmt" --engine $engine --timing model
-        run "$trace $engine cpi1" $platform "$tmp/$trace.pmt" --engine $engine --timing cpi1
-        run "$trace $engine cpi1 --architectural" $platform "$tmp/$trace.pmt" --engine $engine --timing cpi1 --architectural
+        for v in "" .v1; do
+            [ "$engine" = reference ] && [ -z "$v" ] && continue  # the reference reads both alike
+            run "$trace$v $engine model" $platform "$tmp/$trace$v.pmt" --engine $engine --timing model
+            run "$trace$v $engine cpi1" $platform "$tmp/$trace$v.pmt" --engine $engine --timing cpi1
+            run "$trace$v $engine cpi1 --architectural" $platform "$tmp/$trace$v.pmt" --engine $engine --timing cpi1 --architectural
+        done
     done
 done

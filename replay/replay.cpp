@@ -20,6 +20,7 @@ namespace {
 
 using trace::IsaState;
 using trace::RegKind;
+using trace::RunShape;
 using trace::TraceRecord;
 
 // What the replay needs to know of an instruction, decoded once per distinct encoding.
@@ -354,7 +355,10 @@ public:
         // instruction, and --roi ends a batch at every region boundary (RoiTracker): these take the reference path.
         const bool blocks = o_.engine == Engine::block && !o_.interval && !o_.advance_hook && !o_.sample_period &&
                             !roi_.active();
-        if (blocks) {
+        if (blocks && reader->stores_runs()) {
+            if (tm_) run_runs<true>(*reader);
+            else run_runs<false>(*reader);
+        } else if (blocks) {
             if (tm_) run_blocks<true>(*reader);
             else run_blocks<false>(*reader);
         } else {
@@ -426,20 +430,7 @@ private:
                 }
             if (held) step(carry, &recs[0]);
             const size_t m = n - 1;  // records whose successor is in the batch
-            for (size_t i = 0; i < m;) {
-                const TraceRecord& rec = recs[i];
-                size_t done = 0;
-                if (rec.privilege == priv_ && !rec.interrupt) {
-                    Block* b = blocks_.find(rec);
-                    if (!b) b = build(recs, i, m);
-                    if (b) done = run_block<kTm, kT>(*b, recs + i, m - i);
-                }
-                if (done == 0) {
-                    step(rec, &recs[i + 1]);
-                    done = 1;
-                }
-                i += done;
-            }
+            replay_records<kTm, kT>(recs, m);
             carry = recs[m];
             held = true;
             const uint64_t before = r_.records;
@@ -451,9 +442,268 @@ private:
         if (held) step(carry, nullptr);
     }
 
-    // A block from the records at recs[i] (of which the first `m` have their successor at hand): nullptr when
-    // the first instruction cannot start one.
+    // The first `m` records of `recs` (each with its successor after it): each runs in a block where one is cached
+    // or can be built, else through step().
+    template <bool kTm, Timing kT>
+    void replay_records(const TraceRecord* recs, size_t m) {
+        for (size_t i = 0; i < m;) {
+            const TraceRecord& rec = recs[i];
+            size_t done = 0;
+            if (rec.privilege == priv_ && !rec.interrupt) {
+                Block* b = blocks_.find(rec);
+                if (!b) b = build(recs, i, m);
+                if (b) done = run_block<kTm, kT>(*b, recs + i, m - i);
+            }
+            if (done == 0) {
+                step(rec, &recs[i + 1]);
+                done = 1;
+            }
+            i += done;
+        }
+    }
+
+    // The block engine on a file that stores runs (native format version 2, traces/runs.hpp): a run whose shape
+    // is made of blocks (RunPlan::fast) is replayed from its values alone, without a record per instruction;
+    // any other (a register access, a trap, an interrupt, an unaligned access, another privilege) is expanded into
+    // records and replayed as above. A run waits for the next (its successor's PC); its values are copied
+    // when it waits across two calls of the reader.
+    template <bool kTm>
+    void run_runs(trace::TraceReader& reader) {
+        switch (o_.timing) {
+            case Timing::model: return run_runs<kTm, Timing::model>(reader);
+            case Timing::trace: return run_runs<kTm, Timing::trace>(reader);
+            case Timing::cpi1: return run_runs<kTm, Timing::cpi1>(reader);
+        }
+    }
+    template <bool kTm, Timing kT>
+    void run_runs(trace::TraceReader& reader) {
+        const trace::Run* runs = nullptr;
+        const trace::RunShape* held = nullptr;
+        std::vector<unsigned char> held_values;
+        for (size_t n; (n = reader.next_runs(runs)) != 0;) {
+            const uint64_t before = r_.records;
+            if (held) replay_run<kTm, kT>(*held, held_values.data(), first_pc(*runs[0].shape));
+            for (size_t i = 0; i + 1 < n; ++i) {
+                replay_run<kTm, kT>(*runs[i].shape, runs[i].values, first_pc(*runs[i + 1].shape));
+                r_.records += runs[i].shape->records;
+            }
+            held = runs[n - 1].shape;
+            held_values.assign(runs[n - 1].values, runs[n - 1].values + held->value_bytes);
+            r_.records += held->records;
+            if (o_.on_progress && (before >> 18) != (r_.records >> 18)) o_.on_progress(Progress{r_.records, reader.bytes_read(), false});
+            if (o_.stop && *o_.stop) break;  // Ctrl-C: every record read is replayed, no more are read
+        }
+        if (o_.stop && *o_.stop) r_.interrupted = true;
+        if (held) replay_run<kTm, kT>(*held, held_values.data(), std::nullopt);
+    }
+
+    static uint64_t first_pc(const trace::RunShape& s) { return trace::run_value(s.protos.data(), 0); }
+
+    // How a shape of runs replays, worked out at its first execution.
+    struct RunPlan {
+        struct Slot {  // a data access of a record: where its address lies, its direction and size
+            uint32_t off;
+            bool write;
+            uint8_t size;
+        };
+        struct Segment {
+            std::unique_ptr<Block> block;
+            unsigned first = 0;            // its first record in the run
+            std::vector<Slot> body_mem;    // the accesses of the records before its last, in order
+            std::vector<uint8_t> body_n;   // how many each of those records makes
+            std::vector<Slot> last_mem;    // the last record's
+        };
+        std::vector<TraceRecord> protos;  // the shape's records, values left out
+        std::vector<trace::ValueOffsets> offs;
+        // Every record in one of the segments' blocks, none trapped, entered by an interrupt or condition-failed,
+        // all at one privilege, no division timed from its operands, and every record timed under --timing trace.
+        bool fast = false;
+        uint8_t privilege = 0;
+        bool mem = false;  // some record accesses data
+        std::vector<Segment> segs;
+        std::vector<std::pair<uint32_t, uint8_t>> align;   // accesses of 2-16 bytes: their address and size
+        std::vector<std::pair<uint8_t, uint32_t>> live_out;  // the last value each register is given in the run
+        std::vector<uint32_t> times;                        // each record's time (fast under --timing trace)
+        uint32_t last_time = trace::ValueOffsets::none;
+    };
+
+    // `v`: the values of its first execution (the records' lines, for errors).
+    RunPlan& plan_for(const trace::RunShape& s, const unsigned char* v) {
+        if (s.id >= plans_.size()) plans_.resize(s.id + 1);
+        if (plans_[s.id]) return *plans_[s.id];
+        auto p = std::make_unique<RunPlan>();
+        const size_t n = s.records;
+        p->protos.resize(n + 1);
+        s.expand(v, p->protos.data());
+        uint32_t bytes = 0;
+        p->offs = trace::value_offsets(p->protos.data(), n, bytes);
+        const TraceRecord* recs = p->protos.data();
+        for (size_t i = 0; i < n; ++i)
+            if (recs[i].isa != checked_isa_) {
+                check_isa(recs[i]);
+                checked_isa_ = recs[i].isa;
+            }
+        p->privilege = recs[0].privilege;
+        bool fast = true;
+        for (size_t i = 0; i < n; ++i) {
+            const TraceRecord& r = recs[i];
+            fast &= !r.trapped && !r.interrupt && !r.cond_failed && r.privilege == p->privilege && r.isa == recs[0].isa;
+            fast &= i == 0 || r.pc == recs[i - 1].pc + recs[i - 1].size;
+            if (o_.timing == Timing::trace) fast &= r.has_time;
+            if (tm_ && tm_->params().divider_from_operands)
+                fast &= cache_.get(r.encoding, r.isa, r.size).insn.cls != isa::InsnClass::div;
+            p->mem |= r.n_mem != 0;
+            for (unsigned k = 0; k < r.n_mem; ++k)
+                if (r.mem[k].size > 1 && r.mem[k].size <= 16) p->align.emplace_back(p->offs[i].addr[k], r.mem[k].size);
+            if (r.has_time) p->last_time = p->offs[i].time;
+            else p->last_time = trace::ValueOffsets::none;
+            p->times.push_back(p->offs[i].time);
+        }
+        for (size_t i = 0; fast && i < n;) {
+            auto b = make_block(recs, i, n);
+            if (!b) {
+                fast = false;
+                break;
+            }
+            RunPlan::Segment g;
+            g.first = static_cast<unsigned>(i);
+            const size_t len = b->size();
+            for (size_t k = i; k < i + len; ++k) {
+                const TraceRecord& r = recs[k];
+                auto& slots = k + 1 < i + len ? g.body_mem : g.last_mem;
+                for (unsigned a = 0; a < r.n_mem; ++a) slots.push_back({p->offs[k].addr[a], r.mem[a].is_write, r.mem[a].size});
+                if (k + 1 < i + len) g.body_n.push_back(r.n_mem);
+            }
+            g.block = std::move(b);
+            p->segs.push_back(std::move(g));
+            i += len;
+        }
+        // The register file after the run: per register, the last value it is given (late writebacks before the
+        // record's own writes, as gprs() applies them).
+        const bool rv = recs[0].isa == IsaState::rv32 || recs[0].isa == IsaState::rv64;
+        std::array<uint32_t, 32> last;
+        last.fill(trace::ValueOffsets::none);
+        for (size_t i = 0; i < n; ++i)
+            for (bool before : {true, false})
+                for (unsigned k = 0; k < recs[i].n_regs; ++k) {
+                    const trace::RegWrite& w = recs[i].regs[k];
+                    if (w.before == before && w.kind == RegKind::gpr && w.index < 32 && !(rv && w.index == 0))
+                        last[w.index] = p->offs[i].reg[k];
+                }
+        for (unsigned g = 0; g < 32; ++g)
+            if (last[g] != trace::ValueOffsets::none) p->live_out.emplace_back(static_cast<uint8_t>(g), last[g]);
+        p->fast = fast;
+        plans_[s.id] = std::move(p);
+        return *plans_[s.id];
+    }
+
+    // One execution of shape `s` with its values; `next_pc` is its successor's PC (none at the end of the trace).
+    template <bool kTm, Timing kT>
+    void replay_run(const trace::RunShape& s, const unsigned char* v, std::optional<uint64_t> next_pc) {
+        RunPlan& p = plan_for(s, v);
+        bool fast = p.fast && next_pc && p.privilege == priv_;
+        for (const auto& [off, size] : p.align) fast &= trace::run_value(v, off) % size == 0;  // as unaligned()
+        if (fast) {
+            ++r_.fast_runs;
+            replay_fast<kTm, kT>(p, v, *next_pc);
+            return;
+        }
+        const size_t n = s.records;
+        if (run_recs_.size() < n + 1) run_recs_.resize(RunShape::max + 1);
+        s.expand(v, run_recs_.data());
+        if (next_pc) {
+            run_recs_[n].pc = *next_pc;  // the successor: its PC is all a record's step reads of it
+            replay_records<kTm, kT>(run_recs_.data(), n);
+        } else {
+            replay_records<kTm, kT>(run_recs_.data(), n - 1);
+            step(run_recs_[n - 1], nullptr);
+        }
+    }
+
+    // A run of a fast plan: per block, its body timed from the recording (or stepped), its last record stepped,
+    // its retirement added per kind; the register file's live-outs at the end. Exactly what replay_records() does
+    // with the same records (tests/unit/test_replay_engines.cpp).
+    template <bool kTm, Timing kT>
+    void replay_fast(RunPlan& p, const unsigned char* v, uint64_t next_pc) {
+        mem_seen_ |= p.mem;
+        const size_t nsegs = p.segs.size();
+        for (size_t g = 0; g < nsegs; ++g) {
+            RunPlan::Segment& seg = p.segs[g];
+            const Block& b = *seg.block;
+            const size_t n = b.size();
+            const TraceRecord* recs = p.protos.data() + seg.first;
+            const TraceRecord& last = recs[n - 1];
+            const uint64_t after = g + 1 < nsegs ? p.protos[p.segs[g + 1].first].pc : next_pc;
+            isa::RetiredInsn last_insn = b.insns[n - 1];
+            if (last_insn.branch && after != last.pc + last.size)
+                last_insn.branch = static_cast<uint8_t>(last_insn.branch | isa::br_taken);
+            uint64_t cycles = 0;
+            if constexpr (kTm) {
+                if (b.memo) {
+                    timing::MemRef* mem = body_mem_.data();
+                    size_t at = 0;
+                    for (const auto& sl : seg.body_mem) mem[at++] = timing::MemRef{trace::run_value(v, sl.off), sl.write, sl.size};
+                    const uint64_t replayed = b.memo->replayed;
+                    if constexpr (kT == Timing::cpi1) {
+                        tm_->step_block(*b.memo, mem, seg.body_n.data(), scratch_);
+                        take_scratch();
+                    } else {
+                        cycles = tm_->step_block(*b.memo, mem, seg.body_n.data(), batch_);
+                    }
+                    r_.timed_blocks += b.memo->replayed - replayed;
+                    cycles += step_slots(last_insn, last, after, seg.last_mem, v);
+                } else {
+                    // Stepped record by record; only the last can be a branch.
+                    size_t at = 0;
+                    for (size_t k = 0; k + 1 < n; ++k) {
+                        const TraceRecord& r = recs[k];
+                        timing::MemRef mem[TraceRecord::max_mem];
+                        for (unsigned a = 0; a < r.n_mem; ++a, ++at)
+                            mem[a] = timing::MemRef{trace::run_value(v, seg.body_mem[at].off), seg.body_mem[at].write, seg.body_mem[at].size};
+                        cycles += step_raw(b.insns[k], r.pc, r.size, r.pc + r.size, mem, r.n_mem);
+                    }
+                    cycles += step_slots(last_insn, last, after, seg.last_mem, v);
+                }
+            }
+            if constexpr (kT == Timing::trace) {
+                cycles = 0;
+                for (size_t k = 0; k < n; ++k) {
+                    const uint64_t t = trace::run_value(v, p.times[seg.first + k]);
+                    cycles += t - std::min(t, prev_time_);
+                    prev_time_ = t;
+                }
+            }
+            if constexpr (kT == Timing::cpi1) cycles = n;
+            retire_whole(b, last_insn, cycles);
+        }
+        if constexpr (kT != Timing::trace) prev_time_ = p.last_time == trace::ValueOffsets::none ? 0 : trace::run_value(v, p.last_time);
+        for (const auto& [g, off] : p.live_out) gpr_[g] = trace::run_value(v, off);
+    }
+
+    // The timing model's cycles for a record of a fast run, its accesses from `slots`.
+    uint64_t step_slots(const isa::RetiredInsn& insn, const TraceRecord& r, uint64_t next_pc,
+                        const std::vector<typename RunPlan::Slot>& slots, const unsigned char* v) {
+        timing::MemRef mem[TraceRecord::max_mem];
+        for (size_t a = 0; a < slots.size(); ++a) mem[a] = timing::MemRef{trace::run_value(v, slots[a].off), slots[a].write, slots[a].size};
+        return step_raw(insn, r.pc, r.size, next_pc, mem, static_cast<unsigned>(slots.size()));
+    }
+
+    // The timing model's step as model_cycles() makes it, for an instruction known not to be a division timed from
+    // its operands.
+    uint64_t step_raw(const isa::RetiredInsn& insn, uint64_t pc, uint8_t size, uint64_t next_pc, const timing::MemRef* mem, unsigned n_mem) {
+        if (o_.timing != Timing::cpi1) return tm_->step(insn, pc, size, next_pc, mem, n_mem, batch_);
+        const uint64_t cycles = tm_->step(insn, pc, size, next_pc, mem, n_mem, scratch_);
+        take_scratch();
+        return cycles;
+    }
+
+    // A block from the records at recs[i] (of which the first `m` have their successor at hand), in the cache:
+    // nullptr when the first instruction cannot start one.
     Block* build(const TraceRecord* recs, size_t i, size_t m) {
+        auto b = make_block(recs, i, m);
+        return b ? blocks_.put(std::move(b)) : nullptr;
+    }
+    std::unique_ptr<Block> make_block(const TraceRecord* recs, size_t i, size_t m) {
         auto b = std::make_unique<Block>();
         b->pc = recs[i].pc;
         for (size_t j = i; j < m && b->size() < Block::max; ++j) {
@@ -467,7 +717,7 @@ private:
             b->kinds.push_back(d.kind);
             if (d.insn.branch) break;
         }
-        if (b->keys.empty()) return nullptr;
+        if (b->keys.empty()) return {};
         // A body with a division whose time follows its operands is stepped record by record (model_cycles hands
         // the operands over).
         const bool div_operands = tm_ && tm_->params().divider_from_operands &&
@@ -487,7 +737,7 @@ private:
             if (it == b->counts.end()) b->counts.emplace_back(k, 1);
             else ++it->second;
         }
-        return blocks_.put(std::move(b));
+        return b;
     }
 
     // Runs block `b` over the records from `recs` (the first `avail` have their successor at hand), as far as
@@ -998,6 +1248,8 @@ private:
     RetireHistogram hist_;
     RoiTracker roi_;
     BlockCache blocks_;
+    std::vector<std::unique_ptr<RunPlan>> plans_;  // by shape number (run_runs)
+    std::vector<TraceRecord> run_recs_;            // a run expanded into records, and its successor
     IsaState checked_isa_ = static_cast<IsaState>(0xFF);  // the instruction set last found to match the platform
 };
 

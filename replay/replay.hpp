@@ -121,6 +121,9 @@ struct Result {
     // Block bodies the block engine timed from a recording (timing::TimingModel::step_block) instead of stepping
     // them; 0 under the reference engine. Not part of the report: tests and benchmarks read it.
     uint64_t timed_blocks = 0;
+    // Runs of a native v2 file the block engine replayed from their values alone (no record per instruction).
+    // Not part of the report either.
+    uint64_t fast_runs = 0;
     void skipped_note(const trace::TraceReader* reader);
 };
 

@@ -370,12 +370,15 @@ int cmd_run(const std::vector<std::string>& args, std::ostream& out, std::ostrea
 int cmd_convert(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
     po::options_description desc("pmusim convert: options");
     std::string in, outp, format, platform, isa_name, platform_file;
+    unsigned version = 2;
     add_platform_options(desc, platform, platform_file);
     desc.add_options()("format,f", po::value<std::string>(&format)->default_value("auto"),
                        "input format: auto, tarmac, veer, spike, qemu-execlog, qemu-log, native, native-text")(
         "isa", po::value<std::string>(&isa_name), "the instruction set instead of a platform: a64, a32, t32, rv32 or rv64")(
         "text", "write the native text form (chosen too by an output name ending in .txt, and for standard output)")(
         "binary", "write the binary form even to standard output")(
+        "native-version", po::value<unsigned>(&version)->default_value(2),
+        "the binary form's version: 2 (runs of records, stored once per shape) or 1 (one record after another)")(
         "all", "VeeR exec.log: convert past the end-of-test mailbox store")(
         "in", po::value<std::string>(&in)->required(), "input trace")("out", po::value<std::string>(&outp)->required(),
                                                                         "output file (- for standard output)");
@@ -412,13 +415,17 @@ int cmd_convert(const std::vector<std::string>& args, std::ostream& out, std::os
             return usage_error;
         }
     }
+    if (version != 1 && version != 2) {
+        err << fmt::format("pmusim: --native-version expects 1 or 2, got {}\n", version);
+        return usage_error;
+    }
     if (in != "-" && (in == outp || same_file(in, outp))) {
         err << fmt::format("pmusim: convert: IN and OUT are the same file ({}); writing it would destroy the input\n", in);
         return usage_error;
     }
     // OUT is put in place only when the whole trace is converted (traces/output_file.hpp).
     try {
-        const auto c = trace::convert(in, format, ro, outp, text);
+        const auto c = trace::convert(in, format, ro, outp, text, version);
         if (outp != "-") err << fmt::format("pmusim: {} records from {} ({}) to {}\n", c.records, in, c.format, outp);
         return 0;
     } catch (const trace::TraceError& e) {

@@ -6,11 +6,12 @@
 
 namespace pmusim::trace {
 
-ConvertResult convert(const std::string& in, const std::string& format, const ReaderOptions& opts, const std::string& out, bool text) {
+ConvertResult convert(const std::string& in, const std::string& format, const ReaderOptions& opts, const std::string& out, bool text,
+                      unsigned version) {
     auto reader = open_reader(in, format, opts);
     // The writer puts `out` in place only at finish(): an error leaves no file and the old one as it was
     // (traces/output_file.hpp).
-    auto writer = make_native_writer(out, text);
+    auto writer = make_native_writer(out, text, version);
     ConvertResult c;
     TraceRecord r;
     bool begun = false;
@@ -20,6 +21,7 @@ ConvertResult convert(const std::string& in, const std::string& format, const Re
         h.starts_at_reset = reader->starts_at_reset();
         h.register_values = reader->has_register_values();
         h.timestamps = reader->has_time();
+        h.interrupts = reader->shows_interrupts();
         writer->begin(h);
         begun = true;
     };

@@ -1,7 +1,11 @@
 #include "traces/native.hpp"
 
 #include <cerrno>
+#include <array>
 #include <cstring>
+#include <stdexcept>
+#include <string>
+#include <unordered_map>
 #include <vector>
 
 #include <fmt/format.h>
@@ -10,9 +14,11 @@
 
 namespace pmusim::trace {
 
-// Binary layout (little-endian):
-//   header  16 bytes: "PMUSIMTR", u32 version (1), u32 flags: bit 0 the trace starts at reset, bit 1 no register
-//           values, bit 2 no timestamps (0 in files from before these flags: register values and times, as then)
+// Binary layout (little-endian), docs/trace-formats.md "The native format":
+//   header  16 bytes: "PMUSIMTR", u32 version (1 or 2), u32 flags: bit 0 the trace starts at reset, bit 1 no register
+//           values, bit 2 no timestamps (0 in files from before these flags: register values and times, as then),
+//           bit 3 the trace shows every interrupt taken (a VeeR EL2 exec.log's conversion)
+// Version 1: records one after the other.
 //   record  32 bytes: u64 pc, u64 time, u32 encoding, u32 source line,
 //                     u8 size, u8 isa, u8 privilege, u8 flags (bit 0 condition failed, bit 1 has time, bit 2 trapped,
 //                     bit 3 an interrupt was taken before it), u8 n_mem, u8 n_regs, u16 the interrupt's cause (bit 3;
@@ -20,10 +26,17 @@ namespace pmusim::trace {
 //   then n_mem parts of 24 bytes: u64 addr, u64 data, u8 size, u8 flags (bit 0 write, bit 1 data known), 6 reserved
 //   then n_regs parts of 16 bytes: u8 kind, u8 flags (bit 0: a late writeback, before the instruction), u16 index,
 //                     u32 reserved, u64 value
+// Version 2: runs (traces/runs.hpp), each entry a u32 tag:
+//   0xffffffff: a shape, numbered from 0 in the order of the file: u32 records (1-64), u32 bytes, then that many bytes:
+//               its records in version 1's layout with the time, addresses, data and register values 0 and the
+//               line as an offset from the run's first
+//   otherwise:  an execution of shape `tag`: its values (runs.hpp ValueOffsets)
 namespace {
 
 constexpr char magic[8] = {'P', 'M', 'U', 'S', 'I', 'M', 'T', 'R'};
-constexpr uint32_t version = 1;
+constexpr uint32_t shape_tag = 0xFFFFFFFFu;
+constexpr size_t record_bytes = 32, mem_bytes = 24, reg_bytes = 16;
+constexpr size_t longest_record = record_bytes + mem_bytes * TraceRecord::max_mem + reg_bytes * TraceRecord::max_regs;
 
 template <typename T>
 void put(unsigned char*& p, T v) {
@@ -43,94 +56,274 @@ T get(const unsigned char*& p) {
 #endif
 }
 
+// A record in version 1's layout at `p`; returns its end. `values` false: the time, addresses, data and register
+// values written as 0 and the line as `line` (a shape's prototype).
+unsigned char* encode(const TraceRecord& r, unsigned char* p, bool values, uint32_t line) {
+    put<uint64_t>(p, r.pc);
+    put<uint64_t>(p, values ? r.time : 0);
+    put<uint32_t>(p, r.encoding);
+    put<uint32_t>(p, line);
+    put<uint8_t>(p, r.size);
+    put<uint8_t>(p, static_cast<uint8_t>(r.isa));
+    put<uint8_t>(p, r.privilege);
+    put<uint8_t>(p, static_cast<uint8_t>((r.cond_failed ? 1 : 0) | (r.has_time ? 2 : 0) | (r.trapped ? 4 : 0) | (r.interrupt ? 8 : 0)));
+    put<uint8_t>(p, r.n_mem);
+    put<uint8_t>(p, r.n_regs);
+    put<uint16_t>(p, r.interrupt ? r.cause : uint16_t{0});
+    for (unsigned i = 0; i < r.n_mem; ++i) {
+        const MemAccess& m = r.mem[i];
+        put<uint64_t>(p, values ? m.addr : 0);
+        put<uint64_t>(p, values ? m.data : 0);
+        put<uint8_t>(p, m.size);
+        put<uint8_t>(p, static_cast<uint8_t>((m.is_write ? 1 : 0) | (m.data_known ? 2 : 0)));
+        for (unsigned k = 0; k < 6; ++k) *p++ = 0;
+    }
+    for (unsigned i = 0; i < r.n_regs; ++i) {
+        put<uint8_t>(p, static_cast<uint8_t>(r.regs[i].kind));
+        put<uint8_t>(p, r.regs[i].before ? 1 : 0);
+        put<uint16_t>(p, r.regs[i].index);
+        for (unsigned k = 0; k < 4; ++k) *p++ = 0;
+        put<uint64_t>(p, values ? r.regs[i].value : 0);
+    }
+    return p;
+}
+
+// Thrown by the decoders below; the reader adds the file and the record.
+struct Corrupt {
+    std::string what;
+};
+
+// Decoding takes the pointer by value and returns it moved on (a pointer held by reference would be reloaded
+// after every store into the record, which may alias it).
+const unsigned char* decode_header(const unsigned char* p, TraceRecord& r) {
+    // Every header field is set below; entries past n_mem and n_regs are left as they were (not cleared: the
+    // clear cost a third of the reader's time).
+    r.pc = get<uint64_t>(p);
+    r.time = get<uint64_t>(p);
+    r.encoding = get<uint32_t>(p);
+    r.line = get<uint32_t>(p);
+    r.size = get<uint8_t>(p);
+    r.isa = static_cast<IsaState>(get<uint8_t>(p));
+    r.privilege = get<uint8_t>(p);
+    const uint8_t flags = get<uint8_t>(p);
+    r.cond_failed = flags & 1;
+    r.has_time = flags & 2;
+    r.trapped = flags & 4;
+    r.interrupt = flags & 8;
+    r.n_mem = get<uint8_t>(p);
+    r.n_regs = get<uint8_t>(p);
+    const uint16_t cause = get<uint16_t>(p);
+    r.cause = r.interrupt ? cause : TraceRecord::unknown_cause;
+    if (r.n_mem > TraceRecord::max_mem || r.n_regs > TraceRecord::max_regs || r.isa > IsaState::rv64)
+        throw Corrupt{"corrupt (counts or instruction set out of range)"};
+    return p;
+}
+const unsigned char* decode_mem(const unsigned char* q, MemAccess& m) {
+    m.addr = get<uint64_t>(q);
+    m.data = get<uint64_t>(q);
+    m.size = get<uint8_t>(q);
+    const uint8_t f = get<uint8_t>(q);
+    m.is_write = f & 1;
+    m.data_known = f & 2;
+    return q + 6;
+}
+const unsigned char* decode_reg(const unsigned char* q, RegWrite& g) {
+    const uint8_t kind = get<uint8_t>(q);
+    if (kind > static_cast<uint8_t>(RegKind::sysreg)) throw Corrupt{fmt::format("corrupt register kind {}", kind)};
+    g.kind = static_cast<RegKind>(kind);
+    g.before = get<uint8_t>(q) & 1;
+    g.index = get<uint16_t>(q);
+    q += 4;
+    g.value = get<uint64_t>(q);
+    return q;
+}
+// A whole record (header and parts) at `p`, all of it in memory; returns its end.
+const unsigned char* decode_record(const unsigned char* p, TraceRecord& r) {
+    p = decode_header(p, r);
+    for (unsigned i = 0; i < r.n_mem; ++i) p = decode_mem(p, r.mem[i]);
+    for (unsigned i = 0; i < r.n_regs; ++i) p = decode_reg(p, r.regs[i]);
+    return p;
+}
+
 class BinaryWriter : public TraceWriter {
 public:
-    explicit BinaryWriter(const std::string& path) : path_(path), file_(path, OutputFile::Kind::binary), f_(file_.file()) {}
+    BinaryWriter(const std::string& path, unsigned version)
+        : path_(path), file_(path, OutputFile::Kind::binary), f_(file_.file()), version_(version) {}
     void begin(const NativeHeader& nh) override {
         if (begun_) return;
         begun_ = true;
         unsigned char h[16] = {};
         std::memcpy(h, magic, 8);
         unsigned char* p = h + 8;
-        put<uint32_t>(p, version);
-        put<uint32_t>(p, (nh.starts_at_reset ? 1u : 0u) | (nh.register_values ? 0u : 2u) | (nh.timestamps ? 0u : 4u));
+        put<uint32_t>(p, version_);
+        put<uint32_t>(p, (nh.starts_at_reset ? 1u : 0u) | (nh.register_values ? 0u : 2u) | (nh.timestamps ? 0u : 4u) | (nh.interrupts ? 8u : 0u));
         out(h, sizeof h);
     }
     void write(const TraceRecord& r) override {
         begin({});
-        unsigned char b[32 + 24 * TraceRecord::max_mem + 16 * TraceRecord::max_regs] = {};
-        unsigned char* p = b;
-        put<uint64_t>(p, r.pc);
-        put<uint64_t>(p, r.time);
-        put<uint32_t>(p, r.encoding);
-        put<uint32_t>(p, static_cast<uint32_t>(r.line));
-        put<uint8_t>(p, r.size);
-        put<uint8_t>(p, static_cast<uint8_t>(r.isa));
-        put<uint8_t>(p, r.privilege);
-        put<uint8_t>(p, static_cast<uint8_t>((r.cond_failed ? 1 : 0) | (r.has_time ? 2 : 0) | (r.trapped ? 4 : 0) |
-                                             (r.interrupt ? 8 : 0)));
-        put<uint8_t>(p, r.n_mem);
-        put<uint8_t>(p, r.n_regs);
-        put<uint16_t>(p, r.interrupt ? r.cause : uint16_t{0});
-        for (unsigned i = 0; i < r.n_mem; ++i) {
-            const MemAccess& m = r.mem[i];
-            put<uint64_t>(p, m.addr);
-            put<uint64_t>(p, m.data);
-            put<uint8_t>(p, m.size);
-            put<uint8_t>(p, static_cast<uint8_t>((m.is_write ? 1 : 0) | (m.data_known ? 2 : 0)));
-            p += 6;
+        if (version_ == 1) {
+            unsigned char b[longest_record];
+            out(b, static_cast<size_t>(encode(r, b, true, static_cast<uint32_t>(r.line)) - b));
+            return;
         }
-        for (unsigned i = 0; i < r.n_regs; ++i) {
-            put<uint8_t>(p, static_cast<uint8_t>(r.regs[i].kind));
-            put<uint8_t>(p, r.regs[i].before ? 1 : 0);
-            put<uint16_t>(p, r.regs[i].index);
-            p += 4;
-            put<uint64_t>(p, r.regs[i].value);
+        // A run goes on while records follow each other in memory, in one instruction set and privilege, with
+        // lines that a u32 offset reaches.
+        if (!run_.empty()) {
+            const TraceRecord& last = run_.back();
+            if (run_.size() == RunShape::max || r.pc != last.pc + last.size || r.isa != run_[0].isa ||
+                r.privilege != run_[0].privilege || r.line < run_[0].line || r.line - run_[0].line > 0xFFFFFFFFu)
+                end_run();
         }
-        out(b, static_cast<size_t>(p - b));
+        run_.push_back(r);
     }
     void finish() override {
         begin({});
+        end_run();
         file_.commit();
     }
 
 private:
+    // Writes the run held: its shape the first time, then its values.
+    void end_run() {
+        if (run_.empty()) return;
+        std::string shape;
+        unsigned char b[longest_record];
+        const uint64_t first_line = run_[0].line;
+        for (const TraceRecord& r : run_)
+            shape.append(reinterpret_cast<const char*>(b),
+                         static_cast<size_t>(encode(r, b, false, static_cast<uint32_t>(r.line - first_line)) - b));
+        auto [it, fresh] = shapes_.try_emplace(std::move(shape), static_cast<uint32_t>(shapes_.size()));
+        std::vector<unsigned char> e;
+        e.reserve(12 + (fresh ? it->first.size() : 0) + 8 + run_.size() * longest_record);
+        auto u32 = [&](uint32_t v) {
+            for (unsigned i = 0; i < 4; ++i) e.push_back(static_cast<unsigned char>(v >> (8 * i)));
+        };
+        auto u64 = [&](uint64_t v) {
+            for (unsigned i = 0; i < 8; ++i) e.push_back(static_cast<unsigned char>(v >> (8 * i)));
+        };
+        if (fresh) {
+            u32(shape_tag);
+            u32(static_cast<uint32_t>(run_.size()));
+            u32(static_cast<uint32_t>(it->first.size()));
+            e.insert(e.end(), it->first.begin(), it->first.end());
+        }
+        u32(it->second);
+        u64(first_line);
+        for (const TraceRecord& r : run_) {
+            if (r.has_time) u64(r.time);
+            for (unsigned i = 0; i < r.n_mem; ++i) {
+                u64(r.mem[i].addr);
+                if (r.mem[i].data_known) u64(r.mem[i].data);
+            }
+            for (unsigned i = 0; i < r.n_regs; ++i) u64(r.regs[i].value);
+        }
+        out(e.data(), e.size());
+        run_.clear();
+    }
     void out(const unsigned char* b, size_t n) {
         if (std::fwrite(b, 1, n, f_) != n) throw TraceError(path_, 0, fmt::format("write error: {}", std::strerror(errno)));
     }
     std::string path_;
     OutputFile file_;  // written whole or not at all (traces/output_file.hpp)
     std::FILE* f_;
+    unsigned version_;
     bool begun_ = false;
+    std::vector<TraceRecord> run_;
+    std::unordered_map<std::string, uint32_t> shapes_;  // a shape's prototypes -> its number
 };
 
-class BinaryReader final : public TraceReader {
+// The file's bytes through a block buffer (records are read in bulk, not one read per field).
+class Buffer {
 public:
-    BinaryReader(std::unique_ptr<ByteSource> src, const ReaderOptions& o) : src_(std::move(src)) {
+    explicit Buffer(ByteSource& src) : src_(src) {}
+    size_t avail() const { return end_ - pos_; }
+    const unsigned char* at() const { return buf_.data() + pos_; }
+    void skip(size_t n) { pos_ += n; }
+    // Makes `n` bytes available at at() (moving the buffer's contents: pointers into it are no longer valid);
+    // false when the stream ends first.
+    bool fill(size_t n) {
+        if (avail() >= n) return true;
+        std::memmove(buf_.data(), buf_.data() + pos_, avail());
+        end_ -= pos_;
+        pos_ = 0;
+        while (end_ < n) {
+            const size_t got = src_.read(reinterpret_cast<char*>(buf_.data()) + end_, buf_.size() - end_);
+            if (got == 0) break;
+            end_ += got;
+        }
+        return end_ >= n;
+    }
+    // The next n bytes; nullptr when the stream ends first.
+    const unsigned char* take(size_t n) {
+        if (!fill(n)) return nullptr;
+        const unsigned char* p = at();
+        pos_ += n;
+        return p;
+    }
+
+private:
+    ByteSource& src_;
+    std::vector<unsigned char> buf_ = std::vector<unsigned char>(size_t{1} << 20);
+    size_t pos_ = 0, end_ = 0;
+};
+
+// What both versions' readers share: the header, and errors naming the file and the record.
+class NativeReader : public TraceReader {
+public:
+    NativeReader(std::unique_ptr<ByteSource> src, uint32_t flags, const ReaderOptions& o)
+        : src_(std::move(src)), buf_(*src_), flags_(flags) {
         opts_ = o;
-        unsigned char h[16];
-        if (src_->read(reinterpret_cast<char*>(h), 16) != 16 || std::memcmp(h, magic, 8) != 0)
-            throw TraceError(src_->path(), 0, "not a pmusim native trace (expected the 16-byte 'PMUSIMTR' header)");
-        const unsigned char* p = h + 8;
-        const uint32_t v = get<uint32_t>(p);
-        if (v != version) throw TraceError(src_->path(), 0, fmt::format("native trace version {} (expected {})", v, version));
-        flags_ = get<uint32_t>(p);
     }
     std::string_view format() const override { return "native"; }
     uint64_t bytes_read() const override { return src_->raw_bytes(); }
     bool has_register_values() const override { return !(flags_ & 2); }
     bool has_time() const override { return !(flags_ & 4); }
     bool starts_at_reset() const override { return flags_ & 1; }
+    bool shows_interrupts() const override { return flags_ & 8; }
+
+protected:
+    [[noreturn]] void corrupt(const Corrupt& c) const {
+        throw TraceError(src_->path(), 0, fmt::format("record {}: {}", count_, c.what));
+    }
+    [[noreturn]] void truncated() const {
+        throw TraceError(src_->path(), 0, fmt::format("truncated: record {} is incomplete", count_));
+    }
+    std::unique_ptr<ByteSource> src_;
+    Buffer buf_;
+    uint64_t count_ = 0;  // records so far (the one being read, in messages)
+    uint32_t flags_ = 0;
+};
+
+class RecordReader final : public NativeReader {
+public:
+    using NativeReader::NativeReader;
 
     bool next(TraceRecord& r) override {
-        const unsigned char* p = take(32);
+        // The header, then its parts (which it counts).
+        const unsigned char* p = buf_.take(record_bytes);
+        ++count_;
         if (!p) {
-            if (!partial_) return false;
-            ++count_;
+            if (buf_.avail() == 0) {
+                --count_;
+                return false;
+            }
             truncated();
         }
-        ++count_;
-        decode(p, r);
+        try {
+            decode_header(p, r);
+            for (unsigned i = 0; i < r.n_mem; ++i) {
+                const unsigned char* q = buf_.take(mem_bytes);
+                if (!q) truncated();
+                decode_mem(q, r.mem[i]);
+            }
+            for (unsigned i = 0; i < r.n_regs; ++i) {
+                const unsigned char* q = buf_.take(reg_bytes);
+                if (!q) truncated();
+                decode_reg(q, r.regs[i]);
+            }
+        } catch (const Corrupt& c) {
+            corrupt(c);
+        }
         return true;
     }
 
@@ -138,136 +331,193 @@ protected:
     void fill_batch(TraceRecord* out, size_t max, size_t& n) override {
         // While the buffer holds the longest record, records decode straight from it (no take() per part);
         // near its end, through next().
-        constexpr size_t longest = 32 + 24 * TraceRecord::max_mem + 16 * TraceRecord::max_regs;
-        while (n < max) {
-            if (end_ - pos_ >= longest) {
-                ++count_;
-                const unsigned char* p = decode_inline(buf_.data() + pos_, out[n]);
-                pos_ = static_cast<size_t>(p - buf_.data());
-                ++n;
-            } else if (BinaryReader::next(out[n])) {
-                ++n;
-            } else {
-                break;
+        try {
+            while (n < max) {
+                if (buf_.avail() >= longest_record) {
+                    ++count_;
+                    const unsigned char* p = decode_record(buf_.at(), out[n]);
+                    buf_.skip(static_cast<size_t>(p - buf_.at()));
+                    ++n;
+                } else if (RecordReader::next(out[n])) {
+                    ++n;
+                } else {
+                    break;
+                }
             }
+        } catch (const Corrupt& c) {
+            corrupt(c);
         }
+    }
+};
+
+// Version 2: runs, handed to the replay as they are (next_runs) or expanded into records (next).
+class RunReader final : public NativeReader {
+public:
+    using NativeReader::NativeReader;
+    bool stores_runs() const override { return true; }
+
+    bool next(TraceRecord& r) override {
+        while (at_ == in_run_) {
+            if (run_at_ == runs_n_) {
+                runs_n_ = next_runs(runs_first_);
+                run_at_ = 0;
+                if (runs_n_ == 0) return false;
+            }
+            const Run& run = runs_first_[run_at_++];
+            run.shape->expand(run.values, recs_.data());
+            in_run_ = run.shape->records;
+            at_ = 0;
+        }
+        r = recs_[at_++];
+        return true;
+    }
+
+    size_t next_runs(const Run*& first) override {
+        size_t k = 0;
+        first = runs_.data();
+        while (k < runs_.size()) {
+            // Only the first entry of a call may move the buffer (the runs before it point into it).
+            if (buf_.avail() < 4 && (k || !buf_.fill(4))) {
+                if (k) break;
+                if (buf_.avail()) truncated_entry();
+                return 0;
+            }
+            const unsigned char* p = buf_.at();
+            const uint32_t tag = get<uint32_t>(p);
+            if (tag == shape_tag) {
+                if (!need(12, k)) break;
+                p = buf_.at() + 4;
+                const uint32_t n = get<uint32_t>(p), bytes = get<uint32_t>(p);
+                if (n == 0 || n > RunShape::max || bytes > n * longest_record)
+                    throw TraceError(src_->path(), 0, fmt::format("record {}: corrupt run shape ({} records in {} bytes)", count_ + 1, n, bytes));
+                if (!need(12 + size_t{bytes}, k)) break;
+                define(buf_.at() + 12, n, bytes);
+                buf_.skip(12 + size_t{bytes});
+                continue;
+            }
+            if (tag >= shapes_.size())
+                throw TraceError(src_->path(), 0, fmt::format("record {}: corrupt run (shape {} not defined; {} are)", count_ + 1, tag, shapes_.size()));
+            const RunShape& s = *shapes_[tag];
+            if (!need(4 + size_t{s.value_bytes}, k)) break;
+            runs_[k++] = Run{&s, buf_.at() + 4};
+            buf_.skip(4 + size_t{s.value_bytes});
+            count_ += s.records;
+        }
+        return k;
     }
 
 private:
-    // A record at `p` (its 32-byte header first, its parts after it, all in the buffer); returns its end.
-    const unsigned char* decode_inline(const unsigned char* p, TraceRecord& r) {
-        p = decode_header(p, r);
-        for (unsigned i = 0; i < r.n_mem; ++i) p = decode_mem(p, r.mem[i]);
-        for (unsigned i = 0; i < r.n_regs; ++i) p = decode_reg(p, r.regs[i]);
-        return p;
+    // Whether `n` bytes of an entry are in the buffer, filling it when no run of this call points into it (k == 0);
+    // false: end the call here. A stream that ends inside an entry is truncated.
+    bool need(size_t n, size_t k) {
+        if (buf_.avail() >= n) return true;
+        if (k) return false;
+        if (!buf_.fill(n)) truncated_entry();
+        return true;
     }
-    // A record whose 32-byte header is at `p`; its parts are taken from the stream.
-    void decode(const unsigned char* p, TraceRecord& r) {
-        decode_header(p, r);
-        for (unsigned i = 0; i < r.n_mem; ++i) {
-            const unsigned char* q = take(24);
-            if (!q) truncated();
-            decode_mem(q, r.mem[i]);
+    [[noreturn]] void truncated_entry() const {
+        throw TraceError(src_->path(), 0, fmt::format("truncated: record {} is incomplete", count_ + 1));
+    }
+    // A shape from its prototypes (checked here, once).
+    void define(const unsigned char* p, uint32_t n, uint32_t bytes) {
+        auto s = std::make_unique<RunShape>();
+        s->id = static_cast<uint32_t>(shapes_.size());
+        s->records = n;
+        s->protos.assign(p, p + bytes);
+        const unsigned char* q = p;
+        try {
+            for (uint32_t i = 0; i < n; ++i) {
+                if (static_cast<size_t>(q - p) + record_bytes > bytes) throw Corrupt{"corrupt run shape (shorter than its records)"};
+                TraceRecord r;
+                decode_header(q, r);
+                if (static_cast<size_t>(q - p) + record_bytes + mem_bytes * r.n_mem + reg_bytes * r.n_regs > bytes)
+                    throw Corrupt{"corrupt run shape (shorter than its records)"};
+                q = decode_record(q, recs_[i]);
+            }
+        } catch (const Corrupt& c) {
+            corrupt(c);
         }
-        for (unsigned i = 0; i < r.n_regs; ++i) {
-            const unsigned char* q = take(16);
-            if (!q) truncated();
-            decode_reg(q, r.regs[i]);
-        }
-    }
-    // The parts take the pointer by value and return it moved on (a pointer held by reference would be reloaded
-    // after every store into the record, which may alias it).
-    const unsigned char* decode_header(const unsigned char* p, TraceRecord& r) {
-        // Every header field is set below; entries past n_mem and n_regs are left as they were (not cleared: the
-        // clear cost a third of the reader's time).
-        r.pc = get<uint64_t>(p);
-        r.time = get<uint64_t>(p);
-        r.encoding = get<uint32_t>(p);
-        r.line = get<uint32_t>(p);
-        r.size = get<uint8_t>(p);
-        r.isa = static_cast<IsaState>(get<uint8_t>(p));
-        r.privilege = get<uint8_t>(p);
-        const uint8_t flags = get<uint8_t>(p);
-        r.cond_failed = flags & 1;
-        r.has_time = flags & 2;
-        r.trapped = flags & 4;
-        r.interrupt = flags & 8;
-        r.n_mem = get<uint8_t>(p);
-        r.n_regs = get<uint8_t>(p);
-        const uint16_t cause = get<uint16_t>(p);
-        r.cause = r.interrupt ? cause : TraceRecord::unknown_cause;
-        if (r.n_mem > TraceRecord::max_mem || r.n_regs > TraceRecord::max_regs || r.isa > IsaState::rv64)
-            corrupt();
-        return p;
-    }
-    static const unsigned char* decode_mem(const unsigned char* q, MemAccess& m) {
-        m.addr = get<uint64_t>(q);
-        m.data = get<uint64_t>(q);
-        m.size = get<uint8_t>(q);
-        const uint8_t f = get<uint8_t>(q);
-        m.is_write = f & 1;
-        m.data_known = f & 2;
-        return q + 6;
-    }
-    const unsigned char* decode_reg(const unsigned char* q, RegWrite& g) {
-        const uint8_t kind = get<uint8_t>(q);
-        if (kind > static_cast<uint8_t>(RegKind::sysreg)) corrupt_kind(kind);
-        g.kind = static_cast<RegKind>(kind);
-        g.before = get<uint8_t>(q) & 1;
-        g.index = get<uint16_t>(q);
-        q += 4;
-        g.value = get<uint64_t>(q);
-        return q;
-    }
-    [[noreturn]] void corrupt() const {
-        throw TraceError(src_->path(), 0, fmt::format("record {}: corrupt (counts or instruction set out of range)", count_));
-    }
-    [[noreturn]] void corrupt_kind(unsigned kind) const {
-        throw TraceError(src_->path(), 0, fmt::format("record {}: corrupt register kind {}", count_, kind));
+        if (static_cast<size_t>(q - p) != bytes) corrupt(Corrupt{"corrupt run shape (longer than its records)"});
+        value_offsets(recs_.data(), n, s->value_bytes);
+        shapes_.push_back(std::move(s));
     }
 
-    // The next n bytes from a block buffer (records are read in bulk, not one read per field); nullptr when the
-    // stream ends first (`partial_`: some of them were there).
-    const unsigned char* take(size_t n) {
-        if (end_ - pos_ < n) {
-            std::memmove(buf_.data(), buf_.data() + pos_, end_ - pos_);
-            end_ -= pos_;
-            pos_ = 0;
-            while (end_ < n) {
-                const size_t got = src_->read(reinterpret_cast<char*>(buf_.data()) + end_, buf_.size() - end_);
-                if (got == 0) break;
-                end_ += got;
-            }
-            if (end_ < n) {
-                partial_ = end_ != 0;
-                return nullptr;
-            }
-        }
-        const unsigned char* p = buf_.data() + pos_;
-        pos_ += n;
-        return p;
-    }
-    std::vector<unsigned char> buf_ = std::vector<unsigned char>(size_t{1} << 20);
-    size_t pos_ = 0, end_ = 0;
-    bool partial_ = false;
-
-    [[noreturn]] void truncated() {
-        throw TraceError(src_->path(), 0, fmt::format("truncated: record {} is incomplete", count_));
-    }
-    std::unique_ptr<ByteSource> src_;
-    uint64_t count_ = 0;
-    uint32_t flags_ = 0;
+    std::vector<std::unique_ptr<RunShape>> shapes_;
+    std::array<Run, run_batch> runs_{};
+    const Run* runs_first_ = nullptr;
+    size_t runs_n_ = 0, run_at_ = 0;
+    std::array<TraceRecord, RunShape::max> recs_{};  // the run being read by next()
+    size_t in_run_ = 0, at_ = 0;
 };
 
 }  // namespace
 
-std::unique_ptr<TraceWriter> make_native_writer(const std::string& path, bool text) {
+void RunShape::expand(const unsigned char* values, TraceRecord* out) const {
+    const unsigned char* p = protos.data();
+    const uint64_t first_line = run_value(values, 0);
+    uint32_t at = 8;  // ValueOffsets' order
+    for (uint32_t i = 0; i < records; ++i) {
+        TraceRecord& r = out[i];
+        p = decode_record(p, r);  // checked when the shape was read
+        r.line += first_line;
+        if (r.has_time) {
+            r.time = run_value(values, at);
+            at += 8;
+        }
+        for (unsigned k = 0; k < r.n_mem; ++k) {
+            r.mem[k].addr = run_value(values, at);
+            at += 8;
+            if (r.mem[k].data_known) {
+                r.mem[k].data = run_value(values, at);
+                at += 8;
+            }
+        }
+        for (unsigned k = 0; k < r.n_regs; ++k) {
+            r.regs[k].value = run_value(values, at);
+            at += 8;
+        }
+    }
+}
+
+std::vector<ValueOffsets> value_offsets(const TraceRecord* protos, size_t n, uint32_t& bytes) {
+    std::vector<ValueOffsets> v(n);
+    uint32_t at = 8;  // the first record's line
+    for (size_t i = 0; i < n; ++i) {
+        const TraceRecord& r = protos[i];
+        if (r.has_time) {
+            v[i].time = at;
+            at += 8;
+        }
+        for (unsigned k = 0; k < r.n_mem; ++k) {
+            v[i].addr[k] = at;
+            at += 8;
+            v[i].data[k] = r.mem[k].data_known ? at : ValueOffsets::none;
+            at += r.mem[k].data_known ? 8 : 0;
+        }
+        for (unsigned k = 0; k < r.n_regs; ++k) {
+            v[i].reg[k] = at;
+            at += 8;
+        }
+    }
+    bytes = at;
+    return v;
+}
+
+std::unique_ptr<TraceWriter> make_native_writer(const std::string& path, bool text, unsigned version) {
     if (text) return make_native_text_writer(path);
-    return std::make_unique<BinaryWriter>(path);
+    if (version != 1 && version != 2) throw std::invalid_argument(fmt::format("native format version {} (1 or 2)", version));
+    return std::make_unique<BinaryWriter>(path, version);
 }
 
 std::unique_ptr<TraceReader> make_native_reader(std::unique_ptr<ByteSource> src, const ReaderOptions& opts) {
-    return std::make_unique<BinaryReader>(std::move(src), opts);
+    unsigned char h[16];
+    if (src->read(reinterpret_cast<char*>(h), 16) != 16 || std::memcmp(h, magic, 8) != 0)
+        throw TraceError(src->path(), 0, "not a pmusim native trace (expected the 16-byte 'PMUSIMTR' header)");
+    const unsigned char* p = h + 8;
+    const uint32_t v = get<uint32_t>(p), flags = get<uint32_t>(p);
+    if (v == 1) return std::make_unique<RecordReader>(std::move(src), flags, opts);
+    if (v == 2) return std::make_unique<RunReader>(std::move(src), flags, opts);
+    throw TraceError(src->path(), 0, fmt::format("native trace version {} (expected 1 or 2)", v));
 }
 
 }  // namespace pmusim::trace

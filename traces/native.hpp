@@ -16,6 +16,7 @@ struct NativeHeader {
     bool starts_at_reset = false;  // the core's reset state at the first record (VeeR EL2 exec.log)
     bool register_values = true;   // MSR/MCR/CSR source values can be known
     bool timestamps = true;        // records carry time
+    bool interrupts = false;       // the trace shows every interrupt taken (TraceReader::shows_interrupts)
 };
 
 class TraceWriter {
@@ -29,8 +30,9 @@ public:
     virtual void finish() = 0;
 };
 
-// Writes to `path` ("-" for standard output); `text` selects the text form.
-std::unique_ptr<TraceWriter> make_native_writer(const std::string& path, bool text);
+// Writes to `path` ("-" for standard output); `text` selects the text form. The binary form is written in
+// `version` 2 (runs, traces/runs.hpp) or 1 (one record after the other); readers read both.
+std::unique_ptr<TraceWriter> make_native_writer(const std::string& path, bool text, unsigned version = 2);
 // The text form's writer alone (traces/native_text.cpp).
 std::unique_ptr<TraceWriter> make_native_text_writer(const std::string& path);
 

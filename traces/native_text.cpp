@@ -11,7 +11,7 @@ namespace pmusim::trace {
 
 namespace {
 
-// Text form: "# pmusim trace 1 [reset] [no-values] [no-time]" (the header's flags) then one record per line of
+// Text form: "# pmusim trace 1 [reset] [no-values] [no-time] [interrupts]" (the header's flags) then one record per line of
 // key=value words:
 //   pc=0x80000000 enc=0xb0201073 size=4 isa=rv32 priv=3 [time=10] [cf] [trap] [mem=w:1:0xd0580000[:0xff]]
 //   [wb=11:0x5] [gpr=5:0x1] [csr=0xb02:0x0] [sys=0xdce0:0x7]
@@ -23,8 +23,9 @@ public:
     void begin(const NativeHeader& h) override {
         if (begun_) return;
         begun_ = true;
-        const std::string s = fmt::format("# pmusim trace 1{}{}{}\n", h.starts_at_reset ? " reset" : "",
-                                          h.register_values ? "" : " no-values", h.timestamps ? "" : " no-time");
+        const std::string s = fmt::format("# pmusim trace 1{}{}{}{}\n", h.starts_at_reset ? " reset" : "",
+                                          h.register_values ? "" : " no-values", h.timestamps ? "" : " no-time",
+                                          h.interrupts ? " interrupts" : "");
         if (std::fputs(s.c_str(), f_) < 0) throw TraceError(path_, 0, "write error");
     }
     void write(const TraceRecord& r) override {
@@ -79,7 +80,8 @@ public:
                 if (w == "reset") reset_ = true;
                 else if (w == "no-values") values_ = false;
                 else if (w == "no-time") time_ = false;
-                else throw TraceError(src_->path(), 1, fmt::format("unknown header word '{}' (expected reset, no-values or no-time)", w));
+                else if (w == "interrupts") interrupts_ = true;
+                else throw TraceError(src_->path(), 1, fmt::format("unknown header word '{}' (expected reset, no-values, no-time or interrupts)", w));
             }
         }
     }
@@ -88,6 +90,7 @@ public:
     bool has_register_values() const override { return values_; }
     bool has_time() const override { return time_; }
     bool starts_at_reset() const override { return reset_; }
+    bool shows_interrupts() const override { return interrupts_; }
 
     bool next(TraceRecord& r) override {
         std::string_view line;
@@ -202,7 +205,7 @@ private:
 
     std::unique_ptr<ByteSource> src_;
     LineReader lines_;
-    bool reset_ = false, values_ = true, time_ = true;
+    bool reset_ = false, values_ = true, time_ = true, interrupts_ = false;
 };
 
 }  // namespace

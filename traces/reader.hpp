@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "traces/input.hpp"
+#include "traces/runs.hpp"
 #include "traces/trace_record.hpp"
 
 namespace pmusim::trace {
@@ -43,6 +44,15 @@ public:
     // first, as with next(). Formats override fill_batch() to decode into the storage without a call per record.
     static constexpr size_t batch_size = 1024;
     size_t next_batch(const TraceRecord*& first);
+
+    // Runs, where the file stores them (native format version 2, traces/runs.hpp): up to `run_batch` runs, valid
+    // until the next call; 0 at the end. A reader is read either by runs or by records (next, next_batch).
+    static constexpr size_t run_batch = 256;
+    virtual bool stores_runs() const { return false; }
+    virtual size_t next_runs(const Run*& first) {
+        first = nullptr;
+        return 0;
+    }
 
 protected:
     // Fills `out` with up to `max` records (the default: next() per record), counting them in `n` as it goes

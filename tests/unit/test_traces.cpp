@@ -480,7 +480,7 @@ TEST(BadInput, ErrorsNameFileLineAndExpectation) {
 TEST(BadInput, TruncatedNativeBinary) {
     const std::string path = ::testing::TempDir() + "trunc.pmt";
     {
-        auto w = trace::make_native_writer(path, false);
+        auto w = trace::make_native_writer(path, false, 1);
         TraceRecord r;
         r.pc = 0x100;
         r.isa = trace::IsaState::rv32;
@@ -496,6 +496,45 @@ TEST(BadInput, TruncatedNativeBinary) {
     EXPECT_NE(error_of(cut).find("trunc2.pmt: truncated: record 2 is incomplete"), std::string::npos) << error_of(cut);
     const std::string junk = temp_file("junk.pmt", std::string("PMUSIMTR\x07\0\0\0\0\0\0\0", 16));
     EXPECT_NE(error_of(junk, "native").find("native trace version 7"), std::string::npos) << error_of(junk, "native");
+}
+
+// Version 2 (runs, docs/trace-formats.md): two records at one PC are two runs of one shape. The file is the
+// 16-byte header, the shape (a 12-byte tag, count and length, then a 32-byte record and its 16-byte register
+// part), and two executions of 20 bytes (the u32 shape number, the u64 line, the u64 register value).
+TEST(BadInput, TruncatedAndCorruptNativeRuns) {
+    const std::string path = ::testing::TempDir() + "runs.pmt";
+    {
+        auto w = trace::make_native_writer(path, false);
+        TraceRecord r;
+        r.pc = 0x100;
+        r.isa = trace::IsaState::rv32;
+        r.line = 9;
+        r.add_reg(trace::RegKind::gpr, 5, 7);
+        w->write(r);
+        r.regs[0].value = 8;
+        r.line = 10;
+        w->write(r);
+        w->finish();
+    }
+    std::ifstream in(path, std::ios::binary);
+    std::string bytes((std::istreambuf_iterator<char>(in)), {});
+    ASSERT_EQ(bytes.size(), 16u + 12u + 32u + 16u + 2 * 20u);
+    EXPECT_EQ(bytes.substr(8, 4), std::string("\x02\0\0\0", 4));  // version 2
+    const auto back = read_all(path);
+    ASSERT_EQ(back.size(), 2u);
+    EXPECT_EQ(back[1].pc, 0x100u);
+    EXPECT_EQ(back[1].line, 10u);
+    EXPECT_EQ(back[1].regs[0].value, 8u);
+    const std::string cut = temp_file("runs-cut.pmt", bytes.substr(0, bytes.size() - 5));
+    EXPECT_NE(error_of(cut).find("runs-cut.pmt: truncated: record 2 is incomplete"), std::string::npos) << error_of(cut);
+    std::string bad = bytes;
+    bad[16 + 60 + 20] = 7;  // the second execution names shape 7
+    const std::string wrong = temp_file("runs-bad.pmt", bad);
+    EXPECT_NE(error_of(wrong).find("record 2: corrupt run (shape 7 not defined; 1 are)"), std::string::npos) << error_of(wrong);
+    bad = bytes;
+    bad[16 + 4] = 65;  // a shape of 65 records
+    const std::string big = temp_file("runs-big.pmt", bad);
+    EXPECT_NE(error_of(big).find("corrupt run shape (65 records in 48 bytes)"), std::string::npos) << error_of(big);
 }
 
 }  // namespace

@@ -1,0 +1,57 @@
+// Runs: the native format's version 2 stores a trace as runs of records at consecutive addresses, each run's
+// constant part (its "shape": addresses, encodings, flags, which accesses and register writes) once, and per
+// execution only the values (docs/trace-formats.md "Version 2: runs"). The replay's block engine takes runs as
+// they are, without a TraceRecord per instruction; every other reader of the file gets records as before.
+#pragma once
+#include <array>
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+#include "traces/trace_record.hpp"
+
+namespace pmusim::trace {
+
+// A run's constant part: its records with every value left out (the time, the data addresses and data, the
+// register values; the line as an offset from the run's first line).
+struct RunShape {
+    static constexpr unsigned max = 64;  // records in a run
+    uint32_t id = 0;                     // the shape's number in its file
+    uint32_t records = 0;
+    uint32_t value_bytes = 0;             // bytes of values per execution
+    std::vector<unsigned char> protos;    // the records' prototypes, in version 1's record layout
+    // The records of one execution, from its values; `out` holds `records` entries.
+    void expand(const unsigned char* values, TraceRecord* out) const;
+};
+
+// One execution of a shape: its values stay valid until the reader's next call.
+struct Run {
+    const RunShape* shape = nullptr;
+    const unsigned char* values = nullptr;
+};
+
+// Where an execution's values lie: a u64 line of the first record, then per record its time (when it has one),
+// per access its address and (when the data is known) its data, per register write its value; all u64,
+// little-endian.
+struct ValueOffsets {
+    static constexpr uint32_t none = 0xFFFFFFFFu;
+    uint32_t time = none;
+    std::array<uint32_t, TraceRecord::max_mem> addr{}, data{};
+    std::array<uint32_t, TraceRecord::max_regs> reg{};
+};
+// The offsets of each record of `protos` (as RunShape::expand gives them, values left out); the total in `bytes`.
+std::vector<ValueOffsets> value_offsets(const TraceRecord* protos, size_t n, uint32_t& bytes);
+
+// A little-endian u64 of an execution's values.
+inline uint64_t run_value(const unsigned char* values, uint32_t offset) {
+    uint64_t v;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    std::memcpy(&v, values + offset, 8);
+#else
+    v = 0;
+    for (unsigned i = 0; i < 8; ++i) v |= static_cast<uint64_t>(values[offset + i]) << (8 * i);
+#endif
+    return v;
+}
+
+}  // namespace pmusim::trace
