@@ -118,6 +118,7 @@ Decoded decode_arm(uint32_t enc, IsaState isa, uint8_t size) {
 
 // Retired instructions counted by kind between two flushes: the platform's retire() then runs once per kind with
 // its count (events in a batch have no order), not once per instruction. A kind is everything retire() reads.
+// Kinds get dense numbers as they are first seen (a trace has a few dozen), so a block adds its counts by number.
 class RetireHistogram {
 public:
     // The kind of an instruction as a number.
@@ -125,41 +126,44 @@ public:
         return static_cast<uint32_t>(i.cls) | (i.compressed ? 1u << 5 : 0u) | (i.cond_failed ? 1u << 6 : 0u) |
                (i.multiple ? 1u << 7 : 0u) | (i.unaligned ? 1u << 8 : 0u) | (static_cast<uint32_t>(i.branch) << 9);
     }
-    // `key` is kind(i); the replay builds it from the decoded part and the record's.
-    void add(const isa::RetiredInsn& i, uint32_t key, const Platform& p, EventBatch& b, uint64_t n = 1) {
+    // The dense number of kind `key` (kind(i)), given one the first time.
+    uint32_t id(const isa::RetiredInsn& i, uint32_t key) {
         Slot& s = slots_[(key * 0x9E3779B1u) >> 26];
-        if (s.count && s.key != key) {  // a collision: the older kind is retired now
-            p.retire(s.insn, s.count, b);
-            s.count = 0;
+        if (s.used && s.key == key) return s.id;
+        uint32_t n = 0;
+        while (n < keys_.size() && keys_[n] != key) ++n;
+        if (n == keys_.size()) {
+            keys_.push_back(key);
+            insns_.push_back(i);
+            counts_.push_back(0);
         }
-        if (s.count == 0) {
-            s.key = key;
-            s.insn = i;
-            touched_[n_touched_++] = static_cast<uint8_t>(&s - slots_.data());
-        }
-        s.count += n;
+        s = Slot{key, n, true};
+        return n;
     }
+    void add_id(uint32_t id, uint64_t n) {
+        if (counts_[id] == 0) touched_.push_back(id);
+        counts_[id] += n;
+    }
+    // `key` is kind(i); the replay builds it from the decoded part and the record's.
+    void add(const isa::RetiredInsn& i, uint32_t key, uint64_t n = 1) { add_id(id(i, key), n); }
     void drain(const Platform& p, EventBatch& b) {
-        for (unsigned k = 0; k < n_touched_; ++k) {
-            Slot& s = slots_[touched_[k]];
-            if (s.count) p.retire(s.insn, s.count, b);
-            s.count = 0;
+        for (uint32_t k : touched_) {
+            p.retire(insns_[k], counts_[k], b);
+            counts_[k] = 0;
         }
-        n_touched_ = 0;
+        touched_.clear();
     }
-    // Whether a block's kinds might not fit before the next drain.
-    bool full() const { return n_touched_ + room > touched_.size(); }
-    static constexpr unsigned room = 80;  // more than a block's instructions
 
 private:
-    struct Slot {
-        uint32_t key = 0;
-        uint64_t count = 0;
-        isa::RetiredInsn insn;
+    struct Slot {  // a direct-mapped cache of kind -> number
+        uint32_t key = 0, id = 0;
+        bool used = false;
     };
     std::array<Slot, 64> slots_{};
-    std::array<uint8_t, 4096> touched_{};  // a slot may appear more than once after a collision
-    unsigned n_touched_ = 0;
+    std::vector<uint32_t> keys_;
+    std::vector<isa::RetiredInsn> insns_;
+    std::vector<uint64_t> counts_;
+    std::vector<uint32_t> touched_;  // numbers with a count, in the order first counted
 };
 
 // Everything a record's decoding depends on (encoding, instruction set, size), and its privilege, as one number;
@@ -230,9 +234,12 @@ struct Block {
     std::vector<uint64_t> keys;
     std::vector<isa::RetiredInsn> insns;  // decoded
     std::vector<uint32_t> kinds;          // RetireHistogram kinds, as decoded
-    // The retire kinds of all but the last instruction (the branch, whose kind depends on the trace): an
-    // instruction of each kind and how many, for one histogram add per kind when no record changes a kind.
+    // The retire kinds of all but the last instruction (the branch, whose kind depends on the trace): each kind's
+    // number (RetireHistogram::id) and how many, for one histogram add per kind when no record changes a kind.
     std::vector<std::pair<uint32_t, uint32_t>> counts;
+    // The last instruction's kind number as decoded, not taken [0] and taken [1] (no failed condition or
+    // unaligned access).
+    uint32_t last_ids[2] = {0, 0};
     // The timing of the instructions before the last (the timing model's block timing); the last, usually a
     // branch, is timed by step() on every execution.
     std::unique_ptr<timing::BlockMemo> memo;
@@ -635,8 +642,8 @@ private:
             const TraceRecord& last = recs[n - 1];
             const uint64_t after = g + 1 < nsegs ? p.protos[p.segs[g + 1].first].pc : next_pc;
             isa::RetiredInsn last_insn = b.insns[n - 1];
-            if (last_insn.branch && after != last.pc + last.size)
-                last_insn.branch = static_cast<uint8_t>(last_insn.branch | isa::br_taken);
+            const bool taken = last_insn.branch && after != last.pc + last.size;
+            if (taken) last_insn.branch = static_cast<uint8_t>(last_insn.branch | isa::br_taken);
             uint64_t cycles = 0;
             if constexpr (kTm) {
                 if (b.memo) {
@@ -674,7 +681,9 @@ private:
                 }
             }
             if constexpr (kT == Timing::cpi1) cycles = n;
-            retire_whole(b, last_insn, cycles);
+            for (const auto& [id, count] : b.counts) hist_.add_id(id, count);
+            hist_.add_id(b.last_ids[taken], 1);
+            retired(n, cycles);
         }
         if constexpr (kT != Timing::trace) prev_time_ = p.last_time == trace::ValueOffsets::none ? 0 : trace::run_value(v, p.last_time);
         for (const auto& [g, off] : p.live_out) gpr_[g] = trace::run_value(v, off);
@@ -733,9 +742,15 @@ private:
                 std::vector<isa::RetiredInsn>(b->insns.begin(), b->insns.end() - 1), std::move(pcs), std::move(sizes));
         }
         for (unsigned k = 0; k + 1 < b->size(); ++k) {
-            auto it = std::find_if(b->counts.begin(), b->counts.end(), [&](const auto& c) { return b->kinds[c.first] == b->kinds[k]; });
-            if (it == b->counts.end()) b->counts.emplace_back(k, 1);
+            const uint32_t id = hist_.id(b->insns[k], b->kinds[k]);
+            auto it = std::find_if(b->counts.begin(), b->counts.end(), [&](const auto& c) { return c.first == id; });
+            if (it == b->counts.end()) b->counts.emplace_back(id, 1);
             else ++it->second;
+        }
+        for (bool taken : {false, true}) {
+            isa::RetiredInsn last = b->insns.back();
+            if (taken && last.branch) last.branch = static_cast<uint8_t>(last.branch | isa::br_taken);
+            b->last_ids[taken] = hist_.id(last, kind_of(b->kinds.back(), last));
         }
         return b;
     }
@@ -778,7 +793,7 @@ private:
         }
         for (size_t j = 0; j < k; ++j) {
             const isa::RetiredInsn insn = complete(b.insns[j], recs[j], &recs[j + 1]);
-            hist_.add(insn, kind_of(b.kinds[j], insn), p_, batch_);
+            hist_.add(insn, kind_of(b.kinds[j], insn));
         }
         retired(k, cycles);
         return k;
@@ -787,17 +802,17 @@ private:
     // A whole block whose records changed no kind before the last: one histogram add per kind, the last (`last`,
     // completed from its record) on its own; then its cycles.
     void retire_whole(const Block& b, const isa::RetiredInsn& last, uint64_t cycles) {
-        for (const auto& [first, count] : b.counts) hist_.add(b.insns[first], b.kinds[first], p_, batch_, count);
-        hist_.add(last, kind_of(b.kinds[b.size() - 1], last), p_, batch_);
+        for (const auto& [id, count] : b.counts) hist_.add_id(id, count);
+        hist_.add(last, kind_of(b.kinds[b.size() - 1], last));
         retired(b.size(), cycles);
     }
 
-    // `k` instructions of a block retired in `cycles`: the batch ends when it is long or the histogram full.
+    // `k` instructions of a block retired in `cycles`: the batch ends when it is long.
     void retired(size_t k, uint64_t cycles) {
         batch_.cycles += cycles;
         r_.instructions += k;
         pending_ += k;
-        if (pending_ >= 4096 || hist_.full()) flush();
+        if (pending_ >= 4096) flush();
     }
 
     // Block `b` whole over recs[0..b.size()] (its successor included) with the timing model's block timing
@@ -989,8 +1004,8 @@ private:
             sysreg(rec, d, insn, cycles);
         } else {
             batch_.cycles += cycles;
-            hist_.add(insn, kind_of(d.kind, insn), p_, batch_);
-            if (++pending_ >= 4096 || hist_.full() || total_cycles_ + batch_.cycles >= next_sample_) flush();
+            hist_.add(insn, kind_of(d.kind, insn));
+            if (++pending_ >= 4096 || total_cycles_ + batch_.cycles >= next_sample_) flush();
         }
         for (unsigned i = 0; i < rec.n_regs; ++i)
             if (!rec.regs[i].before) set_gpr(rec.regs[i], rv);

@@ -27,13 +27,15 @@ std::optional<CoreState> parse_core_state(std::string_view s) {
     return std::nullopt;
 }
 
-void EventBatch::add(uint32_t event, uint64_t n) {
-    for (auto& e : events) {
-        if (e.event == event) {
-            e.count += n;
+void EventBatch::add_searched(uint32_t event, uint64_t n) {
+    for (size_t i = 0; i < events.size(); ++i) {
+        if (events[i].event == event) {
+            events[i].count += n;
+            if (i <= 0xFFFF) slot_[event & (slots - 1)] = static_cast<uint16_t>(i);
             return;
         }
     }
+    if (events.size() <= 0xFFFF) slot_[event & (slots - 1)] = static_cast<uint16_t>(events.size());
     events.push_back(EventCount{event, n});
 }
 

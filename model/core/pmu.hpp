@@ -1,5 +1,6 @@
 // The interface every PMU model implements, and the generic access flow they share.
 #pragma once
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -28,12 +29,26 @@ struct EventBatch {
     uint64_t cycles = 0;
     std::vector<EventCount> events;
 
-    void add(uint32_t event, uint64_t n = 1);
+    // Adds `n` of `event`: found through a small direct-mapped index into `events` (checked on every use, so an
+    // entry left stale by clear() or by a change to `events` is never trusted), else searched and appended.
+    void add(uint32_t event, uint64_t n = 1) {
+        const uint16_t at = slot_[event & (slots - 1)];
+        if (at < events.size() && events[at].event == event) {
+            events[at].count += n;
+            return;
+        }
+        add_searched(event, n);
+    }
     uint64_t count(uint32_t event) const;
     void clear() {
         cycles = 0;
         events.clear();
     }
+
+private:
+    void add_searched(uint32_t event, uint64_t n);
+    static constexpr unsigned slots = 256;
+    std::array<uint16_t, slots> slot_{};  // event (modulo slots) -> its index in `events`, when it is there
 };
 
 // Where inside a batch the interrupt request rose, so a SystemC wrapper can place the edge exactly.
