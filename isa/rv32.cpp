@@ -60,22 +60,32 @@ std::optional<unsigned> standard_counter_csr(std::string_view n) {
 }
 
 std::optional<unsigned> gpr_by_name(std::string_view n) {
-    // Called per register column of a VeeR exec.log line: lengths known at compile time, the first letter tested
-    // before the rest (no strlen, few memcmp).
-    static constexpr std::string_view abi[32] = {"zero", "ra", "sp", "gp", "tp",  "t0",  "t1", "t2", "s0", "s1", "a0",
-                                                 "a1",   "a2", "a3", "a4", "a5",  "a6",  "a7", "s2", "s3", "s4", "s5",
-                                                 "s6",   "s7", "s8", "s9", "s10", "s11", "t3", "t4", "t5", "t6"};
-    if (n.empty()) return std::nullopt;
-    for (unsigned k = 0; k < 32; ++k)
-        if (n[0] == abi[k][0] && n == abi[k]) return k;
-    if (n == "fp") return 8u;
-    if (n.size() >= 2 && n.size() <= 3 && n[0] == 'x' && n[1] >= '0' && n[1] <= '9') {
-        unsigned v = 0;
-        for (char c : n.substr(1)) {
-            if (c < '0' || c > '9') return std::nullopt;
-            v = v * 10 + static_cast<unsigned>(c - '0');
+    // The psABI's register names (RISC-V ELF psABI, integer register convention) and x0-x31 (RISC-V unprivileged
+    // spec 2.1), by length and first letter: called per register column of each VeeR exec.log line.
+    const auto digit = [&n](size_t i) { return n[i] >= '0' && n[i] <= '9' ? static_cast<unsigned>(n[i] - '0') : 99u; };
+    if (n.size() == 2) {
+        const unsigned d = digit(1);
+        switch (n[0]) {
+            case 'a': if (d <= 7) return 10 + d; break;                          // a0-a7 = x10-x17
+            case 's': if (d <= 9) return d <= 1 ? 8 + d : 16 + d; break;         // s0-s1 = x8-x9, s2-s9 = x18-x25
+            case 't': if (d <= 6) return d <= 2 ? 5 + d : 25 + d; break;         // t0-t2 = x5-x7, t3-t6 = x28-x31
+            case 'x': if (d <= 9) return d; break;
+            default: break;
         }
-        if (v <= 31 && !(n.size() == 3 && n[1] == '0')) return v;
+        if (n == "ra") return 1u;
+        if (n == "sp") return 2u;
+        if (n == "gp") return 3u;
+        if (n == "tp") return 4u;
+        if (n == "fp") return 8u;
+    } else if (n.size() == 3) {
+        if (n == "s10") return 26u;
+        if (n == "s11") return 27u;
+        if (n[0] == 'x' && n[1] >= '1' && n[1] <= '9' && digit(2) <= 9) {  // x10-x31: no leading zero
+            const unsigned v = 10 * static_cast<unsigned>(n[1] - '0') + digit(2);
+            if (v <= 31) return v;
+        }
+    } else if (n == "zero") {
+        return 0u;
     }
     return std::nullopt;
 }

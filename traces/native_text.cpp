@@ -109,79 +109,78 @@ private:
         r.line = no;
         bool have_pc = false;
         for (std::string_view w = scan::word(t); !w.empty(); w = scan::word(t)) {
-            if (w == "cf") {
+            if (scan::is(w, "cf")) {
                 r.cond_failed = true;
                 continue;
             }
-            if (w == "trap") {
+            if (scan::is(w, "trap")) {
                 r.trapped = true;
                 continue;
             }
-            if (w == "irq") {  // an interrupt taken before it, cause unknown
+            if (scan::is(w, "irq")) {  // an interrupt taken before it, cause unknown
                 r.interrupt = true;
                 continue;
             }
-            const size_t eq = w.find('=');
+            const size_t eq = scan::find(w, '=');
             const std::string_view k = w.substr(0, eq), v = eq == std::string_view::npos ? std::string_view{} : w.substr(eq + 1);
             uint64_t n = 0;
             bool ok = eq != std::string_view::npos;
             if (!ok) {
-            } else if (k == "pc") {
+            } else if (scan::is(k, "pc")) {
                 ok = scan::hex(v, r.pc);
                 have_pc = ok;
-            } else if (k == "enc") {
+            } else if (scan::is(k, "enc")) {
                 ok = scan::hex(v, n) && n <= 0xFFFFFFFFu;
                 r.encoding = static_cast<uint32_t>(n);
-            } else if (k == "size") {
+            } else if (scan::is(k, "size")) {
                 ok = scan::dec(v, n) && (n == 2 || n == 4);
                 r.size = static_cast<uint8_t>(n);
-            } else if (k == "isa") {
-                static const std::pair<const char*, IsaState> names[] = {{"a64", IsaState::a64}, {"a32", IsaState::a32},
-                                                                          {"t32", IsaState::t32}, {"rv32", IsaState::rv32},
-                                                                          {"rv64", IsaState::rv64}};
-                ok = false;
-                for (const auto& [name, s] : names)
-                    if (v == name) {
-                        r.isa = s;
-                        ok = true;
-                    }
-            } else if (k == "priv") {
+            } else if (scan::is(k, "isa")) {
+                ok = true;
+                if (scan::is(v, "a64")) r.isa = IsaState::a64;
+                else if (scan::is(v, "a32")) r.isa = IsaState::a32;
+                else if (scan::is(v, "t32")) r.isa = IsaState::t32;
+                else if (scan::is(v, "rv32")) r.isa = IsaState::rv32;
+                else if (scan::is(v, "rv64")) r.isa = IsaState::rv64;
+                else ok = false;
+            } else if (scan::is(k, "priv")) {
                 ok = scan::dec(v, n) && n <= 3;
                 r.privilege = static_cast<uint8_t>(n);
-            } else if (k == "irq") {  // irq=N: an interrupt taken before it, cause N (decimal)
+            } else if (scan::is(k, "irq")) {  // irq=N: an interrupt taken before it, cause N (decimal)
                 ok = scan::dec(v, n) && n < TraceRecord::unknown_cause;
                 r.interrupt = true;
                 r.cause = static_cast<uint16_t>(n);
-            } else if (k == "time") {
+            } else if (scan::is(k, "time")) {
                 ok = scan::dec(v, r.time);
                 r.has_time = ok;
-            } else if (k == "mem") {
+            } else if (scan::is(k, "mem")) {
                 // dir:size:addr[:data]
                 MemAccess m;
                 std::string_view parts[4];
                 size_t np = 0;
                 for (std::string_view rest = v; np < 4;) {
-                    const size_t c = rest.find(':');
+                    const size_t c = scan::find(rest, ':');
                     parts[np++] = rest.substr(0, c);
                     if (c == std::string_view::npos) break;
                     rest = rest.substr(c + 1);
                 }
-                ok = np >= 3 && (parts[0] == "r" || parts[0] == "w") && scan::dec(parts[1], n) && n <= 16 &&
+                ok = np >= 3 && (scan::is(parts[0], "r") || scan::is(parts[0], "w")) && scan::dec(parts[1], n) && n <= 16 &&
                      scan::hex(parts[2], m.addr) && (np < 4 || scan::hex(parts[3], m.data));
-                m.is_write = parts[0] == "w";
+                m.is_write = scan::is(parts[0], "w");
                 m.size = static_cast<uint8_t>(n);
                 m.data_known = np == 4;
                 ok = ok && r.add_mem(m);
-            } else if (k == "gpr" || k == "csr" || k == "sys" || k == "wb") {
-                const size_t c = v.find(':');
+            } else if (scan::is(k, "gpr") || scan::is(k, "csr") || scan::is(k, "sys") || scan::is(k, "wb")) {
+                const size_t c = scan::find(v, ':');
                 uint64_t idx = 0, val = 0;
                 // The index is decimal (gpr=15 is x15 / r15) unless written with 0x (csr=0xb02); the value is hex.
                 const std::string_view is = c == std::string_view::npos ? v : v.substr(0, c);
                 const bool hex_index = is.size() > 2 && is[0] == '0' && (is[1] == 'x' || is[1] == 'X');
                 ok = c != std::string_view::npos && (hex_index ? scan::hex(is, idx) : scan::dec(is, idx)) && idx <= 0xFFFF &&
                      scan::hex(v.substr(c + 1), val);
-                const RegKind kind = k == "gpr" || k == "wb" ? RegKind::gpr : k == "csr" ? RegKind::csr : RegKind::sysreg;
-                ok = ok && r.add_reg(kind, static_cast<uint16_t>(idx), val, k == "wb");
+                const bool wb = scan::is(k, "wb");
+                const RegKind kind = scan::is(k, "gpr") || wb ? RegKind::gpr : scan::is(k, "csr") ? RegKind::csr : RegKind::sysreg;
+                ok = ok && r.add_reg(kind, static_cast<uint16_t>(idx), val, wb);
             } else {
                 ok = false;
             }

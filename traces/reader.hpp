@@ -187,13 +187,40 @@ inline std::string_view word(std::string_view& s) {
     return std::string_view(b, static_cast<size_t>(p - b));
 }
 
-// A hexadecimal digit's value, or 16 for anything else.
-inline unsigned hex_digit(char c) {
-    const unsigned d = static_cast<unsigned>(static_cast<unsigned char>(c)) - '0';
-    if (d < 10) return d;
-    const unsigned l = (static_cast<unsigned>(static_cast<unsigned char>(c)) | 0x20u) - 'a';
-    return l < 6 ? l + 10 : 16;
+// Whether `s` is the literal `lit` / begins with it: the length known at compile time, so the comparison is inlined
+// (std::string_view's operator== calls memcmp, and strlen for a const char*).
+template <size_t N>
+inline bool is(std::string_view s, const char (&lit)[N]) {
+    return s.size() == N - 1 && std::memcmp(s.data(), lit, N - 1) == 0;
 }
+template <size_t N>
+inline bool starts(std::string_view s, const char (&lit)[N]) {
+    return s.size() >= N - 1 && std::memcmp(s.data(), lit, N - 1) == 0;
+}
+
+// The position of the first `c` in a short `s` (a word), or npos: a loop, not a library call.
+inline size_t find(std::string_view s, char c) {
+    for (size_t i = 0; i < s.size(); ++i)
+        if (s[i] == c) return i;
+    return std::string_view::npos;
+}
+
+namespace detail {
+// A character's value as a hexadecimal digit, 16 for anything else: one load per digit.
+struct HexDigits {
+    uint8_t v[256];
+    constexpr HexDigits() : v() {
+        for (unsigned c = 0; c < 256; ++c)
+            v[c] = static_cast<uint8_t>(c >= '0' && c <= '9'   ? c - '0'
+                                        : c >= 'a' && c <= 'f' ? c - 'a' + 10
+                                        : c >= 'A' && c <= 'F' ? c - 'A' + 10
+                                                               : 16);
+    }
+};
+inline constexpr HexDigits hex_digits{};
+}  // namespace detail
+
+inline unsigned hex_digit(char c) { return detail::hex_digits.v[static_cast<unsigned char>(c)]; }
 
 // [0x|0X]hex digits only, 1 to 16 of them.
 inline bool hex(std::string_view s, uint64_t& v) {

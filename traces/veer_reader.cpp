@@ -308,7 +308,7 @@ private:
         while (lines_.next(line)) {
             const uint64_t no = lines_.line_number();
             std::string_view t = scan::trim(line);
-            if (t.empty() || t.substr(0, 2) == "//") continue;
+            if (t.empty() || (t.size() >= 2 && t[0] == '/' && t[1] == '/')) continue;
             const size_t semi = t.find(';');
             std::string_view fields = t.substr(0, semi);
             const std::string_view dasm = semi == std::string_view::npos ? std::string_view{} : scan::trim(t.substr(semi + 1));

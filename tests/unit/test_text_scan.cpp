@@ -178,7 +178,19 @@ TEST(Rv32, GprByName) {
     EXPECT_EQ(isa::rv32::gpr_by_name("t6"), 31u);
     EXPECT_EQ(isa::rv32::gpr_by_name("x0"), 0u);
     EXPECT_EQ(isa::rv32::gpr_by_name("x31"), 31u);
-    for (const char* bad : {"", "z", "zer", "zeros", "s12", "a8", "x32", "x05", "x", "X1", "sp ", "t"})
+    EXPECT_EQ(isa::rv32::gpr_by_name("x9"), 9u);
+    EXPECT_EQ(isa::rv32::gpr_by_name("x10"), 10u);
+    EXPECT_EQ(isa::rv32::gpr_by_name("sp"), 2u);
+    EXPECT_EQ(isa::rv32::gpr_by_name("gp"), 3u);
+    EXPECT_EQ(isa::rv32::gpr_by_name("tp"), 4u);
+    EXPECT_EQ(isa::rv32::gpr_by_name("t0"), 5u);
+    EXPECT_EQ(isa::rv32::gpr_by_name("t2"), 7u);
+    EXPECT_EQ(isa::rv32::gpr_by_name("s1"), 9u);
+    EXPECT_EQ(isa::rv32::gpr_by_name("a7"), 17u);
+    EXPECT_EQ(isa::rv32::gpr_by_name("s9"), 25u);
+    EXPECT_EQ(isa::rv32::gpr_by_name("s10"), 26u);
+    EXPECT_EQ(isa::rv32::gpr_by_name("t3"), 28u);
+    for (const char* bad : {"", "z", "zer", "zeros", "s12", "a8", "t7", "x32", "x05", "x00", "x", "X1", "sp ", "t", "xa", "x1a", "s1 "})
         EXPECT_FALSE(isa::rv32::gpr_by_name(bad).has_value()) << bad;
 }
 
