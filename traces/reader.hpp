@@ -222,29 +222,42 @@ inline constexpr HexDigits hex_digits{};
 
 inline unsigned hex_digit(char c) { return detail::hex_digits.v[static_cast<unsigned char>(c)]; }
 
-// [0x|0X]hex digits only, 1 to 16 of them.
+// [0x|0X]hex digits only, 1 to 16 of them. The digits are tested together at the end (a value of 16 sets a bit
+// that no digit has): no branch per digit.
 inline bool hex(std::string_view s, uint64_t& v) {
     if (s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) s.remove_prefix(2);
     if (s.empty() || s.size() > 16) return false;
     uint64_t x = 0;
+    unsigned bad = 0;
     for (const char c : s) {
         const unsigned d = hex_digit(c);
-        if (d > 15) return false;
-        x = (x << 4) | d;
+        bad |= d;
+        x = (x << 4) | (d & 15u);
     }
+    if (bad & 16u) return false;
     v = x;
     return true;
 }
 
-// Decimal digits only, within 64 bits.
+// Decimal digits only, within 64 bits (19 digits always fit; 20 are checked for overflow).
 inline bool dec(std::string_view s, uint64_t& v) {
     if (s.empty()) return false;
     uint64_t x = 0;
-    for (const char c : s) {
-        const unsigned d = static_cast<unsigned>(static_cast<unsigned char>(c)) - '0';
-        if (d > 9) return false;
-        if (x > (UINT64_MAX - d) / 10) return false;  // overflow
-        x = x * 10 + d;
+    if (s.size() <= 19) {
+        bool bad = false;
+        for (const char c : s) {
+            const unsigned d = static_cast<unsigned>(static_cast<unsigned char>(c)) - '0';
+            bad |= d > 9;
+            x = x * 10 + d;
+        }
+        if (bad) return false;
+    } else {
+        for (const char c : s) {
+            const unsigned d = static_cast<unsigned>(static_cast<unsigned char>(c)) - '0';
+            if (d > 9) return false;
+            if (x > (UINT64_MAX - d) / 10) return false;  // overflow
+            x = x * 10 + d;
+        }
     }
     v = x;
     return true;

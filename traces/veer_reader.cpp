@@ -124,12 +124,13 @@ private:
     // cause. The RTL's trace port shows the instruction at mepc once before the entry although the interrupt
     // flushed it (it retires after the handler: tests/veer-rtl/irq); such an instruction is dropped here.
     bool resolve(TraceRecord& out) {
-        while (look_.size() < 2 && pull()) {
+        while (looked_ < 2 && pull()) {
         }
-        if (look_.empty()) return false;
-        if (look_.size() >= 2 && look_[1].interrupt && !look_[1].trapped) resolve_interrupt();
+        if (looked_ == 0) return false;
+        if (looked_ >= 2 && look_[1].interrupt && !look_[1].trapped) resolve_interrupt();
         out = look_.front();
         look_.pop_front();
+        --looked_;
         return true;
     }
 
@@ -139,9 +140,9 @@ private:
         size_t depth = 0, i = 1;
         bool cause_known = look_[1].cause != TraceRecord::unknown_cause;
         for (;; ++i) {
-            while (i + 1 >= look_.size() && look_.size() < limit && pull()) {
+            while (i + 1 >= looked_ && looked_ < limit && pull()) {
             }
-            if (i + 1 >= look_.size()) return;  // the trace ends inside the handler
+            if (i + 1 >= looked_) return;  // the trace ends inside the handler
             const TraceRecord& r = look_[i];
             if (i > 1 && r.interrupt) ++depth;
             if (!cause_known && depth == 0) {
@@ -166,6 +167,7 @@ private:
                     for (unsigned k = 0; k < look_[0].n_regs; ++k)  // its late writebacks still land first
                         if (look_[0].regs[k].before) look_[1].add_reg(RegKind::gpr, look_[0].regs[k].index, look_[0].regs[k].value, true);
                     look_.pop_front();
+                    --looked_;
                     ++flushed_;
                 }
                 return;
@@ -173,11 +175,10 @@ private:
         }
     }
 
-    // One more record into look_; false at the end of the trace.
+    // One more complete record in look_; false at the end of the trace.
     bool pull() {
         if (look_end_) return false;
-        if (!read_instruction(look_.emplace_back())) {
-            look_.pop_back();
+        if (!read_instruction()) {
             look_end_ = true;
             return false;
         }
@@ -185,34 +186,52 @@ private:
     }
 
     // One record of lookahead: whether an instruction trapped, the privilege of the next, and an interrupt taken
-    // before the next show in the next instruction's PC.
-    bool read_instruction(TraceRecord& out) {
-        TraceRecord& held = slot_[held_slot_];
-        TraceRecord& nxt = slot_[held_slot_ ^ 1u];  // the two alternate: no copy from the next to the held
+    // before the next show in the next instruction's PC. The records are read in place at the end of look_: the
+    // first looked_ are complete, the one after them (if have_held_) waits for its successor. A record is copied
+    // once, from look_ to the caller.
+    bool read_instruction() {
         if (!have_held_) {
-            if (!read_raw(held)) return false;
+            bool got;
+            try {
+                got = read_raw(look_.emplace_back());
+            } catch (...) {
+                look_.pop_back();
+                throw;
+            }
+            if (!got) {
+                look_.pop_back();
+                return false;
+            }
             held_succ_ = succ_;
             have_held_ = true;
-            held.privilege = priv_;
+            look_[looked_].privilege = priv_;
         }
-        bool more = read_raw(nxt);
-        // The RTL's trace port may show the instruction before an interrupt entry twice (same PC and encoding, no
-        // CSR value) where the first cannot have gone to the second: it retired once (tests/veer-rtl/irq).
-        while (more && nxt.pc == held.pc && nxt.encoding == held.encoding && !goes_to(held_succ_, nxt.pc) &&
-               !writes_csr(nxt)) {
-            size_t at = 0;  // its late writebacks land before the next instruction, ahead of later ones
-            for (unsigned k = 0; k < nxt.n_regs; ++k)
-                if (nxt.regs[k].before) late_.insert(late_.begin() + static_cast<std::ptrdiff_t>(at++), {nxt.regs[k].index, nxt.regs[k].value});
-            ++duplicates_;
+        TraceRecord& nxt = look_.emplace_back();
+        TraceRecord& held = look_[looked_];  // after emplace_back, which may have moved the ring
+        bool more;
+        try {
             more = read_raw(nxt);
+            // The RTL's trace port may show the instruction before an interrupt entry twice (same PC and encoding,
+            // no CSR value) where the first cannot have gone to the second: it retired once (tests/veer-rtl/irq).
+            while (more && nxt.pc == held.pc && nxt.encoding == held.encoding && !goes_to(held_succ_, nxt.pc) &&
+                   !writes_csr(nxt)) {
+                size_t at = 0;  // its late writebacks land before the next instruction, ahead of later ones
+                for (unsigned k = 0; k < nxt.n_regs; ++k)
+                    if (nxt.regs[k].before) late_.insert(late_.begin() + static_cast<std::ptrdiff_t>(at++), {nxt.regs[k].index, nxt.regs[k].value});
+                ++duplicates_;
+                more = read_raw(nxt);
+            }
+        } catch (...) {
+            look_.pop_back();  // the held record stays held
+            throw;
         }
         const Succ nsucc = succ_;
         if (more) transition(held, nxt);
-        out = held;
+        ++looked_;  // the held record is complete; the next one is held
         if (more) {
-            held_slot_ ^= 1u;
             held_succ_ = nsucc;
         } else {
+            look_.pop_back();
             have_held_ = false;
         }
         return true;
@@ -411,10 +430,9 @@ private:
     bool terminated_ = false, finished_ = false, have_prev_ = false;
     uint64_t prev_time_ = 0, last_term_line_ = 0;
     std::string note_;
-    TraceRecord slot_[2];  // the held record and the one read after it
-    unsigned held_slot_ = 0;
     Succ succ_, held_succ_;  // of the record read_raw() read last, and of the held record
     RingQueue<TraceRecord> look_;
+    size_t looked_ = 0;  // complete records at the front of look_
     bool look_end_ = false;
     uint64_t duplicates_ = 0, flushed_ = 0;
     bool have_held_ = false, have_mtvec_ = false, have_meivt_ = false;
