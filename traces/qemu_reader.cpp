@@ -7,8 +7,6 @@
 // halfword-aligned PC is Thumb; an A32 BLX (immediate) enters Thumb and a T32 BLX (immediate) leaves it; after a
 // BX or BLX to a register, the next PC decides (halfword-aligned: Thumb, word-aligned: A32). A Thumb branch to a
 // register that lands on a word-aligned Thumb instruction is therefore taken for A32 (docs/trace-formats.md).
-#include <vector>
-
 #include <fmt/format.h>
 
 #include "isa/arm_classify.hpp"
@@ -89,23 +87,29 @@ public:
             r.privilege = r.isa == IsaState::rv32 || r.isa == IsaState::rv64 ? 3 : 1;
             // ", load, 0x<addr>, RAM" / ", store, ...": the accesses of this instruction, each with an optional
             // device name after its address.
-            std::vector<std::string_view> tok;
-            for (std::string_view rest = tail; !rest.empty();) {
-                const size_t c = rest.find(',');
-                const std::string_view x = scan::trim(rest.substr(0, c));
-                if (!x.empty()) tok.push_back(x);
-                if (c == std::string_view::npos) break;
-                rest = rest.substr(c + 1);
-            }
+            // (Read token by token: no vector per line.)
+            std::string_view rest = tail;
+            bool more = true;
+            const auto token = [&rest, &more]() {  // the next non-empty comma-separated token, empty at the end
+                while (more) {
+                    const size_t c = scan::find(rest, ',');
+                    const std::string_view x = scan::trim(rest.substr(0, c));
+                    if (c == std::string_view::npos) more = false;
+                    else rest = rest.substr(c + 1);
+                    if (!x.empty()) return x;
+                }
+                return std::string_view{};
+            };
             bool ok = true;
-            for (size_t k = 0; k < tok.size() && ok; ++k) {
+            for (std::string_view kind = token(); !kind.empty();) {
                 MemAccess m;
-                ok = (tok[k] == "load" || tok[k] == "store") && k + 1 < tok.size() && scan::hex(tok[k + 1], m.addr);
+                const std::string_view addr = token();
+                ok = (scan::is(kind, "load") || scan::is(kind, "store")) && !addr.empty() && scan::hex(addr, m.addr);
                 if (!ok) break;
-                m.is_write = tok[k] == "store";
+                m.is_write = scan::is(kind, "store");
                 r.add_mem(m);
-                ++k;
-                if (k + 1 < tok.size() && tok[k + 1] != "load" && tok[k + 1] != "store") ++k;  // the device
+                kind = token();
+                if (!kind.empty() && !scan::is(kind, "load") && !scan::is(kind, "store")) kind = token();  // the device
             }
             if (!ok) {
                 bad_line(src_->path(), no, "expected ', load|store, 0x<address>[, <device>]' after the disassembly");

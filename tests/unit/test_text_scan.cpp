@@ -260,3 +260,28 @@ TEST(TextLines, SpikeLineWithTabsAndCrlf) {
     EXPECT_EQ(recs[1].mem[0].data, 1u);
     EXPECT_EQ(recs[1].mem[0].size, 4u);  // 8 hex digits of data
 }
+
+TEST(TextLines, QemuExeclogAccessesWithAndWithoutDevice) {
+    // "<vcpu>, 0x<pc>, 0x<opcode>, "<disassembly>"{, load|store, 0x<addr>[, <device>]}" (FORMATS.md §3a).
+    const std::string text = "0, 0x40080000, 0xa9bf7bfd, \"stp x29, x30, [sp, #-0x10]!\", store, 0x4009fff0, RAM, store, 0x4009fff8\n"
+                             "0, 0x40080004, 0xf9400020, \"ldr x0, [x1]\", load, 0x09000000, pl011\r\n";
+    trace::ReaderOptions o;
+    o.isa = trace::IsaState::a64;
+    const auto recs = testutil::read_all(testutil::temp_file("scan_execlog.log", text), "qemu-execlog", o);
+    ASSERT_EQ(recs.size(), 2u);
+    ASSERT_EQ(recs[0].n_mem, 2u);
+    EXPECT_EQ(recs[0].mem[0].addr, 0x4009FFF0u);
+    EXPECT_TRUE(recs[0].mem[0].is_write);
+    EXPECT_EQ(recs[0].mem[1].addr, 0x4009FFF8u);
+    ASSERT_EQ(recs[1].n_mem, 1u);
+    EXPECT_EQ(recs[1].mem[0].addr, 0x09000000u);
+    EXPECT_FALSE(recs[1].mem[0].is_write);
+    // An access without its address is an error naming the line.
+    try {
+        testutil::read_all(testutil::temp_file("scan_execlog_bad.log", "0, 0x40080000, 0xf9400020, \"ldr x0, [x1]\", load\n"),
+                           "qemu-execlog", o);
+        FAIL() << "an access without an address was read";
+    } catch (const trace::TraceError& e) {
+        EXPECT_EQ(e.line(), 1u);
+    }
+}
