@@ -183,6 +183,9 @@ void visit_timing(V& v, TimingParams& t) {
     v.event("ev_spec0", t.ev_spec[0]);
     v.event("ev_spec1", t.ev_spec[1]);
     v("fetch_bytes", t.fetch_bytes);
+    v("fetch_keeps_halfword", t.fetch_keeps_halfword);
+    v("flush_fetch_hits", t.flush_fetch_hits);
+    v("trap_flush_fetch_hits", t.trap_flush_fetch_hits);
     v.event("ev_l1i_hit", t.ev_l1i_hit);
     v("ibus_beat", t.ibus_beat);
     v.event("ev_ibus_access", t.ev_ibus_access);
@@ -212,7 +215,7 @@ void visit_timing(V& v, TimingParams& t) {
 }
 // Every field of TimingParams is in visit_timing: a new field changes the size and stops the build here. Add it
 // to visit_timing (and docs/platform-files.md), then update the size.
-static_assert(sizeof(TimingParams) == 584,
+static_assert(sizeof(TimingParams) == 600,
               "TimingParams changed: add the new field to visit_timing in platforms/platform_json.cpp");
 
 constexpr std::pair<timing::PredictorConfig::Direction, const char*> directions[] = {

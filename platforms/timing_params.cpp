@@ -205,6 +205,16 @@ TimingParams veer() {
     // 4; el2_ifu_mem_ctl: ifu_pmu_ic_hit per fetch). Event 42 counts I-bus read commands: one per 8-byte beat of a
     // line refill (64-bit bus). Event 44: misaligned D-bus accesses.
     p.fetch_bytes = 4;
+    // A fetch after a redirect to an odd halfword keeps that alignment to the end of the line (el2_ifu_ifc_ctl.sv,
+    // fetch_addr_next): tests/veer-rtl/ic_trap_u, whose loop lies at odd halfwords, counts the hits of ic_trap_a
+    // (191 against 192), 16 fewer than 4-byte aligned fetches would give.
+    p.fetch_keeps_halfword = true;
+    // Fetches past a flush that event 2 counts (wrong-path fetches that hit before the flush lands): 1 past a
+    // branch the predictor got wrong or does not predict (tests/veer-rtl/branchy: 2995 hits, 197 mispredictions;
+    // recursion, coremark_like), 2 past ecall, ebreak and mret, which flush from the trap logic
+    // (tests/veer-rtl/ic_trap_a: 12 hits per iteration where its instructions span 7 fetches; traps).
+    p.flush_fetch_hits = 1;
+    p.trap_flush_fetch_hits = 2;
     p.ev_l1i_hit = 2;
     p.ibus_beat = 8;
     p.ev_ibus_access = 42;

@@ -72,6 +72,8 @@ size_t TimingModel::body_key(const BlockMemo& m, const MemRef* mem, const uint8_
     key[n++] = forget ? ~uint64_t{0} : last_ifetch_line_;
     key[n++] = forget ? ~uint64_t{0} : last_fetch_;
     key[n++] = fill_line_;
+    // The line whose fetches start at an odd halfword, as the first instruction leaves it (step(): phase_line_).
+    key[n++] = forget ? (p_.fetch_keeps_halfword && (m.pcs_[0] & 2u) ? l1i_->line_of(m.pcs_[0]) : ~uint64_t{0}) : phase_line_;
     for (uint32_t live = m.live_in_; live; live &= live - 1) {
         const unsigned r = static_cast<unsigned>(__builtin_ctz(live));
         const uint64_t ready = ready_[r];
@@ -159,7 +161,7 @@ uint64_t TimingModel::record_body(BlockMemo& m, const MemRef* mem, const uint8_t
     // the cacheable path only.
     const bool cacheable = (key[0] >> 35) & 1u;
     if (m.fetch_path_ && cacheable) {
-        uint64_t last = key[3];
+        uint64_t last = key[4];  // last_ifetch_line_ as body_key() put it
         for (size_t i = 0; i < m.size(); ++i) {
             const uint64_t line = l1i_->line_of(m.pcs_[i]);
             if (line != last) r.ifetch.push_back(static_cast<uint8_t>(i));
@@ -220,6 +222,7 @@ uint64_t TimingModel::record_body(BlockMemo& m, const MemRef* mem, const uint8_t
     r.last_ifetch_line = last_ifetch_line_;
     r.last_fetch = last_fetch_;
     r.fill_line = fill_line_;
+    r.phase_line = phase_line_;
     constexpr size_t max_recordings = 16;
     if (m.recs_.size() < max_recordings) {
         m.recs_.push_back(std::move(r));
@@ -272,6 +275,7 @@ void TimingModel::replay_body(BlockMemo& m, const BlockMemo::Recording& r, const
     last_ifetch_line_ = r.last_ifetch_line;
     last_fetch_ = r.last_fetch;
     fill_line_ = r.fill_line;
+    phase_line_ = r.phase_line;
     now_ = now0 + r.cycles;
 }
 
@@ -303,7 +307,7 @@ bool TimingModel::same_state(const TimingModel& o) const {
     return now_ == o.now_ && ready_ == o.ready_ && prev_issue_ == o.prev_issue_ && prev_dst_ == o.prev_dst_ &&
            prev_cls_ == o.prev_cls_ && pair_open_ == o.pair_open_ && pending_extra_ == o.pending_extra_ &&
            divider_free_ == o.divider_free_ && mstatus_ == o.mstatus_ && cacheable_ == o.cacheable_ &&
-           last_ifetch_line_ == o.last_ifetch_line_ && last_fetch_ == o.last_fetch_ && fill_line_ == o.fill_line_ &&
+           last_ifetch_line_ == o.last_ifetch_line_ && last_fetch_ == o.last_fetch_ && fill_line_ == o.fill_line_ && phase_line_ == o.phase_line_ &&
            last_miss_line_ == o.last_miss_line_ && next_fetch_new_ == o.next_fetch_new_ && next_csr_ == o.next_csr_ &&
            postsync_until_ == o.postsync_until_ && csr_write_issue_ == o.csr_write_issue_ && same_cache(l1i_, o.l1i_) &&
            same_cache(l1d_, o.l1d_) && same_cache(l2_, o.l2_) && same_cache(itlb_, o.itlb_) &&

@@ -73,9 +73,13 @@ unsigned TimingModel::tlb(std::optional<Cache>& t, uint64_t addr, uint32_t ev, E
     return p_.tlb_refill_penalty + p_.walk_penalty;
 }
 
-uint64_t TimingModel::fetches_started(uint64_t pc, unsigned size) {
+uint64_t TimingModel::fetches_started(uint64_t pc, unsigned size, bool cached) {
     const unsigned granule = p_.fetch_bytes ? p_.fetch_bytes : 4;
-    const uint64_t first = pc / granule, last = (pc + size - 1) / granule;
+    // In the line a redirect entered at an odd halfword the fetches start there (fetch_keeps_halfword).
+    auto fetch_of = [&](uint64_t a) {
+        return (cached && phase_line_ != ~uint64_t{0} && l1i_->line_of(a) == phase_line_ ? a - 2 : a) / granule;
+    };
+    const uint64_t first = fetch_of(pc), last = fetch_of(pc + size - 1);
     const uint64_t n = last - first + (first != last_fetch_ ? 1 : 0);
     last_fetch_ = last;
     return n;
@@ -198,6 +202,10 @@ uint64_t TimingModel::step(const isa::RetiredInsn& insn, uint64_t pc, unsigned s
     pending_extra_ = 0;
     // Interrupts disabled: this instruction's cycles count while MIE is 0; a trap clears MIE, mret restores it.
     const bool mie_before = mstatus_ & 8u;
+    // Fetches past a flush that hit before it lands (VeeR EL2 el2_ifu_mem_ctl.sv: ic_act_hit_f counts every fetch
+    // in F that hits until exu_flush_final drops it): ecall, ebreak and mret flush from the trap logic
+    // (el2_dec_tlu_ctl.sv, dec_tlu_flush_lower_wb), later than a branch does.
+    if (insn.cls == C::ecall || insn.cls == C::ebreak || insn.cls == C::mret) emit(b, p_.ev_l1i_hit, p_.trap_flush_fetch_hits);
     if (insn.cls == C::ecall || insn.cls == C::ebreak)
         mstatus_ = trap_entry(mstatus_);
     else if (insn.cls == C::mret)
@@ -217,6 +225,7 @@ uint64_t TimingModel::step(const isa::RetiredInsn& insn, uint64_t pc, unsigned s
                 if (o.flush) {
                     cycles += p_.mispredict_penalty;
                     flush_cycles = p_.mispredict_penalty;
+                    emit(b, p_.ev_l1i_hit, p_.flush_fetch_hits);
                 }
             }
         } else if (conditional) {
@@ -265,11 +274,16 @@ uint64_t TimingModel::step(const isa::RetiredInsn& insn, uint64_t pc, unsigned s
     // Instruction fetch: one access per line entered, sequentially or by a taken branch.
     const bool local_code = p_.local_code && p_.local_code->contains(pc);
     if (l1i_ && !local_code) {
-        if (next_fetch_new_) last_ifetch_line_ = last_fetch_ = ~uint64_t{0};
-        next_fetch_new_ = (insn.branch & isa::br_taken) && !insn.cond_failed;
+        if (next_fetch_new_) {
+            last_ifetch_line_ = last_fetch_ = ~uint64_t{0};
+            phase_line_ = p_.fetch_keeps_halfword && (pc & 2u) ? l1i_->line_of(pc) : ~uint64_t{0};
+        }
+        // After a taken branch, a trap or mret the next instruction is fetched anew (a redirect).
+        const bool redirect = (insn.branch & isa::br_taken) && !insn.cond_failed;
+        next_fetch_new_ = redirect || insn.cls == C::ecall || insn.cls == C::ebreak || insn.cls == C::mret;
         if (p_.follows_mrac && !((cacheable_ >> ((pc >> 28) & 15u)) & 1u)) {
             // Not cacheable (VeeR mrac): every fetch goes over the I-bus.
-            const uint64_t fetches = fetches_started(pc, size);
+            const uint64_t fetches = fetches_started(pc, size, false);
             emit(b, p_.ev_ibus_access, fetches);
             cycles += fetches * p_.uncached_fetch_penalty;
         } else {
@@ -292,7 +306,7 @@ uint64_t TimingModel::step(const isa::RetiredInsn& insn, uint64_t pc, unsigned s
                 }
             }
             if (p_.fetch_bytes) {  // hits: the fetches this instruction starts, but a refill's first
-                const uint64_t fetches = fetches_started(pc, size);
+                const uint64_t fetches = fetches_started(pc, size, true);
                 if (p_.fill_buffer_fetches && line == fill_line_) {
                     if (refill) emit(b, p_.ev_l1i_hit);  // the rest of the line comes from the fill buffer
                 } else if (fetches > (refill ? 1u : 0u)) {

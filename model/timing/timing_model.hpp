@@ -135,6 +135,13 @@ struct TimingParams {
     // I-cache hits per fetch of `fetch_bytes` (VeeR EL2: every 4-byte fetch that hits, wrong-path fetches
     // included; 0: no such event). Fetches on the wrong path are taken to hit.
     unsigned fetch_bytes = 0;
+    // VeeR EL2 (el2_ifu_ifc_ctl.sv, fetch_addr_next): a fetch after a redirect to an address with bit 1 set keeps
+    // bit 1, each next fetch 4 bytes on, until the end of the line, whose last fetch is its last halfword alone.
+    bool fetch_keeps_halfword = false;
+    // VeeR EL2: fetches past an instruction that flushes the pipeline that ev_l1i_hit counts before the flush lands
+    // (wrong-path fetches): past a branch the predictor got wrong or does not predict, and past ecall, ebreak and
+    // mret (a flush from the trap logic).
+    unsigned flush_fetch_hits = 0, trap_flush_fetch_hits = 0;
     uint32_t ev_l1i_hit = no_event;
     // The instruction bus: an I-cache refill reads its line in beats of `ibus_beat` bytes, a transaction each.
     unsigned ibus_beat = 8;
@@ -160,9 +167,9 @@ public:
         : insns_(std::move(insns)), pcs_(std::move(pcs)), sizes_(std::move(sizes)) {}
     size_t size() const { return insns_.size(); }
     static constexpr size_t max_insns = 64;  // longer bodies are stepped
-    // The most words a body's key takes: seven for the pipeline and fetch state (the postsync wait one of them),
+    // The most words a body's key takes: eight for the pipeline and fetch state (the postsync wait one of them),
     // a live-in per register, a word per load or store.
-    static constexpr size_t max_key_words = 7 + 32 + max_insns;
+    static constexpr size_t max_key_words = 8 + 32 + max_insns;
     // Executions replayed from a recording, recorded, and stepped (a miss or nothing to key on).
     uint64_t replayed = 0, recorded = 0, stepped = 0;
 
@@ -178,7 +185,7 @@ private:
         uint32_t prev_dst = 0;
         isa::InsnClass prev_cls = isa::InsnClass::alu;
         bool pair_open = false, next_fetch_new = false;
-        uint64_t last_ifetch_line = 0, last_fetch = 0, fill_line = 0;
+        uint64_t last_ifetch_line = 0, last_fetch = 0, fill_line = 0, phase_line = 0;
         std::vector<uint8_t> ifetch;  // the instructions that look up the ITLB and the I-cache, in order
     };
     std::vector<isa::RetiredInsn> insns_;
@@ -215,7 +222,7 @@ public:
     //  - postsync_until_ - now_ (0 when past): the first instruction's wait behind a postsync one (sync_stall;
     //    with it, bodies hold no CSR, fence or fence.i instruction, so next_csr_ is 0 and csr_write_issue_ unused);
     //  - the fetch state: next_fetch_new_, last_ifetch_line_ and last_fetch_ as the first instruction sees them,
-    //    fill_line_, and the mrac cacheability of the body's region (a body lies in one 256 MiB region, and wholly
+    //    fill_line_, phase_line_ as the first instruction leaves it, and the mrac cacheability of the body's region (a body lies in one 256 MiB region, and wholly
     //    in or out of local_code);
     //  - per load and store: how many accesses, and per access its direction, whether it leaves local_data (goes
     //    on the bus), crosses a dbus_beat, lies in a side-effect region, shares its line with the previous access
@@ -281,7 +288,9 @@ private:
     uint64_t step_body(BlockMemo& m, const MemRef* mem, const uint8_t* n_mem, EventBatch& b);
     bool same_state(const TimingModel& o) const;
     // The fetches of `fetch_bytes` (4 if 0) an instruction starts: it may straddle two, or share one with the last.
-    uint64_t fetches_started(uint64_t pc, unsigned size);
+    // `cached`: through the I-cache, where fetch_keeps_halfword applies (the uncached fetches' cost was calibrated
+    // on 4-byte aligned fetches: hello_world).
+    uint64_t fetches_started(uint64_t pc, unsigned size, bool cached);
 
     TimingParams p_;
     std::array<std::array<bool, class_count>, class_count> pairs_{};  // pairs(older, younger), tabulated
@@ -299,6 +308,8 @@ private:
     bool div_rem_ = false, div_known_ = false;
     uint64_t last_miss_line_ = ~uint64_t{0};
     uint64_t fill_line_ = ~uint64_t{0};    // the line last refilled (fetched from the fill buffer)
+    // The line a redirect entered at an odd halfword (fetch_keeps_halfword; ~0: none): its fetches start there.
+    uint64_t phase_line_ = ~uint64_t{0};
     // The model's cycle at the start of the next instruction; it starts late enough that the registers' initial
     // values (ready at 0) are ready even for an Early Reg.
     uint64_t now_ = 256;
