@@ -519,6 +519,10 @@ private:
             std::vector<Slot> body_mem;    // the accesses of the records before its last, in order
             std::vector<uint8_t> body_n;   // how many each of those records makes
             std::vector<Slot> last_mem;    // the last record's
+            // Executions since the last flush, its last instruction not taken [0] and taken [1]: retirement is
+            // added per kind at the flush (drain_runs), not per execution.
+            uint64_t execs[2] = {0, 0};
+            bool listed = false;  // in Replayer::counted_
         };
         std::vector<TraceRecord> protos;  // the shape's records, values left out
         std::vector<trace::ValueOffsets> offs;
@@ -607,7 +611,7 @@ private:
     // One execution of shape `s` with its values; `next_pc` is its successor's PC (none at the end of the trace).
     template <bool kTm, Timing kT>
     void replay_run(const trace::RunShape& s, const unsigned char* v, std::optional<uint64_t> next_pc) {
-        RunPlan& p = plan_for(s, v);
+        RunPlan& p = s.id < plans_.size() && plans_[s.id] ? *plans_[s.id] : plan_for(s, v);
         bool fast = p.fast && next_pc && p.privilege == priv_;
         for (const auto& [off, size] : p.align) fast &= trace::run_value(v, off) % size == 0;  // as unaligned()
         if (fast) {
@@ -681,8 +685,11 @@ private:
                 }
             }
             if constexpr (kT == Timing::cpi1) cycles = n;
-            for (const auto& [id, count] : b.counts) hist_.add_id(id, count);
-            hist_.add_id(b.last_ids[taken], 1);
+            ++seg.execs[taken];
+            if (!seg.listed) {
+                seg.listed = true;
+                counted_.push_back(&seg);
+            }
             retired(n, cycles);
         }
         if constexpr (kT != Timing::trace) prev_time_ = p.last_time == trace::ValueOffsets::none ? 0 : trace::run_value(v, p.last_time);
@@ -1177,7 +1184,22 @@ private:
         else pmu_->advance(b);
     }
 
+    // The retirement of the fast runs' blocks since the last flush, per kind times their executions.
+    void drain_runs() {
+        for (RunPlan::Segment* g : counted_) {
+            const Block& b = *g->block;
+            const uint64_t execs = g->execs[0] + g->execs[1];
+            for (const auto& [id, count] : b.counts) hist_.add_id(id, count * execs);
+            for (unsigned t = 0; t < 2; ++t)
+                if (g->execs[t]) hist_.add_id(b.last_ids[t], g->execs[t]);
+            g->execs[0] = g->execs[1] = 0;
+            g->listed = false;
+        }
+        counted_.clear();
+    }
+
     void flush() {
+        drain_runs();
         hist_.drain(p_, batch_);
         if (batch_.cycles == 0 && batch_.events.empty()) return;
         advance(batch_);
@@ -1264,6 +1286,7 @@ private:
     RoiTracker roi_;
     BlockCache blocks_;
     std::vector<std::unique_ptr<RunPlan>> plans_;  // by shape number (run_runs)
+    std::vector<RunPlan::Segment*> counted_;        // blocks of fast runs executed since the last flush
     std::vector<TraceRecord> run_recs_;            // a run expanded into records, and its successor
     IsaState checked_isa_ = static_cast<IsaState>(0xFF);  // the instruction set last found to match the platform
 };
