@@ -536,6 +536,7 @@ private:
         std::vector<std::pair<uint8_t, uint32_t>> live_out;  // the last value each register is given in the run
         std::vector<uint32_t> times;                        // each record's time (fast under --timing trace)
         uint32_t last_time = trace::ValueOffsets::none;
+        uint8_t width = 8;  // bytes per value (RunShape::width)
     };
 
     // `v`: the values of its first execution (the records' lines, for errors).
@@ -547,7 +548,8 @@ private:
         p->protos.resize(n + 1);
         s.expand(v, p->protos.data());
         uint32_t bytes = 0;
-        p->offs = trace::value_offsets(p->protos.data(), n, bytes);
+        p->offs = trace::value_offsets(p->protos.data(), n, s.width, bytes);
+        p->width = s.width;
         const TraceRecord* recs = p->protos.data();
         for (size_t i = 0; i < n; ++i)
             if (recs[i].isa != checked_isa_) {
@@ -613,7 +615,7 @@ private:
     void replay_run(const trace::RunShape& s, const unsigned char* v, std::optional<uint64_t> next_pc) {
         RunPlan& p = s.id < plans_.size() && plans_[s.id] ? *plans_[s.id] : plan_for(s, v);
         bool fast = p.fast && next_pc && p.privilege == priv_;
-        for (const auto& [off, size] : p.align) fast &= trace::run_value(v, off) % size == 0;  // as unaligned()
+        for (const auto& [off, size] : p.align) fast &= trace::run_value(v, off, p.width) % size == 0;  // as unaligned()
         if (fast) {
             ++r_.fast_runs;
             replay_fast<kTm, kT>(p, v, *next_pc);
@@ -653,7 +655,7 @@ private:
                 if (b.memo) {
                     timing::MemRef* mem = body_mem_.data();
                     size_t at = 0;
-                    for (const auto& sl : seg.body_mem) mem[at++] = timing::MemRef{trace::run_value(v, sl.off), sl.write, sl.size};
+                    for (const auto& sl : seg.body_mem) mem[at++] = timing::MemRef{trace::run_value(v, sl.off, p.width), sl.write, sl.size};
                     const uint64_t replayed = b.memo->replayed;
                     if constexpr (kT == Timing::cpi1) {
                         tm_->step_block(*b.memo, mem, seg.body_n.data(), scratch_);
@@ -662,7 +664,7 @@ private:
                         cycles = tm_->step_block(*b.memo, mem, seg.body_n.data(), batch_);
                     }
                     r_.timed_blocks += b.memo->replayed - replayed;
-                    cycles += step_slots(last_insn, last, after, seg.last_mem, v);
+                    cycles += step_slots(last_insn, last, after, seg.last_mem, v, p.width);
                 } else {
                     // Stepped record by record; only the last can be a branch.
                     size_t at = 0;
@@ -670,16 +672,16 @@ private:
                         const TraceRecord& r = recs[k];
                         timing::MemRef mem[TraceRecord::max_mem];
                         for (unsigned a = 0; a < r.n_mem; ++a, ++at)
-                            mem[a] = timing::MemRef{trace::run_value(v, seg.body_mem[at].off), seg.body_mem[at].write, seg.body_mem[at].size};
+                            mem[a] = timing::MemRef{trace::run_value(v, seg.body_mem[at].off, p.width), seg.body_mem[at].write, seg.body_mem[at].size};
                         cycles += step_raw(b.insns[k], r.pc, r.size, r.pc + r.size, mem, r.n_mem);
                     }
-                    cycles += step_slots(last_insn, last, after, seg.last_mem, v);
+                    cycles += step_slots(last_insn, last, after, seg.last_mem, v, p.width);
                 }
             }
             if constexpr (kT == Timing::trace) {
                 cycles = 0;
                 for (size_t k = 0; k < n; ++k) {
-                    const uint64_t t = trace::run_value(v, p.times[seg.first + k]);
+                    const uint64_t t = trace::run_value(v, p.times[seg.first + k], p.width);
                     cycles += t - std::min(t, prev_time_);
                     prev_time_ = t;
                 }
@@ -692,15 +694,15 @@ private:
             }
             retired(n, cycles);
         }
-        if constexpr (kT != Timing::trace) prev_time_ = p.last_time == trace::ValueOffsets::none ? 0 : trace::run_value(v, p.last_time);
-        for (const auto& [g, off] : p.live_out) gpr_[g] = trace::run_value(v, off);
+        if constexpr (kT != Timing::trace) prev_time_ = p.last_time == trace::ValueOffsets::none ? 0 : trace::run_value(v, p.last_time, p.width);
+        for (const auto& [g, off] : p.live_out) gpr_[g] = trace::run_value(v, off, p.width);
     }
 
     // The timing model's cycles for a record of a fast run, its accesses from `slots`.
     uint64_t step_slots(const isa::RetiredInsn& insn, const TraceRecord& r, uint64_t next_pc,
-                        const std::vector<typename RunPlan::Slot>& slots, const unsigned char* v) {
+                        const std::vector<typename RunPlan::Slot>& slots, const unsigned char* v, unsigned width) {
         timing::MemRef mem[TraceRecord::max_mem];
-        for (size_t a = 0; a < slots.size(); ++a) mem[a] = timing::MemRef{trace::run_value(v, slots[a].off), slots[a].write, slots[a].size};
+        for (size_t a = 0; a < slots.size(); ++a) mem[a] = timing::MemRef{trace::run_value(v, slots[a].off, width), slots[a].write, slots[a].size};
         return step_raw(insn, r.pc, r.size, next_pc, mem, static_cast<unsigned>(slots.size()));
     }
 

@@ -27,9 +27,9 @@ namespace pmusim::trace {
 //   then n_regs parts of 16 bytes: u8 kind, u8 flags (bit 0: a late writeback, before the instruction), u16 index,
 //                     u32 reserved, u64 value
 // Version 2: runs (traces/runs.hpp), each entry a u32 tag:
-//   0xffffffff: a shape, numbered from 0 in the order of the file: u32 records (1-64), u32 bytes, then that many bytes:
-//               its records in version 1's layout with the time, addresses, data and register values 0 and the
-//               line as an offset from the run's first
+//   0xffffffff: a shape, numbered from 0 in the order of the file: u32 records (bits 0-15: 1-64; bit 16: its
+//               values are u32, else u64), u32 bytes, then that many bytes: its records in version 1's layout with
+//               the time, addresses, data and register values 0 and the line as an offset from the run's first
 //   otherwise:  an execution of shape `tag`: its values (runs.hpp ValueOffsets)
 namespace {
 
@@ -192,6 +192,16 @@ private:
         for (const TraceRecord& r : run_)
             shape.append(reinterpret_cast<const char*>(b),
                          static_cast<size_t>(encode(r, b, false, static_cast<uint32_t>(r.line - first_line)) - b));
+        // Values of 4 bytes where every one of this execution fits (a 32-bit machine's registers and addresses, a
+        // trace shorter than 2^32 cycles): a shape of its own.
+        bool narrow = first_line <= 0xFFFFFFFFu;
+        for (const TraceRecord& r : run_) {
+            if (r.has_time) narrow &= r.time <= 0xFFFFFFFFu;
+            for (unsigned i = 0; i < r.n_mem; ++i)
+                narrow &= r.mem[i].addr <= 0xFFFFFFFFu && (!r.mem[i].data_known || r.mem[i].data <= 0xFFFFFFFFu);
+            for (unsigned i = 0; i < r.n_regs; ++i) narrow &= r.regs[i].value <= 0xFFFFFFFFu;
+        }
+        shape.push_back(narrow ? '4' : '8');  // part of the key only
         auto [it, fresh] = shapes_.try_emplace(std::move(shape), static_cast<uint32_t>(shapes_.size()));
         std::vector<unsigned char> e;
         e.reserve(12 + (fresh ? it->first.size() : 0) + 8 + run_.size() * longest_record);
@@ -199,13 +209,14 @@ private:
             for (unsigned i = 0; i < 4; ++i) e.push_back(static_cast<unsigned char>(v >> (8 * i)));
         };
         auto u64 = [&](uint64_t v) {
-            for (unsigned i = 0; i < 8; ++i) e.push_back(static_cast<unsigned char>(v >> (8 * i)));
+            for (unsigned i = 0; i < (narrow ? 4u : 8u); ++i) e.push_back(static_cast<unsigned char>(v >> (8 * i)));
         };
         if (fresh) {
+            const size_t bytes = it->first.size() - 1;
             u32(shape_tag);
-            u32(static_cast<uint32_t>(run_.size()));
-            u32(static_cast<uint32_t>(it->first.size()));
-            e.insert(e.end(), it->first.begin(), it->first.end());
+            u32(static_cast<uint32_t>(run_.size()) | (narrow ? 1u << 16 : 0u));
+            u32(static_cast<uint32_t>(bytes));
+            e.insert(e.end(), it->first.begin(), it->first.begin() + static_cast<std::ptrdiff_t>(bytes));
         }
         u32(it->second);
         u64(first_line);
@@ -387,11 +398,11 @@ public:
             if (tag == shape_tag) {
                 if (!need(12, k)) break;
                 p = buf_.at() + 4;
-                const uint32_t n = get<uint32_t>(p), bytes = get<uint32_t>(p);
-                if (n == 0 || n > RunShape::max || bytes > n * longest_record)
+                const uint32_t count = get<uint32_t>(p), bytes = get<uint32_t>(p), n = count & 0xFFFFu;
+                if (n == 0 || n > RunShape::max || (count >> 16) > 1 || bytes > n * longest_record)
                     throw TraceError(src_->path(), 0, fmt::format("record {}: corrupt run shape ({} records in {} bytes)", count_ + 1, n, bytes));
                 if (!need(12 + size_t{bytes}, k)) break;
-                define(buf_.at() + 12, n, bytes);
+                define(buf_.at() + 12, n, bytes, count >> 16 ? 4 : 8);
                 buf_.skip(12 + size_t{bytes});
                 continue;
             }
@@ -419,8 +430,9 @@ private:
         throw TraceError(src_->path(), 0, fmt::format("truncated: record {} is incomplete", count_ + 1));
     }
     // A shape from its prototypes (checked here, once).
-    void define(const unsigned char* p, uint32_t n, uint32_t bytes) {
+    void define(const unsigned char* p, uint32_t n, uint32_t bytes, uint8_t width) {
         auto s = std::make_unique<RunShape>();
+        s->width = width;
         s->id = static_cast<uint32_t>(shapes_.size());
         s->records = n;
         s->protos.assign(p, p + bytes);
@@ -438,7 +450,7 @@ private:
             corrupt(c);
         }
         if (static_cast<size_t>(q - p) != bytes) corrupt(Corrupt{"corrupt run shape (longer than its records)"});
-        value_offsets(recs_.data(), n, s->value_bytes);
+        value_offsets(recs_.data(), n, width, s->value_bytes);
         shapes_.push_back(std::move(s));
     }
 
@@ -454,49 +466,44 @@ private:
 
 void RunShape::expand(const unsigned char* values, TraceRecord* out) const {
     const unsigned char* p = protos.data();
-    const uint64_t first_line = run_value(values, 0);
-    uint32_t at = 8;  // ValueOffsets' order
+    const uint64_t first_line = run_value(values, 0, width);
+    uint32_t at = width;  // ValueOffsets' order
+    auto next = [&] {
+        const uint64_t v = run_value(values, at, width);
+        at += width;
+        return v;
+    };
     for (uint32_t i = 0; i < records; ++i) {
         TraceRecord& r = out[i];
         p = decode_record(p, r);  // checked when the shape was read
         r.line += first_line;
-        if (r.has_time) {
-            r.time = run_value(values, at);
-            at += 8;
-        }
+        if (r.has_time) r.time = next();
         for (unsigned k = 0; k < r.n_mem; ++k) {
-            r.mem[k].addr = run_value(values, at);
-            at += 8;
-            if (r.mem[k].data_known) {
-                r.mem[k].data = run_value(values, at);
-                at += 8;
-            }
+            r.mem[k].addr = next();
+            if (r.mem[k].data_known) r.mem[k].data = next();
         }
-        for (unsigned k = 0; k < r.n_regs; ++k) {
-            r.regs[k].value = run_value(values, at);
-            at += 8;
-        }
+        for (unsigned k = 0; k < r.n_regs; ++k) r.regs[k].value = next();
     }
 }
 
-std::vector<ValueOffsets> value_offsets(const TraceRecord* protos, size_t n, uint32_t& bytes) {
+std::vector<ValueOffsets> value_offsets(const TraceRecord* protos, size_t n, unsigned width, uint32_t& bytes) {
     std::vector<ValueOffsets> v(n);
-    uint32_t at = 8;  // the first record's line
+    uint32_t at = width;  // the first record's line
     for (size_t i = 0; i < n; ++i) {
         const TraceRecord& r = protos[i];
         if (r.has_time) {
             v[i].time = at;
-            at += 8;
+            at += width;
         }
         for (unsigned k = 0; k < r.n_mem; ++k) {
             v[i].addr[k] = at;
-            at += 8;
+            at += width;
             v[i].data[k] = r.mem[k].data_known ? at : ValueOffsets::none;
-            at += r.mem[k].data_known ? 8 : 0;
+            at += r.mem[k].data_known ? width : 0;
         }
         for (unsigned k = 0; k < r.n_regs; ++k) {
             v[i].reg[k] = at;
-            at += 8;
+            at += width;
         }
     }
     bytes = at;

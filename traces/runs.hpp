@@ -19,6 +19,7 @@ struct RunShape {
     uint32_t id = 0;                     // the shape's number in its file
     uint32_t records = 0;
     uint32_t value_bytes = 0;             // bytes of values per execution
+    uint8_t width = 8;                    // bytes per value: 4 where every value of the execution is below 2^32
     std::vector<unsigned char> protos;    // the records' prototypes, in version 1's record layout
     // The records of one execution, from its values; `out` holds `records` entries.
     void expand(const unsigned char* values, TraceRecord* out) const;
@@ -30,28 +31,35 @@ struct Run {
     const unsigned char* values = nullptr;
 };
 
-// Where an execution's values lie: a u64 line of the first record, then per record its time (when it has one),
-// per access its address and (when the data is known) its data, per register write its value; all u64,
-// little-endian.
+// Where an execution's values lie: the line of the first record, then per record its time (when it has one),
+// per access its address and (when the data is known) its data, per register write its value; each of the
+// shape's width (u32 or u64), little-endian.
 struct ValueOffsets {
     static constexpr uint32_t none = 0xFFFFFFFFu;
     uint32_t time = none;
     std::array<uint32_t, TraceRecord::max_mem> addr{}, data{};
     std::array<uint32_t, TraceRecord::max_regs> reg{};
 };
-// The offsets of each record of `protos` (as RunShape::expand gives them, values left out); the total in `bytes`.
-std::vector<ValueOffsets> value_offsets(const TraceRecord* protos, size_t n, uint32_t& bytes);
+// The offsets of each record of `protos` (as RunShape::expand gives them, values left out) for values of `width`
+// bytes; the total in `bytes`.
+std::vector<ValueOffsets> value_offsets(const TraceRecord* protos, size_t n, unsigned width, uint32_t& bytes);
 
-// A little-endian u64 of an execution's values.
-inline uint64_t run_value(const unsigned char* values, uint32_t offset) {
-    uint64_t v;
+// A little-endian value of `width` bytes (4 or 8) of an execution's values.
+inline uint64_t run_value(const unsigned char* values, uint32_t offset, unsigned width = 8) {
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    if (width == 4) {
+        uint32_t v;
+        std::memcpy(&v, values + offset, 4);
+        return v;
+    }
+    uint64_t v;
     std::memcpy(&v, values + offset, 8);
-#else
-    v = 0;
-    for (unsigned i = 0; i < 8; ++i) v |= static_cast<uint64_t>(values[offset + i]) << (8 * i);
-#endif
     return v;
+#else
+    uint64_t v = 0;
+    for (unsigned i = 0; i < width; ++i) v |= static_cast<uint64_t>(values[offset + i]) << (8 * i);
+    return v;
+#endif
 }
 
 }  // namespace pmusim::trace

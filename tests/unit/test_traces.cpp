@@ -498,9 +498,10 @@ TEST(BadInput, TruncatedNativeBinary) {
     EXPECT_NE(error_of(junk, "native").find("native trace version 7"), std::string::npos) << error_of(junk, "native");
 }
 
-// Version 2 (runs, docs/trace-formats.md): two records at one PC are two runs of one shape. The file is the
-// 16-byte header, the shape (a 12-byte tag, count and length, then a 32-byte record and its 16-byte register
-// part), and two executions of 20 bytes (the u32 shape number, the u64 line, the u64 register value).
+// Version 2 (runs, docs/trace-formats.md): two records at one PC are two runs of one shape, the third (a value of
+// 2^32) a shape of its own with values of 8 bytes. The file is the 16-byte header, the first shape (a 12-byte tag,
+// count and length, then a 32-byte record and its 16-byte register part), two executions of 12 bytes (the u32
+// shape number, the u32 line, the u32 register value), the second shape (60 bytes) and its execution of 20.
 TEST(BadInput, TruncatedAndCorruptNativeRuns) {
     const std::string path = ::testing::TempDir() + "runs.pmt";
     {
@@ -514,21 +515,29 @@ TEST(BadInput, TruncatedAndCorruptNativeRuns) {
         r.regs[0].value = 8;
         r.line = 10;
         w->write(r);
+        r.regs[0].value = uint64_t{1} << 32;
+        r.line = 11;
+        w->write(r);
         w->finish();
     }
     std::ifstream in(path, std::ios::binary);
-    std::string bytes((std::istreambuf_iterator<char>(in)), {});
-    ASSERT_EQ(bytes.size(), 16u + 12u + 32u + 16u + 2 * 20u);
-    EXPECT_EQ(bytes.substr(8, 4), std::string("\x02\0\0\0", 4));  // version 2
+    const std::string all((std::istreambuf_iterator<char>(in)), {});
+    ASSERT_EQ(all.size(), 16u + 60u + 2 * 12u + 60u + 20u);
+    EXPECT_EQ(all.substr(8, 4), std::string("\x02\0\0\0", 4));            // version 2
+    EXPECT_EQ(all.substr(16 + 4, 4), std::string("\x01\0\x01\0", 4));      // 1 record, u32 values
+    EXPECT_EQ(all.substr(100 + 4, 4), std::string("\x01\0\0\0", 4));       // 1 record, u64 values
     const auto back = read_all(path);
-    ASSERT_EQ(back.size(), 2u);
+    ASSERT_EQ(back.size(), 3u);
     EXPECT_EQ(back[1].pc, 0x100u);
     EXPECT_EQ(back[1].line, 10u);
     EXPECT_EQ(back[1].regs[0].value, 8u);
+    EXPECT_EQ(back[2].line, 11u);
+    EXPECT_EQ(back[2].regs[0].value, uint64_t{1} << 32);
+    const std::string bytes = all.substr(0, 16 + 60 + 2 * 12);  // the first shape's two executions
     const std::string cut = temp_file("runs-cut.pmt", bytes.substr(0, bytes.size() - 5));
     EXPECT_NE(error_of(cut).find("runs-cut.pmt: truncated: record 2 is incomplete"), std::string::npos) << error_of(cut);
     std::string bad = bytes;
-    bad[16 + 60 + 20] = 7;  // the second execution names shape 7
+    bad[16 + 60 + 12] = 7;  // the second execution names shape 7
     const std::string wrong = temp_file("runs-bad.pmt", bad);
     EXPECT_NE(error_of(wrong).find("record 2: corrupt run (shape 7 not defined; 1 are)"), std::string::npos) << error_of(wrong);
     bad = bytes;
