@@ -144,7 +144,8 @@ void compare_file(const std::string& platform, const std::string& path, bool tim
     // The same trace converted to the native format in version 2 (runs): the block engine takes most runs whole
     // from their values (fast_runs) and must count exactly as the reference does on the original and on the
     // conversion (which expands every run into records).
-    const std::string native = ::testing::TempDir() + "engines-v2.pmt";
+    // Named after the trace: the tests run in parallel, each with its own file.
+    const std::string native = ::testing::TempDir() + "engines-v2-" + path.substr(path.find_last_of('/') + 1) + ".pmt";
     trace::convert(path, "auto", reader_options(platform), native, false);
     for (const Mode& m : modes) {
         replay::Options o = options(platform, m, replay::Engine::reference);
@@ -336,7 +337,7 @@ TEST(ReplayEngines, GeneratedStreamsAreBitIdentical) {
                 }
                 // The stream as a native v2 file: runs replayed from their values, or expanded where a run holds a
                 // register access, a failed condition or an unaligned access.
-                const std::string native = ::testing::TempDir() + "generated-v2.pmt";
+                const std::string native = ::testing::TempDir() + fmt::format("generated-v2-{}-{}.pmt", isa->platform, seed);
                 {
                     auto w = trace::make_native_writer(native, false);
                     for (const auto& r : recs) w->write(r);
