@@ -25,32 +25,6 @@ std::string_view to_string(FieldKind k) {
     return "?";
 }
 
-uint64_t Field::mask() const { return bit_mask(lsb, width); }
-
-bool Field::stored() const {
-    switch (kind) {
-        case FieldKind::rw:
-        case FieldKind::ro:
-        case FieldKind::w1c:
-        case FieldKind::w1s:
-        case FieldKind::warl: return true;
-        default: return false;
-    }
-}
-
-uint64_t Field::read(uint64_t word) const {
-    switch (kind) {
-        case FieldKind::rao_wi:
-        case FieldKind::res1: return mask();
-        case FieldKind::wo:
-        case FieldKind::raz_wi:
-        case FieldKind::res0:
-        case FieldKind::sbz:
-        case FieldKind::sbzp: return 0;
-        default: return word & mask();
-    }
-}
-
 Field make_field(std::string name, unsigned msb, unsigned lsb, FieldKind kind, uint64_t reset,
                  std::string description) {
     assert(msb >= lsb && msb < 64);

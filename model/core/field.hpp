@@ -6,6 +6,8 @@
 #include <string_view>
 #include <vector>
 
+#include "model/core/bits.hpp"
+
 namespace pmusim {
 
 // Access kinds, as the ARM ARM and the RISC-V privileged spec name them.
@@ -42,11 +44,31 @@ struct Field {
     LegalisationReason legalise_reason;  // optional, warl: explains a legalisation
     bool event_selector = false;  // the field holds an event number (PMEVTYPER.evtCount, mhpmevent)
 
-    uint64_t mask() const;
+    uint64_t mask() const { return bit_mask(lsb, width); }
     unsigned msb() const { return lsb + width - 1; }
-    bool stored() const;  // whether the field keeps state in the register's word
+    bool stored() const {  // whether the field keeps state in the register's word
+        switch (kind) {
+            case FieldKind::rw:
+            case FieldKind::ro:
+            case FieldKind::w1c:
+            case FieldKind::w1s:
+            case FieldKind::warl: return true;
+            default: return false;
+        }
+    }
     // Value a read returns for this field, given the stored word.
-    uint64_t read(uint64_t word) const;
+    uint64_t read(uint64_t word) const {
+        switch (kind) {
+            case FieldKind::rao_wi:
+            case FieldKind::res1: return mask();
+            case FieldKind::wo:
+            case FieldKind::raz_wi:
+            case FieldKind::res0:
+            case FieldKind::sbz:
+            case FieldKind::sbzp: return 0;
+            default: return word & mask();
+        }
+    }
 };
 
 // Convenience constructors, so model tables read like the architecture's field tables.

@@ -21,18 +21,6 @@ std::string to_upper(std::string_view s) {
     return out;
 }
 
-uint64_t Register::word() const { return state ? (*state >> state_shift) & bit_mask(0, width) : 0; }
-
-void Register::set_word(uint64_t v) {
-    const uint64_t m = bit_mask(0, width) << state_shift;
-    *state = (*state & ~m) | ((v << state_shift) & m);
-}
-
-uint64_t Register::read() const {
-    if (masks_set) return (word() & read_mask) | read_ones;
-    return read_fields();
-}
-
 uint64_t Register::read_fields() const {
     const uint64_t w = word();
     uint64_t v = 0;
@@ -43,10 +31,28 @@ uint64_t Register::read_fields() const {
 void Register::set_masks() {
     // Field::read: stored kinds read the word, RAO/WI and RES1 read ones, every other kind reads zero.
     read_mask = read_ones = 0;
+    write_rw = write_w1c = write_w1s = quiet_zero = quiet_ones = 0;
+    has_warl = false;
     for (const auto& f : fields) {
-        if (f.read(~uint64_t{0}) == 0) continue;
-        if (f.read(0) == f.mask()) read_ones |= f.mask();
-        else read_mask |= f.mask();
+        if (f.read(~uint64_t{0}) != 0) {
+            if (f.read(0) == f.mask()) read_ones |= f.mask();
+            else read_mask |= f.mask();
+        }
+        // apply_write's rules, kind by kind.
+        switch (f.kind) {
+            case FieldKind::rw: write_rw |= f.mask(); break;
+            case FieldKind::w1c: write_w1c |= f.mask(); break;
+            case FieldKind::w1s: write_w1s |= f.mask(); break;
+            case FieldKind::warl: has_warl = true; break;
+            case FieldKind::res1: quiet_ones |= f.mask(); break;
+            case FieldKind::ro:
+            case FieldKind::raz_wi:
+            case FieldKind::rao_wi:
+            case FieldKind::res0:
+            case FieldKind::sbz:
+            case FieldKind::sbzp: quiet_zero |= f.mask(); break;
+            case FieldKind::wo: break;
+        }
     }
     masks_set = true;
 }
@@ -96,22 +102,34 @@ void apply_write(Register& r, uint64_t value, AccessRecord& rec) {
     uint64_t new_word = old_word;
     rec.old_value = r.read();
     rec.value_written = value;
+    const uint64_t v = value & bit_mask(0, r.width);
+    if (!rec.detail && r.masks_set && !r.has_warl && (v & r.quiet_zero) == 0 && (v & r.quiet_ones) == r.quiet_ones) {
+        // Nothing to describe and nothing to report (see Register::write_rw): the field rules by masks.
+        new_word = (old_word & ~r.write_rw) | (v & r.write_rw);
+        new_word = (new_word & ~(v & r.write_w1c)) | (v & r.write_w1s);
+        r.set_word(new_word);
+        rec.new_value = r.read();
+        rec.value_read = rec.new_value;
+        return;
+    }
+    if (rec.detail) rec.fields.reserve(rec.fields.size() + r.fields.size());
     for (const auto& f : r.fields) {
         const uint64_t w = extract(value, f.lsb, f.width);
         const uint64_t before = extract(f.read(old_word), f.lsb, f.width);
         uint64_t after = before;
-        // Without detail (AccessContext::detail) the effect is worked out but not described.
-        FieldEffect e = rec.detail ? FieldEffect{f.name, f.lsb, f.width, f.kind, w, before, before, {}, f.description, f.event_selector}
-                                   : FieldEffect{};
+        // Without detail (AccessContext::detail) the effect is worked out but not described: no FieldEffect at all.
+        FieldEffect* e = rec.detail ? &rec.fields.emplace_back(FieldEffect{f.name, f.lsb, f.width, f.kind, w, before,
+                                                                           before, {}, f.description, f.event_selector})
+                                    : nullptr;
         switch (f.kind) {
             case FieldKind::rw:
                 after = w;
-                if (rec.detail) e.effect = after == before ? "unchanged" : fmt::format("{} -> {}", hex(before), hex(after));
+                if (e) e->effect = after == before ? "unchanged" : fmt::format("{} -> {}", hex(before), hex(after));
                 break;
             case FieldKind::ro:
             case FieldKind::raz_wi:
             case FieldKind::rao_wi:
-                e.effect = "write ignored";
+                if (e) e->effect = "write ignored";
                 // Writing zero to an ignored field is the usual "don't care" write: not worth a diagnostic.
                 if (w != before && w != 0)
                     rec.add(Severity::info, diag::no_effect,
@@ -119,23 +137,23 @@ void apply_write(Register& r, uint64_t value, AccessRecord& rec) {
                                         to_string(f.kind), hex(w)));
                 break;
             case FieldKind::wo:
-                e.effect = w ? "action" : "no action";
+                if (e) e->effect = w ? "action" : "no action";
                 break;
             case FieldKind::res0:
-                e.effect = "reserved";
+                if (e) e->effect = "reserved";
                 if (w != 0)
                     rec.add(Severity::warning, diag::res_violation,
                             fmt::format("{} is RES0 but was written {}", field_label(r, f), hex(w)));
                 break;
             case FieldKind::res1:
-                e.effect = "reserved";
+                if (e) e->effect = "reserved";
                 if (w != extract(f.mask(), f.lsb, f.width))
                     rec.add(Severity::warning, diag::res_violation,
                             fmt::format("{} is RES1 but was written {}", field_label(r, f), hex(w)));
                 break;
             case FieldKind::sbz:
             case FieldKind::sbzp:
-                e.effect = "should be zero";
+                if (e) e->effect = "should be zero";
                 if (w != 0)
                     rec.add(Severity::warning, diag::sbz_violation,
                             fmt::format("{} is {} but was written {}", field_label(r, f), to_string(f.kind),
@@ -143,30 +161,29 @@ void apply_write(Register& r, uint64_t value, AccessRecord& rec) {
                 break;
             case FieldKind::w1c:
                 after = before & ~w;
-                e.effect = after != before ? "cleared" : (w ? "already clear" : "no effect");
+                if (e) e->effect = after != before ? "cleared" : (w ? "already clear" : "no effect");
                 break;
             case FieldKind::w1s:
                 after = before | w;
-                e.effect = after != before ? "set" : (w ? "already set" : "no effect");
+                if (e) e->effect = after != before ? "set" : (w ? "already set" : "no effect");
                 break;
             case FieldKind::warl: {
                 assert(f.legalise && "WARL field without a legaliser");
                 after = f.legalise(w, before) & extract(f.mask(), f.lsb, f.width);
                 if (after != w) {
                     const std::string why = f.legalise_reason ? f.legalise_reason(w) : std::string();
-                    e.effect = fmt::format("legalised {} -> {}{}", hex(w), hex(after), why.empty() ? "" : ": " + why);
+                    if (e) e->effect = fmt::format("legalised {} -> {}{}", hex(w), hex(after), why.empty() ? "" : ": " + why);
                     rec.add(Severity::warning, diag::warl_legalized,
                             fmt::format("{} is WARL: {} written, {} stored{}", field_label(r, f), hex(w), hex(after),
                                         why.empty() ? "" : " (" + why + ")"));
-                } else if (rec.detail) {
-                    e.effect = after == before ? "unchanged" : fmt::format("{} -> {}", hex(before), hex(after));
+                } else if (e) {
+                    e->effect = after == before ? "unchanged" : fmt::format("{} -> {}", hex(before), hex(after));
                 }
                 break;
             }
         }
         if (f.stored()) new_word = deposit(new_word, f.lsb, f.width, after);
-        e.new_value = after;
-        if (rec.detail) rec.fields.push_back(std::move(e));
+        if (e) e->new_value = after;
     }
     r.set_word(new_word);
     rec.new_value = r.read();

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "model/core/access.hpp"
+#include "model/core/bits.hpp"
 #include "model/core/field.hpp"
 
 namespace pmusim {
@@ -48,18 +49,37 @@ struct Register {
     std::vector<std::pair<uint64_t, unsigned>> offsets;
     int index = -1;                  // family member index (counter n), -1 for none
     unsigned role = 0;               // model-specific role id, for dispatch in the model
-    // The read view of the fields as two masks, set when the bank adds the register (fields must not change
-    // after that): the bits a read takes from the state word, and the bits that read as one (RAO/WI, RES1).
-    // read() then needs no walk over the fields; a register outside a bank walks them (read_fields).
+    // The fields as masks, set when the bank adds the register (fields must not change after that), so that
+    // read() and a write without per-field detail need no walk over the fields; a register outside a bank walks
+    // them (read_fields, apply_write). Read view: the bits a read takes from the state word, and the bits that
+    // read as one (RAO/WI, RES1).
     uint64_t read_mask = 0;
     uint64_t read_ones = 0;
+    // Write view: the bits a write stores (RW), clears where written 1 (W1C), sets where written 1 (W1S); the bits
+    // that are silent only when written 0 (RES0, SBZ, SBZP; RO, RAZ/WI and RAO/WI, which report a non-zero write
+    // that differs from what they read) and those silent only when written 1 (RES1); and whether any field is WARL
+    // (its legaliser decides). A write that sets no quiet_zero bit and every quiet_ones bit, to a register without
+    // WARL fields, stores by the masks and reports nothing, exactly as the walk would.
+    uint64_t write_rw = 0;
+    uint64_t write_w1c = 0;
+    uint64_t write_w1s = 0;
+    uint64_t quiet_zero = 0;
+    uint64_t quiet_ones = 0;
+    bool has_warl = false;
     bool masks_set = false;
 
-    uint64_t word() const;         // the part of the state word this register views
-    void set_word(uint64_t v);     // store into that part, leaving the rest of the state word alone
-    uint64_t read() const;         // value a read returns (fields applied to the state word)
+    uint64_t word() const {  // the part of the state word this register views
+        return state ? (*state >> state_shift) & bit_mask(0, width) : 0;
+    }
+    void set_word(uint64_t v) {  // store into that part, leaving the rest of the state word alone
+        const uint64_t m = bit_mask(0, width) << state_shift;
+        *state = (*state & ~m) | ((v << state_shift) & m);
+    }
+    uint64_t read() const {  // value a read returns (fields applied to the state word)
+        return masks_set ? (word() & read_mask) | read_ones : read_fields();
+    }
     uint64_t read_fields() const;  // the same, field by field (Field::read), whatever the masks say
-    void set_masks();              // works out read_mask and read_ones from the fields
+    void set_masks();              // works out the masks from the fields
     uint64_t reset_value() const;  // the value the stored fields hold after reset
     void reset();                  // store the reset value of every stored field
     const Field* field(std::string_view field_name) const;
