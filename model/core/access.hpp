@@ -28,6 +28,13 @@ struct AccessContext {
 
 enum class AccessStatus { ok, trap };
 
+// All that a bus access needs back when no one reads its record (Pmu::read_slot_lean).
+struct AccessOutcome {
+    AccessStatus status = AccessStatus::ok;
+    uint64_t value_read = 0;  // reads: the value returned; writes: the value a read would return afterwards
+    bool trapped() const { return status == AccessStatus::trap; }
+};
+
 // What one field did in one access.
 struct FieldEffect {
     std::string name;

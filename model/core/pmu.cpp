@@ -70,12 +70,16 @@ AccessRecord Pmu::read_slot(RegisterBank::Slot slot, const AccessContext& ctx) {
 }
 
 AccessRecord Pmu::write_slot(RegisterBank::Slot slot, uint64_t value, const AccessContext& ctx) {
+    return access(*slot.reg, true, slot_write_value(slot, value), ctx);
+}
+
+uint64_t Pmu::slot_write_value(RegisterBank::Slot slot, uint64_t value) {
     value &= 0xFFFFFFFFu;
     if (slot.reg->width > 32) {
         const uint64_t keep = read_value(*slot.reg) & ~(uint64_t{0xFFFFFFFFu} << slot.shift);
         value = keep | (value << slot.shift);
     }
-    return access(*slot.reg, true, value, ctx);
+    return value;
 }
 
 AccessRecord Pmu::unallocated(std::string text, bool is_write, uint64_t value) {
@@ -107,6 +111,25 @@ AccessRecord Pmu::access(Register& r, bool is_write, uint64_t value, const Acces
     AccessRecord rec;
     rec.detail = ctx.detail;
     rec.reg = r.name;
+    run(r, is_write, value, ctx, rec, true);
+    return rec;
+}
+
+AccessOutcome Pmu::read_slot_lean(RegisterBank::Slot slot, const AccessContext& ctx) {
+    AccessRecord rec;  // the model's rules fill it; no one reads more of it than the outcome
+    rec.detail = false;
+    run(*slot.reg, false, 0, ctx, rec, false);
+    return AccessOutcome{rec.status, (rec.value_read >> slot.shift) & 0xFFFFFFFFu};
+}
+
+AccessOutcome Pmu::write_slot_lean(RegisterBank::Slot slot, uint64_t value, const AccessContext& ctx) {
+    AccessRecord rec;
+    rec.detail = false;
+    run(*slot.reg, true, slot_write_value(slot, value), ctx, rec, false);
+    return AccessOutcome{rec.status, rec.value_read};  // as write_slot's record: the whole register
+}
+
+void Pmu::run(Register& r, bool is_write, uint64_t value, const AccessContext& ctx, AccessRecord& rec, bool names) {
     rec.is_write = is_write;
     rec.value_written = is_write ? value : 0;
     const bool external = ctx.origin != AccessOrigin::instruction;
@@ -117,24 +140,24 @@ AccessRecord Pmu::access(Register& r, bool is_write, uint64_t value, const Acces
             rec.refuse(diag::undefined,
                        fmt::format("{} is {}: the {} is refused (UNDEFINED / illegal instruction)", r.name,
                                    is_write ? "read-only" : "write-only", is_write ? "write" : "read"));
-            return rec;
+            return;
         }
         rec.add(Severity::info, diag::no_effect,
                 fmt::format("{} is {}: the external {}", r.name, is_write ? "read-only" : "write-only",
                             is_write ? "write is ignored" : "read returns 0"));
-        rec.target = r.name;
+        if (names) rec.target = r.name;
         if (!is_write) describe_read(r, 0, rec);
-        return rec;
+        return;
     }
     check_access(r, is_write, ctx, rec);
-    if (rec.trapped()) return rec;
+    if (rec.trapped()) return;
     Register* target = resolve(r, is_write, ctx, rec);
-    if (rec.trapped()) return rec;
+    if (rec.trapped()) return;
     if (!target) {  // RAZ/WI by the model's choice
         rec.value_read = 0;
-        return rec;
+        return;
     }
-    rec.target = target->name;
+    if (names) rec.target = target->name;
     if (is_write) {
         const bool irq_before = irq(), fiq_before = fiq();
         apply_write(*target, value, rec);
@@ -148,7 +171,7 @@ AccessRecord Pmu::access(Register& r, bool is_write, uint64_t value, const Acces
     } else {
         describe_read(*target, read_value(*target), rec);
     }
-    return rec;
+    return;
 }
 
 }  // namespace pmusim

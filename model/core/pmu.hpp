@@ -88,6 +88,11 @@ public:
     // the offset up once for their own checks too (the TLM socket).
     AccessRecord read_slot(RegisterBank::Slot slot, const AccessContext& ctx);
     AccessRecord write_slot(RegisterBank::Slot slot, uint64_t value, const AccessContext& ctx);
+    // The same access, for a caller that reads nothing of the record but whether the access was refused and what
+    // it read (the TLM socket when nothing asks for records: ModuleConfig::on_socket_access). The model applies the
+    // same rules with the same effects on its state; no names, per-field effects or record are handed out.
+    AccessOutcome read_slot_lean(RegisterBank::Slot slot, const AccessContext& ctx);
+    AccessOutcome write_slot_lean(RegisterBank::Slot slot, uint64_t value, const AccessContext& ctx);
     // An access whose encoding names no register (an unallocated encoding): UNDEFINED.
     AccessRecord unallocated(std::string text, bool is_write, uint64_t value = 0);
 
@@ -136,6 +141,10 @@ protected:
 
 private:
     AccessRecord access(Register& r, bool is_write, uint64_t value, const AccessContext& ctx);
+    // The access flow every entry point shares, into `rec`; `names` off leaves rec.target empty.
+    void run(Register& r, bool is_write, uint64_t value, const AccessContext& ctx, AccessRecord& rec, bool names);
+    // The 64-bit value a write of a 32-bit slot stores: the other half as it reads now.
+    uint64_t slot_write_value(RegisterBank::Slot slot, uint64_t value);
 };
 
 }  // namespace pmusim

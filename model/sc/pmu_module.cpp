@@ -61,15 +61,17 @@ void PmuModule::schedule_levels(const AdvanceResult* r, const sc_time& start, co
         line_event_.notify(t > sc_time_stamp() ? t - sc_time_stamp() : sc_core::SC_ZERO_TIME);
     };
     // Rising edges inside a batch fall at their own cycles, in time order; any other change at `at`.
-    struct Edge {
-        sc_time t;
-        bool fiq;
-    };
-    std::vector<Edge> edges;
-    if (r && r->irq_rose) edges.push_back({start + cfg_.clock_period * static_cast<double>(r->irq_cycle), false});
-    if (r && r->fiq_rose) edges.push_back({start + cfg_.clock_period * static_cast<double>(r->fiq_cycle), true});
-    std::sort(edges.begin(), edges.end(), [](const Edge& x, const Edge& y) { return x.t < y.t; });
-    for (const Edge& e : edges) push(e.t, e.fiq ? sched_irq_ : true, e.fiq ? true : sched_fiq_);
+    if (r && (r->irq_rose || r->fiq_rose)) {
+        struct Edge {
+            sc_time t;
+            bool fiq;
+        };
+        std::vector<Edge> edges;
+        if (r->irq_rose) edges.push_back({start + cfg_.clock_period * static_cast<double>(r->irq_cycle), false});
+        if (r->fiq_rose) edges.push_back({start + cfg_.clock_period * static_cast<double>(r->fiq_cycle), true});
+        std::sort(edges.begin(), edges.end(), [](const Edge& x, const Edge& y) { return x.t < y.t; });
+        for (const Edge& e : edges) push(e.t, e.fiq ? sched_irq_ : true, e.fiq ? true : sched_fiq_);
+    }
     const bool irq = pmu_->irq(), fiq = pmu_->fiq();
     if (irq != sched_irq_ || fiq != sched_fiq_) push(at, irq, fiq);
 }
@@ -134,21 +136,26 @@ tlm::tlm_response_status ArmPmuModule::access(tlm::tlm_generic_payload& trans, A
     const Register* reg = slot.reg;
     AccessContext ctx;
     ctx.origin = origin;
-    ctx.detail = static_cast<bool>(config().on_socket_access);
     unsigned char* data = trans.get_data_ptr();
     const bool is_write = trans.is_write();
     uint32_t v = 0;
     if (is_write)
         for (unsigned i = 0; i < 4; ++i) v |= static_cast<uint32_t>(data[i]) << (8 * i);
-    const AccessRecord rec = is_write ? pmu().write_slot(slot, v, ctx) : pmu().read_slot(slot, ctx);
+    AccessOutcome out;
+    if (config().on_socket_access) {  // a checker or a trace: the full record, then the hook
+        const AccessRecord rec = is_write ? pmu().write_slot(slot, v, ctx) : pmu().read_slot(slot, ctx);
+        config().on_socket_access(rec);
+        out = AccessOutcome{rec.status, rec.value_read};
+    } else {  // what the payload returns: the status and the data
+        out = is_write ? pmu().write_slot_lean(slot, v, ctx) : pmu().read_slot_lean(slot, ctx);
+    }
     if (!is_write)
-        for (unsigned i = 0; i < 4; ++i) data[i] = static_cast<unsigned char>(rec.value_read >> (8 * i));
-    if (config().on_socket_access) config().on_socket_access(rec);
+        for (unsigned i = 0; i < 4; ++i) data[i] = static_cast<unsigned char>(out.value_read >> (8 * i));
     schedule_levels(nullptr, at, at);
     // A refused access, and a write of a read-only or a read of a write-only register (the model ignores the
     // write or reads 0), is a command the target cannot execute.
     const bool wrong_direction = is_write ? !reg->writable : !reg->readable;
-    return rec.trapped() || wrong_direction ? tlm::TLM_COMMAND_ERROR_RESPONSE : tlm::TLM_OK_RESPONSE;
+    return out.trapped() || wrong_direction ? tlm::TLM_COMMAND_ERROR_RESPONSE : tlm::TLM_OK_RESPONSE;
 }
 
 void ArmPmuModule::b_transport(tlm::tlm_generic_payload& trans, sc_time& delay) {
