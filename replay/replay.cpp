@@ -4,6 +4,7 @@
 #include <array>
 #include <optional>
 #include <stdexcept>
+#include <type_traits>
 
 #include <fmt/format.h>
 
@@ -362,12 +363,14 @@ public:
         // instruction, and --roi ends a batch at every region boundary (RoiTracker): these take the reference path.
         const bool blocks = o_.engine == Engine::block && !o_.interval && !o_.advance_hook && !o_.sample_period &&
                             !roi_.active();
-        if (blocks && reader->stores_runs()) {
-            if (tm_) run_runs<true>(*reader);
-            else run_runs<false>(*reader);
-        } else if (blocks) {
-            if (tm_) run_blocks<true>(*reader);
-            else run_blocks<false>(*reader);
+        if (blocks) {
+            const bool runs = reader->stores_runs();
+            specialised([&](auto tm, auto mode) {
+                constexpr bool kTm = decltype(tm)::value;
+                constexpr Timing kT = decltype(mode)::value;
+                if (runs) this->template run_runs<kTm, kT>(*reader);
+                else this->template run_blocks<kTm, kT>(*reader);
+            });
         } else {
             run_reference(*reader);
         }
@@ -389,6 +392,21 @@ public:
     }
 
 private:
+    // Calls f(tm, mode) with whether the timing model runs and the timing mode as compile-time constants
+    // (std::integral_constant): the block engine's loops are specialised by both.
+    template <typename F>
+    void specialised(F&& f) {
+        auto by_mode = [&](auto tm) {
+            switch (o_.timing) {
+                case Timing::model: return f(tm, std::integral_constant<Timing, Timing::model>{});
+                case Timing::trace: return f(tm, std::integral_constant<Timing, Timing::trace>{});
+                case Timing::cpi1: return f(tm, std::integral_constant<Timing, Timing::cpi1>{});
+            }
+        };
+        if (tm_) by_mode(std::true_type{});
+        else by_mode(std::false_type{});
+    }
+
     // The reference: one record at a time. One record is held back: whether a branch was taken shows in the next
     // record's PC.
     void run_reference(trace::TraceReader& reader) {
@@ -416,14 +434,6 @@ private:
     // The block engine: records in batches from the reader's storage; each record with its successor in the
     // batch runs in a block where one is cached, else through step(). The last record of a batch waits for the
     // next batch (its successor's PC) and is stepped alone.
-    template <bool kTm>
-    void run_blocks(trace::TraceReader& reader) {
-        switch (o_.timing) {
-            case Timing::model: return run_blocks<kTm, Timing::model>(reader);
-            case Timing::trace: return run_blocks<kTm, Timing::trace>(reader);
-            case Timing::cpi1: return run_blocks<kTm, Timing::cpi1>(reader);
-        }
-    }
     template <bool kTm, Timing kT>
     void run_blocks(trace::TraceReader& reader) {
         TraceRecord carry;
@@ -474,14 +484,6 @@ private:
     // any other (a register access, a trap, an interrupt, an unaligned access, another privilege) is expanded into
     // records and replayed as above. A run waits for the next (its successor's PC); its values are copied
     // when it waits across two calls of the reader.
-    template <bool kTm>
-    void run_runs(trace::TraceReader& reader) {
-        switch (o_.timing) {
-            case Timing::model: return run_runs<kTm, Timing::model>(reader);
-            case Timing::trace: return run_runs<kTm, Timing::trace>(reader);
-            case Timing::cpi1: return run_runs<kTm, Timing::cpi1>(reader);
-        }
-    }
     template <bool kTm, Timing kT>
     void run_runs(trace::TraceReader& reader) {
         const trace::Run* runs = nullptr;
