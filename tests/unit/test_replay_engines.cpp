@@ -6,8 +6,11 @@
 
 #include <fmt/format.h>
 
+#include <cstdio>
 #include <fstream>
 #include <random>
+
+#include <unistd.h>
 
 #include "replay/replay.hpp"
 #include "traces/convert.hpp"
@@ -144,8 +147,8 @@ void compare_file(const std::string& platform, const std::string& path, bool tim
     // The same trace converted to the native format in version 2 (runs): the block engine takes most runs whole
     // from their values (fast_runs) and must count exactly as the reference does on the original and on the
     // conversion (which expands every run into records).
-    // Named after the trace: the tests run in parallel, each with its own file.
-    const std::string native = ::testing::TempDir() + "engines-v2-" + path.substr(path.find_last_of('/') + 1) + ".pmt";
+    // Named after the process and the trace: tests (and test runs) in parallel each have their own file.
+    const std::string native = ::testing::TempDir() + fmt::format("engines-v2-{}-{}.pmt", ::getpid(), path.substr(path.find_last_of('/') + 1));
     trace::convert(path, "auto", reader_options(platform), native, false);
     for (const Mode& m : modes) {
         replay::Options o = options(platform, m, replay::Engine::reference);
@@ -164,6 +167,7 @@ void compare_file(const std::string& platform, const std::string& path, bool tim
         EXPECT_EQ(ref.result.fast_runs, 0u) << what;
         EXPECT_GT(blk.result.fast_runs, 0u) << what;
     }
+    std::remove(native.c_str());  // this test's own file
 }
 
 TEST(ReplayEngines, BundledSamplesAreBitIdentical) {
@@ -337,7 +341,7 @@ TEST(ReplayEngines, GeneratedStreamsAreBitIdentical) {
                 }
                 // The stream as a native v2 file: runs replayed from their values, or expanded where a run holds a
                 // register access, a failed condition or an unaligned access.
-                const std::string native = ::testing::TempDir() + fmt::format("generated-v2-{}-{}.pmt", isa->platform, seed);
+                const std::string native = ::testing::TempDir() + fmt::format("generated-v2-{}-{}-{}.pmt", ::getpid(), isa->platform, seed);
                 {
                     auto w = trace::make_native_writer(native, false);
                     for (const auto& r : recs) w->write(r);
@@ -347,6 +351,7 @@ TEST(ReplayEngines, GeneratedStreamsAreBitIdentical) {
                 const replay::Result v2 = replay::run(bo);
                 expect_same_counts(ref, v2, fmt::format("{} seed {} as native v2 under {}", isa->platform, seed, m.name));
                 EXPECT_GT(v2.fast_runs, 0u) << isa->platform << " under " << m.name;
+                std::remove(native.c_str());
             }
         }
     }
