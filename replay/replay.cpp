@@ -527,7 +527,7 @@ private:
             bool listed = false;  // in Replayer::counted_
         };
         std::vector<TraceRecord> protos;  // the shape's records, values left out
-        std::vector<trace::ValueOffsets> offs;
+        std::vector<trace::ValueOffsets> offs;  // where each record's values lie (its time: none without one)
         // Every record in one of the segments' blocks, none trapped, entered by an interrupt or condition-failed,
         // all at one privilege, no division timed from its operands, and every record timed under --timing trace.
         bool fast = false;
@@ -536,15 +536,12 @@ private:
         std::vector<Segment> segs;
         std::vector<std::pair<uint32_t, uint8_t>> align;   // accesses of 2-16 bytes: their address and size
         std::vector<std::pair<uint8_t, uint32_t>> live_out;  // the last value each register is given in the run
-        std::vector<uint32_t> times;                        // each record's time (fast under --timing trace)
-        uint32_t last_time = trace::ValueOffsets::none;
         uint8_t width = 8;  // bytes per value (RunShape::width)
     };
 
-    // `v`: the values of its first execution (the records' lines, for errors).
+    // The plan of shape `s`, made at its first execution (values `v`: the records' lines, for errors).
     RunPlan& plan_for(const trace::RunShape& s, const unsigned char* v) {
         if (s.id >= plans_.size()) plans_.resize(s.id + 1);
-        if (plans_[s.id]) return *plans_[s.id];
         auto p = std::make_unique<RunPlan>();
         const size_t n = s.records;
         p->protos.resize(n + 1);
@@ -570,9 +567,6 @@ private:
             p->mem |= r.n_mem != 0;
             for (unsigned k = 0; k < r.n_mem; ++k)
                 if (r.mem[k].size > 1 && r.mem[k].size <= 16) p->align.emplace_back(p->offs[i].addr[k], r.mem[k].size);
-            if (r.has_time) p->last_time = p->offs[i].time;
-            else p->last_time = trace::ValueOffsets::none;
-            p->times.push_back(p->offs[i].time);
         }
         for (size_t i = 0; fast && i < n;) {
             auto b = make_block(recs, i, n);
@@ -656,8 +650,7 @@ private:
             if constexpr (kTm) {
                 if (b.memo) {
                     timing::MemRef* mem = body_mem_.data();
-                    size_t at = 0;
-                    for (const auto& sl : seg.body_mem) mem[at++] = timing::MemRef{trace::run_value(v, sl.off, p.width), sl.write, sl.size};
+                    gather(seg.body_mem.data(), seg.body_mem.size(), v, p.width, mem);
                     const uint64_t replayed = b.memo->replayed;
                     if constexpr (kT == Timing::cpi1) {
                         tm_->step_block(*b.memo, mem, seg.body_n.data(), scratch_);
@@ -666,24 +659,24 @@ private:
                         cycles = tm_->step_block(*b.memo, mem, seg.body_n.data(), batch_);
                     }
                     r_.timed_blocks += b.memo->replayed - replayed;
-                    cycles += step_slots(last_insn, last, after, seg.last_mem, v, p.width);
                 } else {
                     // Stepped record by record; only the last can be a branch.
                     size_t at = 0;
-                    for (size_t k = 0; k + 1 < n; ++k) {
+                    for (size_t k = 0; k + 1 < n; at += recs[k].n_mem, ++k) {
                         const TraceRecord& r = recs[k];
                         timing::MemRef mem[TraceRecord::max_mem];
-                        for (unsigned a = 0; a < r.n_mem; ++a, ++at)
-                            mem[a] = timing::MemRef{trace::run_value(v, seg.body_mem[at].off, p.width), seg.body_mem[at].write, seg.body_mem[at].size};
+                        gather(seg.body_mem.data() + at, r.n_mem, v, p.width, mem);
                         cycles += step_raw(b.insns[k], r.pc, r.size, r.pc + r.size, mem, r.n_mem);
                     }
-                    cycles += step_slots(last_insn, last, after, seg.last_mem, v, p.width);
                 }
+                timing::MemRef mem[TraceRecord::max_mem];
+                gather(seg.last_mem.data(), seg.last_mem.size(), v, p.width, mem);
+                cycles += step_raw(last_insn, last.pc, last.size, after, mem, static_cast<unsigned>(seg.last_mem.size()));
             }
             if constexpr (kT == Timing::trace) {
                 cycles = 0;
                 for (size_t k = 0; k < n; ++k) {
-                    const uint64_t t = trace::run_value(v, p.times[seg.first + k], p.width);
+                    const uint64_t t = trace::run_value(v, p.offs[seg.first + k].time, p.width);
                     cycles += t - std::min(t, prev_time_);
                     prev_time_ = t;
                 }
@@ -696,20 +689,20 @@ private:
             }
             retired(n, cycles);
         }
-        if constexpr (kT != Timing::trace) prev_time_ = p.last_time == trace::ValueOffsets::none ? 0 : trace::run_value(v, p.last_time, p.width);
+        if constexpr (kT != Timing::trace) {
+            const uint32_t last_time = p.offs.back().time;
+            prev_time_ = last_time == trace::ValueOffsets::none ? 0 : trace::run_value(v, last_time, p.width);
+        }
         for (const auto& [g, off] : p.live_out) gpr_[g] = trace::run_value(v, off, p.width);
     }
 
-    // The timing model's cycles for a record of a fast run, its accesses from `slots`.
-    uint64_t step_slots(const isa::RetiredInsn& insn, const TraceRecord& r, uint64_t next_pc,
-                        const std::vector<typename RunPlan::Slot>& slots, const unsigned char* v, unsigned width) {
-        timing::MemRef mem[TraceRecord::max_mem];
-        for (size_t a = 0; a < slots.size(); ++a) mem[a] = timing::MemRef{trace::run_value(v, slots[a].off, width), slots[a].write, slots[a].size};
-        return step_raw(insn, r.pc, r.size, next_pc, mem, static_cast<unsigned>(slots.size()));
+    // The data accesses `slots[0..n)` of a fast run with values `v` (of `width` bytes) into `out`.
+    static void gather(const typename RunPlan::Slot* slots, size_t n, const unsigned char* v, unsigned width, timing::MemRef* out) {
+        for (size_t a = 0; a < n; ++a) out[a] = timing::MemRef{trace::run_value(v, slots[a].off, width), slots[a].write, slots[a].size};
     }
 
-    // The timing model's step as model_cycles() makes it, for an instruction known not to be a division timed from
-    // its operands.
+    // The timing model's step of one instruction (which also adds its events to the batch); under --timing cpi1
+    // without its stall events (take_scratch).
     uint64_t step_raw(const isa::RetiredInsn& insn, uint64_t pc, uint8_t size, uint64_t next_pc, const timing::MemRef* mem, unsigned n_mem) {
         if (o_.timing != Timing::cpi1) return tm_->step(insn, pc, size, next_pc, mem, n_mem, batch_);
         const uint64_t cycles = tm_->step(insn, pc, size, next_pc, mem, n_mem, scratch_);
@@ -895,11 +888,7 @@ private:
         timing::MemRef mem[trace::TraceRecord::max_mem];
         for (unsigned i = 0; i < rec.n_mem; ++i) mem[i] = timing::MemRef{rec.mem[i].addr, rec.mem[i].is_write, rec.mem[i].size};
         mem_seen_ |= rec.n_mem != 0;
-        const uint64_t next_pc = next ? next->pc : rec.pc + rec.size;
-        if (o_.timing != Timing::cpi1) return tm_->step(insn, rec.pc, rec.size, next_pc, mem, rec.n_mem, batch_);
-        const uint64_t cycles = tm_->step(insn, rec.pc, rec.size, next_pc, mem, rec.n_mem, scratch_);
-        take_scratch();
-        return cycles;
+        return step_raw(insn, rec.pc, rec.size, next ? next->pc : rec.pc + rec.size, mem, rec.n_mem);
     }
 
     // The cycles since the previous record, from the trace's timestamps (prev_time_ is the caller's to move on).

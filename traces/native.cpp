@@ -296,8 +296,9 @@ protected:
     [[noreturn]] void corrupt(const Corrupt& c) const {
         throw TraceError(src_->path(), 0, fmt::format("record {}: {}", count_, c.what));
     }
-    [[noreturn]] void truncated() const {
-        throw TraceError(src_->path(), 0, fmt::format("truncated: record {} is incomplete", count_));
+    // The stream ends inside record `record` (counted from 1).
+    [[noreturn]] void truncated(uint64_t record) const {
+        throw TraceError(src_->path(), 0, fmt::format("truncated: record {} is incomplete", record));
     }
     std::unique_ptr<ByteSource> src_;
     Buffer buf_;
@@ -318,18 +319,18 @@ public:
                 --count_;
                 return false;
             }
-            truncated();
+            truncated(count_);
         }
         try {
             decode_header(p, r);
             for (unsigned i = 0; i < r.n_mem; ++i) {
                 const unsigned char* q = buf_.take(mem_bytes);
-                if (!q) truncated();
+                if (!q) truncated(count_);
                 decode_mem(q, r.mem[i]);
             }
             for (unsigned i = 0; i < r.n_regs; ++i) {
                 const unsigned char* q = buf_.take(reg_bytes);
-                if (!q) truncated();
+                if (!q) truncated(count_);
                 decode_reg(q, r.regs[i]);
             }
         } catch (const Corrupt& c) {
@@ -390,7 +391,7 @@ public:
             // Only the first entry of a call may move the buffer (the runs before it point into it).
             if (buf_.avail() < 4 && (k || !buf_.fill(4))) {
                 if (k) break;
-                if (buf_.avail()) truncated_entry();
+                if (buf_.avail()) truncated(count_ + 1);
                 return 0;
             }
             const unsigned char* p = buf_.at();
@@ -423,11 +424,8 @@ private:
     bool need(size_t n, size_t k) {
         if (buf_.avail() >= n) return true;
         if (k) return false;
-        if (!buf_.fill(n)) truncated_entry();
+        if (!buf_.fill(n)) truncated(count_ + 1);
         return true;
-    }
-    [[noreturn]] void truncated_entry() const {
-        throw TraceError(src_->path(), 0, fmt::format("truncated: record {} is incomplete", count_ + 1));
     }
     // A shape from its prototypes (checked here, once).
     void define(const unsigned char* p, uint32_t n, uint32_t bytes, uint8_t width) {
