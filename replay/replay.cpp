@@ -491,9 +491,9 @@ private:
         std::vector<unsigned char> held_values;
         for (size_t n; (n = reader.next_runs(runs)) != 0;) {
             const uint64_t before = r_.records;
-            if (held) replay_run<kTm, kT>(*held, held_values.data(), first_pc(*runs[0].shape));
+            if (held) replay_run<kTm, kT>(*held, held_values.data(), runs[0].shape);
             for (size_t i = 0; i + 1 < n; ++i) {
-                replay_run<kTm, kT>(*runs[i].shape, runs[i].values, first_pc(*runs[i + 1].shape));
+                replay_run<kTm, kT>(*runs[i].shape, runs[i].values, runs[i + 1].shape);
                 r_.records += runs[i].shape->records;
             }
             held = runs[n - 1].shape;
@@ -503,10 +503,12 @@ private:
             if (o_.stop && *o_.stop) break;  // Ctrl-C: every record read is replayed, no more are read
         }
         if (o_.stop && *o_.stop) r_.interrupted = true;
-        if (held) replay_run<kTm, kT>(*held, held_values.data(), std::nullopt);
+        if (held) replay_run<kTm, kT>(*held, held_values.data(), nullptr);
     }
 
     static uint64_t first_pc(const trace::RunShape& s) { return trace::run_value(s.protos.data(), 0); }
+    // Whether an interrupt was taken before a shape's first record (its flags byte, bit 3: traces/native.cpp).
+    static bool first_interrupt(const trace::RunShape& s) { return s.protos[27] & 8u; }
 
     // How a shape of runs replays, worked out at its first execution.
     struct RunPlan {
@@ -606,22 +608,25 @@ private:
         return *plans_[s.id];
     }
 
-    // One execution of shape `s` with its values; `next_pc` is its successor's PC (none at the end of the trace).
+    // One execution of shape `s` with its values; `next` is its successor's shape (none at the end of the trace).
+    // A run an interrupt entry follows is replayed record by record (its last record's step is told).
     template <bool kTm, Timing kT>
-    void replay_run(const trace::RunShape& s, const unsigned char* v, std::optional<uint64_t> next_pc) {
+    void replay_run(const trace::RunShape& s, const unsigned char* v, const trace::RunShape* next) {
         RunPlan& p = s.id < plans_.size() && plans_[s.id] ? *plans_[s.id] : plan_for(s, v);
-        bool fast = p.fast && next_pc && p.privilege == priv_;
+        const bool next_interrupt = next && first_interrupt(*next);
+        bool fast = p.fast && next && !next_interrupt && p.privilege == priv_;
         for (const auto& [off, size] : p.align) fast &= trace::run_value(v, off, p.width) % size == 0;  // as unaligned()
         if (fast) {
             ++r_.fast_runs;
-            replay_fast<kTm, kT>(p, v, *next_pc);
+            replay_fast<kTm, kT>(p, v, first_pc(*next));
             return;
         }
         const size_t n = s.records;
         if (run_recs_.size() < n + 1) run_recs_.resize(RunShape::max + 1);
         s.expand(v, run_recs_.data());
-        if (next_pc) {
-            run_recs_[n].pc = *next_pc;  // the successor: its PC is all a record's step reads of it
+        if (next) {
+            run_recs_[n].pc = first_pc(*next);  // the successor: its PC and interrupt are all a record's step reads of it
+            run_recs_[n].interrupt = next_interrupt;
             replay_records<kTm, kT>(run_recs_.data(), n);
         } else {
             replay_records<kTm, kT>(run_recs_.data(), n - 1);
@@ -888,6 +893,7 @@ private:
         timing::MemRef mem[trace::TraceRecord::max_mem];
         for (unsigned i = 0; i < rec.n_mem; ++i) mem[i] = timing::MemRef{rec.mem[i].addr, rec.mem[i].is_write, rec.mem[i].size};
         mem_seen_ |= rec.n_mem != 0;
+        if (next && next->interrupt) tm_->set_next_interrupted();
         return step_raw(insn, rec.pc, rec.size, next ? next->pc : rec.pc + rec.size, mem, rec.n_mem);
     }
 

@@ -45,6 +45,9 @@ public:
     };
     // One control transfer at `pc` of `size` bytes, taken or not, to `target` when taken.
     VeerOutcome veer(uint64_t pc, unsigned size, VeerKind kind, bool taken, uint64_t target);
+    // One control transfer whose outcome the trace does not show (an interrupt was taken before its successor,
+    // which the trace does not show either): taken to go where the predictor sends it.
+    VeerOutcome veer_as_predicted(uint64_t pc, unsigned size, VeerKind kind);
     void set_enabled(bool e) { cfg_.enabled = e; }
     bool enabled() const { return cfg_.enabled; }
 

@@ -157,6 +157,8 @@ uint64_t TimingModel::step(const isa::RetiredInsn& insn, uint64_t pc, unsigned s
     // presync_stall, ps_stall, prior_csr_write; the instructions from dec/decode and dec/csrdecode_m).
     const uint16_t csr = next_csr_;
     next_csr_ = 0;
+    const bool interrupted = next_interrupted_;
+    next_interrupted_ = false;
     bool postsync = false;
     if (p_.sync_stall) {
         const bool csr_insn = insn.cls == C::csr_read || insn.cls == C::csr_read_write || insn.cls == C::csr_write;
@@ -220,7 +222,8 @@ uint64_t TimingModel::step(const isa::RetiredInsn& insn, uint64_t pc, unsigned s
         bool mispredicted = false, predictable = false;
         if (p_.predictor.direction == PredictorConfig::Direction::veer_el2) {
             if (!(insn.branch & isa::br_exc_return)) {  // mret: a flush, not a prediction
-                const auto o = bp_.veer(pc, size, veer_kind(insn, pc, next_pc), taken, next_pc);
+                const auto o = interrupted ? bp_.veer_as_predicted(pc, size, veer_kind(insn, pc, next_pc))
+                                           : bp_.veer(pc, size, veer_kind(insn, pc, next_pc), taken, next_pc);
                 if (o.mispredicted) emit(b, p_.ev_mispredict);
                 if (o.flush) {
                     cycles += p_.mispredict_penalty;

@@ -268,6 +268,8 @@ public:
     void set_mie() { mstatus_ |= 8u; }
     // The CSR the next step()'s instruction accesses (its pre- and post-sync depend on it: sync_stall).
     void set_next_csr(uint16_t csr) { next_csr_ = csr; }
+    // The next step()'s instruction is the last before an interrupt entry: its successor is not in the trace.
+    void set_next_interrupted() { next_interrupted_ = true; }
 
 private:
     // The next level for an L1 refill (write: an L1 write-back): extra cycles beyond the L1 refill penalty.
@@ -326,8 +328,11 @@ private:
     EventBatch body_events_;
     // State that affects step() beyond the fields above (pre/post-sync and CSR write blocking, sync_stall): the CSR
     // of the next instruction (set_next_csr; consumed by step()), the cycle the next instruction may issue after a
-    // postsync instruction before it (0: none), and the issue cycle of the last write-only CSR instruction.
+    // postsync instruction before it (0: none), and the issue cycle of the last write-only CSR instruction. Also
+    // whether the next instruction is the last before an interrupt entry (set_next_interrupted; consumed by step()
+    // and only set right before it: a body's instructions have their successors in the body, never an entry).
     uint16_t next_csr_ = 0;
+    bool next_interrupted_ = false;
     uint64_t postsync_until_ = 0;
     uint64_t csr_write_issue_ = 0;
 };

@@ -206,6 +206,26 @@ TEST(BranchPredictor, VeerWrongPathReturnPopsTheStack) {
     EXPECT_TRUE(last_return_missed(4));  // 0x300 popped 0x182 on the wrong path
 }
 
+TEST(BranchPredictor, VeerBranchBeforeAnInterruptGoesWherePredicted) {
+    // A loop branch in the BTB, predicted taken; the last one before an interrupt entry has the handler as its
+    // successor in the trace. Taken to go where predicted, it neither mispredicts nor loses its BTB entry (as a
+    // taken branch to the handler's address it would be a branch error that invalidates the entry).
+    BranchPredictor bp(veer_config(0));
+    EXPECT_TRUE(bp.veer(0x1000, 2, VK::cond, true, 0xFF0).mispredicted);  // allocated, counter weakly taken
+    EXPECT_FALSE(bp.veer(0x1000, 2, VK::cond, true, 0xFF0).mispredicted);
+    const auto o = bp.veer_as_predicted(0x1000, 2, VK::cond);
+    EXPECT_FALSE(o.mispredicted);
+    EXPECT_FALSE(o.flush);
+    EXPECT_FALSE(bp.veer(0x1000, 2, VK::cond, true, 0xFF0).mispredicted);  // still in the BTB, still taken
+    // The old way: the handler (0x3A0) as the target of the entry for 0xFF0, a branch error: refetched unpredicted,
+    // and the entry is gone, so the next taken one mispredicts again.
+    EXPECT_TRUE(bp.veer(0x1000, 2, VK::cond, true, 0x3A0).mispredicted);
+    EXPECT_TRUE(bp.veer(0x1000, 2, VK::cond, true, 0xFF0).mispredicted);
+    // Not in the BTB: predicted to fall through, which is no misprediction and allocates nothing.
+    EXPECT_FALSE(bp.veer_as_predicted(0x2000, 2, VK::cond).mispredicted);
+    EXPECT_TRUE(bp.veer(0x2000, 2, VK::cond, true, 0x1F00).mispredicted);
+}
+
 TEST(VeerDivider, TimeFollowsTheOperands) {
     // el2_exu_div_ctl.sv (4-bit steps, shortcut from the operands' leading sign bits), with 11 cycles for a
     // division that takes no shortcut. 123456789 / 977: 5 and 22 leading zeros, 22 - 5 + 1 = 18, 18 / 4 + 1 = 5
