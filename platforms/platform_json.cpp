@@ -204,6 +204,8 @@ void visit_timing(V& v, TimingParams& t) {
     v("mstatus_write_extra", t.mstatus_write_extra);
     v("interrupt_entry", t.interrupt_entry);
     v("fw_halt_wake", t.fw_halt_wake);
+    v("ext_interrupt_freeze", t.ext_interrupt_freeze);
+    v("trap_redirect", t.trap_redirect);
     v("csr_read_lead", t.csr_read_lead);
     v("sync_stall", t.sync_stall);
     v.csr_list("presync_csrs", t.presync_csrs);
@@ -215,7 +217,7 @@ void visit_timing(V& v, TimingParams& t) {
 }
 // Every field of TimingParams is in visit_timing: a new field changes the size and stops the build here. Add it
 // to visit_timing (and docs/platform-files.md), then update the size.
-static_assert(sizeof(TimingParams) == 600,
+static_assert(sizeof(TimingParams) == 608,
               "TimingParams changed: add the new field to visit_timing in platforms/platform_json.cpp");
 
 constexpr std::pair<timing::PredictorConfig::Direction, const char*> directions[] = {

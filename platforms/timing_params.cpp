@@ -144,16 +144,19 @@ TimingParams veer() {
     p.ev_presync = 32;
     p.csr_write_block = 3;
     // A trap (ecall, ebreak) reaches its handler, mret its target, one cycle more than the postsync wait: 4 cycles
-    // after it (tests/veer-rtl/traps).
-    extra(p, C::ecall, 1);
-    extra(p, C::ebreak, 1);
-    extra(p, C::mret, 1);
+    // after it, which itself commits 1 cycle after the instruction before it (or its postsync wait): the cycle is
+    // the next instruction's (tests/veer-rtl/traps; irq: each mret 1 cycle, the next 4, so event 49 does not count
+    // it).
+    p.trap_redirect = 1;
     // Interrupts (tests/veer-rtl/irq): after an mpmc fw-halt, the last 7 cycles of the gap before the handler count
     // (the wake-up and the entry); mcycle stops for the rest.
     p.fw_halt_wake = 7;
-    // An interrupt's handler begins 4 cycles later than an instruction's successor would (irq: the handler's first
-    // instruction, 32 entries).
-    p.interrupt_entry = 4;
+    // An interrupt's handler begins 3 cycles later than an instruction's successor would (irq: the handler's first
+    // instruction commits 4 cycles after the instruction before it, at the timer, software and internal timer
+    // entries of every window); an external interrupt's fast redirect 4 more, with decode frozen (irq: 8 cycles, and
+    // event 30 counts 4 more than the postsync waits, 20 against 16).
+    p.interrupt_entry = 3;
+    p.ext_interrupt_freeze = 4;
     // A csrr of mcycle while it runs returns the count 3 cycles before the csrr commits (the exec.log's cycle
     // column): the bundled Dhrystone reads 1172 at commit 1175 and 340341 at 340344; perf_counters (user-mode
     // build) reads commit - 8 in all three of its cycle reads, 5 more because run.sh's --test-halt start holds the

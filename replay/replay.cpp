@@ -1025,6 +1025,7 @@ private:
     void interrupt(const TraceRecord& rec) {
         irq_seen_ = true;
         flush();
+        const bool woke = halt_pending_;
         if (halt_pending_) {
             halt_pending_ = false;
             const unsigned wake = p_.timing ? p_.timing->fw_halt_wake : 0;
@@ -1040,7 +1041,7 @@ private:
             }
         }
         if (p_.interrupt) p_.interrupt(rec.cause, batch_);
-        if (tm_) tm_->take_interrupt();
+        if (tm_) tm_->take_interrupt(rec.cause, woke);
     }
 
     // A point of the time series, with the PMU up to date.

@@ -120,9 +120,15 @@ void TimingModel::set_mstatus(uint32_t value) {
     pending_extra_ += p_.mstatus_write_extra;
 }
 
-void TimingModel::take_interrupt() {
+void TimingModel::take_interrupt(unsigned cause, bool from_halt) {
     mstatus_ = trap_entry(mstatus_);
-    pending_extra_ += p_.interrupt_entry;
+    // Woken from fw-halt: the handler's first instruction takes the fw_halt_wake cycles the core ran in the trace's
+    // gap (tests/veer-rtl/irq), its own included.
+    pending_extra_ += from_halt && p_.fw_halt_wake ? p_.fw_halt_wake - 1 : p_.interrupt_entry;
+    if (cause == 11 && p_.ext_interrupt_freeze) {  // machine external interrupt (privileged spec 3.1.9)
+        pending_extra_ += p_.ext_interrupt_freeze;
+        pending_freeze_ += p_.ext_interrupt_freeze;
+    }
     next_fetch_new_ = true;  // the handler is fetched anew
 }
 
@@ -180,7 +186,8 @@ uint64_t TimingModel::step(const isa::RetiredInsn& insn, uint64_t pc, unsigned s
         emit(b, p_.ev_postsync, post_wait);
     }
     if (stall) emit(b, p_.ev_dep_stall, stall);
-    const uint64_t issue = paired ? prev_issue_ : now_ + stall;
+    // It issues after the cycles the previous instruction left to it (a redirect: trap_redirect, interrupt_entry).
+    const uint64_t issue = paired ? prev_issue_ : now_ + stall + pending_extra_;
     // A division's time: fixed, or (VeeR EL2) from its operands; the divider is busy as long as its result takes.
     unsigned div_time = p_.divider_busy;
     if (insn.cls == C::div && p_.divider_from_operands)
@@ -201,7 +208,16 @@ uint64_t TimingModel::step(const isa::RetiredInsn& insn, uint64_t pc, unsigned s
                                  : p_.result_latency[cls] + (bus && insn.cls == C::load ? p_.bus_load_latency : 0u);
     for (uint32_t m = dst; m; m &= m - 1) ready_[ctz(m)] = issue + latency;
     uint64_t cycles = (paired ? 0 : 1) + stall + p_.class_extra[cls] + pending_extra_;
+    unsigned freeze = 0;  // cycles of a fast interrupt's freeze: decode stalled, interrupts still enabled
+    if (pending_extra_) {
+        freeze = pending_freeze_;
+        if (freeze) emit(b, p_.ev_dep_stall, freeze);
+        pending_freeze_ = 0;
+    }
     pending_extra_ = 0;
+    // ecall, ebreak and mret: the redirect's cycle shows on the next instruction (tests/veer-rtl/traps: mret 1 cycle
+    // after its postsync wait, its target 4 after it; irq).
+    if (insn.cls == C::ecall || insn.cls == C::ebreak || insn.cls == C::mret) pending_extra_ = p_.trap_redirect;
     // Interrupts disabled: this instruction's cycles count while MIE is 0; a trap clears MIE, mret restores it.
     const bool mie_before = mstatus_ & 8u;
     // Fetches past a flush that hit before it lands (VeeR EL2 el2_ifu_mem_ctl.sv: ic_act_hit_f counts every fetch
@@ -371,7 +387,7 @@ uint64_t TimingModel::step(const isa::RetiredInsn& insn, uint64_t pc, unsigned s
     const uint64_t back = cycles - fetch_cycles - flush_cycles - (paired ? 0 : 1);
     if (back) emit(b, p_.ev_stall_backend, back);
     // The next instruction may pair with this one if it issued alone, took one cycle and did not branch away.
-    if (!mie_before) emit(b, p_.ev_irq_disabled, cycles);
+    if (!mie_before) emit(b, p_.ev_irq_disabled, cycles - freeze);
     pair_open_ = !paired && cycles == base && base == 1 + stall && !((insn.branch & isa::br_taken) && !insn.cond_failed);
     prev_issue_ = issue;
     prev_dst_ = dst;

@@ -108,8 +108,16 @@ struct TimingParams {
     unsigned mstatus_write_extra = 0;  // extra cycles of a write to mstatus beyond a CSR write's
     // An interrupt taken: extra cycles of the handler's first instruction (the flush and the redirect), and, after
     // a pmu/fw-halt, the cycles of the trace's gap before the handler that the core runs (waking up, taking the
-    // interrupt); the rest of the gap it sleeps (VeeR EL2: mcycle stops).
+    // interrupt: the handler's first instruction takes them all); the rest of the gap it sleeps (VeeR EL2: mcycle
+    // stops).
     unsigned interrupt_entry = 0, fw_halt_wake = 0;
+    // VeeR EL2 fast interrupt redirect (el2_dec_tlu_ctl.sv, FAST_INTERRUPT_REDIRECT: take_ext_int_start,
+    // ext_int_freeze; el2_dec_decode_ctl.sv, dec_extint_stall): before an external interrupt (cause 11) is taken
+    // the core reads its handler's address from the meivt table, with decode frozen: this many more cycles, with
+    // interrupts still enabled, each a decode stall (ev_dep_stall).
+    unsigned ext_interrupt_freeze = 0;
+    // ecall, ebreak and mret: extra cycles of the instruction after them (the redirect), beyond their postsync.
+    unsigned trap_redirect = 0;
     // A CSR read samples a running counter this many cycles before the reading instruction commits (the trace's
     // timestamps: --timing trace). 0: at the commit of the instruction before it.
     unsigned csr_read_lead = 0;
@@ -261,9 +269,10 @@ public:
     // a shortcut).
     static unsigned veer_div_time(unsigned full, uint32_t a, uint32_t b, bool rem);
     uint32_t mstatus() const { return mstatus_; }
-    // An interrupt taken before the next instruction (RISC-V privileged spec 3.1.6.1: MPIE = MIE, MIE = 0); its
-    // cost (interrupt_entry) goes to that instruction, the handler's first.
-    void take_interrupt();
+    // An interrupt taken before the next instruction (RISC-V privileged spec 3.1.6.1: MPIE = MIE, MIE = 0), with
+    // its exception code (`cause`) and whether it woke the core from pmu/fw-halt; its cost (interrupt_entry, or
+    // fw_halt_wake, and ext_interrupt_freeze) goes to that instruction, the handler's first.
+    void take_interrupt(unsigned cause = 0, bool from_halt = false);
     // VeeR EL2 mpmc with haltie (PRM ch. 5): entering fw-halt sets mstatus.MIE, at no cost of its own.
     void set_mie() { mstatus_ |= 8u; }
     // The CSR the next step()'s instruction accesses (its pre- and post-sync depend on it: sync_stall).
@@ -305,6 +314,9 @@ private:
     uint16_t cacheable_ = 0xFFFF;          // a bit per 256 MiB region
     uint32_t mstatus_ = 0;                 // reset: MIE = MPIE = 0
     unsigned pending_extra_ = 0;           // cycles the previous instruction left to the next one
+    // Of those, the cycles of a fast interrupt's freeze (ext_interrupt_freeze): interrupts still enabled, decode
+    // stalled. Set by take_interrupt() only, whose record is always stepped: 0 at a body's entry.
+    unsigned pending_freeze_ = 0;
     uint64_t divider_free_ = 0;            // the cycle the divider takes a new division
     uint32_t div_a_ = 0, div_b_ = 0;       // the next division's operands (set_div_operands)
     bool div_rem_ = false, div_known_ = false;

@@ -410,6 +410,44 @@ TEST(TimingModel, VeerPreAndPostSync) {
     EXPECT_EQ(b.count(30), 2u + 2u + 3u + 2u + 2u + 2u);
 }
 
+// VeeR EL2 interrupt entries and trap redirects (tests/veer-rtl/irq, traps; figures of the veer-el2 platform):
+// an mret commits 1 cycle after its postsync wait, its target 4 after it, with interrupts enabled again; a timer
+// interrupt's handler begins 4 cycles after the instruction before it, an external one's 4 later still (the fast
+// redirect's freeze: decode stalls with interrupts enabled), one after a fw-halt wake 7 after it.
+TEST(TimingModel, VeerInterruptEntriesAndTrapRedirects) {
+    TimingParams p;
+    p.sync_stall = 2;
+    p.ev_postsync = 31;
+    p.ev_dep_stall = 30;
+    p.ev_irq_disabled = 49;
+    p.trap_redirect = 1;
+    p.interrupt_entry = 3;
+    p.ext_interrupt_freeze = 4;
+    p.fw_halt_wake = 7;
+    TimingModel m(p);
+    EventBatch b;
+    using C = isa::InsnClass;
+    auto step = [&](C cls) { return m.step(insn(cls), 0x1000, 4, 0x1004, nullptr, 0, b); };
+    m.set_mstatus(0x88);  // MIE, MPIE
+    EXPECT_EQ(step(C::alu), 1u);
+    m.take_interrupt(7);            // machine timer: MIE 0
+    EXPECT_EQ(step(C::alu), 4u);    // 1 + interrupt_entry, interrupts disabled
+    EXPECT_EQ(step(C::mret), 1u);   // disabled too
+    EXPECT_EQ(step(C::alu), 4u);    // 1 + the postsync wait 2 + the redirect 1: enabled again (MPIE)
+    EXPECT_EQ(step(C::alu), 1u);
+    EXPECT_EQ(b.count(49), 4u + 1u);
+    EXPECT_EQ(b.count(30), 2u);
+    m.take_interrupt(11);           // machine external: the fast redirect's freeze first
+    EXPECT_EQ(step(C::alu), 8u);
+    EXPECT_EQ(b.count(30), 2u + 4u);       // the freeze: decode stalls
+    EXPECT_EQ(b.count(49), 5u + 8u - 4u);  // not while frozen: the interrupt is not yet taken
+    EXPECT_EQ(step(C::mret), 1u);
+    EXPECT_EQ(step(C::alu), 4u);
+    m.take_interrupt(29, true);     // internal timer 0, waking the core from fw-halt
+    EXPECT_EQ(step(C::alu), 7u);    // fw_halt_wake, its own cycle included
+    EXPECT_EQ(b.count(31), 2u + 2u);
+}
+
 // VeeR EL2 mrac: region r is cacheable when its two bits are 01 (10 and 11: side effect, not cacheable). Fetches
 // from a region that is not cacheable go over the I-bus one by one.
 TEST(TimingModel, UncacheableRegionsFetchOverTheBus) {
