@@ -223,8 +223,10 @@ TimingParams veer() {
     p.ev_ibus_access = 42;
     p.ev_bus_misaligned = 44;
     // tests/veer-rtl/misaligned: a misaligned D-bus load holds the pipeline until its data returns (the next
-    // instruction 7 cycles later), a misaligned D-bus store costs 1 more; one that crosses a 64-bit beat is two
-    // D-bus transactions (event 43), one misaligned transaction (44) either way.
+    // instruction 7 cycles later), a misaligned D-bus store costs 1 more per bus transaction (the RTL holds the next
+    // load at decode: 3 cycles behind a store in one beat and one across two); one that crosses a 64-bit beat is
+    // two D-bus transactions (event 43), one misaligned transaction (44) either way. All of them decode stalls
+    // (event 30: 474 a window, the model 482).
     p.bus_misaligned_load_penalty = 6;
     p.bus_misaligned_store_penalty = 1;
     p.dbus_beat = 8;

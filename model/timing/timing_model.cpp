@@ -365,9 +365,14 @@ uint64_t TimingModel::step(const isa::RetiredInsn& insn, uint64_t pc, unsigned s
             const bool split = p_.dbus_beat && mem[k].size > 1 &&
                                mem[k].addr / p_.dbus_beat != (mem[k].addr + mem[k].size - 1) / p_.dbus_beat;
             emit(b, p_.ev_bus_access, split ? 2 : 1);
+            // A misaligned load holds decode until its data returns; a misaligned store, once per bus transaction,
+            // until the bus buffer drains (the RTL stalls the next load or store at decode): decode stalls.
             if (insn.unaligned) {
                 emit(b, p_.ev_bus_misaligned);
-                cycles += insn.cls == C::load ? p_.bus_misaligned_load_penalty : p_.bus_misaligned_store_penalty;
+                const unsigned hold = insn.cls == C::load ? p_.bus_misaligned_load_penalty
+                                                          : p_.bus_misaligned_store_penalty * (split ? 2u : 1u);
+                cycles += hold;
+                emit(b, p_.ev_dep_stall, hold);
             }
         }
         emit(b, insn.cls == C::load ? p_.ev_bus_load : p_.ev_bus_store);

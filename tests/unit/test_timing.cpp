@@ -448,6 +448,33 @@ TEST(TimingModel, VeerInterruptEntriesAndTrapRedirects) {
     EXPECT_EQ(b.count(31), 2u + 2u);
 }
 
+// VeeR EL2 misaligned D-bus accesses (tests/veer-rtl/misaligned): a load holds decode 6 cycles, a store 1 per bus
+// transaction (2 when it crosses a 64-bit beat); every such cycle is a decode stall (event 30).
+TEST(TimingModel, VeerMisalignedBusAccessesStallDecode) {
+    TimingParams p;
+    p.local_data = TimingParams::Region{0xF0040000u, 64 * 1024};
+    p.bus_misaligned_load_penalty = 6;
+    p.bus_misaligned_store_penalty = 1;
+    p.dbus_beat = 8;
+    p.ev_dep_stall = 30;
+    p.ev_bus_access = 43;
+    TimingModel m(p);
+    EventBatch b;
+    auto step = [&](isa::InsnClass cls, uint64_t addr, bool unaligned) {
+        isa::RetiredInsn i = insn(cls);
+        i.unaligned = unaligned;
+        const MemRef r{addr, cls == isa::InsnClass::store, 4};
+        return m.step(i, 0x200, 4, 0x204, &r, 1, b);
+    };
+    EXPECT_EQ(step(isa::InsnClass::load, 0x80100002, true), 7u);   // in one beat
+    EXPECT_EQ(step(isa::InsnClass::store, 0x8010000A, true), 2u);  // in one beat: 1 transaction
+    EXPECT_EQ(step(isa::InsnClass::store, 0x8010000E, true), 3u);  // across two beats: 2 transactions
+    EXPECT_EQ(step(isa::InsnClass::store, 0xF00400E1, true), 1u);  // to the DCCM: no bus
+    EXPECT_EQ(step(isa::InsnClass::load, 0x80100000, false), 1u);
+    EXPECT_EQ(b.count(30), 6u + 1u + 2u);
+    EXPECT_EQ(b.count(43), 1u + 1u + 2u + 1u);
+}
+
 // VeeR EL2 mrac: region r is cacheable when its two bits are 01 (10 and 11: side effect, not cacheable). Fetches
 // from a region that is not cacheable go over the I-bus one by one.
 TEST(TimingModel, UncacheableRegionsFetchOverTheBus) {
