@@ -110,6 +110,12 @@ inline uint64_t load8(const char* p) {
     std::memcpy(&x, p, sizeof x);
     return x;
 }
+// Whether a byte of x is c: the zero-byte test on x ^ c (a borrow can mark bytes above a zero byte, never when
+// there is none).
+inline bool has_byte(uint64_t x, char c) {
+    const uint64_t v = x ^ (ones * static_cast<unsigned char>(c));
+    return ((v - ones) & ~v & (ones * 0x80)) != 0;
+}
 inline unsigned low_zero_bytes(uint64_t m) { return static_cast<unsigned>(__builtin_ctzll(m)) >> 3; }
 inline unsigned high_zero_bytes(uint64_t m) { return static_cast<unsigned>(__builtin_clzll(m)) >> 3; }
 
@@ -222,19 +228,69 @@ inline constexpr HexDigits hex_digits{};
 
 inline unsigned hex_digit(char c) { return detail::hex_digits.v[static_cast<unsigned char>(c)]; }
 
-// [0x|0X]hex digits only, 1 to 16 of them. The digits are tested together at the end (a value of 16 sets a bit
-// that no digit has): no branch per digit.
+namespace detail {
+// Eight hexadecimal digits at once, as load8() has them (the first, most significant, in the low byte): their value,
+// or false when a byte is not a digit. Each byte is tested against the ranges '0'-'9' and, with bit 5 set,
+// 'a'-'f': adding 0x80 - bound to a byte below 0x80 sets its top bit exactly when the byte is at least the bound,
+// and carries into no other byte (bytes at or above 0x80 are not digits and are rejected first).
+inline bool hex8(uint64_t x, uint64_t& v) {
+    constexpr uint64_t top = ones * 0x80;
+    if (x & top) return false;
+    const uint64_t lower = x | (ones * 0x20);  // 'A'-'F' as 'a'-'f'
+    const uint64_t digit = (x + ones * (0x80 - '0')) & ~(x + ones * (0x80 - '9' - 1));
+    const uint64_t letter = (lower + ones * (0x80 - 'a')) & ~(lower + ones * (0x80 - 'f' - 1));
+    if (((digit | letter) & top) != top) return false;
+    // A digit's value is its low four bits; a letter's, its low four bits (1-6) plus 9.
+    uint64_t n = (x & (ones * 0x0F)) + ((letter >> 7) & ones) * 9;
+    n = ((n << 4) | (n >> 8)) & 0x00FF00FF00FF00FFull;   // pairs of digits: bytes in 16-bit lanes
+    n = ((n << 8) | (n >> 16)) & 0x0000FFFF0000FFFFull;  // four digits in 32-bit lanes
+    v = ((n << 16) | (n >> 32)) & 0xFFFFFFFFull;
+    return true;
+}
+
+// The top bit of each byte of x that is c: exact per byte (a byte's low seven bits plus 0x7F carry into no other).
+inline uint64_t bytes_equal(uint64_t x, char c) {
+    const uint64_t v = x ^ (ones * static_cast<unsigned char>(c));  // zero bytes: c
+    return ~(((v & (ones * 0x7F)) + ones * 0x7F) | v) & (ones * 0x80);
+}
+
+// An eight-character field as printf's "%8d" has it, as load8() has it: spaces, then one to eight decimal digits
+// (no other character). Their value, or false.
+inline bool right_dec8(uint64_t x, uint64_t& v) {
+    constexpr uint64_t top = ones * 0x80;
+    if (x & top) return false;
+    const uint64_t digit = (x + ones * (0x80 - '0')) & ~(x + ones * (0x80 - '9' - 1)) & top;
+    if (!digit) return false;
+    const unsigned lead = low_zero_bytes(digit);  // the last byte is a digit: lead < 8
+    if (digit != top << (8 * lead) || (bytes_equal(x, ' ') | digit) != top) return false;
+    // A space's low four bits are zero: a leading zero. Then pairs, fours and eights of digits, as in hex8.
+    uint64_t n = x & (ones * 0x0F);
+    n = (n * 10 + (n >> 8)) & 0x00FF00FF00FF00FFull;
+    n = (n * 100 + (n >> 16)) & 0x0000FFFF0000FFFFull;
+    v = (n * 10000 + (n >> 32)) & 0xFFFFFFFFull;
+    return true;
+}
+}  // namespace detail
+
+// [0x|0X]hex digits only, 1 to 16 of them. The digits before the last multiple of eight through a table, tested
+// together at the end (a value of 16 sets a bit that no digit has: no branch per digit); then eight at a time.
 inline bool hex(std::string_view s, uint64_t& v) {
     if (s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) s.remove_prefix(2);
     if (s.empty() || s.size() > 16) return false;
     uint64_t x = 0;
     unsigned bad = 0;
-    for (const char c : s) {
-        const unsigned d = hex_digit(c);
+    const size_t lead = detail::swar ? s.size() % 8 : s.size();
+    for (size_t i = 0; i < lead; ++i) {
+        const unsigned d = hex_digit(s[i]);
         bad |= d;
         x = (x << 4) | (d & 15u);
     }
     if (bad & 16u) return false;
+    for (size_t i = lead; i < s.size(); i += 8) {
+        uint64_t w;
+        if (!detail::hex8(detail::load8(s.data() + i), w)) return false;
+        x = (x << 32) | w;
+    }
     v = x;
     return true;
 }

@@ -124,6 +124,99 @@ TEST(Scan, HexAcceptsOneToSixteenDigitsAfterAnOptionalPrefix) {
     EXPECT_EQ(v, 7u);  // untouched by a failure
 }
 
+// The digits are read eight at a time (scan::detail::hex8): every byte value at every position of every length,
+// against a digit-by-digit reading, with the text at each alignment.
+TEST(Scan, HexEightAtATimeAgreesWithDigitByDigit) {
+    const auto reference = [](std::string_view s, uint64_t& v) {
+        if (s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) s.remove_prefix(2);
+        if (s.empty() || s.size() > 16) return false;
+        uint64_t x = 0;
+        for (const char c : s) {
+            unsigned d;
+            if (c >= '0' && c <= '9') d = static_cast<unsigned>(c - '0');
+            else if (c >= 'a' && c <= 'f') d = static_cast<unsigned>(c - 'a' + 10);
+            else if (c >= 'A' && c <= 'F') d = static_cast<unsigned>(c - 'A' + 10);
+            else return false;
+            x = x * 16 + d;
+        }
+        v = x;
+        return true;
+    };
+    const std::string digits = "0123456789abcdefABCDEF";
+    unsigned checked = 0;
+    for (size_t len = 1; len <= 16; ++len)
+        for (size_t pos = 0; pos < len; ++pos)
+            for (unsigned c = 0; c < 256; ++c) {
+                std::string text;
+                for (size_t i = 0; i < len; ++i) text += digits[(i * 7 + len) % digits.size()];
+                text[pos] = static_cast<char>(c);
+                const size_t off = (len + pos + c) % 8;
+                const std::string buf = std::string(off, '7') + text + "9999";
+                const std::string_view s(buf.data() + off, len);
+                uint64_t got = 1, want = 1;
+                const bool ok = hex(s, got), want_ok = reference(s, want);
+                ASSERT_EQ(ok, want_ok) << "'" << text << "'";
+                if (ok) {
+                    ASSERT_EQ(got, want) << "'" << text << "'";
+                }
+                ++checked;
+            }
+    EXPECT_EQ(checked, 136u * 256u);
+    uint64_t v = 0;
+    EXPECT_TRUE(hex("DeadBeef", v));  // both cases in one group of eight
+    EXPECT_EQ(v, 0xDEADBEEFu);
+    EXPECT_TRUE(hex("0x123456789ABCDEF", v));  // seven digits, then eight
+    EXPECT_EQ(v, 0x123456789ABCDEFu);
+    EXPECT_FALSE(hex("8000000\x80", v));  // a byte above 0x7F in the last place of a group
+}
+
+// An eight-character "%8d" field read at once (scan::detail::right_dec8, the VeeR exec.log's columns): spaces then
+// one to eight digits, every byte value at every position of every such field, against a character-by-character
+// reading; and the byte tests beside it.
+TEST(Scan, RightAlignedDecimalFieldsEightAtATime) {
+    const auto reference = [](const std::string& f, uint64_t& v) {
+        size_t i = 0;
+        while (i < f.size() && f[i] == ' ') ++i;
+        if (i == f.size()) return false;
+        uint64_t x = 0;
+        for (; i < f.size(); ++i) {
+            if (f[i] < '0' || f[i] > '9') return false;
+            x = x * 10 + static_cast<uint64_t>(f[i] - '0');
+        }
+        v = x;
+        return true;
+    };
+    unsigned checked = 0;
+    for (unsigned lead = 0; lead <= 8; ++lead)
+        for (unsigned pos = 0; pos < 8; ++pos)
+            for (unsigned c = 0; c < 256; ++c) {
+                std::string f(lead, ' ');
+                for (unsigned i = lead; i < 8; ++i) f += static_cast<char>('0' + (i * 7 + lead) % 10);
+                f[pos] = static_cast<char>(c);
+                uint64_t got = 1, want = 1;
+                const bool ok = trace::scan::detail::right_dec8(trace::scan::detail::load8(f.data()), got);
+                ASSERT_EQ(ok, reference(f, want)) << "'" << f << "'";
+                if (ok) {
+                    ASSERT_EQ(got, want) << "'" << f << "'";
+                }
+                const uint64_t x = trace::scan::detail::load8(f.data());
+                uint64_t eq = 0;
+                for (unsigned i = 0; i < 8; ++i)
+                    if (f[i] == ';') eq |= uint64_t{0x80} << (8 * i);
+                ASSERT_EQ(trace::scan::detail::bytes_equal(x, ';'), eq) << "'" << f << "'";
+                ASSERT_EQ(trace::scan::detail::has_byte(x, ';'), eq != 0) << "'" << f << "'";
+                ++checked;
+            }
+    EXPECT_EQ(checked, 9u * 8u * 256u);
+    uint64_t v = 0;
+    EXPECT_TRUE(trace::scan::detail::right_dec8(trace::scan::detail::load8("99999999"), v));
+    EXPECT_EQ(v, 99999999u);
+    EXPECT_TRUE(trace::scan::detail::right_dec8(trace::scan::detail::load8("       0"), v));
+    EXPECT_EQ(v, 0u);
+    EXPECT_FALSE(trace::scan::detail::right_dec8(trace::scan::detail::load8("  12 345"), v));  // a space inside
+    EXPECT_FALSE(trace::scan::detail::right_dec8(trace::scan::detail::load8("\t    123"), v));  // not a space
+}
+
 TEST(Scan, DecAcceptsDigitsWithinSixtyFourBits) {
     uint64_t v = 7;
     EXPECT_TRUE(dec("0", v));
