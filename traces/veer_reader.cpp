@@ -105,13 +105,59 @@ private:
         return false;
     }
 
+    // What the reader needs of an encoding, decoded once per distinct encoding (a real exec.log has a few hundred:
+    // 613 in the shared Dhrystone log): its class (isa::rv32::classify, RV32), where it goes (transfer: an offset
+    // from the PC, or a register and immediate, never a target), its memory operand (mem_op). Each is a function of
+    // the 32-bit encoding alone, so a cache keyed by the whole encoding gives what the three calls give; the PC and
+    // the register values are applied per record (successor()).
+    struct Decoded {
+        uint32_t encoding = 0;
+        int32_t offset = 0;  // transfer's
+        isa::rv32::Klass klass = isa::rv32::Klass::illegal;
+        isa::rv32::Transfer::Kind kind = isa::rv32::Transfer::none;
+        uint8_t rs1 = 0;
+        bool valid = false, conditional = false;
+        bool mem = false, store = false;  // a load or store; which
+        uint8_t mem_size = 0, data_reg = 0;
+    };
+    // An open-addressed table (linear probing), at most half full: emptied when a trace has more distinct
+    // encodings than that, and filled again as they come.
+    static constexpr unsigned decoded_bits = 11;
+    static constexpr size_t decoded_limit = size_t{1} << (decoded_bits - 1);
+    const Decoded& decode(uint32_t enc) {
+        constexpr size_t mask = (size_t{1} << decoded_bits) - 1;
+        size_t i = ((enc ^ (enc >> 15)) * 0x9E3779B1u) >> (32 - decoded_bits);
+        for (; decoded_[i].valid; i = (i + 1) & mask)
+            if (decoded_[i].encoding == enc) return decoded_[i];
+        if (decoded_count_ == decoded_limit) {
+            for (Decoded& e : decoded_) e.valid = false;
+            decoded_count_ = 0;
+            return decode(enc);
+        }
+        ++decoded_count_;
+        Decoded& d = decoded_[i];
+        d.encoding = enc;
+        d.valid = true;
+        d.klass = isa::rv32::classify(enc, false).klass;
+        const auto t = isa::rv32::transfer(enc);
+        d.kind = t.kind;
+        d.conditional = t.conditional;
+        d.offset = t.offset;
+        d.rs1 = static_cast<uint8_t>(t.rs1);
+        const auto mop = isa::rv32::mem_op(enc);
+        d.mem = mop.has_value();
+        d.store = mop && mop->store;
+        d.mem_size = static_cast<uint8_t>(mop ? mop->size : 0);
+        d.data_reg = static_cast<uint8_t>(mop ? mop->data_reg : 0);
+        return d;
+    }
+
     void set_gpr(unsigned reg, uint64_t v) {
         if (reg) gpr_[reg] = v;
     }
 
-    // abi=value: a GPR write.
-    bool parse_reg(std::string_view tok, unsigned& reg, uint64_t& v) {
-        const size_t eq = tok.find('=');
+    // abi=value: a GPR write; `eq` is the position of the '=' (npos: none).
+    static bool parse_reg(std::string_view tok, size_t eq, unsigned& reg, uint64_t& v) {
         if (eq == std::string_view::npos) return false;
         const auto r = isa::rv32::gpr_by_name(tok.substr(0, eq));
         if (!r || !scan::hex(tok.substr(eq + 1), v)) return false;
@@ -239,18 +285,19 @@ private:
 
     // Where an instruction may go next (RISC-V unprivileged spec 2.5): its fall-through, a branch's target, a
     // jump's; any is accepted after mret (mepc is not followed), none when it is not known.
+    // With it, the instruction's class (transition()).
     struct Succ {
         uint64_t a = 0, b = 0;
         bool any = false;
+        isa::rv32::Klass klass = isa::rv32::Klass::illegal;
     };
-    Succ successor(const TraceRecord& r) const {
-        Succ s{r.pc + r.size, r.pc + r.size, false};
-        const auto t = isa::rv32::transfer(r.encoding);
-        if (t.kind == isa::rv32::Transfer::relative) {
-            s.b = r.pc + static_cast<uint64_t>(static_cast<int64_t>(t.offset));
-            if (!t.conditional) s.a = s.b;
-        } else if (t.kind == isa::rv32::Transfer::indirect) {
-            s.a = s.b = (gpr_[t.rs1] + static_cast<uint64_t>(static_cast<int64_t>(t.offset))) & 0xFFFFFFFEu;
+    Succ successor(const TraceRecord& r, const Decoded& d) const {
+        Succ s{r.pc + r.size, r.pc + r.size, false, d.klass};
+        if (d.kind == isa::rv32::Transfer::relative) {
+            s.b = r.pc + static_cast<uint64_t>(static_cast<int64_t>(d.offset));
+            if (!d.conditional) s.a = s.b;
+        } else if (d.kind == isa::rv32::Transfer::indirect) {
+            s.a = s.b = (gpr_[d.rs1] + static_cast<uint64_t>(static_cast<int64_t>(d.offset))) & 0xFFFFFFFEu;
         } else if (r.encoding == mret_encoding) {
             s.any = true;
         }
@@ -299,131 +346,205 @@ private:
             }
             if (w.kind == RegKind::csr && w.index == 0xBC8) have_meivt_ = w.value != 0;
         }
-        const auto info = isa::rv32::classify(prev.encoding, false);
         using K = isa::rv32::Klass;
+        const K klass = held_succ_.klass;  // prev's
         uint16_t cause = TraceRecord::unknown_cause;
         const bool vector = at_vector(cur.pc, cause);
-        const bool exception = info.klass == K::ecall || info.klass == K::ebreak || (info.klass == K::csr && !result);
-        if (info.klass == K::mret) {
+        const bool exception = klass == K::ecall || klass == K::ebreak || (klass == K::csr && !result);
+        if (klass == K::mret) {
             priv_ = mpp_;
             mpp_ = 0;
         }
-        if (!goes_to(held_succ_, cur.pc) && !(vector && exception) && info.klass != K::mret && (vector || have_meivt_)) {
+        if (!goes_to(held_succ_, cur.pc) && !(vector && exception) && klass != K::mret && (vector || have_meivt_)) {
             cur.interrupt = true;
             cur.cause = vector ? cause : uint16_t{11};  // not at mtvec: the fast redirect of an external interrupt
             mpp_ = priv_;
             priv_ = 3;
-        } else if (info.klass != K::mret && vector && cur.pc != prev.pc + prev.size && info.klass != K::branch &&
-                   info.klass != K::jal && info.klass != K::jalr) {
+        } else if (klass != K::mret && vector && cur.pc != prev.pc + prev.size && klass != K::branch &&
+                   klass != K::jal && klass != K::jalr) {
             mpp_ = priv_;
             priv_ = 3;
-            if (info.klass == K::csr && !result) prev.trapped = true;
+            if (klass == K::csr && !result) prev.trapped = true;
         }
         cur.privilege = priv_;
     }
 
+    // The next instruction line as a record (late writebacks on the way are kept for it); false at the end.
     bool read_raw(TraceRecord& r) {
         std::string_view line;
         while (lines_.next(line)) {
             const uint64_t no = lines_.line_number();
-            std::string_view t = scan::trim(line);
-            if (t.empty() || (t.size() >= 2 && t[0] == '/' && t[1] == '/')) continue;
-            const size_t semi = t.find(';');
-            std::string_view fields = t.substr(0, semi);
-            const std::string_view dasm = semi == std::string_view::npos ? std::string_view{} : scan::trim(t.substr(semi + 1));
-            uint64_t cycle = 0;
-            if (!scan::dec(scan::word(fields), cycle) || scan::word(fields) != ":") {
-                bad_line(src_->path(), no, "expected '<cycle> : ...' (a VeeR exec.log line)");
-                continue;
+            Columns c;
+            if (!rtl_columns(line, c) && !split(line, no, c)) continue;
+            if (build(r, no, c)) return true;
+        }
+        return false;
+    }
+
+    // An instruction line's columns: cycle, PC, encoding, the register and CSR writes (before the ';') and the
+    // disassembly (after it; with its white space or not: only its brackets are read).
+    struct Columns {
+        uint64_t cycle = 0, pc = 0, insn = 0;
+        std::string_view writes, dasm;
+    };
+
+    // The RTL testbench's own layout, "%10d : %8s 0 %h %h%13s %14s ; %s" (FORMATS.md §4b): the columns at fixed
+    // places, read eight characters at a time without searching for them. A line is taken here only where split()
+    // would find the same columns: every fixed character checked, the leading runs of spaces (no other white
+    // space), the cycle and the instruction number decimal, PC and encoding eight hex digits, no ';' before the one
+    // at column 70. Anything else (other spacing, a wider cycle, a late writeback, a comment, an error) goes
+    // through split().
+    static bool rtl_columns(std::string_view l, Columns& c) {
+        using scan::detail::load8;
+        using scan::detail::has_byte;
+        if (l.size() < 72) return false;
+        const char* s = l.data();
+        if (s[10] != ' ' || s[11] != ':' || s[12] != ' ' || s[21] != ' ' || s[22] != '0' || s[23] != ' ' || s[32] != ' ' ||
+            s[41] != ' ' || s[69] != ' ' || s[70] != ';')
+            return false;
+        if (s[0] == ' ' && s[1] == ' ') {
+            if (!scan::detail::right_dec8(load8(s + 2), c.cycle)) return false;
+        } else if (!scan::dec(std::string_view(s, 10), c.cycle)) {  // ten digits
+            return false;
+        }
+        // "#<n>" right-aligned in eight: the '#' read as a space, then where it was checked (the last space).
+        const uint64_t n8 = load8(s + 13), hash = scan::detail::bytes_equal(n8, '#');
+        const uint64_t spaces = scan::detail::bytes_equal(n8, ' ') | hash;
+        uint64_t n;
+        if (!hash || hash != (spaces & ~(spaces >> 8)) || !scan::detail::right_dec8(n8 ^ ((hash >> 7) * ('#' ^ ' ')), n))
+            return false;
+        if (!scan::detail::hex8(load8(s + 24), c.pc) || !scan::detail::hex8(load8(s + 33), c.insn)) return false;
+        constexpr uint64_t blank = scan::detail::spaces;
+        if (load8(s + 55) == blank && load8(s + 61) == blank) {  // no CSR column
+            if (has_byte(load8(s + 41), ';') || has_byte(load8(s + 47), ';')) return false;
+            c.writes = std::string_view(s + 41, 14);
+        } else {
+            if (has_byte(load8(s + 41), ';') || has_byte(load8(s + 49), ';') || has_byte(load8(s + 57), ';') ||
+                has_byte(load8(s + 61), ';'))
+                return false;
+            c.writes = std::string_view(s + 41, 28);
+        }
+        c.dasm = std::string_view(s + 71, l.size() - 71);
+        return true;
+    }
+
+    // Any spacing: the columns of an instruction line (true); a late writeback (kept for the next instruction), a
+    // comment, a blank line or a bad line (reported) give false.
+    bool split(std::string_view line, uint64_t no, Columns& c) {
+        std::string_view t = scan::trim(line);
+        if (t.empty() || (t.size() >= 2 && t[0] == '/' && t[1] == '/')) return false;
+        const size_t semi = t.find(';');
+        std::string_view fields = t.substr(0, semi);
+        c.dasm = semi == std::string_view::npos ? std::string_view{} : scan::trim(t.substr(semi + 1));
+        if (!scan::dec(scan::word(fields), c.cycle) || scan::word(fields) != ":") {
+            bad_line(src_->path(), no, "expected '<cycle> : ...' (a VeeR exec.log line)");
+            return false;
+        }
+        const std::string_view w3 = scan::word(fields);
+        if (w3.empty() || w3[0] != '#') {
+            // A late writeback: "<cycle> : <abi>=<value> ; nbL|nbD".
+            unsigned reg;
+            uint64_t v;
+            if (!parse_reg(w3, scan::find(w3, '='), reg, v) || (c.dasm != "nbL" && c.dasm != "nbD")) {
+                bad_line(src_->path(), no, "expected '#<n>' or a writeback '<reg>=<value> ; nbL|nbD'");
+                return false;
             }
-            const std::string_view w3 = scan::word(fields);
-            if (w3.empty() || w3[0] != '#') {
-                // A late writeback: "<cycle> : <abi>=<value> ; nbL|nbD".
+            set_gpr(reg, v);
+            if (reg) late_.push_back({reg, v});
+            return false;
+        }
+        uint64_t n, hart;
+        if (!scan::dec(w3.substr(1), n) || !scan::dec(scan::word(fields), hart) || !scan::hex(scan::word(fields), c.pc) ||
+            !scan::hex(scan::word(fields), c.insn) || c.insn > 0xFFFFFFFFu) {
+            bad_line(src_->path(), no, "expected '#<n> 0 <pc hex> <opcode hex>'");
+            return false;
+        }
+        c.writes = fields;
+        return true;
+    }
+
+    // The record of an instruction line's columns: false for a bad line (reported).
+    bool build(TraceRecord& r, uint64_t no, const Columns& c) {
+        r.clear();
+        r.line = no;
+        r.pc = c.pc;
+        r.encoding = static_cast<uint32_t>(c.insn);
+        r.isa = IsaState::rv32;
+        r.size = (c.insn & 3u) == 3u ? 4 : 2;
+        r.privilege = 3;  // set by transition()
+        r.has_time = true;
+        r.time = c.cycle;
+        bool ok = true;
+        for (const auto& [reg, v] : late_)
+            if (!r.add_reg(RegKind::gpr, static_cast<uint16_t>(reg), v, true)) ok = false;
+        late_.clear();
+        if (!ok) {
+            bad_line(src_->path(), no, fmt::format("more than {} register writes for one instruction (late writebacks included)",
+                                                   TraceRecord::max_regs));
+            return false;
+        }
+        std::string_view fields = c.writes;
+        for (std::string_view tok = scan::word(fields); !tok.empty(); tok = scan::word(fields)) {
+            const size_t eq = scan::find(tok, '=');
+            uint64_t v;
+            if (tok[0] == 'c' && eq != std::string_view::npos && eq != 1 && !isa::rv32::gpr_by_name(tok.substr(0, eq))) {
+                uint64_t csr;
+                if (!scan::hex(tok.substr(1, eq - 1), csr) || !scan::hex(tok.substr(eq + 1), v) || csr > 0xFFF) {
+                    ok = false;
+                    break;
+                }
+                r.add_reg(RegKind::csr, static_cast<uint16_t>(csr), v);
+            } else {
                 unsigned reg;
-                uint64_t v;
-                if (!parse_reg(w3, reg, v) || (dasm != "nbL" && dasm != "nbD")) {
-                    bad_line(src_->path(), no, "expected '#<n>' or a writeback '<reg>=<value> ; nbL|nbD'");
-                    continue;
+                if (!parse_reg(tok, eq, reg, v)) {
+                    ok = false;
+                    break;
                 }
-                set_gpr(reg, v);
-                if (reg) late_.push_back({reg, v});
-                continue;
+                r.add_reg(RegKind::gpr, static_cast<uint16_t>(reg), v);
             }
-            uint64_t n, hart, pc, insn;
-            if (!scan::dec(w3.substr(1), n) || !scan::dec(scan::word(fields), hart) || !scan::hex(scan::word(fields), pc) ||
-                !scan::hex(scan::word(fields), insn) || insn > 0xFFFFFFFFu) {
-                bad_line(src_->path(), no, "expected '#<n> 0 <pc hex> <opcode hex>'");
-                continue;
+        }
+        if (!ok) {
+            bad_line(src_->path(), no, "expected '<abi register>=<hex>' or 'c<csr hex>=<hex>' before ';'");
+            return false;
+        }
+        const Decoded& d = decode(r.encoding);
+        // The memory address: "[addr]" at the end of the disassembly.
+        uint64_t addr;
+        if (d.mem && bracketed_hex(c.dasm, addr)) {
+            MemAccess m;
+            m.addr = addr;
+            m.size = d.mem_size;
+            m.is_write = d.store;
+            if (d.store) {
+                m.data = gpr_[d.data_reg] & (d.mem_size >= 8 ? ~uint64_t{0} : ((uint64_t{1} << (8 * d.mem_size)) - 1));
+                m.data_known = true;
             }
-            r.clear();
-            r.line = no;
-            r.pc = pc;
-            r.encoding = static_cast<uint32_t>(insn);
-            r.isa = IsaState::rv32;
-            r.size = (insn & 3u) == 3u ? 4 : 2;
-            r.privilege = 3;  // set by transition()
-            r.has_time = true;
-            r.time = cycle;
-            bool ok = true;
-            for (const auto& [reg, v] : late_)
-                if (!r.add_reg(RegKind::gpr, static_cast<uint16_t>(reg), v, true)) ok = false;
-            late_.clear();
-            if (!ok) {
-                bad_line(src_->path(), no, fmt::format("more than {} register writes for one instruction (late writebacks included)",
-                                                       TraceRecord::max_regs));
-                continue;
-            }
-            for (std::string_view tok = scan::word(fields); !tok.empty(); tok = scan::word(fields)) {
-                const size_t eq = tok.find('=');
-                uint64_t v;
-                if (tok[0] == 'c' && eq != std::string_view::npos && tok.substr(0, eq) != "c" &&
-                    !isa::rv32::gpr_by_name(tok.substr(0, eq))) {
-                    uint64_t csr;
-                    if (!scan::hex(tok.substr(1, eq - 1), csr) || !scan::hex(tok.substr(eq + 1), v) || csr > 0xFFF) {
-                        ok = false;
-                        break;
-                    }
-                    r.add_reg(RegKind::csr, static_cast<uint16_t>(csr), v);
-                } else {
-                    unsigned reg;
-                    if (!parse_reg(tok, reg, v)) {
-                        ok = false;
-                        break;
-                    }
-                    r.add_reg(RegKind::gpr, static_cast<uint16_t>(reg), v);
-                }
-            }
-            if (!ok) {
-                bad_line(src_->path(), no, "expected '<abi register>=<hex>' or 'c<csr hex>=<hex>' before ';'");
-                continue;
-            }
-            // The memory address: "[addr]" at the end of the disassembly.
-            if (const auto mop = isa::rv32::mem_op(r.encoding)) {
-                const size_t lb = dasm.rfind('['), rb = dasm.rfind(']');
-                uint64_t addr;
-                if (lb != std::string_view::npos && rb != std::string_view::npos && rb > lb &&
-                    scan::hex(dasm.substr(lb + 1, rb - lb - 1), addr)) {
-                    MemAccess m;
-                    m.addr = addr;
-                    m.size = static_cast<uint8_t>(mop->size);
-                    m.is_write = mop->store;
-                    if (mop->store) {
-                        m.data = gpr_[mop->data_reg] & (mop->size >= 8 ? ~uint64_t{0} : ((uint64_t{1} << (8 * mop->size)) - 1));
-                        m.data_known = true;
-                    }
-                    r.add_mem(m);
-                }
-            }
-            succ_ = successor(r);  // a jalr's target from its source register's value before it writes
-            for (unsigned i = 0; i < r.n_regs; ++i)
-                if (r.regs[i].kind == RegKind::gpr && !r.regs[i].before) set_gpr(r.regs[i].index, r.regs[i].value);
+            r.add_mem(m);
+        }
+        succ_ = successor(r, d);  // a jalr's target from its source register's value before it writes
+        for (unsigned i = 0; i < r.n_regs; ++i)
+            if (r.regs[i].kind == RegKind::gpr && !r.regs[i].before) set_gpr(r.regs[i].index, r.regs[i].value);
+        return true;
+    }
+
+    // The hex number between the last '[' and the last ']' of `s`, the ']' after the '['. The RTL prints eight
+    // digits at the end of the line: that case first.
+    static bool bracketed_hex(std::string_view s, uint64_t& v) {
+        const size_t n = s.size();
+        if (n >= 10 && s[n - 1] == ']' && s[n - 10] == '[' && scan::detail::hex8(scan::detail::load8(s.data() + n - 9), v))
             return true;
+        size_t rb = std::string_view::npos;
+        for (size_t i = n; i-- > 0;) {
+            if (s[i] == '[') return rb != std::string_view::npos && scan::hex(s.substr(i + 1, rb - i - 1), v);
+            if (s[i] == ']' && rb == std::string_view::npos) rb = i;
         }
         return false;
     }
 
     std::unique_ptr<ByteSource> src_;
     LineReader lines_;
+    std::vector<Decoded> decoded_ = std::vector<Decoded>(size_t{1} << decoded_bits);
+    size_t decoded_count_ = 0;
     uint64_t gpr_[32] = {};
     std::vector<std::pair<unsigned, uint64_t>> late_;  // writebacks since the last instruction line, in order
     RingQueue<TraceRecord> ready_, pending_;
