@@ -653,15 +653,20 @@ private:
             if (taken) last_insn.branch = static_cast<uint8_t>(last_insn.branch | isa::br_taken);
             uint64_t cycles = 0;
             if constexpr (kTm) {
+                timing::MemRef last_mem[TraceRecord::max_mem];
+                gather(seg.last_mem.data(), seg.last_mem.size(), v, p.width, last_mem);
+                const auto n_last = static_cast<unsigned>(seg.last_mem.size());
                 if (b.memo) {
                     timing::MemRef* mem = body_mem_.data();
                     gather(seg.body_mem.data(), seg.body_mem.size(), v, p.width, mem);
                     const uint64_t replayed = b.memo->replayed;
-                    if constexpr (kT == Timing::cpi1) {
-                        tm_->step_block(*b.memo, mem, seg.body_n.data(), scratch_);
-                        take_scratch();
+                    const uint8_t* n_mem = seg.body_n.data();
+                    if (b.memo->has_tail()) {
+                        const timing::BlockTail tail{&last_insn, last.pc, last.size, after, last_mem, n_last};
+                        cycles = timed([&](EventBatch& into) { return tm_->step_block(*b.memo, mem, n_mem, tail, into); });
                     } else {
-                        cycles = tm_->step_block(*b.memo, mem, seg.body_n.data(), batch_);
+                        cycles = timed([&](EventBatch& into) { return tm_->step_block(*b.memo, mem, n_mem, into); });
+                        cycles += step_raw(last_insn, last.pc, last.size, after, last_mem, n_last);
                     }
                     r_.timed_blocks += b.memo->replayed - replayed;
                 } else {
@@ -673,10 +678,8 @@ private:
                         gather(seg.body_mem.data() + at, r.n_mem, v, p.width, mem);
                         cycles += step_raw(b.insns[k], r.pc, r.size, r.pc + r.size, mem, r.n_mem);
                     }
+                    cycles += step_raw(last_insn, last.pc, last.size, after, last_mem, n_last);
                 }
-                timing::MemRef mem[TraceRecord::max_mem];
-                gather(seg.last_mem.data(), seg.last_mem.size(), v, p.width, mem);
-                cycles += step_raw(last_insn, last.pc, last.size, after, mem, static_cast<unsigned>(seg.last_mem.size()));
             }
             if constexpr (kT == Timing::trace) {
                 cycles = 0;
@@ -706,13 +709,20 @@ private:
         for (size_t a = 0; a < n; ++a) out[a] = timing::MemRef{trace::run_value(v, slots[a].off, width), slots[a].write, slots[a].size};
     }
 
+    // What `f` times into the batch it is given: the batch itself, or under --timing cpi1 a scratch batch whose
+    // events but the stall events go to it (take_scratch).
+    template <typename F>
+    uint64_t timed(F&& f) {
+        if (o_.timing != Timing::cpi1) return f(batch_);
+        const uint64_t cycles = f(scratch_);
+        take_scratch();
+        return cycles;
+    }
+
     // The timing model's step of one instruction (which also adds its events to the batch); under --timing cpi1
     // without its stall events (take_scratch).
     uint64_t step_raw(const isa::RetiredInsn& insn, uint64_t pc, uint8_t size, uint64_t next_pc, const timing::MemRef* mem, unsigned n_mem) {
-        if (o_.timing != Timing::cpi1) return tm_->step(insn, pc, size, next_pc, mem, n_mem, batch_);
-        const uint64_t cycles = tm_->step(insn, pc, size, next_pc, mem, n_mem, scratch_);
-        take_scratch();
-        return cycles;
+        return timed([&](EventBatch& into) { return tm_->step(insn, pc, size, next_pc, mem, n_mem, into); });
     }
 
     // A block from the records at recs[i] (of which the first `m` have their successor at hand), in the cache:
@@ -749,6 +759,9 @@ private:
             }
             b->memo = std::make_unique<timing::BlockMemo>(
                 std::vector<isa::RetiredInsn>(b->insns.begin(), b->insns.end() - 1), std::move(pcs), std::move(sizes));
+            // A last branch's timing joins the body's recordings (its prediction is made each time).
+            const TraceRecord& last = recs[i + b->size() - 1];
+            if (b->insns.back().branch) b->memo->set_tail(b->insns.back(), last.pc, last.size);
         }
         for (unsigned k = 0; k + 1 < b->size(); ++k) {
             const uint32_t id = hist_.id(b->insns[k], b->kinds[k]);
@@ -852,17 +865,20 @@ private:
         const TraceRecord& last_rec = recs[body];
         if (odd || last_rec.trapped || last_rec.interrupt || last_rec.pc != pc || record_key(last_rec) != b.keys[body]) return 0;
         mem_seen_ |= at != 0;
-        uint64_t cycles = 0;
         const uint64_t replayed = b.memo->replayed;
-        if constexpr (kT == Timing::cpi1) {
-            tm_->step_block(*b.memo, mem, n_mem, scratch_);
-            take_scratch();
+        const isa::RetiredInsn last = complete(b.insns[body], recs[body], &recs[n]);
+        uint64_t cycles = 0;
+        if (b.memo->has_tail()) {
+            timing::MemRef last_mem[TraceRecord::max_mem];
+            for (unsigned i = 0; i < last_rec.n_mem; ++i) last_mem[i] = timing::MemRef{last_rec.mem[i].addr, last_rec.mem[i].is_write, last_rec.mem[i].size};
+            mem_seen_ |= last_rec.n_mem != 0;
+            const timing::BlockTail tail{&last, last_rec.pc, last_rec.size, recs[n].pc, last_mem, last_rec.n_mem};
+            cycles = timed([&](EventBatch& into) { return tm_->step_block(*b.memo, mem, n_mem, tail, into); });
         } else {
-            cycles = tm_->step_block(*b.memo, mem, n_mem, batch_);
+            cycles = timed([&](EventBatch& into) { return tm_->step_block(*b.memo, mem, n_mem, into); });
+            cycles += model_cycles(last, recs[body], &recs[n]);
         }
         r_.timed_blocks += b.memo->replayed - replayed;
-        const isa::RetiredInsn last = complete(b.insns[body], recs[body], &recs[n]);
-        cycles += model_cycles(last, recs[body], &recs[n]);
         if constexpr (kT == Timing::trace) {
             cycles = 0;
             for (size_t k = 0; k < n; ++k) {

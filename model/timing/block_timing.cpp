@@ -21,7 +21,7 @@ bool is_data(const isa::RetiredInsn& i) { return i.cls == isa::InsnClass::load |
 void TimingModel::prepare(BlockMemo& m) const {
     m.prepared_ = true;
     m.usable_ = false;
-    const size_t n = m.size();
+    const size_t n = m.size();  // the body
     if (n == 0 || n > BlockMemo::max_insns) return;
     const uint64_t pc0 = m.pcs_[0];
     const bool local0 = p_.local_code && p_.local_code->contains(pc0);
@@ -47,11 +47,27 @@ void TimingModel::prepare(BlockMemo& m) const {
     }
     m.fetch_path_ = l1i_.has_value() && !local0;
     m.usable_ = true;
+    // The tail: a branch right after the body, in its region, that changes neither mstatus nor the privilege
+    // (no ecall, ebreak or exception return), with no data access and no pre- or post-sync.
+    if (!m.has_tail_) return;
+    const isa::RetiredInsn& t = m.insns_[n];
+    using C = isa::InsnClass;
+    if (!t.branch || (t.branch & isa::br_exc_return) || t.cls == C::ecall || t.cls == C::ebreak || t.cls == C::mret ||
+        t.cls == C::load || t.cls == C::store || t.cond_failed || t.unaligned)
+        return;
+    if (p_.sync_stall && (t.cls == C::fence || t.cls == C::fence_i || t.cls == C::csr_read || t.cls == C::csr_read_write ||
+                          t.cls == C::csr_write))
+        return;
+    if (m.pcs_[n] != m.pcs_[n - 1] + m.sizes_[n - 1] || (m.pcs_[n] >> 28) != (pc0 >> 28) ||
+        (p_.local_code && p_.local_code->contains(m.pcs_[n])) != local0)
+        return;
+    m.live_in_ |= t.regs.src & ~written;
+    m.tail_usable_ = true;
 }
 
 // The entry state (timing_model.hpp, step_block) as words in `key` (room for BlockMemo::max_key_words);
 // returns how many, or 0 when it cannot be keyed (cycles too far apart).
-size_t TimingModel::body_key(const BlockMemo& m, const MemRef* mem, const uint8_t* n_mem, uint64_t* key) const {
+size_t TimingModel::body_key(const BlockMemo& m, const MemRef* mem, const uint8_t* n_mem, uint64_t* key, bool with_tail) const {
     size_t n = 0;
     const bool pair = p_.dual_issue && pair_open_;
     const bool cacheable = !p_.follows_mrac || ((cacheable_ >> ((m.pcs_[0] >> 28) & 15u)) & 1u);
@@ -101,6 +117,8 @@ size_t TimingModel::body_key(const BlockMemo& m, const MemRef* mem, const uint8_
         }
         key[n++] = w;
     }
+    // The tail's outcome: taken (the redirect) and the flush's cycles (predict()).
+    if (with_tail) key[n++] = uint64_t{(tail_insn_->branch & isa::br_taken) != 0} | uint64_t{tail_flush_} << 1;
     return n;
 }
 
@@ -145,30 +163,33 @@ void TimingModel::touch_body(const BlockMemo& m, const BlockMemo::Recording& r, 
     }
 }
 
-uint64_t TimingModel::step_body(BlockMemo& m, const MemRef* mem, const uint8_t* n_mem, EventBatch& b) {
+// The body step() by step(), and the tail's timing after it (its prediction already made).
+uint64_t TimingModel::step_body(BlockMemo& m, const MemRef* mem, const uint8_t* n_mem, EventBatch& b, bool with_tail) {
     ++m.stepped;
     uint64_t cycles = 0;
     for (size_t i = 0, at = 0; i < m.size(); at += n_mem[i], ++i)
         cycles += step(m.insns_[i], m.pcs_[i], m.sizes_[i], m.pcs_[i] + m.sizes_[i], mem + at, n_mem[i], b);
+    if (with_tail) cycles += timed(*tail_insn_, m.pcs_[m.size()], m.sizes_[m.size()], nullptr, 0, b, tail_flush_);
     return cycles;
 }
 
 // A new entry state: step() per instruction; its outcome becomes a recording when every lookup hit.
 uint64_t TimingModel::record_body(BlockMemo& m, const MemRef* mem, const uint8_t* n_mem, EventBatch& b,
-                                  const uint64_t* key, size_t key_len) {
+                                  const uint64_t* key, size_t key_len, bool with_tail) {
+    const size_t stepped = m.size() + (with_tail ? 1 : 0);  // instructions timed, the tail's included
     BlockMemo::Recording r;
     // The instructions that look up the I-cache: those that enter a new line (step(): last_ifetch_line_), on
     // the cacheable path only.
     const bool cacheable = (key[0] >> 35) & 1u;
     if (m.fetch_path_ && cacheable) {
         uint64_t last = key[4];  // last_ifetch_line_ as body_key() put it
-        for (size_t i = 0; i < m.size(); ++i) {
+        for (size_t i = 0; i < stepped; ++i) {
             const uint64_t line = l1i_->line_of(m.pcs_[i]);
             if (line != last) r.ifetch.push_back(static_cast<uint8_t>(i));
             last = line;
         }
     }
-    if (!probe_body(m, r, mem, n_mem)) return step_body(m, mem, n_mem, b);
+    if (!probe_body(m, r, mem, n_mem)) return step_body(m, mem, n_mem, b, with_tail);
     // The lookups expected (checked against the caches' counts below: a recording is kept only when step() made
     // exactly these, all hits).
     uint64_t d_lookups = 0, dtlb_lookups = 0;
@@ -190,10 +211,7 @@ uint64_t TimingModel::record_body(BlockMemo& m, const MemRef* mem, const uint8_t
                  mt0 = counts(main_tlb_);
     const uint64_t now0 = now_;
     body_events_.clear();
-    ++m.stepped;
-    uint64_t cycles = 0;
-    for (size_t i = 0, at = 0; i < m.size(); at += n_mem[i], ++i)
-        cycles += step(m.insns_[i], m.pcs_[i], m.sizes_[i], m.pcs_[i] + m.sizes_[i], mem + at, n_mem[i], body_events_);
+    const uint64_t cycles = step_body(m, mem, n_mem, body_events_, with_tail);
     for (const auto& e : body_events_.events) b.add(e.event, e.count);
     auto same = [](const Counts& before, const Counts& after, uint64_t lookups) {
         return after.accesses - before.accesses == lookups && after.refills == before.refills && after.writebacks == before.writebacks;
@@ -208,7 +226,7 @@ uint64_t TimingModel::record_body(BlockMemo& m, const MemRef* mem, const uint8_t
     r.cycles = cycles;
     r.events = body_events_.events;
     uint32_t written = 0;
-    for (const auto& in : m.insns_) written |= in.regs.dst;
+    for (size_t i = 0; i < stepped; ++i) written |= m.insns_[i].regs.dst;
     for (uint32_t w = written; w; w &= w - 1) {
         const unsigned reg = static_cast<unsigned>(__builtin_ctz(w));
         r.ready.emplace_back(static_cast<uint8_t>(reg), static_cast<int64_t>(ready_[reg] - now0));
@@ -235,8 +253,26 @@ uint64_t TimingModel::record_body(BlockMemo& m, const MemRef* mem, const uint8_t
 
 uint64_t TimingModel::step_block(BlockMemo& m, const MemRef* mem, const uint8_t* n_mem, EventBatch& b) {
     if (!m.prepared_) prepare(m);
-    const size_t len = m.usable_ ? body_key(m, mem, n_mem, key_.data()) : 0;
-    if (len == 0) return step_body(m, mem, n_mem, b);
+    return block(m, mem, n_mem, b, false);
+}
+
+uint64_t TimingModel::step_block(BlockMemo& m, const MemRef* mem, const uint8_t* n_mem, const BlockTail& t, EventBatch& b) {
+    if (!m.prepared_) prepare(m);
+    const isa::RetiredInsn& in = *t.insn;
+    if (!m.tail_usable_ || t.n_mem || in.cond_failed || in.unaligned) {  // the tail stepped on its own
+        const uint64_t cycles = m.usable_ ? block(m, mem, n_mem, b, false) : step_body(m, mem, n_mem, b, false);
+        return cycles + step(in, t.pc, t.size, t.next_pc, t.mem, t.n_mem, b);
+    }
+    // The prediction first: it reads and writes only the predictor, which the body does not touch.
+    tail_flush_ = predict(in, t.pc, t.size, t.next_pc, b);
+    tail_insn_ = &in;
+    return block(m, mem, n_mem, b, true);
+}
+
+// The body (and the tail with_tail) from a recording of the same entry state, or stepped and recorded.
+uint64_t TimingModel::block(BlockMemo& m, const MemRef* mem, const uint8_t* n_mem, EventBatch& b, bool with_tail) {
+    const size_t len = m.usable_ ? body_key(m, mem, n_mem, key_.data(), with_tail) : 0;
+    if (len == 0) return step_body(m, mem, n_mem, b, with_tail);
     auto same_key = [&](const BlockMemo::Recording& r) {
         return r.key.size() == len && std::memcmp(r.key.data(), key_.data(), len * sizeof(uint64_t)) == 0;
     };
@@ -250,9 +286,9 @@ uint64_t TimingModel::step_block(BlockMemo& m, const MemRef* mem, const uint8_t*
                 m.last_hit_ = static_cast<unsigned>(k);
             }
     }
-    if (!r) return record_body(m, mem, n_mem, b, key_.data(), len);
-    if (!probe_body(m, *r, mem, n_mem)) return step_body(m, mem, n_mem, b);
-    if (check_blocks_) return replay_checked(m, *r, mem, n_mem, b);
+    if (!r) return record_body(m, mem, n_mem, b, key_.data(), len, with_tail);
+    if (!probe_body(m, *r, mem, n_mem)) return step_body(m, mem, n_mem, b, with_tail);
+    if (check_blocks_) return replay_checked(m, *r, mem, n_mem, b, with_tail);
     replay_body(m, *r, mem, n_mem, b);
     return r->cycles;
 }
@@ -281,12 +317,12 @@ void TimingModel::replay_body(BlockMemo& m, const BlockMemo::Recording& r, const
 
 // The test hook (set_check_blocks): the recording replayed here, step() per instruction on a copy, compared.
 uint64_t TimingModel::replay_checked(BlockMemo& m, const BlockMemo::Recording& r, const MemRef* mem,
-                                     const uint8_t* n_mem, EventBatch& b) {
+                                     const uint8_t* n_mem, EventBatch& b, bool with_tail) {
     TimingModel check(*this);
     replay_body(m, r, mem, n_mem, b);
     EventBatch eb;
-    BlockMemo plain(m.insns_, m.pcs_, m.sizes_);
-    const uint64_t c = check.step_body(plain, mem, n_mem, eb);
+    BlockMemo plain(m);
+    const uint64_t c = check.step_body(plain, mem, n_mem, eb, with_tail);
     auto sorted = [](std::vector<EventCount> v) {
         std::sort(v.begin(), v.end(), [](const EventCount& x, const EventCount& y) { return x.event < y.event; });
         return v;

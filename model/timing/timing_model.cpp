@@ -134,6 +134,67 @@ void TimingModel::take_interrupt(unsigned cause, bool from_halt) {
 
 uint64_t TimingModel::step(const isa::RetiredInsn& insn, uint64_t pc, unsigned size, uint64_t next_pc,
                            const MemRef* mem, unsigned n_mem, EventBatch& b) {
+    const unsigned flush = insn.branch ? predict(insn, pc, size, next_pc, b) : 0;
+    return timed(insn, pc, size, mem, n_mem, b, flush);
+}
+
+// Branches: direction for conditional ones (an A32/T32 branch whose condition failed is one not taken), target
+// for indirect ones. Only the predictor's state is read and written here, and only prediction events are added.
+unsigned TimingModel::predict(const isa::RetiredInsn& insn, uint64_t pc, unsigned size, uint64_t next_pc, EventBatch& b) {
+    const bool taken = (insn.branch & isa::br_taken) && !insn.cond_failed;
+    const bool conditional = (insn.branch & isa::br_conditional) || insn.cond_failed;
+    if (p_.predictor.direction == PredictorConfig::Direction::veer_el2) {
+        if (insn.branch & isa::br_exc_return) return 0;  // mret: a flush, not a prediction
+        // The last instruction before an interrupt entry (set_next_interrupted): the trace shows the handler as
+        // its successor, not where it went: taken to go where predicted.
+        const auto o = next_interrupted_ ? bp_.veer_as_predicted(pc, size, veer_kind(insn, pc, next_pc))
+                                         : bp_.veer(pc, size, veer_kind(insn, pc, next_pc), taken, next_pc);
+        if (o.mispredicted) emit(b, p_.ev_mispredict);
+        if (!o.flush) return 0;
+        emit(b, p_.ev_l1i_hit, p_.flush_fetch_hits);
+        return p_.mispredict_penalty;
+    }
+    bool mispredicted = false, predictable = false;
+    if (conditional) {
+        // A trace shows a branch's target only when taken: an untaken one uses the target it last went to
+        // (unknown: taken as forward, the usual layout of an if).
+        uint64_t& seen = seen_target_[(pc >> 1) & (seen_target_.size() - 1)];
+        if (taken) seen = next_pc;
+        const uint64_t target = taken ? next_pc : (seen ? seen : pc + size);
+        mispredicted = bp_.conditional(pc, target, taken);
+        predictable = true;
+    }
+    if (taken && (insn.branch & isa::br_exc_return) && !p_.predict_exc_return) {
+        // a flush, not a prediction
+    } else if (taken && (insn.branch & isa::br_register)) {
+        const bool ret = insn.branch & isa::br_return;
+        const bool miss = bp_.indirect(pc, next_pc, ret);
+        mispredicted |= miss;
+        predictable = true;
+        if (ret && bp_.enabled() && p_.predictor.ras_depth) {
+            emit(b, p_.ev_ras_pop);
+            emit(b, miss ? p_.ev_ras_miss : p_.ev_ras_hit);
+        }
+    } else if (taken && !conditional && !bp_.enabled()) {
+        mispredicted = true;  // prediction off: even unconditional branches are assumed not taken
+    }
+    if (taken && (insn.branch & isa::br_call)) {
+        bp_.call(pc + size);
+        if (bp_.enabled() && p_.predictor.ras_depth) emit(b, p_.ev_ras_push);
+    }
+    if (predictable) emit(b, p_.ev_predictable);
+    if (!mispredicted) return 0;
+    emit(b, p_.ev_mispredict);
+    if (p_.flush_fetch_stall) emit(b, p_.ev_fetch_stall, p_.flush_fetch_stall);
+    if (p_.wrong_path) {
+        for (uint32_t ev : p_.ev_spec) emit(b, ev, p_.wrong_path);
+        emit(b, p_.ev_l1i_hit, p_.wrong_path);
+    }
+    return p_.mispredict_penalty;
+}
+
+uint64_t TimingModel::timed(const isa::RetiredInsn& insn, uint64_t pc, unsigned size, const MemRef* mem, unsigned n_mem,
+                            EventBatch& b, unsigned flush) {
     using C = isa::InsnClass;
     const size_t cls = static_cast<size_t>(insn.cls);
     // Dual issue: alongside the previous instruction, in its cycle, when the pair is allowed and the sources are
@@ -163,8 +224,7 @@ uint64_t TimingModel::step(const isa::RetiredInsn& insn, uint64_t pc, unsigned s
     // presync_stall, ps_stall, prior_csr_write; the instructions from dec/decode and dec/csrdecode_m).
     const uint16_t csr = next_csr_;
     next_csr_ = 0;
-    const bool interrupted = next_interrupted_;
-    next_interrupted_ = false;
+    next_interrupted_ = false;  // read by predict()
     bool postsync = false;
     if (p_.sync_stall) {
         const bool csr_insn = insn.cls == C::csr_read || insn.cls == C::csr_read_write || insn.cls == C::csr_write;
@@ -229,65 +289,9 @@ uint64_t TimingModel::step(const isa::RetiredInsn& insn, uint64_t pc, unsigned s
     else if (insn.cls == C::mret)
         mstatus_ = (mstatus_ & ~8u) | ((mstatus_ & 0x80u) ? 8u : 0u) | 0x80u;
     const uint64_t base = cycles;
-    uint64_t flush_cycles = 0;
-    // Branches: direction for conditional ones (an A32/T32 branch whose condition failed is one not taken),
-    // target for indirect ones; a miss costs the penalty.
-    if (insn.branch) {
-        const bool taken = (insn.branch & isa::br_taken) && !insn.cond_failed;
-        const bool conditional = (insn.branch & isa::br_conditional) || insn.cond_failed;
-        bool mispredicted = false, predictable = false;
-        if (p_.predictor.direction == PredictorConfig::Direction::veer_el2) {
-            if (!(insn.branch & isa::br_exc_return)) {  // mret: a flush, not a prediction
-                const auto o = interrupted ? bp_.veer_as_predicted(pc, size, veer_kind(insn, pc, next_pc))
-                                           : bp_.veer(pc, size, veer_kind(insn, pc, next_pc), taken, next_pc);
-                if (o.mispredicted) emit(b, p_.ev_mispredict);
-                if (o.flush) {
-                    cycles += p_.mispredict_penalty;
-                    flush_cycles = p_.mispredict_penalty;
-                    emit(b, p_.ev_l1i_hit, p_.flush_fetch_hits);
-                }
-            }
-        } else if (conditional) {
-            // A trace shows a branch's target only when taken: an untaken one uses the target it last went to
-            // (unknown: taken as forward, the usual layout of an if).
-            uint64_t& seen = seen_target_[(pc >> 1) & (seen_target_.size() - 1)];
-            if (taken) seen = next_pc;
-            const uint64_t target = taken ? next_pc : (seen ? seen : pc + size);
-            mispredicted = bp_.conditional(pc, target, taken);
-            predictable = true;
-        }
-        if (p_.predictor.direction == PredictorConfig::Direction::veer_el2) {
-            // predicted above
-        } else if (taken && (insn.branch & isa::br_exc_return) && !p_.predict_exc_return) {
-            // a flush, not a prediction
-        } else if (taken && (insn.branch & isa::br_register)) {
-            const bool ret = insn.branch & isa::br_return;
-            const bool miss = bp_.indirect(pc, next_pc, ret);
-            mispredicted |= miss;
-            predictable = true;
-            if (ret && bp_.enabled() && p_.predictor.ras_depth) {
-                emit(b, p_.ev_ras_pop);
-                emit(b, miss ? p_.ev_ras_miss : p_.ev_ras_hit);
-            }
-        } else if (taken && !conditional && !bp_.enabled()) {
-            mispredicted = true;  // prediction off: even unconditional branches are assumed not taken
-        }
-        if (taken && (insn.branch & isa::br_call) && p_.predictor.direction != PredictorConfig::Direction::veer_el2) {
-            bp_.call(pc + size);
-            if (bp_.enabled() && p_.predictor.ras_depth) emit(b, p_.ev_ras_push);
-        }
-        if (predictable) emit(b, p_.ev_predictable);
-        if (mispredicted) {
-            cycles += p_.mispredict_penalty;
-            flush_cycles = p_.mispredict_penalty;
-            emit(b, p_.ev_mispredict);
-            if (p_.flush_fetch_stall) emit(b, p_.ev_fetch_stall, p_.flush_fetch_stall);
-            if (p_.wrong_path) {
-                for (uint32_t ev : p_.ev_spec) emit(b, ev, p_.wrong_path);
-                emit(b, p_.ev_l1i_hit, p_.wrong_path);
-            }
-        }
-    }
+    // A branch's flush (predict()): the refetch costs the penalty.
+    const uint64_t flush_cycles = flush;
+    cycles += flush;
     const uint64_t before_fetch = cycles;
     uint64_t fetch_walk = 0;  // page-table walks: in the cycles, not in ev_fetch_stall
     // Instruction fetch: one access per line entered, sequentially or by a taken branch.

@@ -166,18 +166,38 @@ struct MemRef {
     unsigned size = 0;  // bytes (0: unknown)
 };
 
+// The block's last instruction when it is a branch, as one execution gives it: br_taken set when taken, its
+// successor's PC, its data accesses.
+struct BlockTail {
+    const isa::RetiredInsn* insn;
+    uint64_t pc;
+    unsigned size;
+    uint64_t next_pc;
+    const MemRef* mem;
+    unsigned n_mem;
+};
+
 // The body of a basic block: its instructions but the last (none a branch, none that changes mstatus), at
-// consecutive addresses, timed as one by TimingModel::step_block(). The caller (the replay's block cache) owns one
-// per block; the model fills in what it records.
+// consecutive addresses, timed as one by TimingModel::step_block(); and, when the block ends in a branch, that
+// branch (set_tail), whose timing joins the body's recordings (its prediction does not). The caller (the
+// replay's block cache) owns one per block; the model fills in what it records.
 class BlockMemo {
 public:
     BlockMemo(std::vector<isa::RetiredInsn> insns, std::vector<uint64_t> pcs, std::vector<uint8_t> sizes)
-        : insns_(std::move(insns)), pcs_(std::move(pcs)), sizes_(std::move(sizes)) {}
-    size_t size() const { return insns_.size(); }
+        : insns_(std::move(insns)), pcs_(std::move(pcs)), sizes_(std::move(sizes)), body_(insns_.size()) {}
+    // The branch that ends the block (br_taken clear), right after the body.
+    void set_tail(const isa::RetiredInsn& insn, uint64_t pc, uint8_t size) {
+        insns_.push_back(insn);
+        pcs_.push_back(pc);
+        sizes_.push_back(size);
+        has_tail_ = true;
+    }
+    size_t size() const { return body_; }  // the body's instructions
+    bool has_tail() const { return has_tail_; }
     static constexpr size_t max_insns = 64;  // longer bodies are stepped
     // The most words a body's key takes: eight for the pipeline and fetch state (the postsync wait one of them),
-    // a live-in per register, a word per load or store.
-    static constexpr size_t max_key_words = 8 + 32 + max_insns;
+    // a live-in per register, a word per load or store, a word for the tail's outcome.
+    static constexpr size_t max_key_words = 8 + 32 + max_insns + 1;  // and one for the tail's outcome
     // Executions replayed from a recording, recorded, and stepped (a miss or nothing to key on).
     uint64_t replayed = 0, recorded = 0, stepped = 0;
 
@@ -196,9 +216,13 @@ private:
         uint64_t last_ifetch_line = 0, last_fetch = 0, fill_line = 0, phase_line = 0;
         std::vector<uint8_t> ifetch;  // the instructions that look up the ITLB and the I-cache, in order
     };
+    // The body's instructions, then the tail's when there is one.
     std::vector<isa::RetiredInsn> insns_;
     std::vector<uint64_t> pcs_;
     std::vector<uint8_t> sizes_;
+    size_t body_;
+    bool has_tail_ = false;
+    bool tail_usable_ = false;  // the tail's timing can join the recordings (prepare)
     bool prepared_ = false, usable_ = false, fetch_path_ = false, has_div_ = false;
     uint32_t live_in_ = 0;  // registers read before the body writes them
     std::vector<Recording> recs_;
@@ -240,6 +264,10 @@ public:
     // (probed first, changing nothing; then made in step()'s order, per cache); on any miss step() runs per
     // instruction. Branch prediction, the caches' misses and L2 stay step()'s alone.
     uint64_t step_block(BlockMemo& m, const MemRef* mem, const uint8_t* n_mem, EventBatch& b);
+    // The body and then the block's last instruction (`tail`, BlockMemo::set_tail), as step() would time them
+    // one after the other. The tail's prediction runs on its own each time (predict()); its timing joins the
+    // body's recording, keyed by whether it was taken and flushed.
+    uint64_t step_block(BlockMemo& m, const MemRef* mem, const uint8_t* n_mem, const BlockTail& tail, EventBatch& b);
     // Test hook: every replayed recording is also stepped on a copy of the model and compared (cycles, events,
     // state); a difference throws std::logic_error.
     void set_check_blocks(bool on) { check_blocks_ = on; }
@@ -286,17 +314,23 @@ private:
     // A micro TLB lookup: its refill cost, page-table walk included (also added to `*walk` when given).
     unsigned tlb(std::optional<Cache>& t, uint64_t addr, uint32_t ev, EventBatch& b, uint64_t* walk = nullptr);
     static bool pairs(isa::InsnClass older, isa::InsnClass younger);
+    // step() in two: a branch's prediction (the predictor's state and events alone; returns the flush's cycles,
+    // 0 when none), then the timing, which depends on the prediction only through those cycles.
+    unsigned predict(const isa::RetiredInsn& insn, uint64_t pc, unsigned size, uint64_t next_pc, EventBatch& b);
+    uint64_t timed(const isa::RetiredInsn& insn, uint64_t pc, unsigned size, const MemRef* mem, unsigned n_mem,
+                   EventBatch& b, unsigned flush);
     // The block timing (model/timing/block_timing.cpp).
     void prepare(BlockMemo& m) const;
-    size_t body_key(const BlockMemo& m, const MemRef* mem, const uint8_t* n_mem, uint64_t* key) const;
+    size_t body_key(const BlockMemo& m, const MemRef* mem, const uint8_t* n_mem, uint64_t* key, bool with_tail) const;
     bool probe_body(const BlockMemo& m, const BlockMemo::Recording& r, const MemRef* mem, const uint8_t* n_mem);
     void touch_body(const BlockMemo& m, const BlockMemo::Recording& r, const MemRef* mem, const uint8_t* n_mem);
     void replay_body(BlockMemo& m, const BlockMemo::Recording& r, const MemRef* mem, const uint8_t* n_mem, EventBatch& b);
     uint64_t replay_checked(BlockMemo& m, const BlockMemo::Recording& r, const MemRef* mem, const uint8_t* n_mem,
-                            EventBatch& b);
+                            EventBatch& b, bool with_tail);
     uint64_t record_body(BlockMemo& m, const MemRef* mem, const uint8_t* n_mem, EventBatch& b, const uint64_t* key,
-                         size_t key_len);
-    uint64_t step_body(BlockMemo& m, const MemRef* mem, const uint8_t* n_mem, EventBatch& b);
+                         size_t key_len, bool with_tail);
+    uint64_t step_body(BlockMemo& m, const MemRef* mem, const uint8_t* n_mem, EventBatch& b, bool with_tail);
+    uint64_t block(BlockMemo& m, const MemRef* mem, const uint8_t* n_mem, EventBatch& b, bool with_tail);
     bool same_state(const TimingModel& o) const;
     // The fetches of `fetch_bytes` (4 if 0) an instruction starts: it may straddle two, or share one with the last.
     // `cached`: through the I-cache, where fetch_keeps_halfword applies (the uncached fetches' cost was calibrated
@@ -338,6 +372,9 @@ private:
     // The ways probe_body() found: two per fetch line, two per data access at most.
     std::array<int, 2 * BlockMemo::max_insns * (1 + 4)> found_{};
     EventBatch body_events_;
+    // The tail of the block being timed (step_block with a tail): its instruction as executed and its flush.
+    const isa::RetiredInsn* tail_insn_ = nullptr;
+    unsigned tail_flush_ = 0;
     // State that affects step() beyond the fields above (pre/post-sync and CSR write blocking, sync_stall): the CSR
     // of the next instruction (set_next_csr; consumed by step()), the cycle the next instruction may issue after a
     // postsync instruction before it (0: none), and the issue cycle of the last write-only CSR instruction. Also
