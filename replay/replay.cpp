@@ -523,6 +523,16 @@ private:
             std::vector<Slot> body_mem;    // the accesses of the records before its last, in order
             std::vector<uint8_t> body_n;   // how many each of those records makes
             std::vector<Slot> last_mem;    // the last record's
+            // Divisions timed from their operands (divider_from_operands), by record in the segment: where each
+            // operand's value lies among the run's values (none: in the register file as the run starts, the
+            // register `reg`), and whether it is a remainder.
+            struct Div {
+                unsigned record;
+                std::array<uint32_t, 2> off;
+                std::array<uint8_t, 2> reg;
+                bool rem;
+            };
+            std::vector<Div> divs;
             // Executions since the last flush, its last instruction not taken [0] and taken [1]: retirement is
             // added per kind at the flush (drain_runs), not per execution.
             uint64_t execs[2] = {0, 0};
@@ -531,7 +541,7 @@ private:
         std::vector<TraceRecord> protos;  // the shape's records, values left out
         std::vector<trace::ValueOffsets> offs;  // where each record's values lie (its time: none without one)
         // Every record in one of the segments' blocks, none trapped, entered by an interrupt or condition-failed,
-        // all at one privilege, no division timed from its operands, and every record timed under --timing trace.
+        // all at one privilege, and every record timed under --timing trace.
         bool fast = false;
         uint8_t privilege = 0;
         bool mem = false;  // some record accesses data
@@ -564,8 +574,6 @@ private:
             fast &= !r.trapped && !r.interrupt && !r.cond_failed && r.privilege == p->privilege && r.isa == recs[0].isa;
             fast &= i == 0 || r.pc == recs[i - 1].pc + recs[i - 1].size;
             if (o_.timing == Timing::trace) fast &= r.has_time;
-            if (tm_ && tm_->params().divider_from_operands)
-                fast &= cache_.get(r.encoding, r.isa, r.size).insn.cls != isa::InsnClass::div;
             p->mem |= r.n_mem != 0;
             for (unsigned k = 0; k < r.n_mem; ++k)
                 if (r.mem[k].size > 1 && r.mem[k].size <= 16) p->align.emplace_back(p->offs[i].addr[k], r.mem[k].size);
@@ -585,6 +593,9 @@ private:
                 for (unsigned a = 0; a < r.n_mem; ++a) slots.push_back({p->offs[k].addr[a], r.mem[a].is_write, r.mem[a].size});
                 if (k + 1 < i + len) g.body_n.push_back(r.n_mem);
             }
+            if (tm_ && tm_->params().divider_from_operands)
+                for (size_t k = i; k < i + len; ++k)
+                    if (b->insns[k - i].cls == isa::InsnClass::div) g.divs.push_back(div_plan(recs, p->offs, k, i));
             g.block = std::move(b);
             p->segs.push_back(std::move(g));
             i += len;
@@ -606,6 +617,42 @@ private:
         p->fast = fast;
         plans_[s.id] = std::move(p);
         return *plans_[s.id];
+    }
+
+    // Where the operands of the division at recs[k] come from (div_operands() on the run's records): its own late
+    // writebacks, else the last value an earlier record of the run gives the register, else the register file.
+    static typename RunPlan::Segment::Div div_plan(const TraceRecord* recs, const std::vector<trace::ValueOffsets>& offs,
+                                                   size_t k, size_t first) {
+        typename RunPlan::Segment::Div d{static_cast<unsigned>(k - first), {trace::ValueOffsets::none, trace::ValueOffsets::none},
+                                         {0, 0}, ((recs[k].encoding >> 13) & 3u) == 3u};
+        const bool rv = recs[k].isa == IsaState::rv32 || recs[k].isa == IsaState::rv64;
+        for (unsigned o = 0; o < 2; ++o) {
+            const unsigned r = (recs[k].encoding >> (15 + 5 * o)) & 31u;
+            d.reg[o] = static_cast<uint8_t>(r);
+            if (r == 0) continue;  // x0: the register file's, always 0
+            auto last_write = [&](size_t j, bool before, uint32_t& off) {
+                for (unsigned w = 0; w < recs[j].n_regs; ++w) {
+                    const trace::RegWrite& x = recs[j].regs[w];
+                    if (x.before == before && x.kind == RegKind::gpr && x.index == r && !(rv && r == 0)) off = offs[j].reg[w];
+                }
+            };
+            // gprs() applies a record's late writebacks, then its own writes; div_operands() reads the division's
+            // late writebacks over the register file.
+            for (size_t j = 0; j < k; ++j) {
+                last_write(j, true, d.off[o]);
+                last_write(j, false, d.off[o]);
+            }
+            last_write(k, true, d.off[o]);
+        }
+        return d;
+    }
+
+    // A division of a fast run: its operands to the timing model.
+    void div_operands(const typename RunPlan::Segment::Div& d, const unsigned char* v, unsigned width) {
+        uint64_t x[2];
+        for (unsigned o = 0; o < 2; ++o)
+            x[o] = d.off[o] == trace::ValueOffsets::none ? gpr_[d.reg[o]] : trace::run_value(v, d.off[o], width);
+        tm_->set_div_operands(static_cast<uint32_t>(x[0]), static_cast<uint32_t>(x[1]), d.rem, reader_->has_register_values());
     }
 
     // One execution of shape `s` with its values; `next` is its successor's shape (none at the end of the trace).
@@ -666,18 +713,22 @@ private:
                         cycles = timed([&](EventBatch& into) { return tm_->step_block(*b.memo, mem, n_mem, tail, into); });
                     } else {
                         cycles = timed([&](EventBatch& into) { return tm_->step_block(*b.memo, mem, n_mem, into); });
+                        if (!seg.divs.empty()) div_operands(seg.divs.back(), v, p.width);  // the last, the body has none
                         cycles += step_raw(last_insn, last.pc, last.size, after, last_mem, n_last);
                     }
                     r_.timed_blocks += b.memo->replayed - replayed;
                 } else {
                     // Stepped record by record; only the last can be a branch.
                     size_t at = 0;
+                    const auto* div = seg.divs.data();
                     for (size_t k = 0; k + 1 < n; at += recs[k].n_mem, ++k) {
                         const TraceRecord& r = recs[k];
                         timing::MemRef mem[TraceRecord::max_mem];
                         gather(seg.body_mem.data() + at, r.n_mem, v, p.width, mem);
+                        if (div != seg.divs.data() + seg.divs.size() && div->record == k) div_operands(*div++, v, p.width);
                         cycles += step_raw(b.insns[k], r.pc, r.size, r.pc + r.size, mem, r.n_mem);
                     }
+                    if (div != seg.divs.data() + seg.divs.size()) div_operands(*div, v, p.width);
                     cycles += step_raw(last_insn, last.pc, last.size, after, last_mem, n_last);
                 }
             }

@@ -101,19 +101,36 @@ size_t TimingModel::body_key(const BlockMemo& m, const MemRef* mem, const uint8_
         if (d >= (int64_t{1} << 40) || d <= -(int64_t{1} << 40)) return 0;
         key[n++] = static_cast<uint64_t>(d);
     }
-    // The data accesses: what step() decides from their addresses besides the cache and TLB lookups.
-    for (size_t i = 0, at = 0; i < m.size(); at += n_mem[i], ++i) {
-        if (!is_data(m.insns_[i])) continue;
-        uint64_t w = n_mem[i];
-        const bool store = m.insns_[i].cls == isa::InsnClass::store;
-        for (unsigned k = 0; k < n_mem[i]; ++k) {
-            const MemRef& a = mem[at + k];
-            const bool bus = p_.local_data && !p_.local_data->contains(a.addr);
-            const bool split = bus && p_.dbus_beat && a.size > 1 && a.addr / p_.dbus_beat != (a.addr + a.size - 1) / p_.dbus_beat;
-            const bool side = bus && store && !((cacheable_ >> ((a.addr >> 28) & 15u)) & 1u);
-            const bool seq = p_.count_line_once && k && l1d_ && l1d_->line_of(a.addr) == l1d_->line_of(mem[at + k - 1].addr);
-            const uint64_t bits = uint64_t{a.write} | uint64_t{bus} << 1 | uint64_t{split} << 2 | uint64_t{side} << 3 | uint64_t{seq} << 4;
-            w |= bits << (8 + 5 * k);
+    // The data accesses: how many each instruction has (a byte each, 8 to a word), then per access its direction
+    // and what step() decides from its address besides the cache and TLB lookups (5 bits each, 12 to a word).
+    // Where an access's bit does not matter to step() (an access of an instruction that is not a load or store,
+    // a store's side effect on a load) it is keyed all the same: a stricter key, never a wrong one.
+    size_t total = 0;
+    for (size_t i = 0; i < m.size(); i += 8) {
+        uint64_t w = 0;
+        const size_t end = std::min(m.size(), i + 8);
+        for (size_t j = i; j < end; ++j) {
+            w |= uint64_t{n_mem[j]} << (8 * (j - i));
+            total += n_mem[j];
+        }
+        key[n++] = w;
+    }
+    if (total > 4 * BlockMemo::max_insns) return 0;  // beyond the key's room (a trace record holds at most 4)
+    const bool by_address = p_.local_data || (p_.count_line_once && l1d_);
+    for (size_t k = 0; k < total; k += 12) {
+        uint64_t w = 0;
+        const size_t end = std::min(total, k + 12);
+        for (size_t j = k; j < end; ++j) {
+            const MemRef& a = mem[j];
+            uint64_t bits = a.write;
+            if (by_address) {
+                const bool bus = p_.local_data && !p_.local_data->contains(a.addr);
+                const bool split = bus && p_.dbus_beat && a.size > 1 && a.addr / p_.dbus_beat != (a.addr + a.size - 1) / p_.dbus_beat;
+                const bool side = bus && !((cacheable_ >> ((a.addr >> 28) & 15u)) & 1u);
+                const bool seq = p_.count_line_once && j && l1d_ && l1d_->line_of(a.addr) == l1d_->line_of(mem[j - 1].addr);
+                bits |= uint64_t{bus} << 1 | uint64_t{split} << 2 | uint64_t{side} << 3 | uint64_t{seq} << 4;
+            }
+            w |= bits << (5 * (j - k));
         }
         key[n++] = w;
     }

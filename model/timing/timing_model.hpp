@@ -196,8 +196,9 @@ public:
     bool has_tail() const { return has_tail_; }
     static constexpr size_t max_insns = 64;  // longer bodies are stepped
     // The most words a body's key takes: eight for the pipeline and fetch state (the postsync wait one of them),
-    // a live-in per register, a word per load or store, a word for the tail's outcome.
-    static constexpr size_t max_key_words = 8 + 32 + max_insns + 1;  // and one for the tail's outcome
+    // a live-in per register, the accesses per instruction (8 to a word), 5 bits per access (12 to a word, at
+    // most 4 an instruction), a word for the tail's outcome.
+    static constexpr size_t max_key_words = 8 + 32 + max_insns / 8 + (4 * max_insns + 11) / 12 + 1;
     // Executions replayed from a recording, recorded, and stepped (a miss or nothing to key on).
     uint64_t replayed = 0, recorded = 0, stepped = 0;
 
@@ -256,9 +257,10 @@ public:
     //  - the fetch state: next_fetch_new_, last_ifetch_line_ and last_fetch_ as the first instruction sees them,
     //    fill_line_, phase_line_ as the first instruction leaves it, and the mrac cacheability of the body's region (a body lies in one 256 MiB region, and wholly
     //    in or out of local_code);
-    //  - per load and store: how many accesses, and per access its direction, whether it leaves local_data (goes
+    //  - per instruction how many accesses, and per access its direction, whether it leaves local_data (goes
     //    on the bus), crosses a dbus_beat, lies in a side-effect region, shares its line with the previous access
-    //    (count_line_once).
+    //    (count_line_once);
+    //  - with a tail (the block's last branch): whether it was taken and its flush's cycles (predict()).
     // Its data (conditions failed, unaligned accesses) must not change the decoded instructions: the caller steps
     // such runs. A recording is replayed only when every ITLB, I-cache, DTLB and D-cache access of the body hits
     // (probed first, changing nothing; then made in step()'s order, per cache); on any miss step() runs per
