@@ -18,11 +18,14 @@ bool is_data(const isa::RetiredInsn& i) { return i.cls == isa::InsnClass::load |
 
 }  // namespace
 
-void TimingModel::prepare(BlockMemo& m) const {
+void TimingModel::prepare(BlockMemo& m, const uint8_t* n_mem) const {
     m.prepared_ = true;
+    m.n_mem_.assign(n_mem, n_mem + m.size());
+    m.total_mem_ = 0;
+    for (uint8_t k : m.n_mem_) m.total_mem_ += k;
     m.usable_ = false;
     const size_t n = m.size();  // the body
-    if (n == 0 || n > BlockMemo::max_insns) return;
+    if (n == 0 || n > BlockMemo::max_insns || m.total_mem_ > 4 * BlockMemo::max_insns) return;
     const uint64_t pc0 = m.pcs_[0];
     const bool local0 = p_.local_code && p_.local_code->contains(pc0);
     uint32_t written = 0;
@@ -101,21 +104,13 @@ size_t TimingModel::body_key(const BlockMemo& m, const MemRef* mem, const uint8_
         if (d >= (int64_t{1} << 40) || d <= -(int64_t{1} << 40)) return 0;
         key[n++] = static_cast<uint64_t>(d);
     }
-    // The data accesses: how many each instruction has (a byte each, 8 to a word), then per access its direction
-    // and what step() decides from its address besides the cache and TLB lookups (5 bits each, 12 to a word).
-    // Where an access's bit does not matter to step() (an access of an instruction that is not a load or store,
-    // a store's side effect on a load) it is keyed all the same: a stricter key, never a wrong one.
-    size_t total = 0;
-    for (size_t i = 0; i < m.size(); i += 8) {
-        uint64_t w = 0;
-        const size_t end = std::min(m.size(), i + 8);
-        for (size_t j = i; j < end; ++j) {
-            w |= uint64_t{n_mem[j]} << (8 * (j - i));
-            total += n_mem[j];
-        }
-        key[n++] = w;
-    }
-    if (total > 4 * BlockMemo::max_insns) return 0;  // beyond the key's room (a trace record holds at most 4)
+    // The data accesses: how many each instruction has (as at the first execution, m.n_mem_; any other count is
+    // not keyed: the body is stepped), then per access its direction and what step() decides from its address
+    // besides the cache and TLB lookups (5 bits each, 12 to a word). Where an access's bit does not matter to
+    // step() (an access of an instruction that is not a load or store, a store's side effect on a load) it is
+    // keyed all the same: a stricter key, never a wrong one.
+    if (m.size() && std::memcmp(n_mem, m.n_mem_.data(), m.size()) != 0) return 0;
+    const size_t total = m.total_mem_;
     const bool by_address = p_.local_data || (p_.count_line_once && l1d_);
     for (size_t k = 0; k < total; k += 12) {
         uint64_t w = 0;
@@ -269,12 +264,12 @@ uint64_t TimingModel::record_body(BlockMemo& m, const MemRef* mem, const uint8_t
 }
 
 uint64_t TimingModel::step_block(BlockMemo& m, const MemRef* mem, const uint8_t* n_mem, EventBatch& b) {
-    if (!m.prepared_) prepare(m);
+    if (!m.prepared_) prepare(m, n_mem);
     return block(m, mem, n_mem, b, false);
 }
 
 uint64_t TimingModel::step_block(BlockMemo& m, const MemRef* mem, const uint8_t* n_mem, const BlockTail& t, EventBatch& b) {
-    if (!m.prepared_) prepare(m);
+    if (!m.prepared_) prepare(m, n_mem);
     const isa::RetiredInsn& in = *t.insn;
     if (!m.tail_usable_ || t.n_mem || in.cond_failed || in.unaligned) {  // the tail stepped on its own
         const uint64_t cycles = m.usable_ ? block(m, mem, n_mem, b, false) : step_body(m, mem, n_mem, b, false);

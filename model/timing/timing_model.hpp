@@ -196,9 +196,9 @@ public:
     bool has_tail() const { return has_tail_; }
     static constexpr size_t max_insns = 64;  // longer bodies are stepped
     // The most words a body's key takes: eight for the pipeline and fetch state (the postsync wait one of them),
-    // a live-in per register, the accesses per instruction (8 to a word), 5 bits per access (12 to a word, at
-    // most 4 an instruction), a word for the tail's outcome.
-    static constexpr size_t max_key_words = 8 + 32 + max_insns / 8 + (4 * max_insns + 11) / 12 + 1;
+    // a live-in per register, 5 bits per access (12 to a word, at most 4 an instruction), a word for the tail's
+    // outcome.
+    static constexpr size_t max_key_words = 8 + 32 + (4 * max_insns + 11) / 12 + 1;
     // Executions replayed from a recording, recorded, and stepped (a miss or nothing to key on).
     uint64_t replayed = 0, recorded = 0, stepped = 0;
 
@@ -228,6 +228,8 @@ private:
     uint32_t live_in_ = 0;  // registers read before the body writes them
     std::vector<Recording> recs_;
     unsigned next_slot_ = 0, last_hit_ = 0;
+    std::vector<uint8_t> n_mem_;  // accesses per body instruction at the first execution (the key's)
+    size_t total_mem_ = 0;
 };
 
 class TimingModel {
@@ -257,7 +259,8 @@ public:
     //  - the fetch state: next_fetch_new_, last_ifetch_line_ and last_fetch_ as the first instruction sees them,
     //    fill_line_, phase_line_ as the first instruction leaves it, and the mrac cacheability of the body's region (a body lies in one 256 MiB region, and wholly
     //    in or out of local_code);
-    //  - per instruction how many accesses, and per access its direction, whether it leaves local_data (goes
+    //  - per instruction how many accesses (those of the first execution: other counts are stepped), and per
+    //    access its direction, whether it leaves local_data (goes
     //    on the bus), crosses a dbus_beat, lies in a side-effect region, shares its line with the previous access
     //    (count_line_once);
     //  - with a tail (the block's last branch): whether it was taken and its flush's cycles (predict()).
@@ -322,7 +325,7 @@ private:
     uint64_t timed(const isa::RetiredInsn& insn, uint64_t pc, unsigned size, const MemRef* mem, unsigned n_mem,
                    EventBatch& b, unsigned flush);
     // The block timing (model/timing/block_timing.cpp).
-    void prepare(BlockMemo& m) const;
+    void prepare(BlockMemo& m, const uint8_t* n_mem) const;
     size_t body_key(const BlockMemo& m, const MemRef* mem, const uint8_t* n_mem, uint64_t* key, bool with_tail) const;
     bool probe_body(const BlockMemo& m, const BlockMemo::Recording& r, const MemRef* mem, const uint8_t* n_mem);
     void touch_body(const BlockMemo& m, const BlockMemo::Recording& r, const MemRef* mem, const uint8_t* n_mem);
