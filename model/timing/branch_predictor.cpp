@@ -9,6 +9,9 @@ BranchPredictor::BranchPredictor(const PredictorConfig& c)
         lru_.resize(btb_.size() / 2);
         veer_ras_.resize(c.ras_depth);
         targets_.clear();
+        set_bits_ = c.btb_bits ? c.btb_bits - 1 : 0;
+        set_mask_ = (uint64_t{1} << set_bits_) - 1;
+        tag_mask_ = (uint64_t{1} << c.btb_tag_bits) - 1;
     }
 }
 
@@ -78,14 +81,13 @@ void BranchPredictor::call(uint64_t return_address) {
 // - A BTB hit on an instruction of another kind (another address aliasing the tag) is a branch error: a flush
 //   that invalidates the entry; the instruction then runs unpredicted.
 int BranchPredictor::veer_lookup(uint64_t end, VeerSlot& slot) const {
-    const unsigned set_bits = cfg_.btb_bits - 1, tag_bits = cfg_.btb_tag_bits;
-    auto fold = [](uint64_t v, unsigned bits) {
-        const uint64_t m = (uint64_t{1} << bits) - 1;
-        return static_cast<uint32_t>((v & m) ^ ((v >> bits) & m) ^ ((v >> (2 * bits)) & m));
-    };
+    const unsigned set_bits = set_bits_, tag_bits = cfg_.btb_tag_bits;
+    const uint64_t set_mask = set_mask_, tag_mask = tag_mask_;
     slot.bank = static_cast<uint8_t>((end >> 1) & 1u);
-    slot.set = fold(end >> 2, set_bits);
-    slot.tag = tag_bits ? fold(end >> (2 + set_bits), tag_bits) : 0u;
+    const uint64_t s = end >> 2;
+    slot.set = static_cast<uint32_t>((s ^ (s >> set_bits) ^ (s >> (2 * set_bits))) & set_mask);
+    const uint64_t t = s >> set_bits;
+    slot.tag = static_cast<uint32_t>((t ^ (t >> tag_bits) ^ (t >> (2 * tag_bits))) & tag_mask);
     const BtbEntry* ways = &btb_[size_t{slot.set} * 2];
     int hit = -1;
     for (int w = 0; w < 2; ++w)
@@ -98,16 +100,22 @@ uint8_t& BranchPredictor::veer_counter(const VeerSlot& slot) {
     return counters_[slot.bank * half + ((slot.set ^ history_) & (half - 1))];
 }
 
+// The return stack as a ring: entry i from the top is veer_ras_[(ras_top_ + i) % depth]. A push moves the top
+// down one (over the oldest entry, which falls off); a pop moves it up one, after copying the oldest entry into
+// the slot it leaves, which becomes the bottom: the oldest stays in place.
 void BranchPredictor::ras_push(uint64_t addr) {
-    if (veer_ras_.empty()) return;
-    for (size_t i = veer_ras_.size(); i-- > 1;) veer_ras_[i] = veer_ras_[i - 1];
-    veer_ras_[0] = {addr, true};
+    const size_t d = veer_ras_.size();
+    if (d == 0) return;
+    ras_top_ = ras_top_ ? ras_top_ - 1 : d - 1;
+    veer_ras_[ras_top_] = {addr, true};
 }
 
 BranchPredictor::RasEntry BranchPredictor::ras_pop() {
-    if (veer_ras_.empty()) return {};
-    const RasEntry top = veer_ras_[0];
-    for (size_t i = 0; i + 1 < veer_ras_.size(); ++i) veer_ras_[i] = veer_ras_[i + 1];
+    const size_t d = veer_ras_.size();
+    if (d == 0) return {};
+    const RasEntry top = veer_ras_[ras_top_];
+    veer_ras_[ras_top_] = veer_ras_[ras_top_ ? ras_top_ - 1 : d - 1];
+    ras_top_ = ras_top_ + 1 == d ? 0 : ras_top_ + 1;
     return top;
 }
 

@@ -72,6 +72,10 @@ private:
         bool valid = false;
     };
     std::vector<RasEntry> veer_ras_;
+    size_t ras_top_ = 0;  // the top entry's slot (a ring: ras_push, ras_pop)
+    // The set index and tag fold the address in pieces of set_bits_ and btb_tag_bits (veer_lookup).
+    unsigned set_bits_ = 0;
+    uint64_t set_mask_ = 0, tag_mask_ = 0;
     struct VeerSlot {
         uint32_t set = 0, tag = 0;
         uint8_t bank = 0;
