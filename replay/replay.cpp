@@ -919,7 +919,7 @@ private:
         const uint64_t replayed = b.memo->replayed;
         const isa::RetiredInsn last = complete(b.insns[body], recs[body], &recs[n]);
         uint64_t cycles = 0;
-        if (b.memo->has_tail()) {
+        if (b.memo->has_tail() && !recs[n].interrupt) {  // (before an interrupt entry model_cycles tells the model)
             timing::MemRef last_mem[TraceRecord::max_mem];
             for (unsigned i = 0; i < last_rec.n_mem; ++i) last_mem[i] = timing::MemRef{last_rec.mem[i].addr, last_rec.mem[i].is_write, last_rec.mem[i].size};
             mem_seen_ |= last_rec.n_mem != 0;
