@@ -386,6 +386,10 @@ private:
     struct Columns {
         uint64_t cycle = 0, pc = 0, insn = 0;
         std::string_view writes, dasm;
+        // rtl_columns() may have read the writes already: none, or one GPR write (`gpr`, `value`).
+        bool writes_read = false;
+        int gpr = -1;
+        uint64_t value = 0;
     };
 
     // The RTL testbench's own layout, "%10d : %8s 0 %h %h%13s %14s ; %s" (FORMATS.md §4b): the columns at fixed
@@ -415,9 +419,17 @@ private:
             return false;
         if (!scan::detail::hex8(load8(s + 24), c.pc) || !scan::detail::hex8(load8(s + 33), c.insn)) return false;
         constexpr uint64_t blank = scan::detail::spaces;
+        c.writes_read = false;
         if (load8(s + 55) == blank && load8(s + 61) == blank) {  // no CSR column
-            if (has_byte(load8(s + 41), ';') || has_byte(load8(s + 47), ';')) return false;
+            const uint64_t w0 = load8(s + 41), w1 = load8(s + 47);
+            if (has_byte(w0, ';') || has_byte(w1, ';')) return false;
             c.writes = std::string_view(s + 41, 14);
+            if (w0 == blank && w1 == blank) {  // no register column either
+                c.writes_read = true;
+                c.gpr = -1;
+            } else {
+                rtl_gpr_write(s, c);
+            }
         } else {
             if (has_byte(load8(s + 41), ';') || has_byte(load8(s + 49), ';') || has_byte(load8(s + 57), ';') ||
                 has_byte(load8(s + 61), ';'))
@@ -426,6 +438,20 @@ private:
         }
         c.dasm = std::string_view(s + 71, l.size() - 71);
         return true;
+    }
+
+    // The register column alone, "<abi>=<eight hex digits>" right-aligned in [41, 54): read in place (writes_read)
+    // where the words of `writes` would give the same; anything else is left to build().
+    static void rtl_gpr_write(const char* s, Columns& c) {
+        if (s[45] != '=' || s[54] != ' ' || !scan::detail::hex8(scan::detail::load8(s + 46), c.value)) return;
+        size_t p = 45;
+        while (s[p - 1] != ' ') --p;  // s[41] is a space
+        for (size_t i = 42; i < p; ++i)
+            if (s[i] != ' ') return;
+        const auto reg = isa::rv32::gpr_by_name(std::string_view(s + p, 45 - p));
+        if (!reg) return;  // (a CSR name, or a bad one: build() tells)
+        c.gpr = static_cast<int>(*reg);
+        c.writes_read = true;
     }
 
     // Any spacing: the columns of an instruction line (true); a late writeback (kept for the next instruction), a
@@ -460,6 +486,7 @@ private:
             return false;
         }
         c.writes = fields;
+        c.writes_read = false;
         return true;
     }
 
@@ -483,7 +510,8 @@ private:
                                                    TraceRecord::max_regs));
             return false;
         }
-        std::string_view fields = c.writes;
+        std::string_view fields = c.writes_read ? std::string_view{} : c.writes;
+        if (c.writes_read && c.gpr >= 0) r.add_reg(RegKind::gpr, static_cast<uint16_t>(c.gpr), c.value);
         for (std::string_view tok = scan::word(fields); !tok.empty(); tok = scan::word(fields)) {
             const size_t eq = scan::find(tok, '=');
             uint64_t v;

@@ -88,12 +88,15 @@ TEST(VeerColumns, RtlLayoutAndOtherSpacingGiveTheSameRecords) {
         t += late;
         t += line(1234567890, 8, 0x8000001A, 0x00000013, "", "", "nop");
         t += line(1234567891, 9, 0x8000001E, 0x0085A503, "a0=CAFEF00E", "", "lw      a0,8(a1) [0000010C]");
+        t += line(1234567892, 10, 0x80000022, 0x00150D13, "s10=00000011", "", "addi    s10,a0,1");
+        // A CSR write in the register column (where a GPR write would be): read as a CSR all the same.
+        t += line(1234567893, 11, 0x80000026, 0x07C51073, "c7c=00000012", "", "csrrw   zero,0x7c,a0");
         return t;
     };
     const auto fixed = read_text("columns_rtl.exec.log", text(rtl, "        17 :                               a3=00000007                ; nbL\n"));
     const auto free = read_text("columns_loose.exec.log", text(loose, "17 : a3=7 ; nbL\n"));
-    ASSERT_EQ(fixed.size(), 9u);
-    ASSERT_EQ(free.size(), 9u);
+    ASSERT_EQ(fixed.size(), 11u);
+    ASSERT_EQ(free.size(), 11u);
     for (size_t i = 0; i < fixed.size(); ++i) expect_same(fixed[i], free[i], i);
 
     const auto& v = fixed;
@@ -139,6 +142,13 @@ TEST(VeerColumns, RtlLayoutAndOtherSpacingGiveTheSameRecords) {
     EXPECT_EQ(v[8].pc, 0x8000001Eu);
     EXPECT_EQ(v[8].regs[0].value, 0xCAFEF00Eu);
     EXPECT_EQ(v[8].mem[0].addr, 0x10Cu);
+    ASSERT_EQ(v[9].n_regs, 1u);
+    EXPECT_EQ(v[9].regs[0].index, 26u);  // s10 = x26
+    EXPECT_EQ(v[9].regs[0].value, 0x11u);
+    ASSERT_EQ(v[10].n_regs, 1u);
+    EXPECT_EQ(v[10].regs[0].kind, trace::RegKind::csr);
+    EXPECT_EQ(v[10].regs[0].index, 0x7Cu);
+    EXPECT_EQ(v[10].regs[0].value, 0x12u);
 }
 
 // A line in the RTL's columns with a bad register column: the same error as any other line (file, line, what was
