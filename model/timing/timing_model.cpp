@@ -147,8 +147,11 @@ unsigned TimingModel::predict(const isa::RetiredInsn& insn, uint64_t pc, unsigne
         if (insn.branch & isa::br_exc_return) return 0;  // mret: a flush, not a prediction
         // The last instruction before an interrupt entry (set_next_interrupted): the trace shows the handler as
         // its successor, not where it went: taken to go where predicted.
-        const auto o = next_interrupted_ ? bp_.veer_as_predicted(pc, size, veer_kind(insn, pc, next_pc))
-                                         : bp_.veer(pc, size, veer_kind(insn, pc, next_pc), taken, next_pc);
+        const auto kind = veer_kind(insn, pc, next_pc);
+        // Event 27 (el2_dec_decode_ctl.sv: i0_br_unpred = jal & ~i0_predict_br, where i0_predict_br is condbr |
+        // pcall | pja | pret): a JAL or JALR that is neither a call, a jump nor a return, as committed.
+        if (kind == BranchPredictor::VeerKind::other) emit(b, p_.ev_unpredicted);
+        const auto o = next_interrupted_ ? bp_.veer_as_predicted(pc, size, kind) : bp_.veer(pc, size, kind, taken, next_pc);
         if (o.mispredicted) emit(b, p_.ev_mispredict);
         if (!o.flush) return 0;
         emit(b, p_.ev_l1i_hit, p_.flush_fetch_hits);
@@ -417,7 +420,7 @@ bool TimingModel::pairs(isa::InsnClass older, isa::InsnClass younger) {
 
 std::vector<uint32_t> TimingModel::produced_events() const {
     std::vector<uint32_t> v;
-    for (uint32_t e : {p_.ev_mispredict, p_.ev_predictable, p_.ev_stall_frontend, p_.ev_stall_backend, p_.ev_fetch_stall,
+    for (uint32_t e : {p_.ev_mispredict, p_.ev_predictable, p_.ev_unpredicted, p_.ev_stall_frontend, p_.ev_stall_backend, p_.ev_fetch_stall,
                        p_.ev_dep_stall, p_.ev_spec[0], p_.ev_spec[1], p_.ev_irq_disabled, p_.ev_presync, p_.ev_postsync})
         if (e != no_event) v.push_back(e);
     if (p_.predictor.ras_depth)
