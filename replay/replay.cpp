@@ -182,14 +182,23 @@ inline bool unaligned(const TraceRecord& rec) {
     return u;
 }
 
-// What a record adds to its decoded instruction: the condition, alignment, and whether a branch was taken (when
-// the next instruction is not the one that follows it; at the end of the trace: when it is unconditional).
+// Whether a control transfer at `pc` of `size` bytes whose successor is at `next_pc` was taken: when the successor
+// is not the instruction that follows it; a RISC-V jump (JAL, JALR: never conditional) always, even to the
+// instruction that follows (tests/veer-rtl/unpred: a c.j to pc + 2 is in the RTL's event 26). ARM's unconditional
+// encodings may still be conditional inside a T32 IT block, so there the successor decides.
+inline bool branch_taken(const isa::RetiredInsn& insn, IsaState state, uint64_t pc, unsigned size, uint64_t next_pc) {
+    const bool rv = state == IsaState::rv32 || state == IsaState::rv64;
+    return next_pc != pc + size || (rv && !(insn.branch & isa::br_conditional));
+}
+
+// What a record adds to its decoded instruction: the condition, alignment, and whether a branch was taken
+// (branch_taken; at the end of the trace: when it is unconditional).
 inline isa::RetiredInsn complete(const isa::RetiredInsn& decoded, const TraceRecord& rec, const TraceRecord* next) {
     isa::RetiredInsn insn = decoded;
     insn.cond_failed = rec.cond_failed;
     insn.unaligned = unaligned(rec);
     if (insn.branch) {
-        const bool taken = next ? next->pc != rec.pc + rec.size : !(insn.branch & isa::br_conditional);
+        const bool taken = next ? branch_taken(insn, rec.isa, rec.pc, rec.size, next->pc) : !(insn.branch & isa::br_conditional);
         if (taken && !rec.cond_failed) insn.branch = static_cast<uint8_t>(insn.branch | isa::br_taken);
     }
     return insn;
@@ -696,7 +705,7 @@ private:
             const TraceRecord& last = recs[n - 1];
             const uint64_t after = g + 1 < nsegs ? p.protos[p.segs[g + 1].first].pc : next_pc;
             isa::RetiredInsn last_insn = b.insns[n - 1];
-            const bool taken = last_insn.branch && after != last.pc + last.size;
+            const bool taken = last_insn.branch && branch_taken(last_insn, last.isa, last.pc, last.size, after);
             if (taken) last_insn.branch = static_cast<uint8_t>(last_insn.branch | isa::br_taken);
             uint64_t cycles = 0;
             if constexpr (kTm) {

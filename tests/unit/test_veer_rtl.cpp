@@ -46,7 +46,9 @@ std::vector<Window> console_windows(const std::string& path) {
 }
 
 // Events counted from the committed instructions alone (veer-el2-mhpm.md §3): the model must match exactly.
-const std::set<uint32_t> architectural = {4, 5, 6, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 26, 37, 38, 39, 54, 55, 56};
+// Event 27 too: a JAL or JALR the decoder does not predict follows from the encoding (el2_dec_decode_ctl.sv,
+// i0_br_unpred), although the timing model counts it.
+const std::set<uint32_t> architectural = {4, 5, 6, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 26, 27, 37, 38, 39, 54, 55, 56};
 
 struct Comparison {
     std::string what;
@@ -158,5 +160,25 @@ INSTANTIATE_TEST_SUITE_P(Probes, VeerRtlProbe,
                          ::testing::Values("recursion", "axi_stride", "icache_big", "muldiv", "csr", "branchy", "straight",
                                            "misaligned", "stores", "irqoff", "bitmanip", "traps", "coremark_like",
                                            "dhrystone_like", "irq", "ev_sync", "ev_sync32", "ev_sync_rd", "ic_trap_a", "ic_trap_u"));
+
+// Probes whose architectural events (event 27 among them) are checked, but not yet their cycles and other events:
+// unpred (docs/accuracy.md, "Not within 5%": its redirects to 32-bit instructions at odd halfwords).
+class VeerRtlProbeExactOnly : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(VeerRtlProbeExactOnly, ArchitecturalEventsExact) {
+    const std::string probe = GetParam();
+    const auto cmp = compare(probe);
+    ASSERT_FALSE(cmp.empty());
+    print_table(probe, cmp);
+    size_t exact = 0;
+    for (const auto& c : cmp)
+        if (c.exact) {
+            EXPECT_EQ(c.model, c.rtl) << probe << " " << c.what;
+            ++exact;
+        }
+    EXPECT_GT(exact, 0u) << probe;
+}
+
+INSTANTIATE_TEST_SUITE_P(Probes, VeerRtlProbeExactOnly, ::testing::Values("unpred"));
 
 }  // namespace
