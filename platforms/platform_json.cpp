@@ -214,11 +214,12 @@ void visit_timing(V& v, TimingParams& t) {
     v.event("ev_presync", t.ev_presync);
     v.event("ev_postsync", t.ev_postsync);
     v("csr_write_block", t.csr_write_block);
+    v("split_fetch_after_flush", t.split_fetch_after_flush);
     v.string("source", t.source);
 }
 // Every field of TimingParams is in visit_timing: a new field changes the size and stops the build here. Add it
 // to visit_timing (and docs/platform-files.md), then update the size.
-static_assert(sizeof(TimingParams) == 608,
+static_assert(sizeof(TimingParams) == 616,
               "TimingParams changed: add the new field to visit_timing in platforms/platform_json.cpp");
 
 constexpr std::pair<timing::PredictorConfig::Direction, const char*> directions[] = {

@@ -75,7 +75,7 @@ size_t TimingModel::body_key(const BlockMemo& m, const MemRef* mem, const uint8_
     const bool pair = p_.dual_issue && pair_open_;
     const bool cacheable = !p_.follows_mrac || ((cacheable_ >> ((m.pcs_[0] >> 28) & 15u)) & 1u);
     key[n++] = uint64_t{pending_extra_} | uint64_t{(mstatus_ & 8u) != 0} << 32 | uint64_t{pair} << 33 |
-                uint64_t{next_fetch_new_} << 34 | uint64_t{cacheable} << 35 |
+                uint64_t{next_fetch_new_} << 34 | uint64_t{cacheable} << 35 | uint64_t{flushed_} << 36 |
                 (pair ? uint64_t{static_cast<uint8_t>(prev_cls_)} << 40 : 0);
     if (pair) {
         if (now_ - prev_issue_ >= (uint64_t{1} << 31)) return 0;
@@ -249,6 +249,7 @@ uint64_t TimingModel::record_body(BlockMemo& m, const MemRef* mem, const uint8_t
     r.prev_cls = prev_cls_;
     r.pair_open = pair_open_;
     r.next_fetch_new = next_fetch_new_;
+    r.flushed = flushed_;
     r.last_ifetch_line = last_ifetch_line_;
     r.last_fetch = last_fetch_;
     r.fill_line = fill_line_;
@@ -320,6 +321,7 @@ void TimingModel::replay_body(BlockMemo& m, const BlockMemo::Recording& r, const
     pending_extra_ = 0;
     postsync_until_ = 0;  // the body has no postsync instruction (prepare)
     next_fetch_new_ = r.next_fetch_new;
+    flushed_ = r.flushed;
     last_ifetch_line_ = r.last_ifetch_line;
     last_fetch_ = r.last_fetch;
     fill_line_ = r.fill_line;
@@ -356,7 +358,7 @@ bool TimingModel::same_state(const TimingModel& o) const {
            prev_cls_ == o.prev_cls_ && pair_open_ == o.pair_open_ && pending_extra_ == o.pending_extra_ &&
            divider_free_ == o.divider_free_ && mstatus_ == o.mstatus_ && cacheable_ == o.cacheable_ &&
            last_ifetch_line_ == o.last_ifetch_line_ && last_fetch_ == o.last_fetch_ && fill_line_ == o.fill_line_ && phase_line_ == o.phase_line_ &&
-           last_miss_line_ == o.last_miss_line_ && next_fetch_new_ == o.next_fetch_new_ && next_csr_ == o.next_csr_ &&
+           last_miss_line_ == o.last_miss_line_ && next_fetch_new_ == o.next_fetch_new_ && flushed_ == o.flushed_ && next_csr_ == o.next_csr_ &&
            postsync_until_ == o.postsync_until_ && csr_write_issue_ == o.csr_write_issue_ && same_cache(l1i_, o.l1i_) &&
            same_cache(l1d_, o.l1d_) && same_cache(l2_, o.l2_) && same_cache(itlb_, o.itlb_) &&
            same_cache(dtlb_, o.dtlb_) && same_cache(main_tlb_, o.main_tlb_);

@@ -296,6 +296,9 @@ uint64_t TimingModel::timed(const isa::RetiredInsn& insn, uint64_t pc, unsigned 
     const uint64_t flush_cycles = flush;
     cycles += flush;
     const uint64_t before_fetch = cycles;
+    // After a branch's flush, a 32-bit instruction at an odd halfword needs a second fetch for its upper half.
+    if (flushed_ && size == 4 && (pc & 2u)) cycles += p_.split_fetch_after_flush;
+    flushed_ = flush != 0;
     uint64_t fetch_walk = 0;  // page-table walks: in the cycles, not in ev_fetch_stall
     // Instruction fetch: one access per line entered, sequentially or by a taken branch.
     const bool local_code = p_.local_code && p_.local_code->contains(pc);

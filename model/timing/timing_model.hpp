@@ -120,6 +120,9 @@ struct TimingParams {
     unsigned ext_interrupt_freeze = 0;
     // ecall, ebreak and mret: extra cycles of the instruction after them (the redirect), beyond their postsync.
     unsigned trap_redirect = 0;
+    // VeeR EL2: a 32-bit instruction at an odd halfword that a branch's flush redirects to takes this many more
+    // cycles (tests/veer-rtl/unpred: its halves come in two fetches).
+    unsigned split_fetch_after_flush = 0;
     // A CSR read samples a running counter this many cycles before the reading instruction commits (the trace's
     // timestamps: --timing trace). 0: at the commit of the instruction before it.
     unsigned csr_read_lead = 0;
@@ -215,7 +218,7 @@ private:
         int64_t prev_issue = 0, divider_free = 0;
         uint32_t prev_dst = 0;
         isa::InsnClass prev_cls = isa::InsnClass::alu;
-        bool pair_open = false, next_fetch_new = false;
+        bool pair_open = false, next_fetch_new = false, flushed = false;
         uint64_t last_ifetch_line = 0, last_fetch = 0, fill_line = 0, phase_line = 0;
         std::vector<uint8_t> ifetch;  // the instructions that look up the ITLB and the I-cache, in order
     };
@@ -251,7 +254,7 @@ public:
     // The entry state a recording is keyed by is everything step() reads for an instruction that is not a branch
     // (whoever adds state to step() must add it here, in body_key(), and to the Recording's exit state, or make
     // such bodies unusable in prepare()):
-    //  - pending_extra_; mstatus_ MIE; with dual issue, pair_open_ and then prev_cls_, prev_dst_ and
+    //  - pending_extra_; mstatus_ MIE; flushed_; with dual issue, pair_open_ and then prev_cls_, prev_dst_ and
     //    now_ - prev_issue_;
     //  - per live-in register r (read before the body writes it): ready_[r] - now_, or "ready" when it can no
     //    longer delay the body (ready_[r] + early_address <= now_, and <= prev_issue_ when a pair is open);
@@ -374,6 +377,7 @@ private:
     isa::InsnClass prev_cls_ = isa::InsnClass::alu;
     std::array<uint64_t, 32> ready_{};  // the cycle each register's value is ready
     bool next_fetch_new_ = false;
+    bool flushed_ = false;  // the previous instruction was a branch that flushed (split_fetch_after_flush)
     bool check_blocks_ = false;
     std::array<uint64_t, BlockMemo::max_key_words> key_{};  // step_block's scratch
     // The ways probe_body() found: two per fetch line, two per data access at most.

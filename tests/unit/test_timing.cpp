@@ -448,6 +448,45 @@ TEST(TimingModel, VeerInterruptEntriesAndTrapRedirects) {
     EXPECT_EQ(b.count(31), 2u + 2u);
 }
 
+// VeeR EL2 (tests/veer-rtl/unpred): after a branch's flush, a 32-bit instruction at an odd halfword takes
+// split_fetch_after_flush more cycles; not after a branch that did not flush, not at an aligned address, not a
+// 16-bit one. Event 27 counts the JALRs and far JALs the decoder does not predict.
+TEST(TimingModel, VeerSplitFetchAfterAFlushAndUnpredictedJumps) {
+    TimingParams p;
+    p.predictor.direction = PredictorConfig::Direction::veer_el2;
+    p.predictor.btb_bits = 9;
+    p.predictor.btb_tag_bits = 5;
+    p.predictor.table_bits = 9;
+    p.predictor.history_bits = 8;
+    p.mispredict_penalty = 1;
+    p.split_fetch_after_flush = 1;
+    p.ev_unpredicted = 27;
+    TimingModel m(p);
+    EventBatch b;
+    using C = isa::InsnClass;
+    // jalr ra, 0(a5): neither call, jump nor return (VeerKind::other): a flush, event 27.
+    isa::RetiredInsn jalr = insn(C::jump);
+    jalr.branch = isa::br_register | isa::br_call | isa::br_taken;
+    jalr.regs.dst = isa::reg_bit(1);
+    jalr.regs.src = isa::reg_bit(15);
+    EXPECT_EQ(m.step(jalr, 0x1000, 4, 0x2002, nullptr, 0, b), 2u);  // 1 + the flush
+    EXPECT_EQ(m.step(insn(C::alu), 0x2002, 4, 0x2006, nullptr, 0, b), 2u);  // 32-bit at 0x2002: 1 + 1
+    EXPECT_EQ(m.step(insn(C::alu), 0x2006, 4, 0x200a, nullptr, 0, b), 1u);  // no flush before it
+    EXPECT_EQ(m.step(jalr, 0x200a, 4, 0x3000, nullptr, 0, b), 2u);
+    EXPECT_EQ(m.step(insn(C::alu), 0x3000, 4, 0x3004, nullptr, 0, b), 1u);  // aligned
+    EXPECT_EQ(m.step(jalr, 0x3004, 4, 0x4002, nullptr, 0, b), 2u);
+    isa::RetiredInsn c16 = insn(C::alu);
+    c16.compressed = true;
+    EXPECT_EQ(m.step(c16, 0x4002, 2, 0x4004, nullptr, 0, b), 1u);  // 16-bit: one fetch
+    // A near jal x0 (a jump with a 12-bit offset) is predicted: not event 27.
+    isa::RetiredInsn j = insn(C::jump);
+    j.branch = isa::br_immediate | isa::br_taken;
+    m.step(j, 0x4004, 4, 0x4010, nullptr, 0, b);
+    // A jal x0 beyond 4 KiB is not.
+    m.step(j, 0x4010, 4, 0x9010, nullptr, 0, b);
+    EXPECT_EQ(b.count(27), 3u + 1u);
+}
+
 // VeeR EL2 misaligned D-bus accesses (tests/veer-rtl/misaligned): a load holds decode 6 cycles, a store 1 per bus
 // transaction (2 when it crosses a 64-bit beat); every such cycle is a decode stall (event 30).
 TEST(TimingModel, VeerMisalignedBusAccessesStallDecode) {
