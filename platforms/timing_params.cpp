@@ -165,7 +165,7 @@ TimingParams veer() {
     p.predict_exc_return = false;  // traps: mret is no misprediction (event 25)
     p.ev_irq_disabled = 49;        // irqoff: cycles with mstatus.MIE = 0
     p.ev_mispredict = 25;  // branches mispredicted (veer-el2-events.csv)
-    p.split_fetch_after_flush = 1;  // unpred: the return's target, a jal at an odd halfword, 3 cycles after it
+    p.split_fetch_after_flush = 1;  // unpred: the return's target, a jal at a line's last halfword, 3 cycles after it
     p.ev_unpredicted = 27;  // unpredictable branches: JAL/JALR neither call, jump nor return (every probe)
     // The default configuration of the RTL (the traces' testbench): DCCM at 0xF0040000, 64 KiB. Loads and stores
     // elsewhere are D-bus transactions: events 43 (D-bus ld/st transactions), 55 and 56 (D-bus loads, stores).

@@ -296,8 +296,12 @@ uint64_t TimingModel::timed(const isa::RetiredInsn& insn, uint64_t pc, unsigned 
     const uint64_t flush_cycles = flush;
     cycles += flush;
     const uint64_t before_fetch = cycles;
-    // After a branch's flush, a 32-bit instruction at an odd halfword needs a second fetch for its upper half.
-    if (flushed_ && size == 4 && (pc & 2u)) cycles += p_.split_fetch_after_flush;
+    // After a branch's flush, a 32-bit instruction at an odd halfword that the fetch brings in two pieces takes
+    // longer: where fetches keep bit 1 after the redirect (fetch_keeps_halfword) only when its upper half lies in
+    // the next line (the line's last fetch is its last halfword alone).
+    if (flushed_ && size == 4 && (pc & 2u) &&
+        (!p_.fetch_keeps_halfword || !l1i_ || l1i_->line_of(pc) != l1i_->line_of(pc + 2)))
+        cycles += p_.split_fetch_after_flush;
     flushed_ = flush != 0;
     uint64_t fetch_walk = 0;  // page-table walks: in the cycles, not in ev_fetch_stall
     // Instruction fetch: one access per line entered, sequentially or by a taken branch.

@@ -120,8 +120,9 @@ struct TimingParams {
     unsigned ext_interrupt_freeze = 0;
     // ecall, ebreak and mret: extra cycles of the instruction after them (the redirect), beyond their postsync.
     unsigned trap_redirect = 0;
-    // VeeR EL2: a 32-bit instruction at an odd halfword that a branch's flush redirects to takes this many more
-    // cycles (tests/veer-rtl/unpred: its halves come in two fetches).
+    // VeeR EL2: a 32-bit instruction at an odd halfword that a branch's flush redirects to, and whose halves come
+    // in two fetches (with fetch_keeps_halfword: its upper half in the next line), takes this many more cycles
+    // (tests/veer-rtl/unpred).
     unsigned split_fetch_after_flush = 0;
     // A CSR read samples a running counter this many cycles before the reading instruction commits (the trace's
     // timestamps: --timing trace). 0: at the commit of the instruction before it.

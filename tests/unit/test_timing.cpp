@@ -485,6 +485,21 @@ TEST(TimingModel, VeerSplitFetchAfterAFlushAndUnpredictedJumps) {
     // A jal x0 beyond 4 KiB is not.
     m.step(j, 0x4010, 4, 0x9010, nullptr, 0, b);
     EXPECT_EQ(b.count(27), 3u + 1u);
+
+    // With an I-cache of 64-byte lines whose fetches keep bit 1 after a redirect (fetch_keeps_halfword), only an
+    // instruction whose upper half lies in the next line comes in two pieces.
+    p.l1i = CacheConfig{};
+    p.fetch_keeps_halfword = true;
+    TimingModel f(p);
+    EventBatch fb;
+    f.step(jalr, 0x1000, 4, 0x2002, nullptr, 0, fb);
+    f.step(insn(C::alu), 0x2002, 4, 0x2006, nullptr, 0, fb);  // warms the lines (refills cost nothing here)
+    f.step(jalr, 0x2006, 4, 0x2012, nullptr, 0, fb);
+    EXPECT_EQ(f.step(insn(C::alu), 0x2012, 4, 0x2016, nullptr, 0, fb), 1u);  // 0x2012-0x2015: one fetch
+    f.step(jalr, 0x2016, 4, 0x203e, nullptr, 0, fb);
+    f.step(insn(C::alu), 0x203e, 4, 0x2042, nullptr, 0, fb);  // 0x203e-0x2041: its upper half in the next line
+    f.step(jalr, 0x2042, 4, 0x203e, nullptr, 0, fb);
+    EXPECT_EQ(f.step(insn(C::alu), 0x203e, 4, 0x2042, nullptr, 0, fb), 2u);  // both lines cached: 1 + 1
 }
 
 // VeeR EL2 misaligned D-bus accesses (tests/veer-rtl/misaligned): a load holds decode 6 cycles, a store 1 per bus
