@@ -182,6 +182,10 @@ inline bool unaligned(const TraceRecord& rec) {
     return u;
 }
 
+// A RISC-V division's source registers (rs1, rs2) and whether it is a remainder (rem and remu: funct3 6 and 7).
+inline unsigned div_source(uint32_t encoding, unsigned k) { return (encoding >> (15 + 5 * k)) & 31u; }
+inline bool div_is_rem(uint32_t encoding) { return ((encoding >> 13) & 3u) == 3u; }
+
 // Whether a control transfer at `pc` of `size` bytes whose successor is at `next_pc` was taken: when the successor
 // is not the instruction that follows it; a RISC-V jump (JAL, JALR: never conditional) always, even to the
 // instruction that follows (tests/veer-rtl/unpred: a c.j to pc + 2 is in the RTL's event 26). ARM's unconditional
@@ -633,16 +637,15 @@ private:
     static typename RunPlan::Segment::Div div_plan(const TraceRecord* recs, const std::vector<trace::ValueOffsets>& offs,
                                                    size_t k, size_t first) {
         typename RunPlan::Segment::Div d{static_cast<unsigned>(k - first), {trace::ValueOffsets::none, trace::ValueOffsets::none},
-                                         {0, 0}, ((recs[k].encoding >> 13) & 3u) == 3u};
-        const bool rv = recs[k].isa == IsaState::rv32 || recs[k].isa == IsaState::rv64;
+                                         {0, 0}, div_is_rem(recs[k].encoding)};
         for (unsigned o = 0; o < 2; ++o) {
-            const unsigned r = (recs[k].encoding >> (15 + 5 * o)) & 31u;
+            const unsigned r = div_source(recs[k].encoding, o);
             d.reg[o] = static_cast<uint8_t>(r);
             if (r == 0) continue;  // x0: the register file's, always 0
             auto last_write = [&](size_t j, bool before, uint32_t& off) {
                 for (unsigned w = 0; w < recs[j].n_regs; ++w) {
                     const trace::RegWrite& x = recs[j].regs[w];
-                    if (x.before == before && x.kind == RegKind::gpr && x.index == r && !(rv && r == 0)) off = offs[j].reg[w];
+                    if (x.before == before && x.kind == RegKind::gpr && x.index == r) off = offs[j].reg[w];
                 }
             };
             // gprs() applies a record's late writebacks, then its own writes; div_operands() reads the division's
@@ -982,16 +985,17 @@ private:
         return rec.time - std::min(rec.time, prev_time_);
     }
 
-    // A RISC-V division's operands (rs1, rs2; rem and remu are funct3 6 and 7) for the timing model, from the
-    // register file with the late writebacks that land before it.
+    // A RISC-V division's operands for the timing model, from the register file with the late writebacks that
+    // land before it.
     void div_operands(const TraceRecord& rec) {
-        uint64_t v[2] = {gpr_[(rec.encoding >> 15) & 31u], gpr_[(rec.encoding >> 20) & 31u]};
+        uint64_t v[2];
         for (unsigned k = 0; k < 2; ++k) {
-            const unsigned r = (rec.encoding >> (15 + 5 * k)) & 31u;
+            const unsigned r = div_source(rec.encoding, k);
+            v[k] = gpr_[r];
             for (unsigned i = 0; i < rec.n_regs; ++i)
                 if (rec.regs[i].before && rec.regs[i].kind == RegKind::gpr && rec.regs[i].index == r && r) v[k] = rec.regs[i].value;
         }
-        tm_->set_div_operands(static_cast<uint32_t>(v[0]), static_cast<uint32_t>(v[1]), ((rec.encoding >> 13) & 3u) == 3u,
+        tm_->set_div_operands(static_cast<uint32_t>(v[0]), static_cast<uint32_t>(v[1]), div_is_rem(rec.encoding),
                               reader_->has_register_values());
     }
 

@@ -273,7 +273,7 @@ uint64_t TimingModel::step_block(BlockMemo& m, const MemRef* mem, const uint8_t*
     if (!m.prepared_) prepare(m, n_mem);
     const isa::RetiredInsn& in = *t.insn;
     if (!m.tail_usable_ || t.n_mem || in.cond_failed || in.unaligned) {  // the tail stepped on its own
-        const uint64_t cycles = m.usable_ ? block(m, mem, n_mem, b, false) : step_body(m, mem, n_mem, b, false);
+        const uint64_t cycles = block(m, mem, n_mem, b, false);
         return cycles + step(in, t.pc, t.size, t.next_pc, t.mem, t.n_mem, b);
     }
     // The prediction first: it reads and writes only the predictor, which the body does not touch.

@@ -145,12 +145,12 @@ unsigned TimingModel::predict(const isa::RetiredInsn& insn, uint64_t pc, unsigne
     const bool conditional = (insn.branch & isa::br_conditional) || insn.cond_failed;
     if (p_.predictor.direction == PredictorConfig::Direction::veer_el2) {
         if (insn.branch & isa::br_exc_return) return 0;  // mret: a flush, not a prediction
-        // The last instruction before an interrupt entry (set_next_interrupted): the trace shows the handler as
-        // its successor, not where it went: taken to go where predicted.
         const auto kind = veer_kind(insn, pc, next_pc);
         // Event 27 (el2_dec_decode_ctl.sv: i0_br_unpred = jal & ~i0_predict_br, where i0_predict_br is condbr |
         // pcall | pja | pret): a JAL or JALR that is neither a call, a jump nor a return, as committed.
         if (kind == BranchPredictor::VeerKind::other) emit(b, p_.ev_unpredicted);
+        // The last instruction before an interrupt entry (set_next_interrupted): the trace shows the handler as
+        // its successor, not where it went: taken to go where predicted.
         const auto o = next_interrupted_ ? bp_.veer_as_predicted(pc, size, kind) : bp_.veer(pc, size, kind, taken, next_pc);
         if (o.mispredicted) emit(b, p_.ev_mispredict);
         if (!o.flush) return 0;
