@@ -187,6 +187,7 @@ void visit_timing(V& v, TimingParams& t) {
     v("fetch_keeps_halfword", t.fetch_keeps_halfword);
     v("flush_fetch_hits", t.flush_fetch_hits);
     v("trap_flush_fetch_hits", t.trap_flush_fetch_hits);
+    v("fetch_queue", t.fetch_queue);
     v.event("ev_l1i_hit", t.ev_l1i_hit);
     v("ibus_beat", t.ibus_beat);
     v.event("ev_ibus_access", t.ev_ibus_access);

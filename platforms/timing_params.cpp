@@ -214,12 +214,16 @@ TimingParams veer() {
     // fetch_addr_next): tests/veer-rtl/ic_trap_u, whose loop lies at odd halfwords, counts the hits of ic_trap_a
     // (191 against 192), 16 fewer than 4-byte aligned fetches would give.
     p.fetch_keeps_halfword = true;
-    // Fetches past a flush that event 2 counts (wrong-path fetches that hit before the flush lands): 1 past a
-    // branch the predictor got wrong or does not predict (tests/veer-rtl/branchy: 2995 hits, 197 mispredictions;
-    // recursion, coremark_like), 2 past ecall, ebreak and mret, which flush from the trap logic
-    // (tests/veer-rtl/ic_trap_a: 12 hits per iteration where its instructions span 7 fetches; traps).
-    p.flush_fetch_hits = 1;
+    // Fetches past a flush that event 2 counts (wrong-path fetches that hit before the flush lands), measured fetch
+    // by fetch on a copy of the RTL that prints each fetch (docs/accuracy.md): as many as the fetch ran ahead of
+    // the instruction (TimingModel::timed), through a fetch buffer of 4 entries (el2_ifu_ifc_ctl.sv, fb_write_f),
+    // at most 2 past a branch (branchy: 2995 hits, the model 3019; coremark_like), none past a far jal right after
+    // a flush (uj: 199, the model 201; unpred); a trap flush lands 2 cycles after a branch's would, up to the buffer's
+    // entries beyond the instruction (ic_trap_a: 12 hits per iteration where its instructions span 7 fetches;
+    // traps).
+    p.flush_fetch_hits = 2;
     p.trap_flush_fetch_hits = 2;
+    p.fetch_queue = 4;
     p.ev_l1i_hit = 2;
     p.ibus_beat = 8;
     p.ev_ibus_access = 42;

@@ -91,6 +91,8 @@ size_t TimingModel::body_key(const BlockMemo& m, const MemRef* mem, const uint8_
     key[n++] = forget ? ~uint64_t{0} : last_ifetch_line_;
     key[n++] = forget ? ~uint64_t{0} : last_fetch_;
     key[n++] = fill_line_;
+    // How far back the last fetch was (fetch_queue; timed() keeps it within reach), or that the next follows a flush.
+    key[n++] = p_.fetch_queue ? (refetch_ ? 1 : (now_ - fetch_at_) << 1) : 0;
     // The line whose fetches start at an odd halfword, as the first instruction leaves it (step(): phase_line_).
     key[n++] = forget ? (p_.fetch_keeps_halfword && (m.pcs_[0] & 2u) ? l1i_->line_of(m.pcs_[0]) : ~uint64_t{0}) : phase_line_;
     for (uint32_t live = m.live_in_; live; live &= live - 1) {
@@ -254,6 +256,8 @@ uint64_t TimingModel::record_body(BlockMemo& m, const MemRef* mem, const uint8_t
     r.last_fetch = last_fetch_;
     r.fill_line = fill_line_;
     r.phase_line = phase_line_;
+    r.fetch_at = static_cast<int64_t>(fetch_at_ - now0);
+    r.refetch = refetch_;
     constexpr size_t max_recordings = 16;
     if (m.recs_.size() < max_recordings) {
         m.recs_.push_back(std::move(r));
@@ -326,6 +330,8 @@ void TimingModel::replay_body(BlockMemo& m, const BlockMemo::Recording& r, const
     last_fetch_ = r.last_fetch;
     fill_line_ = r.fill_line;
     phase_line_ = r.phase_line;
+    fetch_at_ = now0 + static_cast<uint64_t>(r.fetch_at);
+    refetch_ = r.refetch;
     now_ = now0 + r.cycles;
 }
 
@@ -358,6 +364,7 @@ bool TimingModel::same_state(const TimingModel& o) const {
            prev_cls_ == o.prev_cls_ && pair_open_ == o.pair_open_ && pending_extra_ == o.pending_extra_ &&
            divider_free_ == o.divider_free_ && mstatus_ == o.mstatus_ && cacheable_ == o.cacheable_ &&
            last_ifetch_line_ == o.last_ifetch_line_ && last_fetch_ == o.last_fetch_ && fill_line_ == o.fill_line_ && phase_line_ == o.phase_line_ &&
+           refetch_ == o.refetch_ && (!p_.fetch_queue || refetch_ || fetch_at_ == o.fetch_at_) &&
            last_miss_line_ == o.last_miss_line_ && next_fetch_new_ == o.next_fetch_new_ && flushed_ == o.flushed_ && next_csr_ == o.next_csr_ &&
            postsync_until_ == o.postsync_until_ && csr_write_issue_ == o.csr_write_issue_ && same_cache(l1i_, o.l1i_) &&
            same_cache(l1d_, o.l1d_) && same_cache(l2_, o.l2_) && same_cache(itlb_, o.itlb_) &&

@@ -73,13 +73,14 @@ unsigned TimingModel::tlb(std::optional<Cache>& t, uint64_t addr, uint32_t ev, E
     return p_.tlb_refill_penalty + p_.walk_penalty;
 }
 
-uint64_t TimingModel::fetches_started(uint64_t pc, unsigned size, bool cached) {
+uint64_t TimingModel::fetches_started(uint64_t pc, unsigned size, bool cached, unsigned* span) {
     const unsigned granule = p_.fetch_bytes ? p_.fetch_bytes : 4;
     // In the line a redirect entered at an odd halfword the fetches start there (fetch_keeps_halfword).
     auto fetch_of = [&](uint64_t a) {
         return (cached && phase_line_ != ~uint64_t{0} && l1i_->line_of(a) == phase_line_ ? a - 2 : a) / granule;
     };
     const uint64_t first = fetch_of(pc), last = fetch_of(pc + size - 1);
+    if (span) *span = static_cast<unsigned>(last - first + 1);
     const uint64_t n = last - first + (first != last_fetch_ ? 1 : 0);
     last_fetch_ = last;
     return n;
@@ -130,6 +131,7 @@ void TimingModel::take_interrupt(unsigned cause, bool from_halt) {
         pending_freeze_ += p_.ext_interrupt_freeze;
     }
     next_fetch_new_ = true;  // the handler is fetched anew
+    refetch_ = true;
 }
 
 uint64_t TimingModel::step(const isa::RetiredInsn& insn, uint64_t pc, unsigned size, uint64_t next_pc,
@@ -153,9 +155,7 @@ unsigned TimingModel::predict(const isa::RetiredInsn& insn, uint64_t pc, unsigne
         // its successor, not where it went: taken to go where predicted.
         const auto o = next_interrupted_ ? bp_.veer_as_predicted(pc, size, kind) : bp_.veer(pc, size, kind, taken, next_pc);
         if (o.mispredicted) emit(b, p_.ev_mispredict);
-        if (!o.flush) return 0;
-        emit(b, p_.ev_l1i_hit, p_.flush_fetch_hits);
-        return p_.mispredict_penalty;
+        return o.flush ? p_.mispredict_penalty : 0;
     }
     bool mispredicted = false, predictable = false;
     if (conditional) {
@@ -283,10 +283,7 @@ uint64_t TimingModel::timed(const isa::RetiredInsn& insn, uint64_t pc, unsigned 
     if (insn.cls == C::ecall || insn.cls == C::ebreak || insn.cls == C::mret) pending_extra_ = p_.trap_redirect;
     // Interrupts disabled: this instruction's cycles count while MIE is 0; a trap clears MIE, mret restores it.
     const bool mie_before = mstatus_ & 8u;
-    // Fetches past a flush that hit before it lands (VeeR EL2 el2_ifu_mem_ctl.sv: ic_act_hit_f counts every fetch
-    // in F that hits until exu_flush_final drops it): ecall, ebreak and mret flush from the trap logic
-    // (el2_dec_tlu_ctl.sv, dec_tlu_flush_lower_wb), later than a branch does.
-    if (insn.cls == C::ecall || insn.cls == C::ebreak || insn.cls == C::mret) emit(b, p_.ev_l1i_hit, p_.trap_flush_fetch_hits);
+    const bool trap_flush = insn.cls == C::ecall || insn.cls == C::ebreak || insn.cls == C::mret;
     if (insn.cls == C::ecall || insn.cls == C::ebreak)
         mstatus_ = trap_entry(mstatus_);
     else if (insn.cls == C::mret)
@@ -306,6 +303,8 @@ uint64_t TimingModel::timed(const isa::RetiredInsn& insn, uint64_t pc, unsigned 
     uint64_t fetch_walk = 0;  // page-table walks: in the cycles, not in ev_fetch_stall
     // Instruction fetch: one access per line entered, sequentially or by a taken branch.
     const bool local_code = p_.local_code && p_.local_code->contains(pc);
+    uint64_t started = 0;  // the fetches this instruction starts (cached code), and how many it spans
+    unsigned span = 1;
     if (l1i_ && !local_code) {
         if (next_fetch_new_) {
             last_ifetch_line_ = last_fetch_ = ~uint64_t{0};
@@ -339,7 +338,8 @@ uint64_t TimingModel::timed(const isa::RetiredInsn& insn, uint64_t pc, unsigned 
                 }
             }
             if (p_.fetch_bytes) {  // hits: the fetches this instruction starts, but a refill's first
-                const uint64_t fetches = fetches_started(pc, size, true);
+                const uint64_t fetches = fetches_started(pc, size, true, &span);
+                started = fetches;
                 if (p_.fill_buffer_fetches && line == fill_line_) {
                     if (refill) emit(b, p_.ev_l1i_hit);  // the rest of the line comes from the fill buffer
                 } else if (fetches > (refill ? 1u : 0u)) {
@@ -349,6 +349,31 @@ uint64_t TimingModel::timed(const isa::RetiredInsn& insn, uint64_t pc, unsigned 
         }
     }
     const uint64_t fetch_cycles = cycles - before_fetch;
+    // Fetches past a flush that hit before it lands (VeeR EL2 el2_ifu_mem_ctl.sv: ic_act_hit_f counts every fetch
+    // in F that hits until exu_flush_final drops it). With a fetch queue, as many as the fetch ran ahead of the
+    // flushing instruction (tests/veer-rtl, measured fetch by fetch on an instrumented copy of the RTL):
+    //  - the fetch of the last part of the instruction after a flush's redirect happens 2 cycles before it
+    //    commits (`exec` here, the model's commit cycle); after that one fetch a cycle (a predicted taken branch
+    //    redirects the fetch without a gap), as far as the fetch buffer's `fetch_queue` entries reach ahead of the
+    //    instruction the model commits (ahead: the fetches between its last part and the cycle before it commits);
+    //  - a branch flushes a cycle before it commits (el2_exu.sv, exu_flush_final from the i0 branch): the fetches
+    //    ahead of it, at most flush_fetch_hits (uj, unpred: a far jal right after a flush's redirect, 0);
+    //  - ecall, ebreak and mret flush from the trap logic a cycle after they commit (el2_dec_tlu_ctl.sv,
+    //    dec_tlu_flush_lower_wb): trap_flush_fetch_hits (2) cycles later, as far as the buffer's entries beyond
+    //    the instruction's own reach (ic_trap_a's mret, one fetch, 3; traps' mret at an odd halfword, two, 2).
+    // Without a fetch queue, the fixed counts.
+    if (p_.fetch_queue && l1i_ && !local_code) {
+        const uint64_t exec = issue + fetch_cycles;
+        if (started)
+            fetch_at_ = refetch_ ? exec - 2 : std::min(exec - 2, std::max(fetch_at_ + started, exec - 1 - p_.fetch_queue));
+        refetch_ = flush || trap_flush;
+        const uint64_t ahead = exec - 2 - fetch_at_;
+        if (flush) emit(b, p_.ev_l1i_hit, std::min<uint64_t>(ahead, p_.flush_fetch_hits));
+        if (trap_flush) emit(b, p_.ev_l1i_hit, std::min<uint64_t>(ahead + p_.trap_flush_fetch_hits, p_.fetch_queue - std::min(span, p_.fetch_queue)));
+    } else {
+        if (flush) emit(b, p_.ev_l1i_hit, p_.flush_fetch_hits);
+        if (trap_flush) emit(b, p_.ev_l1i_hit, p_.trap_flush_fetch_hits);
+    }
     if (data) {
         for (unsigned k = 0; k < n_mem; ++k) {
             const bool sequential = p_.count_line_once && k && l1d_ && l1d_->line_of(mem[k].addr) == l1d_->line_of(mem[k - 1].addr);
@@ -412,6 +437,9 @@ uint64_t TimingModel::timed(const isa::RetiredInsn& insn, uint64_t pc, unsigned 
     prev_dst_ = dst;
     prev_cls_ = insn.cls;
     now_ += cycles;
+    // A fetch further back than the queue reaches changes nothing (timed(): fetch_at_ + started against
+    // exec - 1 - fetch_queue, with exec >= now_ and started <= 2): kept in reach, so that block timing can key on it.
+    if (p_.fetch_queue && fetch_at_ + p_.fetch_queue + 3 < now_) fetch_at_ = now_ - p_.fetch_queue - 3;
     return cycles;
 }
 

@@ -154,8 +154,12 @@ struct TimingParams {
     bool fetch_keeps_halfword = false;
     // VeeR EL2: fetches past an instruction that flushes the pipeline that ev_l1i_hit counts before the flush lands
     // (wrong-path fetches): past a branch the predictor got wrong or does not predict, and past ecall, ebreak and
-    // mret (a flush from the trap logic).
+    // mret (a flush from the trap logic). Without a fetch queue, these many per flush. With one (`fetch_queue`
+    // entries: fetches held ahead of decode), the fetches that ran ahead of the instruction (timed()): past a
+    // branch at most flush_fetch_hits, past a trap flush trap_flush_fetch_hits more (it lands that many cycles
+    // later) as far as the queue reaches beyond the instruction.
     unsigned flush_fetch_hits = 0, trap_flush_fetch_hits = 0;
+    unsigned fetch_queue = 0;
     uint32_t ev_l1i_hit = no_event;
     // The instruction bus: an I-cache refill reads its line in beats of `ibus_beat` bytes, a transaction each.
     unsigned ibus_beat = 8;
@@ -204,7 +208,7 @@ public:
     // The most words a body's key takes: eight for the pipeline and fetch state (the postsync wait one of them),
     // a live-in per register, 5 bits per access (12 to a word, at most 4 an instruction), a word for the tail's
     // outcome.
-    static constexpr size_t max_key_words = 8 + 32 + (4 * max_insns + 11) / 12 + 1;
+    static constexpr size_t max_key_words = 9 + 32 + (4 * max_insns + 11) / 12 + 1;
     // Executions replayed from a recording, recorded, and stepped (a miss or nothing to key on).
     uint64_t replayed = 0, recorded = 0, stepped = 0;
 
@@ -221,6 +225,8 @@ private:
         isa::InsnClass prev_cls = isa::InsnClass::alu;
         bool pair_open = false, next_fetch_new = false, flushed = false;
         uint64_t last_ifetch_line = 0, last_fetch = 0, fill_line = 0, phase_line = 0;
+        int64_t fetch_at = 0;
+        bool refetch = false;
         std::vector<uint8_t> ifetch;  // the instructions that look up the ITLB and the I-cache, in order
     };
     // The body's instructions, then the tail's when there is one.
@@ -346,7 +352,7 @@ private:
     // The fetches of `fetch_bytes` (4 if 0) an instruction starts: it may straddle two, or share one with the last.
     // `cached`: through the I-cache, where fetch_keeps_halfword applies (the uncached fetches' cost was calibrated
     // on 4-byte aligned fetches: hello_world).
-    uint64_t fetches_started(uint64_t pc, unsigned size, bool cached);
+    uint64_t fetches_started(uint64_t pc, unsigned size, bool cached, unsigned* span = nullptr);
 
     TimingParams p_;
     std::array<std::array<bool, class_count>, class_count> pairs_{};  // pairs(older, younger), tabulated
@@ -378,6 +384,10 @@ private:
     isa::InsnClass prev_cls_ = isa::InsnClass::alu;
     std::array<uint64_t, 32> ready_{};  // the cycle each register's value is ready
     bool next_fetch_new_ = false;
+    // VeeR EL2's fetch ahead of commit (fetch_queue): the cycle of the last fetch, and whether the next one
+    // follows a flush's redirect.
+    uint64_t fetch_at_ = 0;
+    bool refetch_ = false;
     bool flushed_ = false;  // the previous instruction was a branch that flushed (split_fetch_after_flush)
     bool check_blocks_ = false;
     std::array<uint64_t, BlockMemo::max_key_words> key_{};  // step_block's scratch

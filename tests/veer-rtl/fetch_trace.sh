@@ -1,0 +1,56 @@
+#!/bin/bash
+# fetch_trace.sh PROBE [OUT]: runs a probe of this folder on a copy of the VeeR EL2 RTL that prints every fetch,
+# to see fetch by fetch what event 2 (I-cache hits) counts (docs/accuracy.md, "RTL probes"). Measurement only:
+# nothing of the RTL comes into the repository.
+#
+# The copy is made once in VEER_FETCH_WORK (default /tmp/veer-rtl-fetch) from the kit's prepared sources in
+# VEER_WORK (default /tmp/veer-rtl, built by the kit's build.sh): one `always` block is added at the end of
+# el2_ifu_mem_ctl.sv, then the kit's build.sh builds it (about 1.5 minutes). Output in OUT (default
+# /tmp/fetch-trace/PROBE): the kit's files, and PROBE.fetch.txt with one line per cycle in which a fetch is in F
+# or a flush lands:
+#   t=TIME req=0|1 addr=FETCH_ADDRESS hit=ic_act_hit_f byp=ic_byp_hit_f flush=exu_flush_final
+# TIME is the simulation time in ns (10 per core cycle; about 10 x the exec.log's cycle + 15).
+set -euo pipefail
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+KIT=${VEER_KIT:-$HERE/../../../shared/veer-rtl}
+WORK=${VEER_WORK:-/tmp/veer-rtl}
+FWORK=${VEER_FETCH_WORK:-/tmp/veer-rtl-fetch}
+p=${1:?usage: fetch_trace.sh PROBE [OUT]}
+OUT=${2:-/tmp/fetch-trace/$p}
+[ -f "$HERE/$p/$p.c" ] || { echo "fetch_trace: no probe $HERE/$p/$p.c" >&2; exit 2; }
+[ -x "$KIT/build.sh" ] || { echo "fetch_trace: no RTL kit at $KIT (set VEER_KIT)" >&2; exit 2; }
+[ -f "$WORK/rv_root/.kit-prepared" ] || { echo "fetch_trace: no prepared sources in $WORK (run $KIT/build.sh $WORK)" >&2; exit 2; }
+if [ ! -x "$FWORK/build/obj_dir/Vtb_top" ]; then
+  mkdir -p "$FWORK"
+  if [ ! -f "$FWORK/rv_root/.fetch-trace" ]; then
+    rm -rf "$FWORK/rv_root.tmp"
+    cp -a "$WORK/rv_root" "$FWORK/rv_root.tmp"
+    f=$FWORK/rv_root.tmp/design/ifu/el2_ifu_mem_ctl.sv
+    python3 - "$f" <<'PY'
+import sys
+p = sys.argv[1]
+s = open(p).read()
+i = s.rindex("endmodule")
+s = s[:i] + """// fetch_trace.sh (pmusim): one line per cycle with a fetch in F or a flush
+always @(posedge free_l2clk) begin
+   if (ifc_fetch_req_f | exu_flush_final)
+      $display("IFDBG t=%0t req=%0d addr=%h hit=%0d byp=%0d flush=%0d", $time, ifc_fetch_req_f,
+               {ifu_fetch_addr_int_f, 1'b0}, ic_act_hit_f, ic_byp_hit_f, exu_flush_final);
+end
+""" + s[i:]
+open(p, "w").write(s)
+PY
+    touch "$FWORK/rv_root.tmp/.fetch-trace"
+    mv "$FWORK/rv_root.tmp" "$FWORK/rv_root"
+  fi
+  "$KIT/build.sh" "$FWORK" >&2
+fi
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cp "$HERE/$p"/*.c "$HERE/$p"/*.mki "$HERE/common/probe.h" "$tmp/"
+LD=$FWORK/build/snapshots/default/link.ld
+sed 's|^\(\s*\)\. = 0xd0580000;|  .extdata 0x80100000 : { *(.extdata) }\n\1. = 0xd0580000;|' "$LD" > "$tmp/$p.ld"
+mkdir -p "$OUT"
+"$KIT/run.sh" -o "$OUT" "$tmp" "$p" "$FWORK" > "$OUT/run.out" 2>&1 || { tail "$OUT/run.out" >&2; exit 1; }
+sed -n 's/^IFDBG //p' "$OUT/$p.sim.log" > "$OUT/$p.fetch.txt.tmp" && mv "$OUT/$p.fetch.txt.tmp" "$OUT/$p.fetch.txt"
+echo "fetch_trace: $OUT/$p.fetch.txt ($(wc -l < "$OUT/$p.fetch.txt") lines), exec.log $OUT/$p.exec.log.xz"
