@@ -22,6 +22,7 @@ enum BranchFlags : uint8_t {
     br_conditional = 16,
     br_exc_return = 32,  // ERET, MRET, SUBS pc, lr / LDM ^ ...
     br_taken = 64,       // set by the replay from the next PC
+    br_far = 128,        // target in the encoding beyond a conditional branch's reach (RISC-V JAL: outside -4096..4094)
 };
 
 // The general-purpose registers an instruction reads and writes, as bit masks (bit n: register n), for the

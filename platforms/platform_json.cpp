@@ -147,7 +147,6 @@ void visit_timing(V& v, TimingParams& t) {
     v.event("ev_main_tlb_refill", t.ev_main_tlb_refill);
     v.event("ev_mispredict", t.ev_mispredict);
     v.event("ev_predictable", t.ev_predictable);
-    v.event("ev_unpredicted", t.ev_unpredicted);
     v.event("ev_l1d_access", t.ev_l1d_access);
     v.event("ev_l1d_refill", t.ev_l1d_refill);
     v.event("ev_l1d_writeback", t.ev_l1d_writeback);

@@ -369,6 +369,12 @@ Platform make_veer_platform(PlatformText text, const VeerConfig& cfg) {
                 // condition as conditional branches and JAL only.
                 b.add(24, n);
                 if (i.branch & isa::br_taken) b.add(26, n);
+                // Event 27 (el2_dec_decode_ctl.sv: i0_br_unpred = jal & ~i0_predict_br, where i0_predict_br is condbr
+                // | pcall | pja | pret): a JAL beyond the BTB's 12-bit offset, or a JALR that is not a return
+                // (tests/veer-rtl/unpred, coremark_like, icache_big: exact). A return is a JALR x0 through ra or t0.
+                if (!(i.branch & isa::br_conditional) &&
+                    ((i.branch & isa::br_register) ? !(i.branch & isa::br_return) : (i.branch & isa::br_far) != 0))
+                    b.add(27, n);
                 break;
             case C::csr_read: b.add(16, n); break;
             case C::csr_read_write: b.add(17, n); break;

@@ -166,7 +166,6 @@ TimingParams veer() {
     p.ev_irq_disabled = 49;        // irqoff: cycles with mstatus.MIE = 0
     p.ev_mispredict = 25;  // branches mispredicted (veer-el2-events.csv)
     p.split_fetch_after_flush = 1;  // unpred: the return's target, a jal at a line's last halfword, 3 cycles after it
-    p.ev_unpredicted = 27;  // unpredictable branches: JAL/JALR neither call, jump nor return (every probe)
     // The default configuration of the RTL (the traces' testbench): DCCM at 0xF0040000, 64 KiB. Loads and stores
     // elsewhere are D-bus transactions: events 43 (D-bus ld/st transactions), 55 and 56 (D-bus loads, stores).
     p.local_data = TimingParams::Region{0xF0040000u, 64 * 1024};

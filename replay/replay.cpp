@@ -67,18 +67,24 @@ Decoded decode_rv(uint32_t enc, bool rv64) {
     Decoded d;
     const auto info = isa::rv32::classify(enc, rv64);
     d.insn.compressed = info.compressed;
-    // Branch detail: JAL has its target in the encoding, JALR in a register; a JALR x0, ra (ret) returns.
+    // Branch detail: JAL has its target in the encoding, JALR in a register; a JALR with rd x0 and rs1 ra or t0
+    // returns (the unprivileged spec's return-address stack hints, 2.5: pop).
+    d.insn.regs = isa::rv_reg_use(enc, rv64);
+    const uint32_t link = isa::reg_bit(1) | isa::reg_bit(5);
     using K = isa::rv32::Klass;
     if (info.klass == K::branch) d.insn.branch = isa::br_immediate | isa::br_conditional;
-    if (info.klass == K::jal) d.insn.branch = isa::br_immediate;
+    if (info.klass == K::jal) {
+        // Beyond a B-type branch's 13-bit offset (VeeR EL2's BTB holds no more: such a JAL is not predicted, event 27).
+        const int32_t off = isa::rv32::transfer(enc, rv64).offset;
+        d.insn.branch = static_cast<uint8_t>(isa::br_immediate | (off < -4096 || off > 4094 ? isa::br_far : 0));
+    }
     if (info.klass == K::jalr) {
-        const bool ret = info.compressed ? (enc & 0xFFFFu) == 0x8082u : (enc & 0xFFFFF07Fu) == 0x00008067u;
+        const bool ret = d.insn.regs.dst == 0 && (d.insn.regs.src & link);
         d.insn.branch = static_cast<uint8_t>(isa::br_register | (ret ? isa::br_return : 0));
     }
     if (info.klass == K::mret) d.insn.branch = isa::br_register | isa::br_exc_return;
-    d.insn.regs = isa::rv_reg_use(enc, rv64);
     // A jump that links in ra or t0 is a call (the RISC-V return-address hint convention).
-    if ((info.klass == K::jal || info.klass == K::jalr) && (d.insn.regs.dst & (isa::reg_bit(1) | isa::reg_bit(5))))
+    if ((info.klass == K::jal || info.klass == K::jalr) && (d.insn.regs.dst & link))
         d.insn.branch = static_cast<uint8_t>(d.insn.branch | isa::br_call);
     if (const auto c = isa::rv32::decode_csr(enc)) {
         d.is_csr = true;

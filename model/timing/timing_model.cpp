@@ -15,13 +15,12 @@ unsigned ctz(uint32_t m) { return static_cast<unsigned>(__builtin_ctz(m)); }
 // What VeeR EL2's decoder makes of a control transfer (el2_dec_decode_ctl.sv: pcall, pja, pret): a JAL whose
 // offset fits 13 signed bits is a call when it links x1 or x5, else a jump; a JALR x0 through x1 or x5 a return;
 // other JALs and JALRs are not predicted.
-BranchPredictor::VeerKind veer_kind(const isa::RetiredInsn& insn, uint64_t pc, uint64_t next_pc) {
+BranchPredictor::VeerKind veer_kind(const isa::RetiredInsn& insn) {
     using K = BranchPredictor::VeerKind;
     if (insn.branch & isa::br_conditional) return K::cond;
     const uint32_t link = isa::reg_bit(1) | isa::reg_bit(5);
     if (insn.branch & isa::br_register) return insn.regs.dst == 0 && (insn.regs.src & link) ? K::ret : K::other;
-    const int64_t offset = static_cast<int64_t>(next_pc - pc);
-    if (offset < -4096 || offset > 4094) return K::other;
+    if (insn.branch & isa::br_far) return K::other;  // beyond the BTB's 12-bit offset
     return insn.regs.dst & link ? K::call : K::jump;
 }
 
@@ -147,10 +146,7 @@ unsigned TimingModel::predict(const isa::RetiredInsn& insn, uint64_t pc, unsigne
     const bool conditional = (insn.branch & isa::br_conditional) || insn.cond_failed;
     if (p_.predictor.direction == PredictorConfig::Direction::veer_el2) {
         if (insn.branch & isa::br_exc_return) return 0;  // mret: a flush, not a prediction
-        const auto kind = veer_kind(insn, pc, next_pc);
-        // Event 27 (el2_dec_decode_ctl.sv: i0_br_unpred = jal & ~i0_predict_br, where i0_predict_br is condbr |
-        // pcall | pja | pret): a JAL or JALR that is neither a call, a jump nor a return, as committed.
-        if (kind == BranchPredictor::VeerKind::other) emit(b, p_.ev_unpredicted);
+        const auto kind = veer_kind(insn);
         // The last instruction before an interrupt entry (set_next_interrupted): the trace shows the handler as
         // its successor, not where it went: taken to go where predicted.
         const auto o = next_interrupted_ ? bp_.veer_as_predicted(pc, size, kind) : bp_.veer(pc, size, kind, taken, next_pc);
@@ -455,7 +451,7 @@ bool TimingModel::pairs(isa::InsnClass older, isa::InsnClass younger) {
 
 std::vector<uint32_t> TimingModel::produced_events() const {
     std::vector<uint32_t> v;
-    for (uint32_t e : {p_.ev_mispredict, p_.ev_predictable, p_.ev_unpredicted, p_.ev_stall_frontend, p_.ev_stall_backend, p_.ev_fetch_stall,
+    for (uint32_t e : {p_.ev_mispredict, p_.ev_predictable, p_.ev_stall_frontend, p_.ev_stall_backend, p_.ev_fetch_stall,
                        p_.ev_dep_stall, p_.ev_spec[0], p_.ev_spec[1], p_.ev_irq_disabled, p_.ev_presync, p_.ev_postsync})
         if (e != no_event) v.push_back(e);
     if (p_.predictor.ras_depth)

@@ -52,8 +52,6 @@ struct TimingParams {
     uint32_t ev_main_tlb_refill = no_event;
     // The events the model produces, as the platform numbers them (no_event: the platform has none).
     uint32_t ev_mispredict = no_event, ev_predictable = no_event;
-    // VeeR EL2: JALs and JALRs its decoder does not predict (neither call, jump nor return: VeerKind::other).
-    uint32_t ev_unpredicted = no_event;
     uint32_t ev_l1d_access = no_event, ev_l1d_refill = no_event, ev_l1d_writeback = no_event;
     uint32_t ev_l1d_access_cacheable = no_event;  // the same accesses, cacheable ones only (ARM11 DCACHE_HIT)
     uint32_t ev_l1d_external = no_event;          // refills and writes that miss without allocating (ARM11 0x10)

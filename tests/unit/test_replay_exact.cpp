@@ -128,6 +128,39 @@ TEST(Exact, Cpi1HasNoStallCycles) {
     EXPECT_GT(event_count(m, 30), 0u);
 }
 
+// VeeR EL2 event 27 (el2_dec_decode_ctl.sv: i0_br_unpred): a JAL beyond the BTB's 12-bit offset (outside
+// -4096..4094) or a JALR that is not a return (rd x0, rs1 ra or t0), from the encodings alone: the same count with
+// the timing model and without it (--architectural). Hand-assembled:
+//   jal x0,+8 (0080006f)         near jump              jal x0,+0x2000 (0000206f)   far: 27
+//   jal ra,+8 (008000ef)         near call              jalr x0,0(ra) (00008067)    return
+//   jalr x0,0(a5) (00078067)     27                     c.jr a5 (8782)              27
+//   c.jalr a5 (9782)             27 (a call, not a return)
+//   jal x0,-4096 (801ff06f)      near (the reach's end)  jal x0,+4096 (0000106f)    far: 27
+TEST(Exact, VeerUnpredictableJumpsFromTheEncoding) {
+    const std::string path = temp_file("unpred.txt",
+                                       "# pmusim trace 1\n"
+                                       "pc=0x80000000 enc=0x0080006f size=4 isa=rv32 priv=3\n"
+                                       "pc=0x80000008 enc=0x0000206f size=4 isa=rv32 priv=3\n"
+                                       "pc=0x80002008 enc=0x008000ef size=4 isa=rv32 priv=3\n"
+                                       "pc=0x80002010 enc=0x00008067 size=4 isa=rv32 priv=3\n"
+                                       "pc=0x8000200c enc=0x00078067 size=4 isa=rv32 priv=3\n"
+                                       "pc=0x80003000 enc=0x8782 size=2 isa=rv32 priv=3\n"
+                                       "pc=0x80003100 enc=0x9782 size=2 isa=rv32 priv=3\n"
+                                       "pc=0x80003200 enc=0x801ff06f size=4 isa=rv32 priv=3\n"
+                                       "pc=0x80002200 enc=0x0000106f size=4 isa=rv32 priv=3\n"
+                                       "pc=0x80003200 enc=0x00000013 size=4 isa=rv32 priv=3\n");
+    const auto m = replay_of(path, "veer-el2", replay::Timing::model);
+    EXPECT_EQ(event_count(m, 27), 5u);
+    EXPECT_EQ(event_count(m, 24), 9u);
+    replay::Options o;
+    o.platform = "veer-el2";
+    o.trace = path;
+    o.timing = replay::Timing::cpi1;
+    o.timing_events = false;
+    const auto a = replay::run(o);
+    EXPECT_EQ(event_count(a, 27), 5u);
+}
+
 // VeeR EL2 exec.log: a non-blocking load's value arrives on a later nbL line; the csrw after it writes that value
 // (the exec.log's CSR column shows c323=00000002), and the csrr reads it back: 1 checked, 1 matched.
 //   lw a1,0(a1) = 0005a583; csrw mhpmevent3,a1 = 32359073; csrr a0,mhpmevent3 = 32302573.
