@@ -145,6 +145,44 @@ const unsigned char* decode_record(const unsigned char* p, TraceRecord& r) {
     return p;
 }
 
+// Record `i` of an execution of `s` with values of W bytes (RunShape::record): its decoded prototype with the
+// execution's values in place of the prototype's zeros, in ValueOffsets' order.
+template <unsigned W>
+void run_record(const RunShape& s, const unsigned char* values, uint32_t i, uint64_t first_line, TraceRecord& r) {
+    const RunShape::Head& h = s.heads[i];
+    uint32_t at = h.value_at;
+    const auto value = [&] {
+        const uint64_t v = run_value(values, at, W);
+        at += W;
+        return v;
+    };
+    r.pc = h.pc;
+    r.encoding = h.encoding;
+    r.size = h.size;
+    r.isa = h.isa;
+    r.privilege = h.privilege;
+    r.cond_failed = h.cond_failed;
+    r.trapped = h.trapped;
+    r.interrupt = h.interrupt;
+    r.cause = h.cause;
+    r.has_time = h.has_time;
+    r.time = h.has_time ? value() : h.time;
+    r.line = first_line + h.line;
+    r.n_mem = h.n_mem;
+    r.n_regs = h.n_regs;
+    const MemAccess* m = s.mem.data() + h.mem_at;
+    for (unsigned k = 0; k < h.n_mem; ++k) {
+        r.mem[k] = m[k];
+        r.mem[k].addr = value();
+        if (m[k].data_known) r.mem[k].data = value();
+    }
+    const RegWrite* g = s.regs.data() + h.reg_at;
+    for (unsigned k = 0; k < h.n_regs; ++k) {
+        r.regs[k] = g[k];
+        r.regs[k].value = value();
+    }
+}
+
 class BinaryWriter : public TraceWriter {
 public:
     BinaryWriter(const std::string& path, unsigned version)
@@ -368,19 +406,11 @@ public:
     using NativeReader::NativeReader;
     bool stores_runs() const override { return true; }
 
+    // A record of the run being read, built in the caller's record from the shape's decoded prototype and the
+    // run's values (in the reader's buffer): nothing is decoded or copied but the record's own fields and parts.
     bool next(TraceRecord& r) override {
-        while (at_ == in_run_) {
-            if (run_at_ == runs_n_) {
-                runs_n_ = next_runs(runs_first_);
-                run_at_ = 0;
-                if (runs_n_ == 0) return false;
-            }
-            const Run& run = runs_first_[run_at_++];
-            run.shape->expand(run.values, recs_.data());
-            in_run_ = run.shape->records;
-            at_ = 0;
-        }
-        r = recs_[at_++];
+        if (at_ == run_->records && !next_run()) return false;
+        run_->record(values_, at_++, first_line_, r);
         return true;
     }
 
@@ -418,7 +448,26 @@ public:
         return k;
     }
 
+protected:
+    void fill_batch(TraceRecord* out, size_t max, size_t& n) override {
+        while (n < max && RunReader::next(out[n])) ++n;
+    }
+
 private:
+    // The next run for next(); false at the end.
+    bool next_run() {
+        if (run_at_ == runs_n_) {
+            runs_n_ = next_runs(runs_first_);
+            run_at_ = 0;
+            if (runs_n_ == 0) return false;
+        }
+        const Run& run = runs_first_[run_at_++];
+        run_ = run.shape;
+        values_ = run.values;
+        first_line_ = run_value(values_, 0, run_->width);
+        at_ = 0;
+        return true;
+    }
     // Whether `n` bytes of an entry are in the buffer, filling it when no run of this call points into it (k == 0);
     // false: end the call here. A stream that ends inside an entry is truncated.
     bool need(size_t n, size_t k) {
@@ -448,7 +497,33 @@ private:
             corrupt(c);
         }
         if (static_cast<size_t>(q - p) != bytes) corrupt(Corrupt{"corrupt run shape (longer than its records)"});
-        value_offsets(recs_.data(), n, width, s->value_bytes);
+        const std::vector<ValueOffsets> offs = value_offsets(recs_.data(), n, width, s->value_bytes);
+        for (uint32_t i = 0; i < n; ++i) {
+            const TraceRecord& r = recs_[i];
+            const ValueOffsets& o = offs[i];
+            RunShape::Head h;
+            h.pc = r.pc;
+            h.time = r.time;
+            h.encoding = r.encoding;
+            h.line = static_cast<uint32_t>(r.line);  // a u32 in the file
+            // The record's first value (its values follow each other: RunShape::record reads them in order).
+            h.value_at = r.has_time ? o.time : r.n_mem ? o.addr[0] : r.n_regs ? o.reg[0] : 0;
+            h.cause = r.cause;
+            h.mem_at = static_cast<uint16_t>(s->mem.size());
+            h.reg_at = static_cast<uint16_t>(s->regs.size());
+            h.size = r.size;
+            h.privilege = r.privilege;
+            h.n_mem = r.n_mem;
+            h.n_regs = r.n_regs;
+            h.isa = r.isa;
+            h.cond_failed = r.cond_failed;
+            h.trapped = r.trapped;
+            h.interrupt = r.interrupt;
+            h.has_time = r.has_time;
+            s->heads.push_back(h);
+            s->mem.insert(s->mem.end(), r.mem.begin(), r.mem.begin() + r.n_mem);
+            s->regs.insert(s->regs.end(), r.regs.begin(), r.regs.begin() + r.n_regs);
+        }
         shapes_.push_back(std::move(s));
     }
 
@@ -456,32 +531,27 @@ private:
     std::array<Run, run_batch> runs_{};
     const Run* runs_first_ = nullptr;
     size_t runs_n_ = 0, run_at_ = 0;
-    std::array<TraceRecord, RunShape::max> recs_{};  // the run being read by next()
-    size_t in_run_ = 0, at_ = 0;
+    std::array<TraceRecord, RunShape::max> recs_{};  // a shape's prototypes, decoded
+    // The run being read by next(): its shape, its values, its first line, the next of its records.
+    const RunShape* run_ = &empty_;
+    const unsigned char* values_ = nullptr;
+    uint64_t first_line_ = 0;
+    uint32_t at_ = 0;
+    RunShape empty_;  // before the first run: no records
 };
 
 }  // namespace
 
+void RunShape::record(const unsigned char* values, uint32_t i, uint64_t first_line, TraceRecord& r) const {
+    if (width == 4)
+        run_record<4>(*this, values, i, first_line, r);
+    else
+        run_record<8>(*this, values, i, first_line, r);
+}
+
 void RunShape::expand(const unsigned char* values, TraceRecord* out) const {
-    const unsigned char* p = protos.data();
     const uint64_t first_line = run_value(values, 0, width);
-    uint32_t at = width;  // ValueOffsets' order
-    auto next = [&] {
-        const uint64_t v = run_value(values, at, width);
-        at += width;
-        return v;
-    };
-    for (uint32_t i = 0; i < records; ++i) {
-        TraceRecord& r = out[i];
-        p = decode_record(p, r);  // checked when the shape was read
-        r.line += first_line;
-        if (r.has_time) r.time = next();
-        for (unsigned k = 0; k < r.n_mem; ++k) {
-            r.mem[k].addr = next();
-            if (r.mem[k].data_known) r.mem[k].data = next();
-        }
-        for (unsigned k = 0; k < r.n_regs; ++k) r.regs[k].value = next();
-    }
+    for (uint32_t i = 0; i < records; ++i) record(values, i, first_line, out[i]);
 }
 
 std::vector<ValueOffsets> value_offsets(const TraceRecord* protos, size_t n, unsigned width, uint32_t& bytes) {

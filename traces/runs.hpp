@@ -21,8 +21,27 @@ struct RunShape {
     uint32_t value_bytes = 0;             // bytes of values per execution
     uint8_t width = 8;                    // bytes per value: 4 where every value of the execution is below 2^32
     std::vector<unsigned char> protos;    // the records' prototypes, in version 1's record layout
+    // The prototypes decoded once, when the shape is read (expand() and the reader's next() copy them and put the
+    // values in; they do not decode `protos` again): per record its fields and where its parts and values start.
+    struct Head {
+        uint64_t pc = 0, time = 0;
+        uint32_t encoding = 0;
+        uint32_t line = 0;      // the offset from the run's first line
+        uint32_t value_at = 0;  // the offset of its first value (after the line) in an execution's values
+        uint16_t cause = TraceRecord::unknown_cause;
+        uint16_t mem_at = 0, reg_at = 0;  // its first access in `mem`, its first register write in `regs`
+        uint8_t size = 4, privilege = 0, n_mem = 0, n_regs = 0;
+        IsaState isa = IsaState::unknown;
+        bool cond_failed = false, trapped = false, interrupt = false, has_time = false;
+    };
+    std::vector<Head> heads;
+    std::vector<MemAccess> mem;  // the records' accesses, one record's after the other's
+    std::vector<RegWrite> regs;  // their register writes
     // The records of one execution, from its values; `out` holds `records` entries.
     void expand(const unsigned char* values, TraceRecord* out) const;
+    // Record `i` of one execution, `first_line` its run's first line (the first value): the fields and the
+    // n_mem accesses and n_regs register writes are set, the entries after those are left as they were.
+    void record(const unsigned char* values, uint32_t i, uint64_t first_line, TraceRecord& r) const;
 };
 
 // One execution of a shape: its values stay valid until the reader's next call.

@@ -546,6 +546,128 @@ TEST(BadInput, TruncatedAndCorruptNativeRuns) {
     EXPECT_NE(error_of(big).find("corrupt run shape (65 records in 48 bytes)"), std::string::npos) << error_of(big);
 }
 
+
+// Version 2 read record by record (next, next_batch) and by runs (next_runs, RunShape::expand): a file put together
+// byte by byte from docs/trace-formats.md "The native format", not by the writer. Shape 0 (u32 values): a load at
+// 0x80000000 with a time, its data known and a late writeback of x5 before it, then a store at 0x80000004 (line
+// offset 2) with a time, its data not known, after an interrupt of cause 7; shape 1 (u64 values): an A64 record at
+// EL1 without a time, writing system register 0x1234. Executions: shape 0 at line 100, shape 1 at line 300, shape 0
+// at line 200. Each execution's values: the line, then per record its time, per access its address and (if known)
+// its data, per register write its value.
+TEST(NativeFormat, RunsReadByRecordAndByRun) {
+    std::string f("PMUSIMTR", 8);
+    const auto u8 = [&](uint64_t v) { f.push_back(static_cast<char>(v)); };
+    const auto le = [&](uint64_t v, unsigned n) {
+        for (unsigned i = 0; i < n; ++i) u8(v >> (8 * i));
+    };
+    // A record's 32 bytes with its values 0: pc, time, encoding, line, size, isa, privilege, flags, n_mem, n_regs,
+    // cause.
+    const auto record = [&](uint64_t pc, uint32_t enc, uint32_t line, unsigned isa, unsigned priv, unsigned flags,
+                            unsigned n_mem, unsigned n_regs, unsigned cause) {
+        le(pc, 8), le(0, 8), le(enc, 4), le(line, 4);
+        u8(4), u8(isa), u8(priv), u8(flags), u8(n_mem), u8(n_regs), le(cause, 2);
+    };
+    const auto mem = [&](unsigned flags) { le(0, 8), le(0, 8), u8(4), u8(flags), le(0, 6); };  // size 4
+    const auto reg = [&](unsigned kind, unsigned flags, unsigned index) { u8(kind), u8(flags), le(index, 2), le(0, 4), le(0, 8); };
+    le(2, 4), le(0, 4);  // version 2, no header flags
+    le(0xFFFFFFFFu, 4), le(2 | 1u << 16, 4), le(2 * 32 + 2 * 24 + 16, 4);  // shape 0: 2 records, u32 values
+    record(0x80000000u, 0x0182a283u, 0, 4, 3, 2, 1, 1, 0);                 // rv32, M, has time
+    mem(2);                                                                  // read, data known
+    reg(0, 1, 5);                                                            // x5, a late writeback before it
+    record(0x80000004u, 0x00a12023u, 2, 4, 3, 2 | 8, 1, 0, 7);             // has time, interrupt of cause 7
+    mem(1);                                                                  // write, data not known
+    le(0, 4);                                                                // an execution of shape 0
+    for (uint64_t v : {100u, 5u, 0x1018u, 0x11223344u, 0x80000094u, 6u, 0x2000u}) le(v, 4);
+    le(0xFFFFFFFFu, 4), le(1, 4), le(32 + 16, 4);  // shape 1: 1 record, u64 values
+    record(0x40000000u, 0xd5180000u, 0, 1, 1, 0, 0, 1, 0);                 // a64, EL1, no time
+    reg(2, 0, 0x1234);                                                       // a system register
+    le(1, 4), le(300, 8), le(0x100000002ull, 8);
+    le(0, 4);
+    for (uint64_t v : {200u, 9u, 0x101cu, 0xdeadbeefu, 7u, 10u, 0x2004u}) le(v, 4);
+    const std::string path = temp_file("hand-runs.pmt", f);
+
+    const auto check = [](const std::vector<TraceRecord>& v, const char* how) {
+        SCOPED_TRACE(how);
+        ASSERT_EQ(v.size(), 5u);
+        for (size_t i : {0, 3}) {
+            const TraceRecord& r = v[i];
+            EXPECT_EQ(r.pc, 0x80000000u);
+            EXPECT_EQ(r.encoding, 0x0182a283u);
+            EXPECT_EQ(r.size, 4u);
+            EXPECT_EQ(r.isa, trace::IsaState::rv32);
+            EXPECT_EQ(r.privilege, 3u);
+            EXPECT_FALSE(r.cond_failed || r.trapped || r.interrupt);
+            EXPECT_EQ(r.cause, TraceRecord::unknown_cause);
+            EXPECT_TRUE(r.has_time);
+            EXPECT_EQ(r.time, i ? 9u : 5u);
+            EXPECT_EQ(r.line, i ? 200u : 100u);
+            ASSERT_EQ(r.n_mem, 1u);
+            EXPECT_EQ(r.mem[0].addr, i ? 0x101cu : 0x1018u);
+            EXPECT_EQ(r.mem[0].data, i ? 0xdeadbeefu : 0x11223344u);
+            EXPECT_EQ(r.mem[0].size, 4u);
+            EXPECT_FALSE(r.mem[0].is_write);
+            EXPECT_TRUE(r.mem[0].data_known);
+            ASSERT_EQ(r.n_regs, 1u);
+            EXPECT_EQ(r.regs[0].kind, trace::RegKind::gpr);
+            EXPECT_EQ(r.regs[0].index, 5u);
+            EXPECT_TRUE(r.regs[0].before);
+            EXPECT_EQ(r.regs[0].value, i ? 7u : 0x80000094u);
+        }
+        for (size_t i : {1, 4}) {
+            const TraceRecord& r = v[i];
+            EXPECT_EQ(r.pc, 0x80000004u);
+            EXPECT_EQ(r.encoding, 0x00a12023u);
+            EXPECT_TRUE(r.interrupt);
+            EXPECT_EQ(r.cause, 7u);
+            EXPECT_EQ(r.time, i == 4 ? 10u : 6u);
+            EXPECT_EQ(r.line, i == 4 ? 202u : 102u);
+            ASSERT_EQ(r.n_mem, 1u);
+            EXPECT_EQ(r.mem[0].addr, i == 4 ? 0x2004u : 0x2000u);
+            EXPECT_EQ(r.mem[0].data, 0u);
+            EXPECT_TRUE(r.mem[0].is_write);
+            EXPECT_FALSE(r.mem[0].data_known);
+            EXPECT_EQ(r.n_regs, 0u);
+        }
+        const TraceRecord& r = v[2];
+        EXPECT_EQ(r.pc, 0x40000000u);
+        EXPECT_EQ(r.encoding, 0xd5180000u);
+        EXPECT_EQ(r.isa, trace::IsaState::a64);
+        EXPECT_EQ(r.privilege, 1u);
+        EXPECT_FALSE(r.has_time || r.interrupt);
+        EXPECT_EQ(r.time, 0u);  // not the time of the record before, which the caller's record held
+        EXPECT_EQ(r.cause, TraceRecord::unknown_cause);
+        EXPECT_EQ(r.line, 300u);
+        EXPECT_EQ(r.n_mem, 0u);
+        ASSERT_EQ(r.n_regs, 1u);
+        EXPECT_EQ(r.regs[0].kind, trace::RegKind::sysreg);
+        EXPECT_EQ(r.regs[0].index, 0x1234u);
+        EXPECT_FALSE(r.regs[0].before);
+        EXPECT_EQ(r.regs[0].value, 0x100000002ull);
+    };
+    check(read_all(path), "next");
+    {
+        auto rd = trace::open_reader(path, "native", {});
+        std::vector<TraceRecord> v;
+        const TraceRecord* first = nullptr;
+        for (size_t n; (n = rd->next_batch(first)) > 0;) v.insert(v.end(), first, first + n);
+        check(v, "next_batch");
+    }
+    auto rd = trace::open_reader(path, "native", {});
+    ASSERT_TRUE(rd->stores_runs());
+    std::vector<TraceRecord> v;
+    std::vector<unsigned> shapes;
+    const trace::Run* first = nullptr;
+    for (size_t n; (n = rd->next_runs(first)) > 0;)
+        for (size_t i = 0; i < n; ++i) {
+            TraceRecord out[trace::RunShape::max];
+            first[i].shape->expand(first[i].values, out);
+            v.insert(v.end(), out, out + first[i].shape->records);
+            shapes.push_back(first[i].shape->id);
+            EXPECT_EQ(first[i].shape->value_bytes, first[i].shape->id ? 16u : 28u);  // 2 u64, 7 u32
+        }
+    EXPECT_EQ(shapes, (std::vector<unsigned>{0, 1, 0}));
+    check(v, "next_runs");
+}
 }  // namespace
 
 namespace {
