@@ -197,12 +197,12 @@ std::string head_of(const std::string& format) {
     return {};
 }
 
-// The native writer's bytes for `copies` times the block (version 2: the first copy defines the runs' shapes, the
-// others refer to them). Written to a temporary file of its own and read back.
-std::string native_bytes(unsigned copies) {
+// The native writer's bytes for `copies` times the block in format `version` (2: the first copy defines the runs'
+// shapes, the others refer to them). Written to a temporary file of its own and read back.
+std::string native_bytes(unsigned copies, unsigned version) {
     const std::string path = fmt::format("/tmp/pmusim-bench-block-{}.pmt", getpid());
     {
-        auto w = pmusim::trace::make_native_writer(path, false);
+        auto w = pmusim::trace::make_native_writer(path, false, version);
         for (unsigned c = 0; c < copies; ++c)
             for (unsigned i = 0; i < block; ++i) {
                 pmusim::trace::TraceRecord r;
@@ -224,13 +224,19 @@ std::string native_bytes(unsigned copies) {
     return all;
 }
 
-// A native binary stream (version 2: 64 runs of 64 records, each record with one register write): the head is
-// the 16-byte header and the first block, which defines the 64 shapes; the body, which the stream repeats, is the
-// block's 64 executions alone. (Repeating the shapes' definitions too would make a file the writer never writes:
-// every cycle would define 64 new shapes, which the reader keeps.)
-std::string render_native(std::string& head) {
-    head = native_bytes(1);
-    std::string two = native_bytes(2);
+// A native binary stream. Version 2 (`format` "native", the writer's default: 64 runs of 64 records, each record
+// with one register write): the head is the 16-byte header and the first block, which defines the 64 shapes; the
+// body, which the stream repeats, is the block's 64 executions alone. (Repeating the shapes' definitions too would
+// make a file the writer never writes: every cycle would define 64 new shapes, which the reader keeps.) Version 1
+// ("native-v1"): the header, then the block's 32-byte records with their 16-byte register part.
+std::string render_native(std::string& head, const std::string& format) {
+    if (format == "native-v1") {
+        const std::string all = native_bytes(1, 1);
+        head = all.substr(0, 16);
+        return all.substr(16);
+    }
+    head = native_bytes(1, 2);
+    std::string two = native_bytes(2, 2);
     if (two.size() <= head.size() || two.compare(0, head.size(), head) != 0) {
         std::fprintf(stderr, "pmusim_bench_trace: the native writer's second block does not follow its first\n");
         std::exit(2);
@@ -257,8 +263,10 @@ Cycle make_cycle(const std::string& format, uint64_t records) {
     Cycle c;
     uint64_t blocks = (records + block - 1) / block;  // whole blocks: records vary in length
     if (format == "native") {
-        c.body = render_native(c.head);  // the head holds the first block
+        c.body = render_native(c.head, format);  // the head holds the first block
         blocks = blocks ? blocks - 1 : 0;
+    } else if (format == "native-v1") {
+        c.body = render_native(c.head, format);
     } else {
         c.head = head_of(format);
         c.body = render(format);
@@ -283,7 +291,8 @@ void BM_Reader(benchmark::State& state, const std::string& format) {
     const uint64_t records = records_wanted();
     // The stream is rendered once, outside the timed loop: each iteration reads it from its start.
     Cycle c = make_cycle(format, records);
-    const uint64_t lines = format == "native" ? 0 : lines_of(c);
+    const bool binary = format == "native" || format == "native-v1";
+    const uint64_t lines = binary ? 0 : lines_of(c);
     uint64_t got = 0;
     for (auto _ : state) {
         rewind(c);
@@ -366,7 +375,7 @@ void BM_ReplayNative(benchmark::State& state, pmusim::replay::Timing timing) {
 }  // namespace
 
 int main(int argc, char** argv) {
-    for (const char* f : {"native", "native-text", "veer", "spike", "tarmac", "qemu-execlog", "qemu-log"})
+    for (const char* f : {"native", "native-v1", "native-text", "veer", "spike", "tarmac", "qemu-execlog", "qemu-log"})
         benchmark::RegisterBenchmark(fmt::format("BM_Reader/{}", f).c_str(), BM_Reader, std::string(f))
             ->Iterations(1)
             ->Unit(benchmark::kMillisecond);
