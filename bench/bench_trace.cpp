@@ -2,7 +2,8 @@
 // the full pipeline (reader, decoder, PMU) from the native format, with peak memory. The traces are generated on the fly
 // (a block of each format, rendered once before the timed loop and cycled through fopencookie), PMUSIM_BENCH_RECORDS
 // records each (default 50 million); only the native block goes through a small temporary file (the native writer
-// writes files). See docs/performance.md.
+// writes files). PMUSIM_BENCH_TRACE=PATH adds BM_Reader/file (and BM_Reader/file-runs for a native version-2 file):
+// that trace read to its end. See docs/performance.md.
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -287,29 +288,41 @@ uint64_t lines_of(const Cycle& c) {
     return count(c.head) + count(c.body) * (c.total / c.body.size());
 }
 
-void BM_Reader(benchmark::State& state, const std::string& format) {
-    const uint64_t records = records_wanted();
-    // The stream is rendered once, outside the timed loop: each iteration reads it from its start.
-    Cycle c = make_cycle(format, records);
-    const bool binary = format == "native" || format == "native-v1";
-    const uint64_t lines = binary ? 0 : lines_of(c);
-    uint64_t got = 0;
+// A reader and the stream it reads (closed after the reader).
+struct Opened {
+    std::unique_ptr<std::FILE, int (*)(std::FILE*)> file{nullptr, std::fclose};
+    std::unique_ptr<pmusim::trace::TraceReader> reader;
+};
+
+// Reads the reader that `open` gives to its end once per iteration: record by record (TraceReader::next) or, with
+// `by_runs`, by runs as the replay's block engine takes them (next_runs: each run's shape and its values in the
+// reader's buffer, no record built; only the reader's cost, the values are not read). `lines`: of the stream, 0
+// for a binary one.
+template <typename Open>
+void read_to_end(benchmark::State& state, Open open, bool by_runs, uint64_t lines) {
+    uint64_t got = 0, runs = 0;
     for (auto _ : state) {
-        rewind(c);
-        std::FILE* f = nullptr;
-        auto reader = reader_for(format, c, f);
-        pmusim::trace::TraceRecord r;
-        got = 0;
+        Opened o = open();
+        got = runs = 0;
         try {
-            while (reader->next(r)) ++got;
+            if (by_runs) {
+                const pmusim::trace::Run* first = nullptr;
+                for (size_t n; (n = o.reader->next_runs(first)) > 0;) {
+                    runs += n;
+                    for (size_t i = 0; i < n; ++i) got += first[i].shape->records;
+                    benchmark::DoNotOptimize(first);
+                }
+            } else {
+                pmusim::trace::TraceRecord r;
+                while (o.reader->next(r)) ++got;
+            }
         } catch (const std::exception& e) {
             state.SkipWithError(e.what());
         }
-        reader.reset();
-        std::fclose(f);
     }
     state.counters["records"] = static_cast<double>(got);
     state.counters["records_per_s"] = benchmark::Counter(static_cast<double>(got * state.iterations()), benchmark::Counter::kIsRate);
+    if (by_runs) state.counters["runs_per_s"] = benchmark::Counter(static_cast<double>(runs * state.iterations()), benchmark::Counter::kIsRate);
     if (lines) {
         state.counters["lines"] = static_cast<double>(lines);
         state.counters["lines_per_s"] = benchmark::Counter(static_cast<double>(lines * state.iterations()), benchmark::Counter::kIsRate);
@@ -317,34 +330,33 @@ void BM_Reader(benchmark::State& state, const std::string& format) {
     state.counters["peak_rss_MiB"] = peak_rss_mib();
 }
 
-// The native format's runs as the replay's block engine takes them (TraceReader::next_runs: each run's shape and
-// its values in the reader's buffer, no record built). Only the reader's cost: the runs' values are not read.
-void BM_ReaderRuns(benchmark::State& state) {
-    const uint64_t records = records_wanted();
-    Cycle c = make_cycle("native", records);
-    uint64_t got = 0, runs = 0;
-    for (auto _ : state) {
+// A generated stream of `format` ("native-runs": the native one by runs). The stream is rendered once, outside the
+// timed loop: each iteration reads it from its start.
+void BM_Reader(benchmark::State& state, const std::string& format) {
+    const bool by_runs = format == "native-runs";
+    const std::string stream = by_runs ? "native" : format;
+    Cycle c = make_cycle(stream, records_wanted());
+    const bool binary = stream == "native" || stream == "native-v1";
+    const auto open = [&] {
         rewind(c);
+        Opened o;
         std::FILE* f = nullptr;
-        auto reader = reader_for("native", c, f);
-        got = runs = 0;
-        try {
-            const pmusim::trace::Run* first = nullptr;
-            for (size_t n; (n = reader->next_runs(first)) > 0;) {
-                runs += n;
-                for (size_t i = 0; i < n; ++i) got += first[i].shape->records;
-                benchmark::DoNotOptimize(first);
-            }
-        } catch (const std::exception& e) {
-            state.SkipWithError(e.what());
-        }
-        reader.reset();
-        std::fclose(f);
-    }
-    state.counters["records"] = static_cast<double>(got);
-    state.counters["records_per_s"] = benchmark::Counter(static_cast<double>(got * state.iterations()), benchmark::Counter::kIsRate);
-    state.counters["runs_per_s"] = benchmark::Counter(static_cast<double>(runs * state.iterations()), benchmark::Counter::kIsRate);
-    state.counters["peak_rss_MiB"] = peak_rss_mib();
+        o.reader = reader_for(stream, c, f);
+        o.file.reset(f);
+        return o;
+    };
+    read_to_end(state, open, by_runs, binary ? 0 : lines_of(c));
+}
+
+// A trace file (PMUSIM_BENCH_TRACE, any format, read as `pmusim` reads it): record by record, or by runs where
+// it stores them (a native version-2 file).
+void BM_ReaderFile(benchmark::State& state, const std::string& path, bool by_runs) {
+    const auto open = [&] {
+        Opened o;
+        o.reader = pmusim::trace::open_reader(path, "auto", {});
+        return o;
+    };
+    read_to_end(state, open, by_runs, 0);
 }
 
 // The full pipeline from the native format: reader, decode (cached), timing model (caches and branch prediction,
@@ -375,11 +387,24 @@ void BM_ReplayNative(benchmark::State& state, pmusim::replay::Timing timing) {
 }  // namespace
 
 int main(int argc, char** argv) {
-    for (const char* f : {"native", "native-v1", "native-text", "veer", "spike", "tarmac", "qemu-execlog", "qemu-log"})
+    for (const char* f : {"native", "native-v1", "native-runs", "native-text", "veer", "spike", "tarmac", "qemu-execlog", "qemu-log"})
         benchmark::RegisterBenchmark(fmt::format("BM_Reader/{}", f).c_str(), BM_Reader, std::string(f))
             ->Iterations(1)
             ->Unit(benchmark::kMillisecond);
-    benchmark::RegisterBenchmark("BM_Reader/native-runs", BM_ReaderRuns)->Iterations(1)->Unit(benchmark::kMillisecond);
+    if (const char* path = std::getenv("PMUSIM_BENCH_TRACE")) {
+        benchmark::RegisterBenchmark("BM_Reader/file", BM_ReaderFile, std::string(path), false)->Iterations(1)->Unit(benchmark::kMillisecond);
+        bool runs = false;
+        try {
+            runs = pmusim::trace::open_reader(path, "auto", {})->stores_runs();
+        } catch (const std::exception& e) {
+            std::fprintf(stderr, "pmusim_bench_trace: %s\n", e.what());
+            return 2;
+        }
+        if (runs)
+            benchmark::RegisterBenchmark("BM_Reader/file-runs", BM_ReaderFile, std::string(path), true)
+                ->Iterations(1)
+                ->Unit(benchmark::kMillisecond);
+    }
     benchmark::RegisterBenchmark("BM_ReplayNative/model", BM_ReplayNative, pmusim::replay::Timing::model)
         ->Iterations(1)
         ->Unit(benchmark::kMillisecond);
