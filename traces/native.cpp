@@ -498,6 +498,7 @@ private:
         }
         if (static_cast<size_t>(q - p) != bytes) corrupt(Corrupt{"corrupt run shape (longer than its records)"});
         const std::vector<ValueOffsets> offs = value_offsets(recs_.data(), n, width, s->value_bytes);
+        s->heads.reserve(n);
         for (uint32_t i = 0; i < n; ++i) {
             const TraceRecord& r = recs_[i];
             const ValueOffsets& o = offs[i];
