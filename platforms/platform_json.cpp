@@ -186,7 +186,7 @@ void visit_timing(V& v, TimingParams& t) {
     v("fetch_keeps_halfword", t.fetch_keeps_halfword);
     v("flush_fetch_hits", t.flush_fetch_hits);
     v("trap_flush_fetch_hits", t.trap_flush_fetch_hits);
-    v("fetch_queue", t.fetch_queue);
+    v("fetch_queue", t.fetch_queue, 4);  // TimingModel's fetch buffer holds at most 4 entries
     v.event("ev_l1i_hit", t.ev_l1i_hit);
     v("ibus_beat", t.ibus_beat);
     v.event("ev_ibus_access", t.ev_ibus_access);
@@ -233,7 +233,7 @@ constexpr std::pair<timing::PredictorConfig::Direction, const char*> directions[
 // Writes fields into a JSON object.
 struct TimingWriter {
     json j = json::object();
-    void operator()(const char* k, unsigned& v) { j[k] = v; }
+    void operator()(const char* k, unsigned& v, unsigned = 0) { j[k] = v; }
     void operator()(const char* k, bool& v) { j[k] = v; }
     void address(const char* k, uint64_t& v) { j[k] = hex(v); }
     void event(const char* k, uint32_t& v) { j[k] = v == timing::no_event ? json(nullptr) : json(hex(v)); }
@@ -270,8 +270,8 @@ struct TimingWriter {
 struct TimingReader {
     ObjectReader r;
     TimingReader(const json& j, const std::string& origin, const std::string& path) : r(j, origin, path) {}
-    void operator()(const char* k, unsigned& v) {
-        if (const json* x = r.find(k)) v = static_cast<unsigned>(r.number_of(*x, k, 0xFFFFFFFFu));
+    void operator()(const char* k, unsigned& v, unsigned max = 0xFFFFFFFFu) {
+        if (const json* x = r.find(k)) v = static_cast<unsigned>(r.number_of(*x, k, max));
     }
     void operator()(const char* k, bool& v) {
         if (r.find(k)) v = r.boolean(k);

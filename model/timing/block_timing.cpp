@@ -92,7 +92,19 @@ size_t TimingModel::body_key(const BlockMemo& m, const MemRef* mem, const uint8_
     key[n++] = forget ? ~uint64_t{0} : last_fetch_;
     key[n++] = fill_line_;
     // How far back the last fetch was (fetch_queue; timed() keeps it within reach), or that the next follows a flush.
-    key[n++] = p_.fetch_queue ? (refetch_ ? 1 : (now_ - fetch_at_) << 1) : 0;
+    if (p_.fetch_queue && !refetch_) {
+        if (now_ - fetch_at_ >= (uint64_t{1} << 30)) return 0;
+        uint64_t w = (now_ - fetch_at_) << 1;
+        for (size_t k = 0; k < p_.fetch_queue; ++k) {  // oldest first; one that cannot hold a fetch back is 0
+            const uint64_t c = fetched_held(k);
+            const uint64_t d = c ? c - fetch_at_ : 0;
+            if (d >= (uint64_t{1} << 8)) return 0;
+            w |= d << (31 + 8 * k);
+        }
+        key[n++] = w;
+    } else {
+        key[n++] = p_.fetch_queue ? 1 : 0;
+    }
     // The line whose fetches start at an odd halfword, as the first instruction leaves it (step(): phase_line_).
     key[n++] = forget ? (p_.fetch_keeps_halfword && (m.pcs_[0] & 2u) ? l1i_->line_of(m.pcs_[0]) : ~uint64_t{0}) : phase_line_;
     for (uint32_t live = m.live_in_; live; live &= live - 1) {
@@ -257,6 +269,11 @@ uint64_t TimingModel::record_body(BlockMemo& m, const MemRef* mem, const uint8_t
     r.fill_line = fill_line_;
     r.phase_line = phase_line_;
     r.fetch_at = static_cast<int64_t>(fetch_at_ - now0);
+    r.held_mask = 0;
+    for (size_t k = 0; k < p_.fetch_queue; ++k) {
+        r.fetched[k] = fetched_held(k) - now0;
+        if (fetched_held(k)) r.held_mask = static_cast<uint8_t>(r.held_mask | 1u << k);
+    }
     r.refetch = refetch_;
     constexpr size_t max_recordings = 16;
     if (m.recs_.size() < max_recordings) {
@@ -331,6 +348,7 @@ void TimingModel::replay_body(BlockMemo& m, const BlockMemo::Recording& r, const
     fill_line_ = r.fill_line;
     phase_line_ = r.phase_line;
     fetch_at_ = now0 + static_cast<uint64_t>(r.fetch_at);
+    for (size_t k = 0; k < p_.fetch_queue; ++k) fetched_[k] = (r.held_mask >> k) & 1u ? now0 + r.fetched[k] : 0;
     refetch_ = r.refetch;
     now_ = now0 + r.cycles;
 }
@@ -356,6 +374,14 @@ uint64_t TimingModel::replay_checked(BlockMemo& m, const BlockMemo::Recording& r
     return r.cycles;
 }
 
+// The fetch buffer's state as timed() reads it (fetched_held: the ring's order and spent entries do not matter).
+bool TimingModel::same_fetch(const TimingModel& o) const {
+    if (fetch_at_ != o.fetch_at_) return false;
+    for (size_t k = 0; k < p_.fetch_queue; ++k)
+        if (fetched_held(k) != o.fetched_held(k)) return false;
+    return true;
+}
+
 bool TimingModel::same_state(const TimingModel& o) const {
     auto same_cache = [](const std::optional<Cache>& a, const std::optional<Cache>& b) {
         return a.has_value() == b.has_value() && (!a || a->same_state(*b));
@@ -364,7 +390,7 @@ bool TimingModel::same_state(const TimingModel& o) const {
            prev_cls_ == o.prev_cls_ && pair_open_ == o.pair_open_ && pending_extra_ == o.pending_extra_ &&
            divider_free_ == o.divider_free_ && mstatus_ == o.mstatus_ && cacheable_ == o.cacheable_ &&
            last_ifetch_line_ == o.last_ifetch_line_ && last_fetch_ == o.last_fetch_ && fill_line_ == o.fill_line_ && phase_line_ == o.phase_line_ &&
-           refetch_ == o.refetch_ && (!p_.fetch_queue || refetch_ || fetch_at_ == o.fetch_at_) &&
+           refetch_ == o.refetch_ && (!p_.fetch_queue || refetch_ || same_fetch(o)) &&
            last_miss_line_ == o.last_miss_line_ && next_fetch_new_ == o.next_fetch_new_ && flushed_ == o.flushed_ && next_csr_ == o.next_csr_ &&
            postsync_until_ == o.postsync_until_ && csr_write_issue_ == o.csr_write_issue_ && same_cache(l1i_, o.l1i_) &&
            same_cache(l1d_, o.l1d_) && same_cache(l2_, o.l2_) && same_cache(itlb_, o.itlb_) &&

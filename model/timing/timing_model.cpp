@@ -1,6 +1,7 @@
 #include "model/timing/timing_model.hpp"
 
 #include <algorithm>
+#include <stdexcept>
 
 namespace pmusim::timing {
 
@@ -30,6 +31,7 @@ uint32_t trap_entry(uint32_t mstatus) { return (mstatus & ~0x88u) | ((mstatus & 
 }  // namespace
 
 TimingModel::TimingModel(const TimingParams& p) : p_(p), bp_(p.predictor), seen_target_(1024, 0) {
+    if (p.fetch_queue > fetched_.size()) throw std::invalid_argument("timing: fetch_queue is at most 4");
     if (p.l1d) l1d_.emplace(*p.l1d);
     if (p.l1i) l1i_.emplace(*p.l1i);
     if (p.l2) l2_.emplace(*p.l2);
@@ -292,15 +294,18 @@ uint64_t TimingModel::timed(const isa::RetiredInsn& insn, uint64_t pc, unsigned 
     // After a branch's flush, a 32-bit instruction at an odd halfword that the fetch brings in two pieces takes
     // longer: where fetches keep bit 1 after the redirect (fetch_keeps_halfword) only when its upper half lies in
     // the next line (the line's last fetch is its last halfword alone).
+    uint64_t split_cycles = 0;  // not a fetch stall: the fetches are not held up
     if (flushed_ && size == 4 && (pc & 2u) &&
         (!p_.fetch_keeps_halfword || !l1i_ || l1i_->line_of(pc) != l1i_->line_of(pc + 2)))
-        cycles += p_.split_fetch_after_flush;
+        split_cycles = p_.split_fetch_after_flush;
+    cycles += split_cycles;
     flushed_ = flush != 0;
     uint64_t fetch_walk = 0;  // page-table walks: in the cycles, not in ev_fetch_stall
     // Instruction fetch: one access per line entered, sequentially or by a taken branch.
     const bool local_code = p_.local_code && p_.local_code->contains(pc);
     uint64_t started = 0;  // the fetches this instruction starts (cached code), and how many it spans
     unsigned span = 1;
+    bool refilled = false;  // the line missed: the fetch waited for it (wfm), not for room in the buffer
     if (l1i_ && !local_code) {
         if (next_fetch_new_) {
             last_ifetch_line_ = last_fetch_ = ~uint64_t{0};
@@ -325,6 +330,7 @@ uint64_t TimingModel::timed(const isa::RetiredInsn& insn, uint64_t pc, unsigned 
                 emit(b, p_.ev_l1i_access);
                 if (r.refill) {
                     refill = true;
+                    refilled = true;
                     const bool sequential = p_.l1i_sequential_refill_penalty && line == last_miss_line_ + 1;
                     last_miss_line_ = line;
                     fill_line_ = line;
@@ -345,27 +351,56 @@ uint64_t TimingModel::timed(const isa::RetiredInsn& insn, uint64_t pc, unsigned 
         }
     }
     const uint64_t fetch_cycles = cycles - before_fetch;
-    // Fetches past a flush that hit before it lands (VeeR EL2 el2_ifu_mem_ctl.sv: ic_act_hit_f counts every fetch
-    // in F that hits until exu_flush_final drops it). With a fetch queue, as many as the fetch ran ahead of the
-    // flushing instruction (tests/veer-rtl, measured fetch by fetch on an instrumented copy of the RTL):
-    //  - the fetch of the last part of the instruction after a flush's redirect happens 2 cycles before it
-    //    commits (`exec` here, the model's commit cycle); after that one fetch a cycle (a predicted taken branch
-    //    redirects the fetch without a gap), as far as the fetch buffer's `fetch_queue` entries reach ahead of the
-    //    instruction the model commits (ahead: the fetches between its last part and the cycle before it commits);
-    //  - a branch flushes a cycle before it commits (el2_exu.sv, exu_flush_final from the i0 branch): the fetches
-    //    ahead of it, at most flush_fetch_hits (uj, unpred: a far jal right after a flush's redirect, 0);
-    //  - ecall, ebreak and mret flush from the trap logic a cycle after they commit (el2_dec_tlu_ctl.sv,
-    //    dec_tlu_flush_lower_wb): trap_flush_fetch_hits (2) cycles later, as far as the buffer's entries beyond
-    //    the instruction's own reach (ic_trap_a's mret, one fetch, 3; traps' mret at an odd halfword, two, 2).
-    // Without a fetch queue, the fixed counts.
+    // VeeR EL2's fetch buffer (tests/veer-rtl, measured cycle by cycle on a copy of the RTL that prints each fetch and
+    // the buffer's state: tests/veer-rtl/fetch_trace.sh). The fetch brings 4 bytes a cycle (a predicted taken branch
+    // redirects it without a gap) into a buffer of `fetch_queue` (3) entries (el2_ifu_ifc_ctl.sv: fb_full_f), and an
+    // entry is free again once the instruction that ends in it leaves for decode: a fetch can happen no sooner than
+    // the commit of the last instruction in the entry `fetch_queue` fetches before it (`exec` here is the model's
+    // commit cycle), and no later than 2 cycles before its own instruction commits, as it does after a flush or a
+    // refill.
+    //  - Event 28 (ifu_pmu_fetch_stall): the cycles the fetch waits with the buffer full and nothing consumed (all
+    //    but the one in which room is made), plus the cycles waiting for an I-cache refill (wfm; fetch_cycles below).
+    //  - Event 2 counts every fetch in F that hits until exu_flush_final drops it (el2_ifu_mem_ctl.sv:
+    //    ic_act_hit_f): past a flush, the fetch goes on down the wrong path, a fetch a cycle while the buffer has
+    //    room (the wrong path's own entries are never consumed), until the flush lands: a branch's a cycle before it
+    //    commits (el2_exu.sv, exu_flush_final from the i0 branch), that of ecall, ebreak and mret a cycle after
+    //    (el2_dec_tlu_ctl.sv, dec_tlu_flush_lower_wb).
+    // Without a fetch queue, fixed counts of wrong-path fetches per flush.
     if (p_.fetch_queue && l1i_ && !local_code) {
         const uint64_t exec = issue + fetch_cycles;
-        if (started)
-            fetch_at_ = refetch_ ? exec - 2 : std::min(exec - 2, std::max(fetch_at_ + started, exec - 1 - p_.fetch_queue));
+        const size_t q = p_.fetch_queue;
+        if (refetch_) {  // emptied by the flush: the fetch starts again here (in this entry when a branch not
+                         // taken flushed)
+            fetched_.fill(0);
+            fetch_at_ = exec - 2;
+        } else {
+            for (uint64_t k = 0; k < started; ++k) {  // each takes the room of the oldest entry, fetched_[0]
+                const uint64_t at = refilled ? exec - 2 : std::min(exec - 2, std::max(fetch_at_ + 1, fetched_[0]));
+                if (!refilled && at > fetch_at_ + 2) emit(b, p_.ev_fetch_stall, at - fetch_at_ - 2);
+                fetch_at_ = at;
+                std::copy(fetched_.begin() + 1, fetched_.begin() + static_cast<std::ptrdiff_t>(q), fetched_.begin());
+            }
+        }
+        // The entries this instruction lies in are consumed when it is (the last instruction in each so far).
+        for (size_t k = 1; k <= span && k <= q; ++k) fetched_[q - k] = exec;
         refetch_ = flush || trap_flush;
-        const uint64_t ahead = exec - 2 - fetch_at_;
-        if (flush) emit(b, p_.ev_l1i_hit, std::min<uint64_t>(ahead, p_.flush_fetch_hits));
-        if (trap_flush) emit(b, p_.ev_l1i_hit, std::min<uint64_t>(ahead + p_.trap_flush_fetch_hits, p_.fetch_queue - std::min(span, p_.fetch_queue)));
+        if (refetch_) {
+            const uint64_t lands = flush ? exec - 1 : exec + 1;
+            uint64_t at = fetch_at_, wrong = 0, stalled = 0;
+            for (size_t k = 0;; ++k) {
+                const uint64_t room = k < q ? fetched_[k] : ~uint64_t{0};
+                const uint64_t next = std::max(at + 1, room);
+                if (next >= lands) {  // no room (or no time) left before the flush
+                    if (room > at + 1) stalled += room > lands ? lands - 1 - at : room - at - 2;
+                    break;
+                }
+                if (next > at + 2) stalled += next - at - 2;
+                ++wrong;
+                at = next;
+            }
+            emit(b, p_.ev_l1i_hit, wrong);
+            emit(b, p_.ev_fetch_stall, stalled);
+        }
     } else {
         if (flush) emit(b, p_.ev_l1i_hit, p_.flush_fetch_hits);
         if (trap_flush) emit(b, p_.ev_l1i_hit, p_.trap_flush_fetch_hits);
@@ -422,7 +457,9 @@ uint64_t TimingModel::timed(const isa::RetiredInsn& insn, uint64_t pc, unsigned 
     }
     // Stall cycles by cause: fetch misses and refetch after a misprediction starve the front end; result-use
     // waits, multi-cycle execution and data misses hold the back end.
-    if (fetch_cycles > fetch_walk) emit(b, p_.ev_fetch_stall, fetch_cycles - fetch_walk);
+    if (fetch_cycles > fetch_walk + split_cycles) {
+        emit(b, p_.ev_fetch_stall, fetch_cycles - fetch_walk - split_cycles);
+    }
     if (fetch_cycles + flush_cycles) emit(b, p_.ev_stall_frontend, fetch_cycles + flush_cycles);
     const uint64_t back = cycles - fetch_cycles - flush_cycles - (paired ? 0 : 1);
     if (back) emit(b, p_.ev_stall_backend, back);
@@ -433,9 +470,6 @@ uint64_t TimingModel::timed(const isa::RetiredInsn& insn, uint64_t pc, unsigned 
     prev_dst_ = dst;
     prev_cls_ = insn.cls;
     now_ += cycles;
-    // A fetch further back than the queue reaches changes nothing (timed(): fetch_at_ + started against
-    // exec - 1 - fetch_queue, with exec >= now_ and started <= 2): kept in reach, so that block timing can key on it.
-    if (p_.fetch_queue && fetch_at_ + p_.fetch_queue + 3 < now_) fetch_at_ = now_ - p_.fetch_queue - 3;
     return cycles;
 }
 

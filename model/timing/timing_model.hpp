@@ -151,12 +151,11 @@ struct TimingParams {
     // bit 1, each next fetch 4 bytes on, until the end of the line, whose last fetch is its last halfword alone.
     bool fetch_keeps_halfword = false;
     // VeeR EL2: fetches past an instruction that flushes the pipeline that ev_l1i_hit counts before the flush lands
-    // (wrong-path fetches): past a branch the predictor got wrong or does not predict, and past ecall, ebreak and
-    // mret (a flush from the trap logic). Without a fetch queue, these many per flush. With one (`fetch_queue`
-    // entries: fetches held ahead of decode), the fetches that ran ahead of the instruction (timed()): past a
-    // branch at most flush_fetch_hits, past a trap flush trap_flush_fetch_hits more (it lands that many cycles
-    // later) as far as the queue reaches beyond the instruction.
+    // (wrong-path fetches), past a branch the predictor got wrong or does not predict and past ecall, ebreak and
+    // mret (a flush from the trap logic): without a fetch queue, these many per flush.
     unsigned flush_fetch_hits = 0, trap_flush_fetch_hits = 0;
+    // VeeR EL2: the fetch buffer's entries (1-4; 0: not followed). With it the model follows each fetch's cycle
+    // (TimingModel::timed): the wrong-path fetches, and ev_fetch_stall as the cycles the fetch waits for room.
     unsigned fetch_queue = 0;
     uint32_t ev_l1i_hit = no_event;
     // The instruction bus: an I-cache refill reads its line in beats of `ibus_beat` bytes, a transaction each.
@@ -224,6 +223,8 @@ private:
         bool pair_open = false, next_fetch_new = false, flushed = false;
         uint64_t last_ifetch_line = 0, last_fetch = 0, fill_line = 0, phase_line = 0;
         int64_t fetch_at = 0;
+        std::array<uint64_t, 4> fetched{};  // fetched_held() oldest first, relative to the entry (where held_mask says)
+        uint8_t held_mask = 0;
         bool refetch = false;
         std::vector<uint8_t> ifetch;  // the instructions that look up the ITLB and the I-cache, in order
     };
@@ -385,6 +386,13 @@ private:
     // VeeR EL2's fetch ahead of commit (fetch_queue): the cycle of the last fetch, and whether the next one
     // follows a flush's redirect.
     uint64_t fetch_at_ = 0;
+    // Per fetch buffer entry (the first fetch_queue), oldest first, the commit of its last instruction.
+    std::array<uint64_t, 4> fetched_{};
+    bool same_fetch(const TimingModel& o) const;
+    // fetched_[k], or 0 where it can no longer hold a fetch back (at or before fetch_at_ + 1).
+    uint64_t fetched_held(size_t k) const {
+        return fetched_[k] > fetch_at_ + 1 ? fetched_[k] : 0;
+    }
     bool refetch_ = false;
     bool flushed_ = false;  // the previous instruction was a branch that flushed (split_fetch_after_flush)
     bool check_blocks_ = false;

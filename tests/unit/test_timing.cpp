@@ -502,12 +502,19 @@ TEST(TimingModel, VeerSplitFetchAfterAFlushAndUnpredictedJumps) {
     EXPECT_EQ(f.step(insn(C::alu), 0x203e, 4, 0x2042, nullptr, 0, fb), 2u);  // both lines cached: 1 + 1
 }
 
-// VeeR EL2 wrong-path fetches (event 2, tests/veer-rtl: measured fetch by fetch): the fetch of an instruction after a
-// flush's redirect happens 2 cycles before it commits, then one a cycle as far as a 4-entry buffer reaches; a
-// branch's flush lands a cycle before it commits and counts the fetches ahead of it (at most 2), a trap's 2 cycles
-// later (as far as the buffer reaches beyond the trap instruction's own fetches). Counts worked out by hand per
-// instruction: its own fetches plus those past its flush, on a second pass with every line cached.
-TEST(TimingModel, VeerWrongPathFetchesFollowTheFetchAhead) {
+// VeeR EL2's fetch buffer (tests/veer-rtl, measured cycle by cycle): 3 entries of one 4-byte fetch; a fetch happens
+// no sooner than the commit of the last instruction in the entry 3 fetches before it and no later than 2 cycles
+// before its own instruction commits (after a flush, exactly then). Event 28 counts the cycles the fetch waits for
+// room but the one that makes it; event 2 the wrong-path fetches until the flush lands (a branch's a cycle before
+// it commits, a trap's a cycle after). Worked out by hand on a second pass (every line cached), e the first ALU
+// instruction's commit after the jalr's flush:
+//   alu 0x2000 at e: fetched e-2        mul 0x2004 (6 cycles) at e+1: fetched e-1
+//   alu 0x2008 at e+7: fetched e        alu 0x200c at e+8: e+1        alu 0x2010 at e+9: e+2 (the buffer full)
+//   alu 0x2014 at e+10: room when 0x2008 commits, e+7: waits e+3..e+5 (3 cycles of event 28; e+6 makes room)
+//   jalr 0x2018 at e+11, fetched e+8: one wrong-path fetch (e+9) before its flush lands at e+10
+//   ecall 0x3000, first after the flush, at e+13, fetched e+11: two wrong-path fetches (e+12, e+13), lands e+14
+//   jalr 0x1000, first after the ecall: none (fetched a cycle before its flush lands)
+TEST(TimingModel, VeerFetchBufferWrongPathAndStalls) {
     TimingParams p;
     p.predictor.direction = PredictorConfig::Direction::veer_el2;
     p.predictor.btb_bits = 9;
@@ -517,10 +524,9 @@ TEST(TimingModel, VeerWrongPathFetchesFollowTheFetchAhead) {
     p.mispredict_penalty = 1;
     p.l1i = CacheConfig{};
     p.fetch_bytes = 4;
-    p.fetch_queue = 4;
-    p.flush_fetch_hits = 2;
-    p.trap_flush_fetch_hits = 2;
+    p.fetch_queue = 3;
     p.ev_l1i_hit = 2;
+    p.ev_fetch_stall = 28;
     p.class_extra[static_cast<size_t>(isa::InsnClass::mul)] = 5;
     TimingModel m(p);
     EventBatch b;
@@ -529,33 +535,23 @@ TEST(TimingModel, VeerWrongPathFetchesFollowTheFetchAhead) {
     jalr.branch = isa::br_register | isa::br_call | isa::br_taken;
     jalr.regs.dst = isa::reg_bit(1);
     jalr.regs.src = isa::reg_bit(15);
-    isa::RetiredInsn c16 = insn(C::alu);
-    c16.compressed = true;
-    struct Step { isa::RetiredInsn in; uint64_t pc; unsigned size; uint64_t next; uint64_t hits; };
+    struct Step { isa::RetiredInsn in; uint64_t pc, next, hits, stalls; };
     const std::vector<Step> steps = {
-        {jalr, 0x1000, 4, 0x2000, 1},            // after the trap at the end: its own fetch, nothing ahead
-        {jalr, 0x2000, 4, 0x3000, 1},            // right after the flush: nothing ahead
-        {c16, 0x3000, 2, 0x3002, 1},             // fetched at e-2 (e: its commit)
-        {c16, 0x3002, 2, 0x3004, 0},
-        {c16, 0x3004, 2, 0x3006, 1},             // at e-1
-        {jalr, 0x3006, 4, 0x4000, 1 + 1},        // 0x3008 at e, commits e+3: one fetch (0x300c) before the flush
-        {insn(C::mul), 0x4000, 4, 0x4004, 1},    // 6 cycles
-        {jalr, 0x4004, 4, 0x5000, 1 + 2},        // the buffer runs 3 ahead; a branch counts 2
-        {insn(C::ecall), 0x5000, 4, 0x6000, 1 + 2},  // right after the flush: 0 ahead, + 2 for the later flush
-        {insn(C::mul), 0x6000, 4, 0x6004, 1},
-        {c16, 0x6004, 2, 0x6006, 1},
-        {insn(C::mret), 0x6006, 4, 0x7000, 1 + 2},   // 3 ahead + 2, but only 2 of the buffer's 4 beyond its 2 fetches
-        {insn(C::mul), 0x7000, 4, 0x7004, 1},
-        {c16, 0x7004, 2, 0x7006, 1},
-        {c16, 0x7006, 2, 0x7008, 0},
-        {insn(C::ecall), 0x7008, 4, 0x1000, 1 + 3},  // 3 ahead + 2, 3 beyond its one fetch
+        {jalr, 0x1000, 0x2000, 1, 0},           {insn(C::alu), 0x2000, 0x2004, 1, 0},
+        {insn(C::mul), 0x2004, 0x2008, 1, 0},   {insn(C::alu), 0x2008, 0x200c, 1, 0},
+        {insn(C::alu), 0x200c, 0x2010, 1, 0},   {insn(C::alu), 0x2010, 0x2014, 1, 0},
+        {insn(C::alu), 0x2014, 0x2018, 1, 3},   {jalr, 0x2018, 0x3000, 1 + 1, 0},
+        {insn(C::ecall), 0x3000, 0x1000, 1 + 2, 0},
     };
-    for (const auto& s : steps) m.step(s.in, s.pc, s.size, s.next, nullptr, 0, b);  // the lines cached
+    for (const auto& s : steps) m.step(s.in, s.pc, 4, s.next, nullptr, 0, b);  // the lines cached
     for (const auto& s : steps) {
-        const uint64_t before = b.count(2);
-        m.step(s.in, s.pc, s.size, s.next, nullptr, 0, b);
-        EXPECT_EQ(b.count(2) - before, s.hits) << std::hex << s.pc;
+        const uint64_t hits = b.count(2), stalls = b.count(28);
+        m.step(s.in, s.pc, 4, s.next, nullptr, 0, b);
+        EXPECT_EQ(b.count(2) - hits, s.hits) << std::hex << s.pc;
+        EXPECT_EQ(b.count(28) - stalls, s.stalls) << std::hex << s.pc;
     }
+    p.fetch_queue = 5;
+    EXPECT_THROW(TimingModel{p}, std::invalid_argument);
 }
 
 // VeeR EL2 misaligned D-bus accesses (tests/veer-rtl/misaligned): a load holds decode 6 cycles, a store 1 per bus
