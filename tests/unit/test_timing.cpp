@@ -448,10 +448,9 @@ TEST(TimingModel, VeerInterruptEntriesAndTrapRedirects) {
     EXPECT_EQ(b.count(31), 2u + 2u);
 }
 
-// VeeR EL2 (tests/veer-rtl/unpred): after a branch's flush, a 32-bit instruction at an odd halfword takes
-// split_fetch_after_flush more cycles; not after a branch that did not flush, not at an aligned address, not a
-// 16-bit one. A JAL beyond the BTB's 12-bit offset (br_far) always flushes; a near one is predicted once in the BTB.
-TEST(TimingModel, VeerSplitFetchAfterAFlushAndUnpredictedJumps) {
+namespace {
+// The VeeR EL2 predictor of the RTL's default build (platforms/timing_params.cpp), a misprediction 1 cycle.
+TimingParams veer_predictor() {
     TimingParams p;
     p.predictor.direction = PredictorConfig::Direction::veer_el2;
     p.predictor.btb_bits = 9;
@@ -459,15 +458,29 @@ TEST(TimingModel, VeerSplitFetchAfterAFlushAndUnpredictedJumps) {
     p.predictor.table_bits = 9;
     p.predictor.history_bits = 8;
     p.mispredict_penalty = 1;
+    return p;
+}
+
+// jalr ra, 0(a5): neither call, jump nor return (VeerKind::other): never predicted, always a flush.
+isa::RetiredInsn veer_jalr() {
+    isa::RetiredInsn j = insn(isa::InsnClass::jump);
+    j.branch = isa::br_register | isa::br_call | isa::br_taken;
+    j.regs.dst = isa::reg_bit(1);
+    j.regs.src = isa::reg_bit(15);
+    return j;
+}
+}  // namespace
+
+// VeeR EL2 (tests/veer-rtl/unpred): after a branch's flush, a 32-bit instruction at an odd halfword takes
+// split_fetch_after_flush more cycles; not after a branch that did not flush, not at an aligned address, not a
+// 16-bit one. A JAL beyond the BTB's 12-bit offset (br_far) always flushes; a near one is predicted once in the BTB.
+TEST(TimingModel, VeerSplitFetchAfterAFlushAndUnpredictedJumps) {
+    TimingParams p = veer_predictor();
     p.split_fetch_after_flush = 1;
     TimingModel m(p);
     EventBatch b;
     using C = isa::InsnClass;
-    // jalr ra, 0(a5): neither call, jump nor return (VeerKind::other): a flush.
-    isa::RetiredInsn jalr = insn(C::jump);
-    jalr.branch = isa::br_register | isa::br_call | isa::br_taken;
-    jalr.regs.dst = isa::reg_bit(1);
-    jalr.regs.src = isa::reg_bit(15);
+    const isa::RetiredInsn jalr = veer_jalr();
     EXPECT_EQ(m.step(jalr, 0x1000, 4, 0x2002, nullptr, 0, b), 2u);  // 1 + the flush
     EXPECT_EQ(m.step(insn(C::alu), 0x2002, 4, 0x2006, nullptr, 0, b), 2u);  // 32-bit at 0x2002: 1 + 1
     EXPECT_EQ(m.step(insn(C::alu), 0x2006, 4, 0x200a, nullptr, 0, b), 1u);  // no flush before it
@@ -515,13 +528,7 @@ TEST(TimingModel, VeerSplitFetchAfterAFlushAndUnpredictedJumps) {
 //   ecall 0x3000, first after the flush, at e+13, fetched e+11: two wrong-path fetches (e+12, e+13), lands e+14
 //   jalr 0x1000, first after the ecall: none (fetched a cycle before its flush lands)
 TEST(TimingModel, VeerFetchBufferWrongPathAndStalls) {
-    TimingParams p;
-    p.predictor.direction = PredictorConfig::Direction::veer_el2;
-    p.predictor.btb_bits = 9;
-    p.predictor.btb_tag_bits = 5;
-    p.predictor.table_bits = 9;
-    p.predictor.history_bits = 8;
-    p.mispredict_penalty = 1;
+    TimingParams p = veer_predictor();
     p.l1i = CacheConfig{};
     p.fetch_bytes = 4;
     p.fetch_queue = 3;
@@ -531,10 +538,7 @@ TEST(TimingModel, VeerFetchBufferWrongPathAndStalls) {
     TimingModel m(p);
     EventBatch b;
     using C = isa::InsnClass;
-    isa::RetiredInsn jalr = insn(C::jump);  // jalr ra, 0(a5): not predicted, always a flush
-    jalr.branch = isa::br_register | isa::br_call | isa::br_taken;
-    jalr.regs.dst = isa::reg_bit(1);
-    jalr.regs.src = isa::reg_bit(15);
+    const isa::RetiredInsn jalr = veer_jalr();
     struct Step { isa::RetiredInsn in; uint64_t pc, next, hits, stalls; };
     const std::vector<Step> steps = {
         {jalr, 0x1000, 0x2000, 1, 0},           {insn(C::alu), 0x2000, 0x2004, 1, 0},
