@@ -367,7 +367,8 @@ uint64_t TimingModel::timed(const isa::RetiredInsn& insn, uint64_t pc, unsigned 
     //    (el2_dec_tlu_ctl.sv, dec_tlu_flush_lower_wb).
     // Without a fetch queue, fixed counts of wrong-path fetches per flush.
     if (p_.fetch_queue && l1i_ && !local_code) {
-        const uint64_t exec = issue + fetch_cycles;
+        // Cycles in this model are counted from 0: the first instructions' fetches are taken at cycle 0 at the earliest.
+        const uint64_t exec = std::max<uint64_t>(issue + fetch_cycles, 2);
         const size_t q = p_.fetch_queue;
         if (refetch_) {  // emptied by the flush: the fetch starts again here (in this entry when a branch not
                          // taken flushed)

@@ -554,6 +554,14 @@ TEST(TimingModel, VeerFetchBufferWrongPathAndStalls) {
         EXPECT_EQ(b.count(2) - hits, s.hits) << std::hex << s.pc;
         EXPECT_EQ(b.count(28) - stalls, s.stalls) << std::hex << s.pc;
     }
+    // A flush at the very first cycle (a refill that costs nothing): its own fetch is the refill's (not a hit), and
+    // no fetch passes before the flush lands.
+    p.l1i_refill_penalty = 0;
+    TimingModel first(p);
+    EventBatch fb;
+    first.step(jalr, 0x1000, 4, 0x2000, nullptr, 0, fb);
+    EXPECT_EQ(fb.count(2), 0u);
+    EXPECT_EQ(fb.count(28), 0u);
     p.fetch_queue = 5;
     EXPECT_THROW(TimingModel{p}, std::invalid_argument);
 }
