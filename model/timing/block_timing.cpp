@@ -269,11 +269,9 @@ uint64_t TimingModel::record_body(BlockMemo& m, const MemRef* mem, const uint8_t
     r.fill_line = fill_line_;
     r.phase_line = phase_line_;
     r.fetch_at = static_cast<int64_t>(fetch_at_ - now0);
-    r.held_mask = 0;
-    for (size_t k = 0; k < p_.fetch_queue; ++k) {
-        r.fetched[k] = fetched_held(k) - now0;
-        if (fetched_held(k)) r.held_mask = static_cast<uint8_t>(r.held_mask | 1u << k);
-    }
+    // An entry that holds nothing back is kept as fetch_at_ (no later than fetch_at_ + 1: the same to timed()).
+    for (size_t k = 0; k < r.fetched.size(); ++k)
+        r.fetched[k] = (k < p_.fetch_queue && fetched_held(k) ? fetched_held(k) : fetch_at_) - now0;
     r.refetch = refetch_;
     constexpr size_t max_recordings = 16;
     if (m.recs_.size() < max_recordings) {
@@ -348,7 +346,7 @@ void TimingModel::replay_body(BlockMemo& m, const BlockMemo::Recording& r, const
     fill_line_ = r.fill_line;
     phase_line_ = r.phase_line;
     fetch_at_ = now0 + static_cast<uint64_t>(r.fetch_at);
-    for (size_t k = 0; k < p_.fetch_queue; ++k) fetched_[k] = (r.held_mask >> k) & 1u ? now0 + r.fetched[k] : 0;
+    for (size_t k = 0; k < fetched_.size(); ++k) fetched_[k] = now0 + r.fetched[k];
     refetch_ = r.refetch;
     now_ = now0 + r.cycles;
 }

@@ -223,8 +223,7 @@ private:
         bool pair_open = false, next_fetch_new = false, flushed = false;
         uint64_t last_ifetch_line = 0, last_fetch = 0, fill_line = 0, phase_line = 0;
         int64_t fetch_at = 0;
-        std::array<uint64_t, 4> fetched{};  // fetched_held() oldest first, relative to the entry (where held_mask says)
-        uint8_t held_mask = 0;
+        std::array<uint64_t, 4> fetched{};  // fetched_ as fetched_held() has it, relative to the entry (record_body)
         bool refetch = false;
         std::vector<uint8_t> ifetch;  // the instructions that look up the ITLB and the I-cache, in order
     };
