@@ -199,6 +199,10 @@ void visit_timing(V& v, TimingParams& t) {
     v("bus_misaligned_load_penalty", t.bus_misaligned_load_penalty);
     v("bus_misaligned_store_penalty", t.bus_misaligned_store_penalty);
     v("dbus_beat", t.dbus_beat);
+    v("dbus_queue", t.dbus_queue);
+    v("dbus_read_cmd", t.dbus_read_cmd);
+    v("ibuf_merge_window", t.ibuf_merge_window);
+    v("ibuf_timeout", t.ibuf_timeout);
     v("fill_buffer_fetches", t.fill_buffer_fetches);
     v("predict_exc_return", t.predict_exc_return);
     v.event("ev_irq_disabled", t.ev_irq_disabled);
@@ -219,7 +223,7 @@ void visit_timing(V& v, TimingParams& t) {
 }
 // Every field of TimingParams is in visit_timing: a new field changes the size and stops the build here. Add it
 // to visit_timing (and docs/platform-files.md), then update the size.
-static_assert(sizeof(TimingParams) == 616,
+static_assert(sizeof(TimingParams) == 632,
               "TimingParams changed: add the new field to visit_timing in platforms/platform_json.cpp");
 
 constexpr std::pair<timing::PredictorConfig::Direction, const char*> directions[] = {

@@ -233,6 +233,15 @@ TimingParams veer() {
     p.bus_misaligned_load_penalty = 6;
     p.bus_misaligned_store_penalty = 1;
     p.dbus_beat = 8;
+    // The D-bus buffer (TimingModel::dbus_access), measured on tests/veer-rtl/busgap (a store, 0-9 ALU
+    // instructions, a load, its use) with a copy of the RTL that prints each AXI handshake: a load's read command
+    // goes out 2 cycles after it issues; a store waits in the ibuf until the next bus access 2 or more cycles
+    // behind it pushes it out or its timer does (a load 10 cycles behind it is not held up, one 9 behind is); the
+    // next stores to its word within 7 cycles join it (busmix: byte stores, a word a transaction).
+    p.dbus_queue = true;
+    p.dbus_read_cmd = 2;
+    p.ibuf_merge_window = 7;
+    p.ibuf_timeout = 11;
     // Instructions aligned and decoded (7, 8) equal those committed on every probe (tests/veer-rtl): no
     // wrong-path instruction is counted (retire() counts them).
     p.wrong_path = 0;

@@ -4,6 +4,7 @@
 // register write of the next instruction (it landed before that instruction executed: a consumer of a
 // non-blocking load waits for it, PRM ch. 2), so the replay's register file holds what the trace shows in trace
 // order. The reader keeps its own register file for store data, and ends the test where the RTL did (below).
+#include <cstdio>
 #include <utility>
 #include <vector>
 
@@ -119,7 +120,27 @@ private:
         bool valid = false, conditional = false;
         bool mem = false, store = false;  // a load or store; which
         uint8_t mem_size = 0, data_reg = 0;
+        // c.lw and c.sw whose offset the testbench prints wrong (tb_offset_fix): the offset it prints and what its
+        // "[address]" has too much.
+        uint8_t tb_offset = 0, tb_excess = 0;
     };
+    // The RTL testbench's disassembler (testbench/dasm.svi, dasm16_cl) takes bits 6:5 of a c.lw or c.sw as offset
+    // bits 7:6, where the ISA has bit 6 as offset bit 2 and bit 5 as offset bit 6 (RISC-V unprivileged spec,
+    // "Compressed Register-Based Loads and Stores"): with bit 6 set it prints offset + 124 and an address 124 too
+    // high. The RTL's own bus reads go to the right one (tests/veer-rtl/busmix: `c.lw a2,128(a5) [801000a4]`,
+    // encoding 43d0, reads 0x80100028). The address is mended when the line shows the testbench's offset.
+    static void tb_offset_fix(Decoded& d, uint32_t enc) {
+        const uint32_t f3 = (enc >> 13) & 7u;
+        if ((enc & 3u) != 0 || (f3 != 2 && f3 != 6) || !((enc >> 6) & 1u)) return;
+        d.tb_offset = static_cast<uint8_t>(((enc >> 10) & 7u) << 3 | ((enc >> 5) & 3u) << 6);
+        d.tb_excess = 124;
+    }
+    // Whether the disassembly shows the testbench's offset: ",<offset>(".
+    static bool shows_tb_offset(std::string_view dasm, unsigned offset) {
+        char want[8];
+        const int n = std::snprintf(want, sizeof want, ",%u(", offset);
+        return n > 0 && dasm.find(std::string_view(want, static_cast<size_t>(n))) != std::string_view::npos;
+    }
     // An open-addressed table (linear probing), at most half full: emptied when a trace has more distinct
     // encodings than that, and filled again as they come.
     static constexpr unsigned decoded_bits = 11;
@@ -149,6 +170,8 @@ private:
         d.store = mop && mop->store;
         d.mem_size = static_cast<uint8_t>(mop ? mop->size : 0);
         d.data_reg = static_cast<uint8_t>(mop ? mop->data_reg : 0);
+        d.tb_offset = d.tb_excess = 0;
+        tb_offset_fix(d, enc);
         return d;
     }
 
@@ -540,6 +563,7 @@ private:
         uint64_t addr;
         if (d.mem && bracketed_hex(c.dasm, addr)) {
             MemAccess m;
+            if (d.tb_excess && addr >= d.tb_excess && shows_tb_offset(c.dasm, d.tb_offset)) addr -= d.tb_excess;
             m.addr = addr;
             m.size = d.mem_size;
             m.is_write = d.store;

@@ -143,6 +143,43 @@ size_t TimingModel::body_key(const BlockMemo& m, const MemRef* mem, const uint8_
         }
         key[n++] = w;
     }
+    // The D-bus buffer (dbus_queue): its state as it acts from now on, then per bus access of the body its place in
+    // its 8-byte beat and which earlier addresses (the state's, the body's) share its word and its beat.
+    if (p_.dbus_queue) {
+        const DbusState d = dbus_canonical(now_);
+        const uint64_t free_d = d.free - now_, last_d = d.ibuf ? now_ - d.ibuf_last : 0;
+        const uint64_t sent_d = d.sent_word != ~uint64_t{0} ? d.sent_until - now_ + 1 : 0;
+        const uint64_t read_d = d.read_beat != ~uint64_t{0} ? d.read_resp - now_ + 1 : 0;
+        if (free_d >= (uint64_t{1} << 12) || last_d >= (uint64_t{1} << 8) || sent_d >= (uint64_t{1} << 12) ||
+            read_d >= (uint64_t{1} << 12))
+            return 0;
+        key[n++] = free_d | uint64_t{d.ibuf} << 12 | uint64_t{d.ibuf_join} << 13 | uint64_t{d.ibuf_bytes} << 14 |
+                   uint64_t{d.sent_bytes} << 18 | last_d << 22 | sent_d << 30 | read_d << 42;
+        uint64_t bus_addr[BlockMemo::max_bus];
+        size_t nb = 0;
+        uint64_t w = 0;
+        unsigned bit = 0;
+        auto put = [&](uint64_t v, unsigned bits) {
+            if (bit + bits > 64) {
+                key[n++] = w;
+                w = 0;
+                bit = 0;
+            }
+            w |= v << bit;
+            bit += bits;
+        };
+        for (size_t j = 0; j < total; ++j) {
+            const uint64_t a = mem[j].addr;
+            if (p_.local_data->contains(a)) continue;
+            if (nb == BlockMemo::max_bus) return 0;
+            put((a & 7u) | uint64_t{d.ibuf && (a >> 2) == d.ibuf_word} << 3 | uint64_t{(a >> 2) == d.sent_word} << 4 |
+                    uint64_t{(a >> 3) == d.read_beat} << 5,
+                6);
+            for (size_t i = 0; i < nb; ++i) put(uint64_t{(bus_addr[i] >> 2) == (a >> 2)} | uint64_t{(bus_addr[i] >> 3) == (a >> 3)} << 1, 2);
+            bus_addr[nb++] = a;
+        }
+        key[n++] = w | uint64_t{nb} << 60;
+    }
     // The tail's outcome: taken (the redirect) and the flush's cycles (predict()).
     if (with_tail) key[n++] = uint64_t{(tail_insn_->branch & isa::br_taken) != 0} | uint64_t{tail_flush_} << 1;
     return n;
@@ -236,6 +273,7 @@ uint64_t TimingModel::record_body(BlockMemo& m, const MemRef* mem, const uint8_t
     const Counts i0 = counts(l1i_), it0 = counts(itlb_), d0 = counts(l1d_), dt0 = counts(dtlb_), l20 = counts(l2_),
                  mt0 = counts(main_tlb_);
     const uint64_t now0 = now_;
+    if (p_.dbus_queue) dbus_entry_ = dbus_canonical(now_);
     body_events_.clear();
     const uint64_t cycles = step_body(m, mem, n_mem, body_events_, with_tail);
     for (const auto& e : body_events_.events) b.add(e.event, e.count);
@@ -273,6 +311,26 @@ uint64_t TimingModel::record_body(BlockMemo& m, const MemRef* mem, const uint8_t
     for (size_t k = 0; k < r.fetched.size(); ++k)
         r.fetched[k] = (k < p_.fetch_queue && fetched_held(k) ? fetched_held(k) : fetch_at_) - now0;
     r.refetch = refetch_;
+    if (p_.dbus_queue) {
+        uint64_t bus_addr[BlockMemo::max_bus];
+        size_t nb = 0;
+        for (size_t j = 0; j < m.total_mem_; ++j)
+            if (!p_.local_data->contains(mem[j].addr) && nb < BlockMemo::max_bus) bus_addr[nb++] = mem[j].addr;
+        const DbusState& x = dbus_;
+        auto& rd = r.dbus;
+        rd.free = static_cast<int64_t>(x.free - now0);
+        rd.ibuf = x.ibuf;
+        rd.ibuf_join = x.ibuf_join;
+        rd.ibuf_bytes = x.ibuf_bytes;
+        rd.sent_bytes = x.sent_bytes;
+        rd.ibuf_last = static_cast<int64_t>(x.ibuf_last - now0);
+        rd.sent_until = static_cast<int64_t>(x.sent_until - now0);
+        rd.read_resp = static_cast<int64_t>(x.read_resp - now0);
+        rd.ibuf_word = x.ibuf ? dbus_source(x.ibuf_word, false, dbus_entry_, bus_addr, nb) : 0;
+        rd.sent_word = dbus_source(x.sent_word, false, dbus_entry_, bus_addr, nb);
+        rd.read_beat = dbus_source(x.read_beat, true, dbus_entry_, bus_addr, nb);
+        if (rd.ibuf_word == 255 || rd.sent_word == 255 || rd.read_beat == 255) return cycles;  // not expected
+    }
     constexpr size_t max_recordings = 16;
     if (m.recs_.size() < max_recordings) {
         m.recs_.push_back(std::move(r));
@@ -348,7 +406,44 @@ void TimingModel::replay_body(BlockMemo& m, const BlockMemo::Recording& r, const
     fetch_at_ = now0 + static_cast<uint64_t>(r.fetch_at);
     for (size_t k = 0; k < fetched_.size(); ++k) fetched_[k] = now0 + r.fetched[k];
     refetch_ = r.refetch;
+    if (p_.dbus_queue) {
+        const DbusState entry = dbus_canonical(now0);
+        uint64_t bus_addr[BlockMemo::max_bus];
+        size_t nb = 0;
+        for (size_t j = 0; j < m.total_mem_; ++j)
+            if (!p_.local_data->contains(mem[j].addr) && nb < BlockMemo::max_bus) bus_addr[nb++] = mem[j].addr;
+        auto from = [&](uint8_t src) {
+            if (src == 0) return ~uint64_t{0};
+            if (src == 1) return entry.ibuf_word;
+            if (src == 2) return entry.sent_word;
+            if (src == 3) return entry.read_beat;
+            return src < 4 + BlockMemo::max_bus ? bus_addr[src - 4] >> 2 : bus_addr[src - 4 - BlockMemo::max_bus] >> 3;
+        };
+        const auto& rd = r.dbus;
+        dbus_.free = now0 + static_cast<uint64_t>(rd.free);
+        dbus_.ibuf = rd.ibuf;
+        dbus_.ibuf_join = rd.ibuf_join;
+        dbus_.ibuf_bytes = rd.ibuf_bytes;
+        dbus_.sent_bytes = rd.sent_bytes;
+        dbus_.ibuf_word = rd.ibuf ? from(rd.ibuf_word) : 0;
+        dbus_.sent_word = from(rd.sent_word);
+        dbus_.read_beat = from(rd.read_beat);
+        // A part that holds nothing keeps its cycle as 0 (dbus_drain, dbus_canonical).
+        dbus_.ibuf_last = rd.ibuf ? now0 + static_cast<uint64_t>(rd.ibuf_last) : 0;
+        dbus_.sent_until = rd.sent_word ? now0 + static_cast<uint64_t>(rd.sent_until) : 0;
+        dbus_.read_resp = rd.read_beat ? now0 + static_cast<uint64_t>(rd.read_resp) : 0;
+    }
     now_ = now0 + r.cycles;
+}
+
+uint8_t TimingModel::dbus_source(uint64_t v, bool beat, const DbusState& entry, const uint64_t* bus_addr, size_t n_bus) const {
+    if (v == ~uint64_t{0}) return 0;
+    for (size_t j = n_bus; j-- > 0;)
+        if ((bus_addr[j] >> (beat ? 3 : 2)) == v) return static_cast<uint8_t>(4 + (beat ? BlockMemo::max_bus : 0) + j);
+    if (entry.ibuf && v == entry.ibuf_word && !beat) return 1;
+    if (v == entry.sent_word && !beat) return 2;
+    if (v == entry.read_beat && beat) return 3;
+    return 255;
 }
 
 // The test hook (set_check_blocks): the recording replayed here, step() per instruction on a copy, compared.
@@ -390,7 +485,7 @@ bool TimingModel::same_state(const TimingModel& o) const {
            last_ifetch_line_ == o.last_ifetch_line_ && last_fetch_ == o.last_fetch_ && fill_line_ == o.fill_line_ && phase_line_ == o.phase_line_ &&
            refetch_ == o.refetch_ && (!p_.fetch_queue || refetch_ || same_fetch(o)) &&
            last_miss_line_ == o.last_miss_line_ && next_fetch_new_ == o.next_fetch_new_ && flushed_ == o.flushed_ && next_csr_ == o.next_csr_ &&
-           postsync_until_ == o.postsync_until_ && csr_write_issue_ == o.csr_write_issue_ && same_cache(l1i_, o.l1i_) &&
+           postsync_until_ == o.postsync_until_ && csr_write_issue_ == o.csr_write_issue_ && dbus_ == o.dbus_ && same_cache(l1i_, o.l1i_) &&
            same_cache(l1d_, o.l1d_) && same_cache(l2_, o.l2_) && same_cache(itlb_, o.itlb_) &&
            same_cache(dtlb_, o.dtlb_) && same_cache(main_tlb_, o.main_tlb_);
 }

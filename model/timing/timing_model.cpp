@@ -198,6 +198,7 @@ uint64_t TimingModel::timed(const isa::RetiredInsn& insn, uint64_t pc, unsigned 
                             EventBatch& b, unsigned flush) {
     using C = isa::InsnClass;
     const size_t cls = static_cast<size_t>(insn.cls);
+    if (p_.dbus_queue) dbus_ = dbus_canonical(now_);
     // Dual issue: alongside the previous instruction, in its cycle, when the pair is allowed and the sources are
     // ready then (never the older one's own result).
     const uint32_t src = insn.regs.src;
@@ -262,11 +263,30 @@ uint64_t TimingModel::timed(const isa::RetiredInsn& insn, uint64_t pc, unsigned 
     bool bus = false;
     if (data && p_.local_data)
         for (unsigned k = 0; k < n_mem; ++k) bus |= !p_.local_data->contains(mem[k].addr);
+    // The D-bus buffer (dbus_queue): an aligned access to memory without side effects goes through it; any other
+    // bus access pushes the buffer out and takes the command channel.
+    unsigned bus_extra = 0, bus_transactions = 0;
+    bool forwarded = false, queued = false;
+    if (bus && p_.dbus_queue) {
+        const MemRef& m0 = mem[0];
+        queued = n_mem == 1 && !insn.unaligned && m0.size && m0.size <= 4 && (m0.addr & (m0.size - 1)) == 0 &&
+                 ((cacheable_ >> ((m0.addr >> 28) & 15u)) & 1u);
+        if (queued) {
+            const unsigned r = dbus_access(issue, m0, insn.cls == C::load, bus_transactions);
+            forwarded = r == ~0u;
+            bus_extra = forwarded ? 0 : r;
+        } else {
+            dbus_drain(issue + p_.dbus_read_cmd);
+            dbus_.free = std::max(dbus_.free, issue + p_.dbus_read_cmd) + 1;
+            dbus_.read_beat = ~uint64_t{0};
+        }
+    }
     // A conditional instruction that fails its condition writes nothing.
     const uint32_t dst = insn.cond_failed ? 0u : insn.regs.dst;
     const uint64_t latency = insn.cls == C::div && p_.divider_from_operands
                                  ? div_time
-                                 : p_.result_latency[cls] + (bus && insn.cls == C::load ? p_.bus_load_latency : 0u);
+                                 : p_.result_latency[cls] +
+                                       (bus && insn.cls == C::load && !forwarded ? p_.bus_load_latency + bus_extra : 0u);
     for (uint32_t m = dst; m; m &= m - 1) ready_[ctz(m)] = issue + latency;
     uint64_t cycles = (paired ? 0 : 1) + stall + p_.class_extra[cls] + pending_extra_;
     unsigned freeze = 0;  // cycles of a fast interrupt's freeze: decode stalled, interrupts still enabled
@@ -435,7 +455,7 @@ uint64_t TimingModel::timed(const isa::RetiredInsn& insn, uint64_t pc, unsigned 
             // Two transactions when the access crosses a bus beat.
             const bool split = p_.dbus_beat && mem[k].size > 1 &&
                                mem[k].addr / p_.dbus_beat != (mem[k].addr + mem[k].size - 1) / p_.dbus_beat;
-            emit(b, p_.ev_bus_access, split ? 2 : 1);
+            emit(b, p_.ev_bus_access, queued ? bus_transactions : split ? 2 : 1);
             // A misaligned load holds decode until its data returns; a misaligned store, once per bus transaction,
             // until the bus buffer drains (the RTL stalls the next load or store at decode): decode stalls.
             if (insn.unaligned) {
@@ -472,6 +492,89 @@ uint64_t TimingModel::timed(const isa::RetiredInsn& insn, uint64_t pc, unsigned 
     prev_cls_ = insn.cls;
     now_ += cycles;
     return cycles;
+}
+
+// VeeR EL2's D-bus buffer (el2_lsu_bus_buffer.sv; the times measured on tests/veer-rtl/busgap and busmix with a
+// copy of the RTL that prints every AXI handshake and the ibuf's writes, merges and drains):
+//  - ibuf_drain_vld: the ibuf drains on its timer, or when a bus access reaches M with nothing in R
+//    (ibuf_force_drain: the access issues 2 or more cycles after the store; one right behind it does not push it);
+//  - obuf: one command a cycle, the buffer's entries in order (a store that left the ibuf before a load's command
+//    goes first, and the load's command a cycle later: busgap, loads 2-9 cycles behind a store, 6 cycles to their
+//    use instead of 5);
+//  - ld_full_hit: a load whose bytes a buffered store holds takes them (busgap: 1 cycle to its use);
+//  - obuf_nosend: a load of the beat of the read before it, while that read waits for its response, sends nothing
+//    (busmix's struct copy: 4 word loads, 2 reads).
+TimingModel::DbusState TimingModel::dbus_canonical(uint64_t now) const {
+    DbusState d = dbus_;
+    if (d.ibuf && d.ibuf_last + p_.ibuf_timeout < now) {  // gone on its timer
+        const uint64_t cmd = std::max(d.ibuf_last + p_.ibuf_timeout, d.free);
+        d.free = cmd + 1;
+        d.sent_word = d.ibuf_word;
+        d.sent_bytes = d.ibuf_bytes;
+        d.sent_until = cmd;
+        d.ibuf = d.ibuf_join = false;
+        d.ibuf_word = d.ibuf_last = 0;
+        d.ibuf_bytes = 0;
+    }
+    if (d.ibuf && d.ibuf_join && now > d.ibuf_last + p_.ibuf_merge_window) d.ibuf_join = false;
+    if (d.free < now) d.free = now;
+    if (d.sent_until < now) {
+        d.sent_word = ~uint64_t{0};
+        d.sent_until = 0;
+        d.sent_bytes = 0;
+    }
+    if (d.read_resp < now + p_.dbus_read_cmd) {
+        d.read_beat = ~uint64_t{0};
+        d.read_resp = 0;
+    }
+    return d;
+}
+
+void TimingModel::dbus_drain(uint64_t due) {
+    if (!dbus_.ibuf) return;
+    const uint64_t cmd = std::max(std::min(due, dbus_.ibuf_last + p_.ibuf_timeout), dbus_.free);
+    dbus_.free = cmd + 1;
+    dbus_.sent_word = dbus_.ibuf_word;
+    dbus_.sent_bytes = dbus_.ibuf_bytes;
+    dbus_.sent_until = cmd;
+    dbus_.ibuf = dbus_.ibuf_join = false;
+    dbus_.ibuf_word = dbus_.ibuf_last = 0;
+    dbus_.ibuf_bytes = 0;
+}
+
+unsigned TimingModel::dbus_access(uint64_t at, const MemRef& m, bool load, unsigned& transactions) {
+    const uint64_t word = m.addr >> 2;
+    const uint8_t bytes = static_cast<uint8_t>(((1u << m.size) - 1u) << (m.addr & 3u));
+    const uint64_t read = at + p_.dbus_read_cmd;
+    transactions = 0;
+    if (!load) {
+        if (dbus_.ibuf && dbus_.ibuf_join && dbus_.ibuf_word == word && at <= dbus_.ibuf_last + p_.ibuf_merge_window) {
+            dbus_.ibuf_bytes |= bytes;  // ibuf_merge_en: the same transaction
+            dbus_.ibuf_last = at;
+            return 0;
+        }
+        dbus_drain(read + 1);  // the new store's write pushes the buffered one out (ibuf_wr_en)
+        dbus_.ibuf = dbus_.ibuf_join = true;
+        dbus_.ibuf_word = word;
+        dbus_.ibuf_bytes = bytes;
+        dbus_.ibuf_last = at;
+        transactions = 1;
+        return 0;
+    }
+    const bool in_ibuf = dbus_.ibuf && dbus_.ibuf_word == word && (bytes & ~dbus_.ibuf_bytes) == 0;
+    const bool in_sent = dbus_.sent_word == word && at <= dbus_.sent_until && (bytes & ~dbus_.sent_bytes) == 0;
+    // A load 2 or more cycles behind the buffered store pushes it out, its command ahead of the load's; one right
+    // behind it leaves it to its timer.
+    if (dbus_.ibuf && at >= dbus_.ibuf_last + 2) dbus_drain(read);
+    dbus_.ibuf_join = false;  // no store joins one that a load came after (busgap: a store, a load, a store)
+    if (in_ibuf || in_sent) return ~0u;
+    if (dbus_.read_beat == (m.addr >> 3) && read <= dbus_.read_resp) return 0;  // shares the read before it
+    const uint64_t cmd = std::max(read, dbus_.free);
+    dbus_.free = cmd + 1;
+    dbus_.read_beat = m.addr >> 3;
+    dbus_.read_resp = cmd + 1;
+    transactions = 1;
+    return static_cast<unsigned>(cmd - read);
 }
 
 bool TimingModel::pairs(isa::InsnClass older, isa::InsnClass younger) {

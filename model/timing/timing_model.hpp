@@ -97,6 +97,19 @@ struct TimingParams {
     // Misaligned accesses over the data bus: extra cycles of a load and of a store; an access that crosses a
     // `dbus_beat`-byte boundary is two bus transactions (0: never split).
     unsigned bus_misaligned_load_penalty = 0, bus_misaligned_store_penalty = 0, dbus_beat = 0;
+    // VeeR EL2's D-bus buffer (el2_lsu_bus_buffer.sv), followed when `dbus_queue` is set; times in cycles after the
+    // access issues (the model's issue cycle):
+    //  - an aligned load's read command goes out `dbus_read_cmd` cycles after it issues, or later when the command
+    //    channel (one command a cycle, in order) is busy: each cycle later is a cycle more of result latency;
+    //  - a load of a word whose bytes a store still waiting in the buffer wrote takes them from there: no
+    //    transaction, the result latency of a local load; one of the 8-byte beat of a read still waiting for its
+    //    response (the previous read, issued a cycle before) shares that read;
+    //  - a store waits in the write-coalescing buffer (ibuf), where the next stores to the same word within
+    //    `ibuf_merge_window` cycles of the last join it (one transaction); it leaves for the command channel when
+    //    the next bus access comes at least 2 cycles after it (`dbus_read_cmd` cycles after that access issues), or
+    //    after `ibuf_timeout` cycles, whichever is first, and can give its bytes to loads until its command has gone.
+    bool dbus_queue = false;
+    unsigned dbus_read_cmd = 0, ibuf_merge_window = 0, ibuf_timeout = 0;
     // After an I-cache refill, the rest of the line comes from the fill buffer: its fetches are not hits, and the
     // refill itself counts one (VeeR EL2 event 2).
     bool fill_buffer_fetches = false;
@@ -205,7 +218,8 @@ public:
     // The most words a body's key takes: eight for the pipeline and fetch state (the postsync wait one of them),
     // a live-in per register, 5 bits per access (12 to a word, at most 4 an instruction), a word for the tail's
     // outcome.
-    static constexpr size_t max_key_words = 9 + 32 + (4 * max_insns + 11) / 12 + 1;
+    static constexpr size_t max_key_words = 9 + 32 + (4 * max_insns + 11) / 12 + 1 + 4;
+    static constexpr size_t max_bus = 8;  // dbus_queue: bodies with more bus accesses are stepped
     // Executions replayed from a recording, recorded, and stepped (a miss or nothing to key on).
     uint64_t replayed = 0, recorded = 0, stepped = 0;
 
@@ -226,6 +240,14 @@ private:
         std::array<uint64_t, 4> fetched{};  // fetched_ as fetched_held() has it, relative to the entry (record_body)
         bool refetch = false;
         std::vector<uint8_t> ifetch;  // the instructions that look up the ITLB and the I-cache, in order
+        // dbus_queue: the D-bus buffer's state at the exit, its cycles relative to the entry, each address as where
+        // it comes from (dbus_source).
+        struct Dbus {
+            int64_t free = 0, ibuf_last = 0, sent_until = 0, read_resp = 0;
+            bool ibuf = false, ibuf_join = false;
+            uint8_t ibuf_bytes = 0, sent_bytes = 0;
+            uint8_t ibuf_word = 0, sent_word = 0, read_beat = 0;
+        } dbus;
     };
     // The body's instructions, then the tail's when there is one.
     std::vector<isa::RetiredInsn> insns_;
@@ -411,6 +433,36 @@ private:
     bool next_interrupted_ = false;
     uint64_t postsync_until_ = 0;
     uint64_t csr_write_issue_ = 0;
+    // The D-bus buffer (dbus_queue): the first cycle the command channel is free; the write-coalescing buffer
+    // (its word, bytes written, the issue of its last store); the store that left it, until its command goes;
+    // the last read command's 8-byte beat and the cycle its response comes.
+    struct DbusState {
+        uint64_t free = 0;
+        bool ibuf = false, ibuf_join = false;  // a store in the ibuf; later stores may still join it
+        uint8_t ibuf_bytes = 0, sent_bytes = 0;
+        uint64_t ibuf_word = 0, ibuf_last = 0;
+        uint64_t sent_word = ~uint64_t{0}, sent_until = 0;
+        uint64_t read_beat = ~uint64_t{0}, read_resp = 0;
+        bool operator==(const DbusState& o) const {
+            return free == o.free && ibuf == o.ibuf && ibuf_join == o.ibuf_join && ibuf_bytes == o.ibuf_bytes && sent_bytes == o.sent_bytes &&
+                   ibuf_word == o.ibuf_word && ibuf_last == o.ibuf_last && sent_word == o.sent_word &&
+                   sent_until == o.sent_until && read_beat == o.read_beat && read_resp == o.read_resp;
+        }
+    };
+    DbusState dbus_, dbus_entry_;  // dbus_entry_: record_body's scratch
+    // The state as it acts from `now` on (the same behaviour, a canonical form): a channel free in the past free
+    // now, a store whose timer ran out long ago gone, a store or read no load can meet any more forgotten. timed()
+    // starts from it; the block timing keys on it.
+    DbusState dbus_canonical(uint64_t now) const;
+    // Where a body's exit address comes from: 0 none, 1-3 the entry's ibuf word, sent word, read beat, 4 + j the
+    // word of the body's bus access j, 4 + max_bus + j its beat; 255: not found.
+    uint8_t dbus_source(uint64_t v, bool beat, const DbusState& entry, const uint64_t* bus_addr, size_t n_bus) const;
+    // The write-coalescing buffer leaves for the command channel: its command at `due` or when its timer runs out,
+    // whichever is first, and no sooner than the channel is free.
+    void dbus_drain(uint64_t due);
+    // An aligned bus load or store that issues at `at` (dbus_queue): the load's extra result latency, or ~0u when
+    // it takes its value from the buffer; `transactions` gets the bus transactions it starts.
+    unsigned dbus_access(uint64_t at, const MemRef& m, bool load, unsigned& transactions);
 };
 
 }  // namespace pmusim::timing

@@ -179,6 +179,6 @@ INSTANTIATE_TEST_SUITE_P(Probes, VeerRtlProbe,
                          ::testing::Values("recursion", "axi_stride", "icache_big", "muldiv", "csr", "branchy", "straight",
                                            "misaligned", "stores", "irqoff", "bitmanip", "traps", "coremark_like",
                                            "dhrystone_like", "irq", "ev_sync", "ev_sync32", "ev_sync_rd", "ic_trap_a", "ic_trap_u", "ui",
-                                           "unpred", "uj"));
+                                           "unpred", "uj", "busmix"));
 
 }  // namespace
