@@ -1110,3 +1110,85 @@ TEST(TimingModel, Arm11InterlocksMatchTheTrmExamples) {
     EXPECT_EQ(sequence({0xE5921000u, 0xE5831000u}, &dep), 3u) << "ldr r1, [r2]; str r1, [r3]";
     EXPECT_EQ(dep, 1u);
 }
+
+namespace {
+
+// VeeR EL2's D-bus buffer as the model follows it (TimingModel::dbus_access), worked out by hand from its rules:
+// a read command 2 cycles after the load issues; a buffered store pushed out by a bus access 2 or more cycles
+// behind it, its command at that access's read time (before the load's), or on its timer 11 cycles after it.
+TimingParams veer_dbus() {
+    TimingParams p;
+    p.local_data = TimingParams::Region{0xF0040000u, 64 * 1024};
+    p.bus_load_latency = 5;
+    p.ev_bus_access = 43;
+    p.dbus_queue = true;
+    p.dbus_read_cmd = 2;
+    p.ibuf_merge_window = 7;
+    p.ibuf_timeout = 11;
+    return p;
+}
+
+// A store to `store_addr`, `gap - 1` independent ALU instructions, a load of `load_addr` into x5 and an instruction
+// that uses x5: the user's cycles (1 + its wait) and the bus transactions.
+std::pair<uint64_t, uint64_t> store_gap_load(unsigned gap, uint64_t store_addr, uint64_t load_addr) {
+    TimingModel m(veer_dbus());
+    EventBatch b;
+    using C = isa::InsnClass;
+    uint64_t pc = 0x1000;
+    auto step = [&](const isa::RetiredInsn& i, const MemRef* r) {
+        const uint64_t c = m.step(i, pc, 4, pc + 4, r, r ? 1 : 0, b);
+        pc += 4;
+        return c;
+    };
+    const MemRef st{store_addr, true, 4}, ld{load_addr, false, 4};
+    step(op(C::store, 0, 6), &st);
+    for (unsigned k = 1; k < gap; ++k) step(op(C::alu, 7, 7), nullptr);
+    step(op(C::load, 5, 6), &ld);
+    const uint64_t use = step(op(C::alu, 8, 5), nullptr);
+    return {use, b.count(43)};
+}
+
+}  // namespace
+
+TEST(TimingModel, VeerLoadBehindABufferedStore) {
+    // Right behind the store: the store stays in the buffer, the read goes first: 1 + 4 cycles of wait.
+    EXPECT_EQ(store_gap_load(1, 0x80100000, 0x80100020), std::make_pair(uint64_t{5}, uint64_t{2}));
+    // 2 to 9 cycles behind: the load pushes the store out and its read goes a cycle after the write.
+    for (unsigned gap = 2; gap <= 9; ++gap)
+        EXPECT_EQ(store_gap_load(gap, 0x80100000, 0x80100020), std::make_pair(uint64_t{6}, uint64_t{2})) << gap;
+    // 10 behind: the timer sent the store at 11, the read goes at 12 as it would.
+    EXPECT_EQ(store_gap_load(10, 0x80100000, 0x80100020), std::make_pair(uint64_t{5}, uint64_t{2}));
+    // The word just stored: its bytes come from the buffer, no read, no wait.
+    for (unsigned gap : {1u, 4u, 10u})
+        EXPECT_EQ(store_gap_load(gap, 0x80100000, 0x80100000), std::make_pair(uint64_t{1}, uint64_t{1})) << gap;
+}
+
+TEST(TimingModel, VeerStoresJoinAndLoadsShareTheirBeat) {
+    TimingModel m(veer_dbus());
+    EventBatch b;
+    using C = isa::InsnClass;
+    const MemRef bytes[] = {{0x80100100, true, 1}, {0x80100101, true, 1}, {0x80100102, true, 1}, {0x80100103, true, 1},
+                            {0x80100104, true, 1}};
+    uint64_t pc = 0x1000;
+    auto at = [&](const isa::RetiredInsn& i, const MemRef& r) {
+        m.step(i, pc, 4, pc + 4, &r, 1, b);
+        pc += 4;
+    };
+    for (const MemRef& r : bytes) at(op(C::store, 0, 6), r);
+    EXPECT_EQ(b.count(43), 2u);  // four bytes of one word, then the next word
+    // A store after a load does not join the store before the load.
+    const MemRef ld{0x80100200, false, 4}, st{0x80100104, true, 1};
+    at(op(C::load, 5, 6), ld);
+    at(op(C::store, 0, 6), st);
+    EXPECT_EQ(b.count(43), 4u);
+    // Two word loads of one 8-byte beat, one right after the other: one read; two cycles apart: two.
+    for (unsigned apart : {1u, 2u}) {
+        TimingModel n(veer_dbus());
+        EventBatch c;
+        const MemRef lo{0x80100300, false, 4}, hi{0x80100304, false, 4};
+        n.step(op(C::load, 5, 6), 0x1000, 4, 0x1004, &lo, 1, c);
+        if (apart == 2) n.step(op(C::alu, 7, 7), 0x1004, 4, 0x1008, nullptr, 0, c);
+        n.step(op(C::load, 8, 6), 0x1008, 4, 0x100C, &hi, 1, c);
+        EXPECT_EQ(c.count(43), apart) << apart;
+    }
+}

@@ -246,3 +246,27 @@ TEST(VeerDecode, ThousandsOfDistinctEncodings) {
         }
     }
 }
+
+namespace {
+
+// The testbench's disassembler (testbench/dasm.svi, dasm16_cl) takes bits 6:5 of c.lw and c.sw as offset bits 7:6;
+// the ISA has bit 6 as offset bit 2 (RISC-V unprivileged spec, "Compressed Register-Based Loads and Stores").
+// Lines from tests/veer-rtl/busmix, whose RTL read the word at a5 + 4 (0x80100028) where the line says
+// 0x801000a4 (a5 = 0x80100024).
+TEST(VeerAddress, CompressedLoadStoreOffsetMisprintedByTheTestbenchIsMended) {
+    const std::string text = rtl(10, 1, 0x800003b4, 0x43d0, "", "", "c.lw    a2,128(a5) [801000a4]") +   // lw a2,4(a5)
+                             rtl(11, 2, 0x800003b6, 0x43d0, "", "", "c.lw    a2,4(a5) [80100028]") +     // printed right
+                             rtl(12, 3, 0x800003ba, 0x439c, "", "", "c.lw    a5,0(a5) [80100024]") +     // bit 6 clear
+                             rtl(13, 4, 0x800003bc, 0xc3d0, "", "", "c.sw    a2,128(a5) [801000a4]") +   // sw a2,4(a5)
+                             rtl(14, 5, 0x800003be, 0x4bd0, "", "", "c.lw    a2,144(a5) [801000b4]");    // lw a2,20(a5)
+    const auto r = read_text("tb_offset.log", text);
+    ASSERT_EQ(r.size(), 5u);
+    const uint64_t want[] = {0x80100028, 0x80100028, 0x80100024, 0x80100028, 0x80100038};
+    for (size_t i = 0; i < 5; ++i) {
+        ASSERT_EQ(r[i].n_mem, 1u) << i;
+        EXPECT_EQ(r[i].mem[0].addr, want[i]) << i;
+    }
+    EXPECT_TRUE(r[3].mem[0].is_write);
+}
+
+}  // namespace
