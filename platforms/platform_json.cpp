@@ -204,6 +204,7 @@ void visit_timing(V& v, TimingParams& t) {
     v("ibuf_merge_window", t.ibuf_merge_window);
     v("ibuf_timeout", t.ibuf_timeout);
     v("fill_buffer_fetches", t.fill_buffer_fetches);
+    v("fill_buffer_cycles", t.fill_buffer_cycles);
     v("predict_exc_return", t.predict_exc_return);
     v.event("ev_irq_disabled", t.ev_irq_disabled);
     v("mstatus_write_extra", t.mstatus_write_extra);
@@ -223,7 +224,7 @@ void visit_timing(V& v, TimingParams& t) {
 }
 // Every field of TimingParams is in visit_timing: a new field changes the size and stops the build here. Add it
 // to visit_timing (and docs/platform-files.md), then update the size.
-static_assert(sizeof(TimingParams) == 632,
+static_assert(sizeof(TimingParams) == 640,
               "TimingParams changed: add the new field to visit_timing in platforms/platform_json.cpp");
 
 constexpr std::pair<timing::PredictorConfig::Direction, const char*> directions[] = {

@@ -205,6 +205,9 @@ TimingParams veer() {
     // a refilled line comes from the fill buffer (event 2 counts about one hit per line there).
     p.l1i_sequential_refill_penalty = 4;
     p.fill_buffer_fetches = true;
+    // tests/veer-rtl/busgap, fetch_trace.sh: after a miss the fill buffer serves the line's fetches for 15 cycles
+    // from the first (6-10 fetches where bus loads hold the fetch up); from the 16th on they hit in the cache.
+    p.fill_buffer_cycles = 16;
     p.ev_l1i_refill = 3;
     // Event 2 counts the IFU's 4-byte fetches that hit (el2_ifu_ifc_ctl: the next fetch address is the last plus
     // 4; el2_ifu_mem_ctl: ifu_pmu_ic_hit per fetch). Event 42 counts I-bus read commands: one per 8-byte beat of a

@@ -91,6 +91,13 @@ size_t TimingModel::body_key(const BlockMemo& m, const MemRef* mem, const uint8_
     key[n++] = forget ? ~uint64_t{0} : last_ifetch_line_;
     key[n++] = forget ? ~uint64_t{0} : last_fetch_;
     key[n++] = fill_line_;
+    // How long the fill buffer still serves that line (fill_buffer_cycles), from the earliest cycle the body's
+    // fetches can come (the last fetch's next, or 2 before the first commit after a flush); recorded bodies never
+    // refill (every lookup hits), so fill_at_ is the entry's at the exit too.
+    if (p_.fill_buffer_cycles && p_.fetch_queue && fill_line_ != ~uint64_t{0}) {
+        const uint64_t base = std::min(fetch_at_ + 1, now_ - 2), until = fill_at_ + p_.fill_buffer_cycles;
+        key[n++] = until > base ? until - base : 0;
+    }
     // How far back the last fetch was (fetch_queue; timed() keeps it within reach), or that the next follows a flush.
     if (p_.fetch_queue && !refetch_) {
         if (now_ - fetch_at_ >= (uint64_t{1} << 30)) return 0;
@@ -482,7 +489,7 @@ bool TimingModel::same_state(const TimingModel& o) const {
     return now_ == o.now_ && ready_ == o.ready_ && prev_issue_ == o.prev_issue_ && prev_dst_ == o.prev_dst_ &&
            prev_cls_ == o.prev_cls_ && pair_open_ == o.pair_open_ && pending_extra_ == o.pending_extra_ &&
            divider_free_ == o.divider_free_ && mstatus_ == o.mstatus_ && cacheable_ == o.cacheable_ &&
-           last_ifetch_line_ == o.last_ifetch_line_ && last_fetch_ == o.last_fetch_ && fill_line_ == o.fill_line_ && phase_line_ == o.phase_line_ &&
+           last_ifetch_line_ == o.last_ifetch_line_ && last_fetch_ == o.last_fetch_ && fill_line_ == o.fill_line_ && fill_at_ == o.fill_at_ && phase_line_ == o.phase_line_ &&
            refetch_ == o.refetch_ && (!p_.fetch_queue || refetch_ || same_fetch(o)) &&
            last_miss_line_ == o.last_miss_line_ && next_fetch_new_ == o.next_fetch_new_ && flushed_ == o.flushed_ && next_csr_ == o.next_csr_ &&
            postsync_until_ == o.postsync_until_ && csr_write_issue_ == o.csr_write_issue_ && dbus_ == o.dbus_ && same_cache(l1i_, o.l1i_) &&

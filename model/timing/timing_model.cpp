@@ -324,6 +324,7 @@ uint64_t TimingModel::timed(const isa::RetiredInsn& insn, uint64_t pc, unsigned 
     // Instruction fetch: one access per line entered, sequentially or by a taken branch.
     const bool local_code = p_.local_code && p_.local_code->contains(pc);
     uint64_t started = 0;  // the fetches this instruction starts (cached code), and how many it spans
+    uint64_t fill_fetches = 0;  // of those, the ones in the line the fill buffer may still serve
     unsigned span = 1;
     bool refilled = false;  // the line missed: the fetch waited for it (wfm), not for room in the buffer
     if (l1i_ && !local_code) {
@@ -364,6 +365,8 @@ uint64_t TimingModel::timed(const isa::RetiredInsn& insn, uint64_t pc, unsigned 
                 started = fetches;
                 if (p_.fill_buffer_fetches && line == fill_line_) {
                     if (refill) emit(b, p_.ev_l1i_hit);  // the rest of the line comes from the fill buffer
+                    // Until fill_buffer_cycles after the refill: the fetches' cycles decide (the fetch queue below).
+                    if (p_.fill_buffer_cycles && p_.fetch_queue) fill_fetches = fetches - (refill ? 1 : 0);
                 } else if (fetches > (refill ? 1u : 0u)) {
                     emit(b, p_.ev_l1i_hit, fetches - (refill ? 1 : 0));
                 }
@@ -390,15 +393,25 @@ uint64_t TimingModel::timed(const isa::RetiredInsn& insn, uint64_t pc, unsigned 
         // Cycles in this model are counted from 0: the first instructions' fetches are taken at cycle 0 at the earliest.
         const uint64_t exec = std::max<uint64_t>(issue + fetch_cycles, 2);
         const size_t q = p_.fetch_queue;
+        if (refilled) fill_at_ = exec - 2;
+        // A fetch in the refilled line after the fill buffer has written it to the cache is a hit (el2_ifu_mem_ctl.sv:
+        // ic_byp_hit_f, then ic_act_hit_f; tests/veer-rtl/busgap on fetch_trace.sh's copy: 16 cycles after the
+        // refill's first fetch, whatever the fetches in between).
+        auto from_cache = [&](uint64_t k, uint64_t at) {
+            if (k + fill_fetches >= started && at >= fill_at_ + p_.fill_buffer_cycles) emit(b, p_.ev_l1i_hit);
+        };
         if (refetch_) {  // emptied by the flush: the fetch starts again here (in this entry when a branch not
                          // taken flushed)
             fetched_.fill(0);
             fetch_at_ = exec - 2;
+            if (fill_fetches)
+                for (uint64_t k = 0; k < started; ++k) from_cache(k, fetch_at_);
         } else {
             for (uint64_t k = 0; k < started; ++k) {  // each takes the room of the oldest entry, fetched_[0]
                 const uint64_t at = refilled ? exec - 2 : std::min(exec - 2, std::max(fetch_at_ + 1, fetched_[0]));
                 if (!refilled && at > fetch_at_ + 2) emit(b, p_.ev_fetch_stall, at - fetch_at_ - 2);
                 fetch_at_ = at;
+                if (fill_fetches) from_cache(k, at);
                 std::copy(fetched_.begin() + 1, fetched_.begin() + static_cast<std::ptrdiff_t>(q), fetched_.begin());
             }
         }

@@ -113,6 +113,10 @@ struct TimingParams {
     // After an I-cache refill, the rest of the line comes from the fill buffer: its fetches are not hits, and the
     // refill itself counts one (VeeR EL2 event 2).
     bool fill_buffer_fetches = false;
+    // With a fetch queue: the fill buffer serves the line's fetches for this many cycles after the refill's first
+    // fetch; the line is in the cache after that and its later fetches are hits (0: for as long as the fetch stays
+    // in the line).
+    unsigned fill_buffer_cycles = 0;
     // Exception returns (VeeR EL2 mret) flush the pipeline instead of being predicted: not a misprediction.
     bool predict_exc_return = true;
     // mstatus.MIE (RISC-V privileged spec 3.1.6.1; VeeR EL2 event 49 counts the cycles it is 0): followed through
@@ -218,7 +222,7 @@ public:
     // The most words a body's key takes: eight for the pipeline and fetch state (the postsync wait one of them),
     // a live-in per register, 5 bits per access (12 to a word, at most 4 an instruction), a word for the tail's
     // outcome.
-    static constexpr size_t max_key_words = 9 + 32 + (4 * max_insns + 11) / 12 + 1 + 4;
+    static constexpr size_t max_key_words = 9 + 32 + (4 * max_insns + 11) / 12 + 1 + 4 + 1;
     static constexpr size_t max_bus = 8;  // dbus_queue: bodies with more bus accesses are stepped
     // Executions replayed from a recording, recorded, and stepped (a miss or nothing to key on).
     uint64_t replayed = 0, recorded = 0, stepped = 0;
@@ -393,6 +397,7 @@ private:
     bool div_rem_ = false, div_known_ = false;
     uint64_t last_miss_line_ = ~uint64_t{0};
     uint64_t fill_line_ = ~uint64_t{0};    // the line last refilled (fetched from the fill buffer)
+    uint64_t fill_at_ = 0;                 // fill_buffer_cycles: the cycle of that refill's first fetch
     // The line a redirect entered at an odd halfword (fetch_keeps_halfword; ~0: none): its fetches start there.
     uint64_t phase_line_ = ~uint64_t{0};
     // The model's cycle at the start of the next instruction; it starts late enough that the registers' initial
