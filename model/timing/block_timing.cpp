@@ -193,7 +193,7 @@ size_t TimingModel::body_key(const BlockMemo& m, const MemRef* mem, const uint8_
 }
 
 // Whether every lookup the recording's body makes hits (nothing changes); the ways found go to found_, in the
-// order touch_body() makes the lookups.
+// order touch_body() makes the lookups, with each data lookup's address and kind.
 bool TimingModel::probe_body(const BlockMemo& m, const BlockMemo::Recording& r, const MemRef* mem, const uint8_t* n_mem) {
     size_t n = 0;
     auto found = [&](const std::optional<Cache>& c, uint64_t addr) {
@@ -201,35 +201,40 @@ bool TimingModel::probe_body(const BlockMemo& m, const BlockMemo::Recording& r, 
     };
     for (uint8_t i : r.ifetch)
         if ((itlb_ && !found(itlb_, m.pcs_[i])) || !found(l1i_, m.pcs_[i])) return false;
+    found_n_ = static_cast<unsigned>(n);
     if (!l1d_ && !dtlb_) return true;
-    for (size_t i = 0, at = 0; i < m.size(); at += n_mem[i], ++i) {
-        if (!is_data(m.insns_[i])) continue;
-        for (unsigned k = 0; k < n_mem[i]; ++k) {
-            const bool seq = p_.count_line_once && k && l1d_ && l1d_->line_of(mem[at + k].addr) == l1d_->line_of(mem[at + k - 1].addr);
-            if (!seq && dtlb_ && !found(dtlb_, mem[at + k].addr)) return false;
-            if (l1d_ && !found(l1d_, mem[at + k].addr)) return false;
-        }
-    }
-    return true;
-}
-
-// The lookups of a body that hits throughout (probe_body() found the ways), in step()'s order per cache: hits
-// only update LRU stamps, dirtiness and counts.
-void TimingModel::touch_body(const BlockMemo& m, const BlockMemo::Recording& r, const MemRef* mem, const uint8_t* n_mem) {
-    size_t n = 0;
-    for (uint8_t i : r.ifetch) {
-        if (itlb_) itlb_->hit(found_[n++], m.pcs_[i], false);
-        l1i_->hit(found_[n++], m.pcs_[i], false);
-    }
-    if (!l1d_ && !dtlb_) return;
     for (size_t i = 0, at = 0; i < m.size(); at += n_mem[i], ++i) {
         if (!is_data(m.insns_[i])) continue;
         for (unsigned k = 0; k < n_mem[i]; ++k) {
             const MemRef& a = mem[at + k];
             const bool seq = p_.count_line_once && k && l1d_ && l1d_->line_of(a.addr) == l1d_->line_of(mem[at + k - 1].addr);
-            if (!seq && dtlb_) dtlb_->hit(found_[n++], a.addr, false);
-            if (l1d_) l1d_->hit(found_[n++], a.addr, a.write);
+            if (!seq && dtlb_) {
+                found_addr_[n] = a.addr;
+                found_kind_[n] = 1;
+                if (!found(dtlb_, a.addr)) return false;
+            }
+            if (l1d_) {
+                found_addr_[n] = a.addr;
+                found_kind_[n] = a.write ? 2 : 0;
+                if (!found(l1d_, a.addr)) return false;
+            }
         }
+    }
+    found_n_ = static_cast<unsigned>(n);
+    return true;
+}
+
+// The lookups of a body that hits throughout (probe_body() found the ways), in step()'s order per cache: hits
+// only update LRU stamps, dirtiness and counts.
+void TimingModel::touch_body(const BlockMemo& m, const BlockMemo::Recording& r) {
+    size_t n = 0;
+    for (uint8_t i : r.ifetch) {
+        if (itlb_) itlb_->hit(found_[n++], m.pcs_[i], false);
+        l1i_->hit(found_[n++], m.pcs_[i], false);
+    }
+    for (; n < found_n_; ++n) {
+        if (found_kind_[n] & 1) dtlb_->hit(found_[n], found_addr_[n], false);
+        else l1d_->hit(found_[n], found_addr_[n], found_kind_[n] & 2);
     }
 }
 
@@ -386,14 +391,13 @@ uint64_t TimingModel::block(BlockMemo& m, const MemRef* mem, const uint8_t* n_me
     if (!r) return record_body(m, mem, n_mem, b, key_.data(), len, with_tail);
     if (!probe_body(m, *r, mem, n_mem)) return step_body(m, mem, n_mem, b, with_tail);
     if (check_blocks_) return replay_checked(m, *r, mem, n_mem, b, with_tail);
-    replay_body(m, *r, mem, n_mem, b);
+    replay_body(m, *r, mem, b);
     return r->cycles;
 }
 
-void TimingModel::replay_body(BlockMemo& m, const BlockMemo::Recording& r, const MemRef* mem, const uint8_t* n_mem,
-                              EventBatch& b) {
+void TimingModel::replay_body(BlockMemo& m, const BlockMemo::Recording& r, const MemRef* mem, EventBatch& b) {
     ++m.replayed;
-    touch_body(m, r, mem, n_mem);
+    touch_body(m, r);
     for (const auto& e : r.events) b.add(e.event, e.count);
     const uint64_t now0 = now_;
     for (const auto& [reg, d] : r.ready) ready_[reg] = now0 + static_cast<uint64_t>(d);
@@ -457,7 +461,7 @@ uint8_t TimingModel::dbus_source(uint64_t v, bool beat, const DbusState& entry, 
 uint64_t TimingModel::replay_checked(BlockMemo& m, const BlockMemo::Recording& r, const MemRef* mem,
                                      const uint8_t* n_mem, EventBatch& b, bool with_tail) {
     TimingModel check(*this);
-    replay_body(m, r, mem, n_mem, b);
+    replay_body(m, r, mem, b);
     EventBatch eb;
     BlockMemo plain(m);
     const uint64_t c = check.step_body(plain, mem, n_mem, eb, with_tail);

@@ -51,23 +51,6 @@ Cache::Result Cache::access(uint64_t addr, bool write) {
     return r;
 }
 
-int Cache::find(uint64_t addr) const {
-    const uint64_t line = addr >> line_shift_;
-    const uint64_t tag = tag_of(line);
-    const size_t base = static_cast<size_t>(set_of(line)) * cfg_.ways;
-    for (unsigned w = 0; w < cfg_.ways; ++w)
-        if (ways_[base + w].tag == tag) return static_cast<int>(base + w);
-    return -1;
-}
-
-void Cache::hit(int way, uint64_t addr, bool write) {
-    ++accesses_;
-    ++clock_;
-    Way& w = ways_[static_cast<size_t>(way)];
-    w.used = clock_;
-    w.dirty |= static_cast<uint8_t>(write && cfg_.write_back ? 1u << ((addr & (cfg_.line - 1)) >> part_shift_) : 0u);
-}
-
 bool Cache::same_state(const Cache& o) const {
     if (clock_ != o.clock_ || accesses_ != o.accesses_ || refills_ != o.refills_ || writebacks_ != o.writebacks_ ||
         ways_.size() != o.ways_.size())

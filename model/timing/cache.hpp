@@ -29,10 +29,23 @@ public:
     };
     Result access(uint64_t addr, bool write);
     // The way that holds `addr`'s line (-1: none), changing nothing (the block timing probes before it commits).
-    int find(uint64_t addr) const;
+    int find(uint64_t addr) const {
+        const uint64_t line = addr >> line_shift_;
+        const uint64_t tag = tag_of(line);
+        const size_t base = static_cast<size_t>(set_of(line)) * cfg_.ways;
+        for (unsigned w = 0; w < cfg_.ways; ++w)
+            if (ways_[base + w].tag == tag) return static_cast<int>(base + w);
+        return -1;
+    }
     bool probe(uint64_t addr) const { return find(addr) >= 0; }
     // What access() does on a hit, on the way find(addr) returned (no other access in between).
-    void hit(int way, uint64_t addr, bool write);
+    void hit(int way, uint64_t addr, bool write) {
+        ++accesses_;
+        ++clock_;
+        Way& w = ways_[static_cast<size_t>(way)];
+        w.used = clock_;
+        w.dirty |= static_cast<uint8_t>(write && cfg_.write_back ? 1u << ((addr & (cfg_.line - 1)) >> part_shift_) : 0u);
+    }
     // Whether two caches hold the same lines in the same LRU order and dirtiness, with the same counts.
     bool same_state(const Cache& o) const;
 

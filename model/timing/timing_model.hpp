@@ -364,8 +364,8 @@ private:
     void prepare(BlockMemo& m, const uint8_t* n_mem) const;
     size_t body_key(const BlockMemo& m, const MemRef* mem, const uint8_t* n_mem, uint64_t* key, bool with_tail) const;
     bool probe_body(const BlockMemo& m, const BlockMemo::Recording& r, const MemRef* mem, const uint8_t* n_mem);
-    void touch_body(const BlockMemo& m, const BlockMemo::Recording& r, const MemRef* mem, const uint8_t* n_mem);
-    void replay_body(BlockMemo& m, const BlockMemo::Recording& r, const MemRef* mem, const uint8_t* n_mem, EventBatch& b);
+    void touch_body(const BlockMemo& m, const BlockMemo::Recording& r);
+    void replay_body(BlockMemo& m, const BlockMemo::Recording& r, const MemRef* mem, EventBatch& b);
     uint64_t replay_checked(BlockMemo& m, const BlockMemo::Recording& r, const MemRef* mem, const uint8_t* n_mem,
                             EventBatch& b, bool with_tail);
     uint64_t record_body(BlockMemo& m, const MemRef* mem, const uint8_t* n_mem, EventBatch& b, const uint64_t* key,
@@ -425,6 +425,9 @@ private:
     std::array<uint64_t, BlockMemo::max_key_words> key_{};  // step_block's scratch
     // The ways probe_body() found: two per fetch line, two per data access at most.
     std::array<int, 2 * BlockMemo::max_insns * (1 + 4)> found_{};
+    std::array<uint64_t, 2 * BlockMemo::max_insns * (1 + 4)> found_addr_{};  // a data lookup's address
+    std::array<uint8_t, 2 * BlockMemo::max_insns * (1 + 4)> found_kind_{};   // a data lookup's: 1 the DTLB, 2 a write
+    unsigned found_n_ = 0;                                                   // how many
     EventBatch body_events_;
     // The tail of the block being timed (step_block with a tail): its instruction as executed and its flush.
     const isa::RetiredInsn* tail_insn_ = nullptr;
