@@ -13,6 +13,7 @@ BranchPredictor::BranchPredictor(const PredictorConfig& c)
         set_mask_ = (uint64_t{1} << set_bits_) - 1;
         tag_mask_ = (uint64_t{1} << c.btb_tag_bits) - 1;
     }
+    for (size_t i = 0; i < slot_memos; ++i) slot_memo_[i].end = ((i + 1) % slot_memos) << 1;
 }
 
 bool BranchPredictor::conditional(uint64_t pc, uint64_t target, bool taken) {
@@ -81,20 +82,24 @@ void BranchPredictor::call(uint64_t return_address) {
 // - A BTB hit on an instruction of another kind (another address aliasing the tag) is a branch error: a flush
 //   that invalidates the entry; the instruction then runs unpredicted.
 int BranchPredictor::veer_lookup(uint64_t end, VeerSlot& slot) const {
-    const unsigned set_bits = set_bits_, tag_bits = cfg_.btb_tag_bits;
-    const uint64_t set_mask = set_mask_, tag_mask = tag_mask_;
-    slot.bank = static_cast<uint8_t>((end >> 1) & 1u);
-    const uint64_t s = end >> 2;
-    slot.set = static_cast<uint32_t>((s ^ (s >> set_bits) ^ (s >> (2 * set_bits))) & set_mask);
-    const uint64_t t = s >> set_bits;
-    slot.tag = static_cast<uint32_t>((t ^ (t >> tag_bits) ^ (t >> (2 * tag_bits))) & tag_mask);
+    SlotMemo& memo = slot_memo_[(end >> 1) & (slot_memos - 1)];
+    if (memo.end == end) {
+        slot = memo.slot;
+    } else {
+        const unsigned set_bits = set_bits_, tag_bits = cfg_.btb_tag_bits;
+        slot.bank = static_cast<uint8_t>((end >> 1) & 1u);
+        const uint64_t s = end >> 2;
+        slot.set = static_cast<uint32_t>((s ^ (s >> set_bits) ^ (s >> (2 * set_bits))) & set_mask_);
+        const uint64_t t = s >> set_bits;
+        slot.tag = static_cast<uint32_t>((t ^ (t >> tag_bits) ^ (t >> (2 * tag_bits))) & tag_mask_);
+        memo = {end, slot};
+    }
     const BtbEntry* ways = &btb_[size_t{slot.set} * 2];
     int hit = -1;
     for (int w = 0; w < 2; ++w)
         if (ways[w].valid && ways[w].tag == slot.tag && ways[w].bank == slot.bank) hit = w;
     return hit;
 }
-
 uint8_t& BranchPredictor::veer_counter(const VeerSlot& slot) {
     const size_t half = counters_.size() / 2;
     return counters_[slot.bank * half + ((slot.set ^ history_) & (half - 1))];

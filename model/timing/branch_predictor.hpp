@@ -4,6 +4,7 @@
 // predicted branch needs, a gshare BHT and a fetch-time return stack). Pure data structures; the timing model
 // decides what a miss costs.
 #pragma once
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -80,6 +81,13 @@ private:
         uint32_t set = 0, tag = 0;
         uint8_t bank = 0;
     };
+    // The slots of recent addresses, direct-mapped by end / 2 (an entry's initial address maps to another index).
+    struct SlotMemo {
+        uint64_t end;
+        VeerSlot slot;
+    };
+    static constexpr size_t slot_memos = 256;
+    mutable std::array<SlotMemo, slot_memos> slot_memo_;
     // The way of the BTB entry for the branch whose last 2 bytes are at `end` (-1: none), and its set, tag, bank.
     int veer_lookup(uint64_t end, VeerSlot& slot) const;
     uint8_t& veer_counter(const VeerSlot& slot);
