@@ -33,8 +33,13 @@ public:
         const uint64_t line = addr >> line_shift_;
         const uint64_t tag = tag_of(line);
         const size_t base = static_cast<size_t>(set_of(line)) * cfg_.ways;
+        // With many ways, the way found last first (a line is in one way of its set at most; no line's tag is ~0).
+        if (cfg_.ways > 4 && hint_ - base < cfg_.ways && ways_[hint_].tag == tag) return static_cast<int>(hint_);
         for (unsigned w = 0; w < cfg_.ways; ++w)
-            if (ways_[base + w].tag == tag) return static_cast<int>(base + w);
+            if (ways_[base + w].tag == tag) {
+                hint_ = base + w;
+                return static_cast<int>(hint_);
+            }
         return -1;
     }
     bool probe(uint64_t addr) const { return find(addr) >= 0; }
@@ -68,6 +73,7 @@ private:
     unsigned sets_ = 0, line_shift_ = 0, part_shift_ = 0;
     unsigned set_shift_ = 0;  // log2(sets) + 1 when sets is a power of two, else 0
     std::vector<Way> ways_;
+    mutable size_t hint_ = 0;  // the way find() found last
     uint64_t clock_ = 0, accesses_ = 0, refills_ = 0, writebacks_ = 0;
 };
 
