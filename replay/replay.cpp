@@ -612,6 +612,7 @@ private:
                 for (unsigned a = 0; a < r.n_mem; ++a) slots.push_back({p->offs[k].addr[a], r.mem[a].is_write, r.mem[a].size});
                 if (k + 1 < i + len) g.body_n.push_back(r.n_mem);
             }
+            if (b->memo) b->memo->set_fixed_counts();  // replay_fast() passes g.body_n
             if (tm_ && tm_->params().divider_from_operands)
                 for (size_t k = i; k < i + len; ++k)
                     if (b->insns[k - i].cls == isa::InsnClass::div) g.divs.push_back(div_plan(recs, p->offs, k, i));

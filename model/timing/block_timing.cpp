@@ -130,7 +130,7 @@ size_t TimingModel::body_key(const BlockMemo& m, const MemRef* mem, const uint8_
     // besides the cache and TLB lookups (5 bits each, 12 to a word). Where an access's bit does not matter to
     // step() (an access of an instruction that is not a load or store, a store's side effect on a load) it is
     // keyed all the same: a stricter key, never a wrong one.
-    if (m.size() && std::memcmp(n_mem, m.n_mem_.data(), m.size()) != 0) return 0;
+    if (!m.fixed_counts_ && m.size() && std::memcmp(n_mem, m.n_mem_.data(), m.size()) != 0) return 0;
     const size_t total = m.total_mem_;
     const bool by_address = p_.local_data || (p_.count_line_once && l1d_);
     for (size_t k = 0; k < total; k += 12) {
@@ -415,7 +415,7 @@ void TimingModel::replay_body(BlockMemo& m, const BlockMemo::Recording& r, const
     fill_line_ = r.fill_line;
     phase_line_ = r.phase_line;
     fetch_at_ = now0 + static_cast<uint64_t>(r.fetch_at);
-    for (size_t k = 0; k < fetched_.size(); ++k) fetched_[k] = now0 + r.fetched[k];
+    for (size_t k = 0; k < p_.fetch_queue; ++k) fetched_[k] = now0 + r.fetched[k];  // timed() reads no other
     refetch_ = r.refetch;
     if (p_.dbus_queue) {
         const DbusState entry = dbus_canonical(now0);

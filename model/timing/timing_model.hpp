@@ -218,6 +218,8 @@ public:
     }
     size_t size() const { return body_; }  // the body's instructions
     bool has_tail() const { return has_tail_; }
+    // The caller gives the same access counts (n_mem) at every execution: they are not compared with the first's.
+    void set_fixed_counts() { fixed_counts_ = true; }
     static constexpr size_t max_insns = 64;  // longer bodies are stepped
     // The most words a body's key takes: eight for the pipeline and fetch state (the postsync wait one of them),
     // a live-in per register, 5 bits per access (12 to a word, at most 4 an instruction), a word for the tail's
@@ -260,7 +262,7 @@ private:
     size_t body_;
     bool has_tail_ = false;
     bool tail_usable_ = false;  // the tail's timing can join the recordings (prepare)
-    bool prepared_ = false, usable_ = false, fetch_path_ = false, has_div_ = false;
+    bool prepared_ = false, usable_ = false, fetch_path_ = false, has_div_ = false, fixed_counts_ = false;
     uint32_t live_in_ = 0;  // registers read before the body writes them
     std::vector<Recording> recs_;
     unsigned next_slot_ = 0, last_hit_ = 0;
