@@ -12,7 +12,9 @@ BranchPredictor::BranchPredictor(const PredictorConfig& c)
         set_bits_ = c.btb_bits ? c.btb_bits - 1 : 0;
         set_mask_ = (uint64_t{1} << set_bits_) - 1;
         tag_mask_ = (uint64_t{1} << c.btb_tag_bits) - 1;
+        half_ = counters_.size() / 2;
     }
+    hmask_ = c.history_bits ? (uint64_t{1} << c.history_bits) - 1 : 0;
     for (size_t i = 0; i < slot_memos; ++i) slot_memo_[i].end = ((i + 1) % slot_memos) << 1;
 }
 
@@ -32,7 +34,7 @@ bool BranchPredictor::conditional(uint64_t pc, uint64_t target, bool taken) {
             predicted = c >= 2;
             if (taken && c < 3) ++c;
             if (!taken && c > 0) --c;
-            if (cfg_.history_bits) history_ = ((history_ << 1) | (taken ? 1u : 0u)) & ((uint64_t{1} << cfg_.history_bits) - 1);
+            if (cfg_.history_bits) history_ = ((history_ << 1) | (taken ? 1u : 0u)) & hmask_;
             break;
         }
     }
@@ -101,8 +103,7 @@ int BranchPredictor::veer_lookup(uint64_t end, VeerSlot& slot) const {
     return hit;
 }
 uint8_t& BranchPredictor::veer_counter(const VeerSlot& slot) {
-    const size_t half = counters_.size() / 2;
-    return counters_[slot.bank * half + ((slot.set ^ history_) & (half - 1))];
+    return counters_[slot.bank * half_ + ((slot.set ^ history_) & (half_ - 1))];
 }
 
 // The return stack as a ring: entry i from the top is veer_ras_[(ras_top_ + i) % depth]. A push moves the top
@@ -176,7 +177,6 @@ BranchPredictor::VeerOutcome BranchPredictor::veer(uint64_t pc, unsigned size, V
         veer_wrong_path(fall_through, cfg_.wrong_path_fetch);
         return out;
     }
-    const uint64_t hmask = cfg_.history_bits ? (uint64_t{1} << cfg_.history_bits) - 1 : 0;
     uint8_t& counter = veer_counter(slot);
     bool predicted = false, right_target = true;
     uint64_t predicted_next = fall_through;
@@ -201,7 +201,7 @@ BranchPredictor::VeerOutcome BranchPredictor::veer(uint64_t pc, unsigned size, V
     } else if (hit >= 0 && right_target) {
         counter = 3;
     }
-    if (hit >= 0) history_ = ((history_ << 1) | (taken ? 1u : 0u)) & hmask;
+    if (hit >= 0) history_ = ((history_ << 1) | (taken ? 1u : 0u)) & hmask_;
     if (out.mispredicted && taken && hit < 0) {
         const unsigned w = lru_[slot.set];
         ways[w] = {true, kind == VeerKind::call || kind == VeerKind::jump, kind == VeerKind::ret || kind == VeerKind::jump,

@@ -77,6 +77,8 @@ private:
     // The set index and tag fold the address in pieces of set_bits_ and btb_tag_bits (veer_lookup).
     unsigned set_bits_ = 0;
     uint64_t set_mask_ = 0, tag_mask_ = 0;
+    size_t half_ = 0;      // counters in a bank
+    uint64_t hmask_ = 0;   // the global history's bits
     struct VeerSlot {
         uint32_t set = 0, tag = 0;
         uint8_t bank = 0;

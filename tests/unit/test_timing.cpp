@@ -181,6 +181,20 @@ TEST(BranchPredictor, VeerReturnsAfterA32BitCallAlwaysMiss) {
     }
 }
 
+TEST(BranchPredictor, VeerAddressesSharingASlotMemoEntryKeepTheirOwnBtbEntries) {
+    BranchPredictor bp(veer_config(0));
+    // 512 bytes apart: the same entry of the memo of BTB slots (veer_lookup), BTB sets 4 and 0x84. A slot taken
+    // from the other address would hit the other jump's entry, whose target differs: a branch error, a flush.
+    for (int i = 0; i < 3; ++i) {
+        const auto a = bp.veer(0x1000, 4, VK::jump, true, 0x3000);
+        const auto b = bp.veer(0x1200, 4, VK::jump, true, 0x4000);
+        EXPECT_EQ(a.mispredicted, i == 0);
+        EXPECT_EQ(a.flush, i == 0);
+        EXPECT_EQ(b.mispredicted, i == 0);
+        EXPECT_EQ(b.flush, i == 0);
+    }
+}
+
 TEST(BranchPredictor, VeerUnpredictedJumpsFlushWithoutMispredicting) {
     BranchPredictor bp(veer_config(0));
     for (int i = 0; i < 2; ++i) {  // a JALR call through a register: never in the BTB, always refetched
