@@ -133,6 +133,8 @@ size_t TimingModel::body_key(const BlockMemo& m, const MemRef* mem, const uint8_
     if (!m.fixed_counts_ && m.size() && std::memcmp(n_mem, m.n_mem_.data(), m.size()) != 0) return 0;
     const size_t total = m.total_mem_;
     const bool by_address = p_.local_data || (p_.count_line_once && l1d_);
+    uint64_t bus_addr[BlockMemo::max_bus];  // dbus_queue: the body's bus accesses
+    size_t nb = 0;
     for (size_t k = 0; k < total; k += 12) {
         uint64_t w = 0;
         const size_t end = std::min(total, k + 12);
@@ -141,6 +143,10 @@ size_t TimingModel::body_key(const BlockMemo& m, const MemRef* mem, const uint8_
             uint64_t bits = a.write;
             if (by_address) {
                 const bool bus = p_.local_data && !p_.local_data->contains(a.addr);
+                if (bus && p_.dbus_queue) {
+                    if (nb == BlockMemo::max_bus) return 0;
+                    bus_addr[nb++] = a.addr;
+                }
                 const bool split = bus && p_.dbus_beat && a.size > 1 && a.addr / p_.dbus_beat != (a.addr + a.size - 1) / p_.dbus_beat;
                 const bool side = bus && !((cacheable_ >> ((a.addr >> 28) & 15u)) & 1u);
                 const bool seq = p_.count_line_once && j && l1d_ && l1d_->line_of(a.addr) == l1d_->line_of(mem[j - 1].addr);
@@ -153,39 +159,40 @@ size_t TimingModel::body_key(const BlockMemo& m, const MemRef* mem, const uint8_
     // The D-bus buffer (dbus_queue): its state as it acts from now on, then per bus access of the body its place in
     // its 8-byte beat and which earlier addresses (the state's, the body's) share its word and its beat.
     if (p_.dbus_queue) {
-        const DbusState d = dbus_canonical(now_);
-        const uint64_t free_d = d.free - now_, last_d = d.ibuf ? now_ - d.ibuf_last : 0;
-        const uint64_t sent_d = d.sent_word != ~uint64_t{0} ? d.sent_until - now_ + 1 : 0;
-        const uint64_t read_d = d.read_beat != ~uint64_t{0} ? d.read_resp - now_ + 1 : 0;
-        if (free_d >= (uint64_t{1} << 12) || last_d >= (uint64_t{1} << 8) || sent_d >= (uint64_t{1} << 12) ||
-            read_d >= (uint64_t{1} << 12))
-            return 0;
-        key[n++] = free_d | uint64_t{d.ibuf} << 12 | uint64_t{d.ibuf_join} << 13 | uint64_t{d.ibuf_bytes} << 14 |
-                   uint64_t{d.sent_bytes} << 18 | last_d << 22 | sent_d << 30 | read_d << 42;
-        uint64_t bus_addr[BlockMemo::max_bus];
-        size_t nb = 0;
-        uint64_t w = 0;
-        unsigned bit = 0;
-        auto put = [&](uint64_t v, unsigned bits) {
-            if (bit + bits > 64) {
-                key[n++] = w;
-                w = 0;
-                bit = 0;
+        if (!dbus_.ibuf && dbus_.sent_word == ~uint64_t{0} && dbus_.read_beat == ~uint64_t{0} && nb == 0) {
+            // Nothing buffered, no bus access: only when the command channel is free matters.
+            key[n++] = dbus_.free > now_ ? dbus_.free - now_ : 0;
+        } else {
+            const DbusState d = dbus_canonical(now_);
+            const uint64_t free_d = d.free - now_, last_d = d.ibuf ? now_ - d.ibuf_last : 0;
+            const uint64_t sent_d = d.sent_word != ~uint64_t{0} ? d.sent_until - now_ + 1 : 0;
+            const uint64_t read_d = d.read_beat != ~uint64_t{0} ? d.read_resp - now_ + 1 : 0;
+            if (free_d >= (uint64_t{1} << 12) || last_d >= (uint64_t{1} << 8) || sent_d >= (uint64_t{1} << 12) ||
+                read_d >= (uint64_t{1} << 12))
+                return 0;
+            key[n++] = free_d | uint64_t{d.ibuf} << 12 | uint64_t{d.ibuf_join} << 13 | uint64_t{d.ibuf_bytes} << 14 |
+                       uint64_t{d.sent_bytes} << 18 | last_d << 22 | sent_d << 30 | read_d << 42 | uint64_t{1} << 63;
+            uint64_t w = 0;
+            unsigned bit = 0;
+            auto put = [&](uint64_t v, unsigned bits) {
+                if (bit + bits > 60) {
+                    key[n++] = w;
+                    w = 0;
+                    bit = 0;
+                }
+                w |= v << bit;
+                bit += bits;
+            };
+            for (size_t j = 0; j < nb; ++j) {
+                const uint64_t a = bus_addr[j];
+                put((a & 7u) | uint64_t{d.ibuf && (a >> 2) == d.ibuf_word} << 3 | uint64_t{(a >> 2) == d.sent_word} << 4 |
+                        uint64_t{(a >> 3) == d.read_beat} << 5,
+                    6);
+                for (size_t i = 0; i < j; ++i)
+                    put(uint64_t{(bus_addr[i] >> 2) == (a >> 2)} | uint64_t{(bus_addr[i] >> 3) == (a >> 3)} << 1, 2);
             }
-            w |= v << bit;
-            bit += bits;
-        };
-        for (size_t j = 0; j < total; ++j) {
-            const uint64_t a = mem[j].addr;
-            if (p_.local_data->contains(a)) continue;
-            if (nb == BlockMemo::max_bus) return 0;
-            put((a & 7u) | uint64_t{d.ibuf && (a >> 2) == d.ibuf_word} << 3 | uint64_t{(a >> 2) == d.sent_word} << 4 |
-                    uint64_t{(a >> 3) == d.read_beat} << 5,
-                6);
-            for (size_t i = 0; i < nb; ++i) put(uint64_t{(bus_addr[i] >> 2) == (a >> 2)} | uint64_t{(bus_addr[i] >> 3) == (a >> 3)} << 1, 2);
-            bus_addr[nb++] = a;
+            key[n++] = w | uint64_t{nb} << 60;
         }
-        key[n++] = w | uint64_t{nb} << 60;
     }
     // The tail's outcome: taken (the redirect) and the flush's cycles (predict()).
     if (with_tail) key[n++] = uint64_t{(tail_insn_->branch & isa::br_taken) != 0} | uint64_t{tail_flush_} << 1;
@@ -417,12 +424,19 @@ void TimingModel::replay_body(BlockMemo& m, const BlockMemo::Recording& r, const
     fetch_at_ = now0 + static_cast<uint64_t>(r.fetch_at);
     for (size_t k = 0; k < p_.fetch_queue; ++k) fetched_[k] = now0 + r.fetched[k];  // timed() reads no other
     refetch_ = r.refetch;
-    if (p_.dbus_queue) {
-        const DbusState entry = dbus_canonical(now0);
+    if (p_.dbus_queue && !r.dbus.ibuf && !r.dbus.sent_word && !r.dbus.read_beat && !dbus_.ibuf &&
+        dbus_.sent_word == ~uint64_t{0} && dbus_.read_beat == ~uint64_t{0}) {
+        dbus_.free = now0 + static_cast<uint64_t>(r.dbus.free);  // nothing buffered before or after: the rest is 0
+    } else if (p_.dbus_queue) {
+        const auto& rd = r.dbus;
         uint64_t bus_addr[BlockMemo::max_bus];
-        size_t nb = 0;
-        for (size_t j = 0; j < m.total_mem_; ++j)
-            if (!p_.local_data->contains(mem[j].addr) && nb < BlockMemo::max_bus) bus_addr[nb++] = mem[j].addr;
+        DbusState entry;
+        if (rd.ibuf || rd.sent_word || rd.read_beat) {  // an address to restore: where it comes from
+            entry = dbus_canonical(now0);
+            size_t nb = 0;
+            for (size_t j = 0; j < m.total_mem_; ++j)
+                if (!p_.local_data->contains(mem[j].addr) && nb < BlockMemo::max_bus) bus_addr[nb++] = mem[j].addr;
+        }
         auto from = [&](uint8_t src) {
             if (src == 0) return ~uint64_t{0};
             if (src == 1) return entry.ibuf_word;
@@ -430,7 +444,6 @@ void TimingModel::replay_body(BlockMemo& m, const BlockMemo::Recording& r, const
             if (src == 3) return entry.read_beat;
             return src < 4 + BlockMemo::max_bus ? bus_addr[src - 4] >> 2 : bus_addr[src - 4 - BlockMemo::max_bus] >> 3;
         };
-        const auto& rd = r.dbus;
         dbus_.free = now0 + static_cast<uint64_t>(rd.free);
         dbus_.ibuf = rd.ibuf;
         dbus_.ibuf_join = rd.ibuf_join;

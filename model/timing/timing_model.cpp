@@ -198,7 +198,12 @@ uint64_t TimingModel::timed(const isa::RetiredInsn& insn, uint64_t pc, unsigned 
                             EventBatch& b, unsigned flush) {
     using C = isa::InsnClass;
     const size_t cls = static_cast<size_t>(insn.cls);
-    if (p_.dbus_queue) dbus_ = dbus_canonical(now_);
+    if (p_.dbus_queue) {
+        if (dbus_.ibuf || dbus_.sent_word != ~uint64_t{0} || dbus_.read_beat != ~uint64_t{0})
+            dbus_ = dbus_canonical(now_);
+        else if (dbus_.free < now_)
+            dbus_.free = now_;
+    }
     // Dual issue: alongside the previous instruction, in its cycle, when the pair is allowed and the sources are
     // ready then (never the older one's own result).
     const uint32_t src = insn.regs.src;
@@ -279,6 +284,7 @@ uint64_t TimingModel::timed(const isa::RetiredInsn& insn, uint64_t pc, unsigned 
             dbus_drain(issue + p_.dbus_read_cmd);
             dbus_.free = std::max(dbus_.free, issue + p_.dbus_read_cmd) + 1;
             dbus_.read_beat = ~uint64_t{0};
+            dbus_.read_resp = 0;
         }
     }
     // A conditional instruction that fails its condition writes nothing.
