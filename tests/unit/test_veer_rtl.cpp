@@ -175,16 +175,18 @@ TEST_P(VeerRtlProbe, FetchStallsWithinFivePercentOfTheRtl) {
         }
 }
 
-// A probe written to check the calibration on a program it was not made on (a sort, a hash table, binary
-// searches). Its cycles are within 5% and its architectural events exact; its mispredictions (event 25) are not
-// yet within 5% (-11.5%: docs/accuracy.md, "Checks on new programs").
+// Probes written to check the calibration on programs it was not made on (sorthash: a sort, a hash table, binary
+// searches; vm: a bytecode interpreter and a recursive quicksort). Their cycles are within 5% and their
+// architectural events exact; their mispredictions (event 25: sorthash -11.5%, vm -16%) and vm's few fetch and
+// decode stalls (events 28 and 30: 13 and 14 against 18 and 20) are not yet (docs/accuracy.md, "Checks on new
+// programs").
 class VeerRtlCheck : public ::testing::TestWithParam<const char*> {};
 
 TEST_P(VeerRtlCheck, ArchitecturalEventsExact) { expect_exact(GetParam()); }
 
 TEST_P(VeerRtlCheck, CyclesWithinFivePercentOfTheRtl) { expect_cycles(GetParam()); }
 
-INSTANTIATE_TEST_SUITE_P(Checks, VeerRtlCheck, ::testing::Values("sorthash"));
+INSTANTIATE_TEST_SUITE_P(Checks, VeerRtlCheck, ::testing::Values("sorthash", "vm"));
 
 INSTANTIATE_TEST_SUITE_P(Probes, VeerRtlProbe,
                          ::testing::Values("recursion", "axi_stride", "icache_big", "muldiv", "csr", "branchy", "straight",
