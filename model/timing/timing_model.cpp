@@ -523,18 +523,21 @@ uint64_t TimingModel::timed(const isa::RetiredInsn& insn, uint64_t pc, unsigned 
 //  - ld_full_hit: a load whose bytes a buffered store holds takes them (busgap: 1 cycle to its use);
 //  - obuf_nosend: a load of the beat of the read before it, while that read waits for its response, sends nothing
 //    (busmix's struct copy: 4 word loads, 2 reads).
+// The ibuf's store leaves for the command channel: its command at `cmd`, no sooner than the channel is free.
+void TimingModel::DbusState::send(uint64_t cmd) {
+    cmd = std::max(cmd, free);
+    free = cmd + 1;
+    sent_word = ibuf_word;
+    sent_bytes = ibuf_bytes;
+    sent_until = cmd;
+    ibuf = ibuf_join = false;
+    ibuf_word = ibuf_last = 0;
+    ibuf_bytes = 0;
+}
+
 TimingModel::DbusState TimingModel::dbus_canonical(uint64_t now) const {
     DbusState d = dbus_;
-    if (d.ibuf && d.ibuf_last + p_.ibuf_timeout < now) {  // gone on its timer
-        const uint64_t cmd = std::max(d.ibuf_last + p_.ibuf_timeout, d.free);
-        d.free = cmd + 1;
-        d.sent_word = d.ibuf_word;
-        d.sent_bytes = d.ibuf_bytes;
-        d.sent_until = cmd;
-        d.ibuf = d.ibuf_join = false;
-        d.ibuf_word = d.ibuf_last = 0;
-        d.ibuf_bytes = 0;
-    }
+    if (d.ibuf && d.ibuf_last + p_.ibuf_timeout < now) d.send(d.ibuf_last + p_.ibuf_timeout);  // gone on its timer
     if (d.ibuf && d.ibuf_join && now > d.ibuf_last + p_.ibuf_merge_window) d.ibuf_join = false;
     if (d.free < now) d.free = now;
     if (d.sent_until < now) {
@@ -550,15 +553,7 @@ TimingModel::DbusState TimingModel::dbus_canonical(uint64_t now) const {
 }
 
 void TimingModel::dbus_drain(uint64_t due) {
-    if (!dbus_.ibuf) return;
-    const uint64_t cmd = std::max(std::min(due, dbus_.ibuf_last + p_.ibuf_timeout), dbus_.free);
-    dbus_.free = cmd + 1;
-    dbus_.sent_word = dbus_.ibuf_word;
-    dbus_.sent_bytes = dbus_.ibuf_bytes;
-    dbus_.sent_until = cmd;
-    dbus_.ibuf = dbus_.ibuf_join = false;
-    dbus_.ibuf_word = dbus_.ibuf_last = 0;
-    dbus_.ibuf_bytes = 0;
+    if (dbus_.ibuf) dbus_.send(std::min(due, dbus_.ibuf_last + p_.ibuf_timeout));
 }
 
 unsigned TimingModel::dbus_access(uint64_t at, const MemRef& m, bool load, unsigned& transactions) {

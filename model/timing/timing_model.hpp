@@ -453,6 +453,7 @@ private:
         uint64_t ibuf_word = 0, ibuf_last = 0;
         uint64_t sent_word = ~uint64_t{0}, sent_until = 0;
         uint64_t read_beat = ~uint64_t{0}, read_resp = 0;
+        void send(uint64_t cmd);
         bool operator==(const DbusState& o) const {
             return free == o.free && ibuf == o.ibuf && ibuf_join == o.ibuf_join && ibuf_bytes == o.ibuf_bytes && sent_bytes == o.sent_bytes &&
                    ibuf_word == o.ibuf_word && ibuf_last == o.ibuf_last && sent_word == o.sent_word &&
