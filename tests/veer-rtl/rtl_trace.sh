@@ -1,0 +1,79 @@
+#!/bin/bash
+# rtl_trace.sh KIND PROBE [OUT]: runs a probe of this folder on a copy of the VeeR EL2 RTL that prints what KIND
+# names, cycle by cycle, for the measurements in docs/accuracy.md ("The D-bus buffer", "Checks on new programs").
+# Measurement only: nothing of the RTL comes into the repository. KIND:
+#   lsu   every AXI handshake of the LSU (aw, w, ar with their addresses, b, r) and the write-coalescing buffer's
+#         writes, merges and drains (el2_lsu_bus_buffer.sv):
+#           t=TIME aw= w= ar= awaddr= araddr= ibwr= ibmerge= ibdrain= ibaddr= b= r= full=
+#   bp    each branch that event 25 counts as mispredicted, as it commits (el2_dec_tlu_ctl.sv):
+#           t=TIME misp pc=PC
+#   bht   the BHT's reads at fetch where the BTB hits (fetch address, GHR, index, valid and direction bits), its
+#         writes (W0 from a misprediction, W2 from a committed branch) and each flush's restored GHR
+#         (el2_ifu_bp_ctl.sv)
+# The copy is made once per KIND in VEER_TRACE_WORK-KIND (default /tmp/veer-rtl-trace-KIND) from the kit's prepared sources
+# in VEER_WORK (default /tmp/veer-rtl, built by the kit's build.sh): an `always` block is added to the module, then
+# the kit's build.sh builds it (1-3 minutes). Output in OUT (default /tmp/rtl-trace/KIND/PROBE): the kit's files and
+# PROBE.KIND.txt, one line per event. TIME is the simulation time in ns (10 per core cycle; about 10 x the
+# exec.log's cycle + 15).
+set -euo pipefail
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+KIT=${VEER_KIT:-$HERE/../../../shared/veer-rtl}
+WORK=${VEER_WORK:-/tmp/veer-rtl}
+kind=${1:?usage: rtl_trace.sh lsu|bp|bht PROBE [OUT]}
+p=${2:?usage: rtl_trace.sh lsu|bp|bht PROBE [OUT]}
+TWORK=${VEER_TRACE_WORK:-/tmp/veer-rtl-trace}-$kind
+OUT=${3:-/tmp/rtl-trace/$kind/$p}
+case $kind in
+  lsu) file=design/lsu/el2_lsu_bus_buffer.sv; clk=clk ;;
+  bp) file=design/dec/el2_dec_tlu_ctl.sv; clk=free_l2clk ;;
+  bht) file=design/ifu/el2_ifu_bp_ctl.sv; clk=clk ;;
+  *) echo "rtl_trace: unknown kind '$kind' (expected lsu, bp or bht)" >&2; exit 2 ;;
+esac
+[ -f "$HERE/$p/$p.c" ] || { echo "rtl_trace: no probe $HERE/$p/$p.c" >&2; exit 2; }
+[ -x "$KIT/build.sh" ] || { echo "rtl_trace: no RTL kit at $KIT (set VEER_KIT)" >&2; exit 2; }
+[ -f "$WORK/rv_root/.kit-prepared" ] || { echo "rtl_trace: no prepared sources in $WORK (run $KIT/build.sh $WORK)" >&2; exit 2; }
+if [ ! -x "$TWORK/build/obj_dir/Vtb_top" ]; then
+  mkdir -p "$TWORK"
+  if [ ! -f "$TWORK/rv_root/.rtl-trace" ]; then
+    rm -rf "$TWORK/rv_root.tmp" "$TWORK/rv_root"
+    cp -a "$WORK/rv_root" "$TWORK/rv_root.tmp"
+    python3 - "$TWORK/rv_root.tmp/$file" "$kind" "$clk" <<'PY'
+import sys
+path, kind, clk = sys.argv[1:]
+body = {
+    "lsu": """   if ((lsu_axi_awvalid & lsu_axi_awready) | (lsu_axi_wvalid & lsu_axi_wready) | (lsu_axi_arvalid & lsu_axi_arready) |
+       ibuf_wr_en | ibuf_drain_vld | (lsu_axi_bvalid & lsu_axi_bready) | (lsu_axi_rvalid & lsu_axi_rready))
+      $display("RTLDBG t=%0t aw=%0d w=%0d ar=%0d awaddr=%h araddr=%h ibwr=%0d ibmerge=%0d ibdrain=%0d ibaddr=%h b=%0d r=%0d full=%0d",
+               $time, lsu_axi_awvalid & lsu_axi_awready, lsu_axi_wvalid & lsu_axi_wready, lsu_axi_arvalid & lsu_axi_arready,
+               lsu_axi_awaddr, lsu_axi_araddr, ibuf_wr_en, ibuf_merge_en & ibuf_merge_in, ibuf_drain_vld, ibuf_addr,
+               lsu_axi_bvalid & lsu_axi_bready, lsu_axi_rvalid & lsu_axi_rready, lsu_bus_buffer_full_any);
+""",
+    "bp": """   if (exu_pmu_i0_br_misp & tlu_i0_commit_cmt & ~illegal_r)
+      $display("RTLDBG t=%0t misp pc=%h", $time, {dec_tlu_i0_pc_r, 1'b0});
+""",
+    "bht": """   if (ifc_fetch_req_f & ~exu_flush_final & (|vwayhit_f))
+      $display("RTLDBG R t=%0t addr=%h ghr=%h idx=%h valid=%b dir=%b", $time, {ifc_fetch_addr_f, 1'b0}, fghr, bht_rd_addr_f,
+               bht_valid_f, bht_dir_f);
+   if (|bht_wr_en0) $display("RTLDBG W0 t=%0t idx=%h en=%b data=%h", $time, bht_wr_addr0, bht_wr_en0, bht_wr_data0);
+   if (|bht_wr_en2) $display("RTLDBG W2 t=%0t idx=%h en=%b data=%h", $time, bht_wr_addr2, bht_wr_en2, bht_wr_data2);
+   if (exu_flush_final) $display("RTLDBG F t=%0t fghr_restore=%h", $time, exu_mp_fghr);
+""",
+}[kind]
+s = open(path).read()
+i = s.index("endmodule")  # the file's first module is the one named after it
+open(path, "w").write(s[:i] + f"// rtl_trace.sh (pmusim): {kind}\nalways @(posedge {clk}) begin\n{body}end\n" + s[i:])
+PY
+    touch "$TWORK/rv_root.tmp/.rtl-trace"
+    mv "$TWORK/rv_root.tmp" "$TWORK/rv_root"
+  fi
+  "$KIT/build.sh" "$TWORK" >&2
+fi
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cp "$HERE/$p"/*.c "$HERE/$p"/*.mki "$HERE/common/probe.h" "$tmp/"
+LD=$TWORK/build/snapshots/default/link.ld
+sed 's|^\(\s*\)\. = 0xd0580000;|  .extdata 0x80100000 : { *(.extdata) }\n\1. = 0xd0580000;|' "$LD" > "$tmp/$p.ld"
+mkdir -p "$OUT"
+"$KIT/run.sh" -o "$OUT" "$tmp" "$p" "$TWORK" > "$OUT/run.out" 2>&1 || { tail "$OUT/run.out" >&2; exit 1; }
+sed -n 's/^.*RTLDBG //p' "$OUT/$p.sim.log" > "$OUT/$p.$kind.txt.tmp" && mv "$OUT/$p.$kind.txt.tmp" "$OUT/$p.$kind.txt"
+echo "rtl_trace: $OUT/$p.$kind.txt ($(wc -l < "$OUT/$p.$kind.txt") lines), exec.log $OUT/$p.exec.log.xz"
