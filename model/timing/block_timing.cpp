@@ -159,7 +159,7 @@ size_t TimingModel::body_key(const BlockMemo& m, const MemRef* mem, const uint8_
     // The D-bus buffer (dbus_queue): its state as it acts from now on, then per bus access of the body its place in
     // its 8-byte beat and which earlier addresses (the state's, the body's) share its word and its beat.
     if (p_.dbus_queue) {
-        if (!dbus_.ibuf && dbus_.sent_word == ~uint64_t{0} && dbus_.read_beat == ~uint64_t{0} && nb == 0) {
+        if (dbus_.quiet() && nb == 0) {
             // Nothing buffered, no bus access: only when the command channel is free matters.
             key[n++] = dbus_.free > now_ ? dbus_.free - now_ : 0;
         } else {
@@ -332,9 +332,7 @@ uint64_t TimingModel::record_body(BlockMemo& m, const MemRef* mem, const uint8_t
     r.refetch = refetch_;
     if (p_.dbus_queue) {
         uint64_t bus_addr[BlockMemo::max_bus];
-        size_t nb = 0;
-        for (size_t j = 0; j < m.total_mem_; ++j)
-            if (!p_.local_data->contains(mem[j].addr) && nb < BlockMemo::max_bus) bus_addr[nb++] = mem[j].addr;
+        const size_t nb = bus_addresses(m, mem, bus_addr);
         const DbusState& x = dbus_;
         auto& rd = r.dbus;
         rd.free = static_cast<int64_t>(x.free - now0);
@@ -424,8 +422,7 @@ void TimingModel::replay_body(BlockMemo& m, const BlockMemo::Recording& r, const
     fetch_at_ = now0 + static_cast<uint64_t>(r.fetch_at);
     for (size_t k = 0; k < p_.fetch_queue; ++k) fetched_[k] = now0 + r.fetched[k];  // timed() reads no other
     refetch_ = r.refetch;
-    if (p_.dbus_queue && !r.dbus.ibuf && !r.dbus.sent_word && !r.dbus.read_beat && !dbus_.ibuf &&
-        dbus_.sent_word == ~uint64_t{0} && dbus_.read_beat == ~uint64_t{0}) {
+    if (p_.dbus_queue && !r.dbus.ibuf && !r.dbus.sent_word && !r.dbus.read_beat && dbus_.quiet()) {
         dbus_.free = now0 + static_cast<uint64_t>(r.dbus.free);  // nothing buffered before or after: the rest is 0
     } else if (p_.dbus_queue) {
         const auto& rd = r.dbus;
@@ -433,9 +430,7 @@ void TimingModel::replay_body(BlockMemo& m, const BlockMemo::Recording& r, const
         DbusState entry;
         if (rd.ibuf || rd.sent_word || rd.read_beat) {  // an address to restore: where it comes from
             entry = dbus_canonical(now0);
-            size_t nb = 0;
-            for (size_t j = 0; j < m.total_mem_; ++j)
-                if (!p_.local_data->contains(mem[j].addr) && nb < BlockMemo::max_bus) bus_addr[nb++] = mem[j].addr;
+            bus_addresses(m, mem, bus_addr);
         }
         auto from = [&](uint8_t src) {
             if (src == 0) return ~uint64_t{0};
@@ -458,6 +453,13 @@ void TimingModel::replay_body(BlockMemo& m, const BlockMemo::Recording& r, const
         dbus_.read_resp = rd.read_beat ? now0 + static_cast<uint64_t>(rd.read_resp) : 0;
     }
     now_ = now0 + r.cycles;
+}
+
+size_t TimingModel::bus_addresses(const BlockMemo& m, const MemRef* mem, uint64_t* out) const {
+    size_t n = 0;
+    for (size_t j = 0; j < m.total_mem_ && n < BlockMemo::max_bus; ++j)
+        if (!p_.local_data->contains(mem[j].addr)) out[n++] = mem[j].addr;
+    return n;
 }
 
 uint8_t TimingModel::dbus_source(uint64_t v, bool beat, const DbusState& entry, const uint64_t* bus_addr, size_t n_bus) const {

@@ -199,7 +199,7 @@ uint64_t TimingModel::timed(const isa::RetiredInsn& insn, uint64_t pc, unsigned 
     using C = isa::InsnClass;
     const size_t cls = static_cast<size_t>(insn.cls);
     if (p_.dbus_queue) {
-        if (dbus_.ibuf || dbus_.sent_word != ~uint64_t{0} || dbus_.read_beat != ~uint64_t{0})
+        if (!dbus_.quiet())
             dbus_ = dbus_canonical(now_);
         else if (dbus_.free < now_)
             dbus_.free = now_;
@@ -283,8 +283,7 @@ uint64_t TimingModel::timed(const isa::RetiredInsn& insn, uint64_t pc, unsigned 
         } else {
             dbus_drain(issue + p_.dbus_read_cmd);
             dbus_.free = std::max(dbus_.free, issue + p_.dbus_read_cmd) + 1;
-            dbus_.read_beat = ~uint64_t{0};
-            dbus_.read_resp = 0;
+            dbus_.forget_read();
         }
     }
     // A conditional instruction that fails its condition writes nothing.
@@ -545,10 +544,7 @@ TimingModel::DbusState TimingModel::dbus_canonical(uint64_t now) const {
         d.sent_until = 0;
         d.sent_bytes = 0;
     }
-    if (d.read_resp < now + p_.dbus_read_cmd) {
-        d.read_beat = ~uint64_t{0};
-        d.read_resp = 0;
-    }
+    if (d.read_resp < now + p_.dbus_read_cmd) d.forget_read();
     return d;
 }
 

@@ -454,6 +454,12 @@ private:
         uint64_t sent_word = ~uint64_t{0}, sent_until = 0;
         uint64_t read_beat = ~uint64_t{0}, read_resp = 0;
         void send(uint64_t cmd);
+        // Nothing buffered, no read to share: only `free` matters (every other field is then 0 or none).
+        bool quiet() const { return !ibuf && sent_word == ~uint64_t{0} && read_beat == ~uint64_t{0}; }
+        void forget_read() {
+            read_beat = ~uint64_t{0};
+            read_resp = 0;
+        }
         bool operator==(const DbusState& o) const {
             return free == o.free && ibuf == o.ibuf && ibuf_join == o.ibuf_join && ibuf_bytes == o.ibuf_bytes && sent_bytes == o.sent_bytes &&
                    ibuf_word == o.ibuf_word && ibuf_last == o.ibuf_last && sent_word == o.sent_word &&
@@ -468,6 +474,8 @@ private:
     // Where a body's exit address comes from: 0 none, 1-3 the entry's ibuf word, sent word, read beat, 4 + j the
     // word of the body's bus access j, 4 + max_bus + j its beat; 255: not found.
     uint8_t dbus_source(uint64_t v, bool beat, const DbusState& entry, const uint64_t* bus_addr, size_t n_bus) const;
+    // The addresses of a body's bus accesses, in order (at most BlockMemo::max_bus); returns how many.
+    size_t bus_addresses(const BlockMemo& m, const MemRef* mem, uint64_t* out) const;
     // The write-coalescing buffer leaves for the command channel: its command at `due` or when its timer runs out,
     // whichever is first, and no sooner than the channel is free.
     void dbus_drain(uint64_t due);
