@@ -15,6 +15,7 @@
 # TIME is the simulation time in ns (10 per core cycle; about 10 x the exec.log's cycle + 15).
 set -euo pipefail
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+. "$HERE/common/kit.sh"
 KIT=${VEER_KIT:-$HERE/../../../shared/veer-rtl}
 WORK=${VEER_WORK:-/tmp/veer-rtl}
 FWORK=${VEER_FETCH_WORK:-/tmp/veer-rtl-fetch}
@@ -65,9 +66,7 @@ PY
 fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-cp "$HERE/$p"/*.c "$HERE/$p"/*.mki "$HERE/common/probe.h" "$tmp/"
-LD=$FWORK/build/snapshots/default/link.ld
-sed 's|^\(\s*\)\. = 0xd0580000;|  .extdata 0x80100000 : { *(.extdata) }\n\1. = 0xd0580000;|' "$LD" > "$tmp/$p.ld"
+probe_dir "$HERE" "$p" "$FWORK" "$tmp" || { echo "fetch_trace: could not prepare $p" >&2; exit 2; }
 mkdir -p "$OUT"
 "$KIT/run.sh" -o "$OUT" "$tmp" "$p" "$FWORK" > "$OUT/run.out" 2>&1 || { tail "$OUT/run.out" >&2; exit 1; }
 sed -n 's/^IFDBG //p' "$OUT/$p.sim.log" > "$OUT/$p.fetch.txt.tmp" && mv "$OUT/$p.fetch.txt.tmp" "$OUT/$p.fetch.txt"

@@ -7,6 +7,7 @@
 # Environment: VEER_KIT (default: ../shared/veer-rtl beside the repository), VEER_WORK (default /tmp/veer-rtl).
 set -euo pipefail
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+. "$HERE/common/kit.sh"
 KIT=${VEER_KIT:-$HERE/../../../shared/veer-rtl}
 WORK=${VEER_WORK:-/tmp/veer-rtl}
 [ -x "$KIT/run.sh" ] || { echo "rerun: no RTL kit at $KIT (set VEER_KIT)" >&2; exit 2; }
@@ -19,10 +20,7 @@ fi
 for p in "$@"; do
   [ -f "$HERE/$p/$p.c" ] || { echo "rerun: no probe $HERE/$p/$p.c" >&2; exit 2; }
   tmp=$(mktemp -d)
-  cp "$HERE/$p"/*.c "$HERE/$p"/*.mki "$HERE/common/probe.h" "$tmp/"
-  # The configuration's link script with a section for data outside the DCCM (over the AXI D-bus).
-  sed 's|^\(\s*\)\. = 0xd0580000;|  .extdata 0x80100000 : { *(.extdata) }\n\1. = 0xd0580000;|' "$LD" > "$tmp/$p.ld"
-  grep -q extdata "$tmp/$p.ld" || { echo "rerun: could not add .extdata to $LD" >&2; exit 2; }
+  probe_dir "$HERE" "$p" "$WORK" "$tmp" || { echo "rerun: could not prepare $p" >&2; exit 2; }
   echo "rerun: $p" >&2
   "$KIT/run.sh" -o "$tmp/out" "$tmp" "$p" "$WORK" > "$tmp/run.log" 2>&1 || { cat "$tmp/run.log" >&2; echo "rerun: $p failed (files in $tmp)" >&2; exit 1; }
   grep -q TEST_PASSED "$tmp/out/$p.sim.log" || { echo "rerun: $p did not pass (files in $tmp)" >&2; exit 1; }

@@ -17,6 +17,7 @@
 # exec.log's cycle + 15).
 set -euo pipefail
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+. "$HERE/common/kit.sh"
 KIT=${VEER_KIT:-$HERE/../../../shared/veer-rtl}
 WORK=${VEER_WORK:-/tmp/veer-rtl}
 kind=${1:?usage: rtl_trace.sh lsu|bp|bht PROBE [OUT]}
@@ -70,9 +71,7 @@ PY
 fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-cp "$HERE/$p"/*.c "$HERE/$p"/*.mki "$HERE/common/probe.h" "$tmp/"
-LD=$TWORK/build/snapshots/default/link.ld
-sed 's|^\(\s*\)\. = 0xd0580000;|  .extdata 0x80100000 : { *(.extdata) }\n\1. = 0xd0580000;|' "$LD" > "$tmp/$p.ld"
+probe_dir "$HERE" "$p" "$TWORK" "$tmp" || { echo "rtl_trace: could not prepare $p" >&2; exit 2; }
 mkdir -p "$OUT"
 "$KIT/run.sh" -o "$OUT" "$tmp" "$p" "$TWORK" > "$OUT/run.out" 2>&1 || { tail "$OUT/run.out" >&2; exit 1; }
 sed -n 's/^.*RTLDBG //p' "$OUT/$p.sim.log" > "$OUT/$p.$kind.txt.tmp" && mv "$OUT/$p.$kind.txt.tmp" "$OUT/$p.$kind.txt"
