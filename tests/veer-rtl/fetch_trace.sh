@@ -64,10 +64,5 @@ PY
   fi
   "$KIT/build.sh" "$FWORK" >&2
 fi
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-probe_dir "$HERE" "$p" "$FWORK" "$tmp" || { echo "fetch_trace: could not prepare $p" >&2; exit 2; }
-mkdir -p "$OUT"
-"$KIT/run.sh" -o "$OUT" "$tmp" "$p" "$FWORK" > "$OUT/run.out" 2>&1 || { tail "$OUT/run.out" >&2; exit 1; }
-sed -n 's/^IFDBG //p' "$OUT/$p.sim.log" > "$OUT/$p.fetch.txt.tmp" && mv "$OUT/$p.fetch.txt.tmp" "$OUT/$p.fetch.txt"
+trace_run "$HERE" "$p" "$FWORK" "$KIT" "$OUT" IFDBG "$p.fetch.txt" || exit $?
 echo "fetch_trace: $OUT/$p.fetch.txt ($(wc -l < "$OUT/$p.fetch.txt") lines), exec.log $OUT/$p.exec.log.xz"

@@ -69,10 +69,5 @@ PY
   fi
   "$KIT/build.sh" "$TWORK" >&2
 fi
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-probe_dir "$HERE" "$p" "$TWORK" "$tmp" || { echo "rtl_trace: could not prepare $p" >&2; exit 2; }
-mkdir -p "$OUT"
-"$KIT/run.sh" -o "$OUT" "$tmp" "$p" "$TWORK" > "$OUT/run.out" 2>&1 || { tail "$OUT/run.out" >&2; exit 1; }
-sed -n 's/^.*RTLDBG //p' "$OUT/$p.sim.log" > "$OUT/$p.$kind.txt.tmp" && mv "$OUT/$p.$kind.txt.tmp" "$OUT/$p.$kind.txt"
+trace_run "$HERE" "$p" "$TWORK" "$KIT" "$OUT" RTLDBG "$p.$kind.txt" || exit $?
 echo "rtl_trace: $OUT/$p.$kind.txt ($(wc -l < "$OUT/$p.$kind.txt") lines), exec.log $OUT/$p.exec.log.xz"
