@@ -2,6 +2,12 @@
 # The replay on real traces, side by side with valgrind's cachegrind in the same run (docs/performance.md).
 #
 #   bash bench/replay_real.sh [BUILD_DIR] [REPEAT]
+#   PMUSIM_BENCH_CALLGRIND=1 bash bench/replay_real.sh [BUILD_DIR] [REPEAT]
+#
+# With PMUSIM_BENCH_CALLGRIND=1 it runs the block engine with `--timing model` on both version-2 traces under
+# callgrind instead and prints the host instructions in all and per traced instruction (process start-up
+# included): steady on a loaded machine where times are not (docs/performance.md quotes REPEAT 5, Dhrystone x5 and
+# the QEMU loop x50).
 #
 # Converts the shared VeeR EL2 Dhrystone exec.log and the QEMU AArch64 loop trace (../shared/traces) to the
 # native format (version 2, and version 1 for comparison), repeated REPEAT times (default 100 and 1000: about 34 and 29 million instructions), in a
@@ -38,6 +44,21 @@ repeat_native "$tmp/dhry1.pmt" "$tmp/dhry.v1.pmt" "$repeat"
 for t in dhry loop; do
     [ -s "$tmp/$t.v1.pmt" ] && "$pmusim" convert "$tmp/$t.v1.pmt" "$tmp/$t.pmt" 2>/dev/null
 done
+
+if [ "${PMUSIM_BENCH_CALLGRIND:-0}" = 1 ]; then
+    printf '%-44s %12s %14s %10s\n' what instructions host-instructions per-instr
+    for trace in dhry loop; do
+        [ -s "$tmp/$trace.pmt" ] || continue
+        platform=veer-el2
+        [ $trace = loop ] && platform=cortex-a53
+        n=$("$pmusim" run -p $platform -t "$tmp/$trace.pmt" --timing model --output json | sed -n 's/^ *"instructions": \([0-9]*\),*/\1/p' | head -1)
+        valgrind --tool=callgrind --callgrind-out-file=/dev/null "$pmusim" run -p $platform -t "$tmp/$trace.pmt" \
+            --timing model --output json 2>"$tmp/cg.txt" >/dev/null
+        host=$(sed -n 's/.*Collected : *\([0-9]*\).*/\1/p' "$tmp/cg.txt")
+        printf '%-44s %12d %14d %10.1f\n' "$trace block model ($platform)" "$n" "$host" "$(echo "$host / $n" | bc -l)"
+    done
+    exit 0
+fi
 
 # cachegrind: instructions simulated per second of wall time (valgrind's start-up included).
 t0=$(date +%s.%N)
