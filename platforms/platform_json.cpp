@@ -113,6 +113,8 @@ void visit_predictor(V& v, timing::PredictorConfig& c) {
     v("btb_tag_bits", c.btb_tag_bits);
     v("ras_depth", c.ras_depth);
     v("wrong_path_fetch", c.wrong_path_fetch);
+    v("wrong_path_windows", c.wrong_path_windows);
+    v("refill_windows", c.refill_windows);
     v("enabled", c.enabled);
 }
 
@@ -224,7 +226,7 @@ void visit_timing(V& v, TimingParams& t) {
 }
 // Every field of TimingParams is in visit_timing: a new field changes the size and stops the build here. Add it
 // to visit_timing (and docs/platform-files.md), then update the size.
-static_assert(sizeof(TimingParams) == 640,
+static_assert(sizeof(TimingParams) == 648,
               "TimingParams changed: add the new field to visit_timing in platforms/platform_json.cpp");
 
 constexpr std::pair<timing::PredictorConfig::Direction, const char*> directions[] = {

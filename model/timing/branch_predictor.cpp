@@ -70,9 +70,8 @@ void BranchPredictor::call(uint64_t return_address) {
 //   ^ [25:18]; tag: bits [14:10] ^ [19:15] ^ [24:20]; 2 ways, and an entry matches only its own bank.
 // - A branch is predicted taken only when it hits in the BTB: a conditional one when its BHT counter says so;
 //   calls, returns and jumps in the BTB always. A return takes the top of the return stack.
-// - The BHT: 2-bit counters in two banks (the branch's bank), indexed by the BTB set XOR the global history. The
-//   history shifts in the outcome of each branch that hit in the BTB (fetch shifts the predicted direction; a
-//   flush restores it from execute, which shifts the actual one: the same on the committed path).
+// - The BHT: 2-bit counters in two banks (the branch's bank), indexed by the BTB set XOR the global history fetch
+//   keeps, which is not always the committed path's: per fetch window, restored late after a flush (veer_window).
 // - A misprediction (event 25, exu_pmu_i0_br_misp): a conditional branch the other way; a call, jump or return
 //   not in the BTB; a return whose return-stack target is wrong. Other JALs and JALRs are never predicted: always
 //   a flush, never event 25.
@@ -102,8 +101,88 @@ int BranchPredictor::veer_lookup(uint64_t end, VeerSlot& slot) const {
         if (ways[w].valid && ways[w].tag == slot.tag && ways[w].bank == slot.bank) hit = w;
     return hit;
 }
-uint8_t& BranchPredictor::veer_counter(const VeerSlot& slot) {
-    return counters_[slot.bank * half_ + ((slot.set ^ history_) & (half_ - 1))];
+uint8_t& BranchPredictor::veer_counter(const VeerSlot& slot, uint64_t history) {
+    return counters_[slot.bank * half_ + ((slot.set ^ history) & (half_ - 1))];
+}
+
+// The fetch-side global history (el2_ifu_bp_ctl.sv: fghr, merged_ghr, fghr_ns; el2_ifu_ifc_ctl.sv:
+// fetch_addr_next), checked against a copy of the RTL that prints each BHT read (tests/veer-rtl/rtl_trace.sh bht,
+// vm and sorthash):
+// - Fetch reads 4 bytes at a time, from the address it was sent to (a taken branch's target, a flush's address) in
+//   steps of 4, except that crossing a 64-byte I-cache line realigns it to the line; a window that starts 2 bytes
+//   before a line's end holds only those 2 bytes (eoc_mask).
+// - Every branch that hits in the BTB within one window reads the BHT with the same history. The window then shifts
+//   in one bit when one of its halves hits, the predicted direction of the branch fetch follows; two bits, 0 and
+//   that direction, when both halves hit (even where the first is predicted taken and the second never executes).
+// - A flush restores the history from execute's (history_: the outcome of each executed branch that hit) one
+//   cycle late: the first window fetched after it reads the BHT with the history fetch had before the flush, and
+//   what that window shifts in is lost until the next flush.
+uint64_t BranchPredictor::window_in_run(uint64_t half, uint64_t start) {
+    if (!(start & 2) || half < start || ((half ^ start) >> 6) != 0) return half & ~uint64_t{3};
+    return ((half - start) & 2) ? half - 2 : half;
+}
+
+uint64_t BranchPredictor::next_window(uint64_t w) {
+    const uint64_t n = ((w >> 2) + 1) << 2;
+    return ((n ^ w) >> 6) != 0 ? n : n | (w & 2);
+}
+
+BranchPredictor::WindowScan BranchPredictor::scan_window(uint64_t w, uint64_t h) const {
+    WindowScan s;
+    for (uint64_t half = w; half < w + 4; half += 2) {
+        if (half != w && ((half ^ w) >> 6) != 0) break;  // past the line's end
+        VeerSlot slot;
+        const int way = veer_lookup(half, slot);
+        if (way < 0) continue;
+        const BtbEntry& e = btb_[size_t{slot.set} * 2 + static_cast<size_t>(way)];
+        const bool taken = e.call || e.ret || veer_counter(slot, h) >= 2;
+        if (s.valids++ == 0 || !s.taken) {
+            s.taken = taken;
+            s.target = e.ret && !e.call && !veer_ras_.empty() && veer_ras_[ras_top_].valid ? veer_ras_[ras_top_].addr : e.target;
+        }
+    }
+    return s;
+}
+
+uint64_t BranchPredictor::read_history(uint64_t end) const {
+    const uint64_t w = window_of(end);
+    if (w == window_) return window_history_;
+    return run_after_flush_ && w == window_of(run_start_) ? stale_history_ : fetch_history_;
+}
+
+uint64_t BranchPredictor::veer_window(uint64_t end) {
+    const uint64_t w = window_of(end);
+    if (w == window_) return window_history_;
+    const uint64_t h = read_history(end);
+    const bool first = run_after_flush_ && w == window_of(run_start_);
+    if (!first) fetch_history_ = merged(h, scan_window(w, h), hmask_);  // the first's is lost
+    window_ = w;
+    window_history_ = h;
+    return h;
+}
+
+uint64_t BranchPredictor::wrong_path_history(uint64_t next, bool taken) const {
+    uint64_t h = fetch_history_;
+    uint64_t w = taken ? next & ~uint64_t{1} : next_window(window_);
+    // Soon after a flush fetch is only just ahead of decode: the branch flushes before fetch moves on.
+    const bool refilling = run_after_flush_ && window_ - window_of(run_start_) < 4 * cfg_.refill_windows;
+    for (unsigned n = refilling ? 0 : cfg_.wrong_path_windows; n > 0; --n) {
+        const WindowScan s = scan_window(w, h);
+        h = merged(h, s, hmask_);
+        w = s.taken ? s.target & ~uint64_t{1} : next_window(w);
+    }
+    return h;
+}
+
+// Fetch sent to `next`: by a predicted-taken branch, or by a flush (the history restored from execute's).
+void BranchPredictor::redirect(uint64_t next, bool flush, uint64_t stale) {
+    if (flush) {
+        stale_history_ = stale;
+        fetch_history_ = history_;
+    }
+    run_start_ = next;
+    run_after_flush_ = flush;
+    window_ = ~uint64_t{0};
 }
 
 // The return stack as a ring: entry i from the top is veer_ras_[(ras_top_ + i) % depth]. A push moves the top
@@ -136,7 +215,7 @@ void BranchPredictor::veer_wrong_path(uint64_t addr, unsigned halfwords) {
         const int w = veer_lookup(addr, slot);
         if (w < 0) continue;
         const BtbEntry& e = btb_[size_t{slot.set} * 2 + static_cast<size_t>(w)];
-        if (!e.call && !e.ret && veer_counter(slot) < 2) continue;  // a conditional branch predicted not taken
+        if (!e.call && !e.ret && veer_counter(slot, fetch_history_) < 2) continue;  // a conditional branch predicted not taken
         if (e.call && !e.ret) ras_push(pushed_address(addr - (e.pc4 ? 2u : 0u), e.pc4));
         uint64_t next = e.target;
         if (e.ret && !e.call) {
@@ -156,6 +235,7 @@ BranchPredictor::VeerOutcome BranchPredictor::veer(uint64_t pc, unsigned size, V
         return out;
     }
     VeerSlot slot;
+    const uint64_t fhist = veer_window(pc + size - 2);
     const int hit = veer_lookup(pc + size - 2, slot);  // the entry of the branch's last 2 bytes
     BtbEntry* ways = &btb_[size_t{slot.set} * 2];
     if (hit >= 0) lru_[slot.set] = ways[0].valid && ways[0].tag == slot.tag ? 1 : 0;  // the other way replaces next
@@ -169,15 +249,17 @@ BranchPredictor::VeerOutcome BranchPredictor::veer(uint64_t pc, unsigned size, V
             ways[hit].valid = false;
             out.flush = true;
             out.mispredicted = taken && kind != VeerKind::other;  // refetched unpredicted
+            redirect(taken ? target : pc + size, true, wrong_path_history(e.target, true));
             return out;
         }
     }
     const uint64_t fall_through = pc + size;
     if (kind == VeerKind::other) {
         veer_wrong_path(fall_through, cfg_.wrong_path_fetch);
+        redirect(target, true, wrong_path_history(fall_through, false));
         return out;
     }
-    uint8_t& counter = veer_counter(slot);
+    uint8_t& counter = veer_counter(slot, fhist);
     bool predicted = false, right_target = true;
     uint64_t predicted_next = fall_through;
     if (hit >= 0) {
@@ -202,6 +284,8 @@ BranchPredictor::VeerOutcome BranchPredictor::veer(uint64_t pc, unsigned size, V
         counter = 3;
     }
     if (hit >= 0) history_ = ((history_ << 1) | (taken ? 1u : 0u)) & hmask_;
+    if (out.flush || taken)
+        redirect(taken ? target : fall_through, out.flush, out.flush ? wrong_path_history(predicted_next, predicted) : 0);
     if (out.mispredicted && taken && hit < 0) {
         const unsigned w = lru_[slot.set];
         ways[w] = {true, kind == VeerKind::call || kind == VeerKind::jump, kind == VeerKind::ret || kind == VeerKind::jump,
@@ -237,7 +321,7 @@ BranchPredictor::VeerOutcome BranchPredictor::veer_as_predicted(uint64_t pc, uns
     const BtbEntry& e = btb_[size_t{slot.set} * 2 + static_cast<size_t>(hit)];
     uint64_t target = e.target;
     if (kind == VeerKind::ret && !veer_ras_.empty() && veer_ras_[0].valid) target = veer_ras_[0].addr;
-    const bool taken = kind != VeerKind::cond || veer_counter(slot) >= 2;
+    const bool taken = kind != VeerKind::cond || veer_counter(slot, read_history(pc + size - 2)) >= 2;
     return veer(pc, size, kind, taken, taken ? target : fall_through);
 }
 

@@ -21,6 +21,10 @@ struct PredictorConfig {
     unsigned btb_tag_bits = 0;  // veer_el2: the BTB's tag, folded from the address bits above the index
     unsigned ras_depth = 0;     // return stack entries (0: returns go through the target buffer)
     unsigned wrong_path_fetch = 0;  // veer_el2: 2-byte halves fetched past a misprediction before the flush
+                                    // (their calls and returns move the return stack)
+    unsigned wrong_path_windows = 0;  // veer_el2: 4-byte windows fetched past a flushing branch before the flush,
+                                      // as the global history sees them (BranchPredictor::wrong_path_history)
+    unsigned refill_windows = 0;      // veer_el2: ... none for a branch within this many windows of a flush
     bool enabled = true;        // false: every taken branch is a misprediction (ARM11 out of reset)
 };
 
@@ -49,6 +53,10 @@ public:
     // One control transfer whose outcome the trace does not show (an interrupt was taken before its successor,
     // which the trace does not show either): taken to go where the predictor sends it.
     VeerOutcome veer_as_predicted(uint64_t pc, unsigned size, VeerKind kind);
+    // veer_el2: the global history the BHT is read with for a branch at `pc` fetched next, and execute's (the
+    // outcomes of the executed branches that hit in the BTB, newest in bit 0).
+    uint64_t veer_fetch_history(uint64_t pc, unsigned size) const { return read_history(pc + size - 2); }
+    uint64_t veer_history() const { return history_; }
     void set_enabled(bool e) { cfg_.enabled = e; }
     bool enabled() const { return cfg_.enabled; }
 
@@ -92,7 +100,34 @@ private:
     mutable std::array<SlotMemo, slot_memos> slot_memo_;
     // The way of the BTB entry for the branch whose last 2 bytes are at `end` (-1: none), and its set, tag, bank.
     int veer_lookup(uint64_t end, VeerSlot& slot) const;
-    uint8_t& veer_counter(const VeerSlot& slot);
+    uint8_t& veer_counter(const VeerSlot& slot, uint64_t history);
+    const uint8_t& veer_counter(const VeerSlot& slot, uint64_t history) const {
+        return counters_[slot.bank * half_ + ((slot.set ^ history) & (half_ - 1))];
+    }
+    // veer_el2's two global histories (BranchPredictor::veer_window has the rules): history_ is execute's,
+    // fetch_history_ the one fetch reads the BHT with. Fetch runs in 4-byte windows from run_start_, the address
+    // it was last sent to; window_ is the window of the last branch seen, read with window_history_.
+    uint64_t fetch_history_ = 0, stale_history_ = 0, window_history_ = 0;
+    uint64_t run_start_ = 0, window_ = ~uint64_t{0};
+    bool run_after_flush_ = false;
+    uint64_t window_of(uint64_t half) const { return window_in_run(half, run_start_); }
+    static uint64_t window_in_run(uint64_t half, uint64_t start);
+    static uint64_t next_window(uint64_t w);
+    // One window's effect on a fetch history h: BTB hits, the direction fetch follows, where it goes if taken.
+    struct WindowScan {
+        unsigned valids = 0;
+        bool taken = false;
+        uint64_t target = 0;
+    };
+    WindowScan scan_window(uint64_t w, uint64_t h) const;
+    static uint64_t merged(uint64_t h, const WindowScan& s, uint64_t mask) {
+        return s.valids ? ((h << s.valids) | (s.taken ? 1u : 0u)) & mask : h;
+    }
+    // The fetch history after the windows fetched past a flushing branch until the flush (wrong_path_windows).
+    uint64_t wrong_path_history(uint64_t next, bool taken) const;
+    uint64_t read_history(uint64_t end) const;  // the history the window of `end` reads the BHT with
+    uint64_t veer_window(uint64_t end);         // read_history(end), and the window's effect on fetch_history_
+    void redirect(uint64_t next, bool flush, uint64_t stale = 0);
     void ras_push(uint64_t addr);
     RasEntry ras_pop();
     // Fetch along a wrong path from `addr` for `halfwords`: predicted-taken calls and returns move the stack.

@@ -165,6 +165,34 @@ TEST(BranchPredictor, VeerLoopBranchAllocatesOnItsFirstTakenMiss) {
     EXPECT_EQ(miss, 11u);
 }
 
+// The fetch-side global history (el2_ifu_bp_ctl.sv: fghr, merged_ghr, fghr_ns): per 4-byte fetch window one bit
+// for one BTB hit, two ("0" and the direction fetch follows) for two; the first window after a flush reads the
+// history fetch had before it and loses its own bits, while execute's history shifts every hit branch's outcome.
+// Jumps A (0x2000 -> 0x3000) and B (0x2002 -> 0x1000) share the window at 0x2000; J is 0x1000 -> 0x2000, K 0x3000 ->
+// 0x0ff0. 8 bits of history, no wrong-path windows (veer_config leaves wrong_path_windows 0).
+TEST(BranchPredictor, VeerFetchHistoryIsKeptPerWindowAndLosesTheFirstWindowAfterAFlush) {
+    PredictorConfig c = veer_config(0);
+    c.history_bits = 8;
+    BranchPredictor bp(c);
+    EXPECT_TRUE(bp.veer(0x2000, 2, VK::jump, true, 0x3000).mispredicted);  // A allocated; a flush
+    // B: fetch reads window 0x2000 (A hits: one bit), then B misses and flushes: execute's history is still 0.
+    EXPECT_TRUE(bp.veer(0x2002, 2, VK::jump, true, 0x1000).mispredicted);
+    EXPECT_EQ(bp.veer_history(), 0u);
+    EXPECT_EQ(bp.veer_fetch_history(0x1000, 2), 0b1u);  // the first window after the flush: fetch's old history
+    EXPECT_TRUE(bp.veer(0x1000, 2, VK::jump, true, 0x2000).mispredicted);  // J allocated; a flush to 0x2000
+    EXPECT_FALSE(bp.veer(0x2000, 2, VK::jump, true, 0x3000).mispredicted);  // A hits, in the first window
+    EXPECT_EQ(bp.veer_history(), 0b1u);
+    EXPECT_EQ(bp.veer_fetch_history(0x3000, 2), 0u);  // A's bit is lost to fetch
+    EXPECT_TRUE(bp.veer(0x3000, 2, VK::jump, true, 0x0ff0).mispredicted);  // K allocated; fetch history := 0b1
+    EXPECT_FALSE(bp.veer(0x0ff0, 2, VK::cond, false, 0x0ff2).mispredicted);  // the first window: nothing to lose
+    EXPECT_FALSE(bp.veer(0x1000, 2, VK::jump, true, 0x2000).mispredicted);  // J hits: 0b1 -> 0b11
+    EXPECT_EQ(bp.veer_fetch_history(0x2000, 2), 0b11u);
+    // Window 0x2000 holds two hits: A, predicted taken, and B behind it, never executed: 0b11 -> 0b11'0'1.
+    EXPECT_FALSE(bp.veer(0x2000, 2, VK::jump, true, 0x3000).mispredicted);
+    EXPECT_EQ(bp.veer_fetch_history(0x3000, 2), 0b1101u);
+    EXPECT_EQ(bp.veer_history(), 0b111u);
+}
+
 TEST(BranchPredictor, VeerReturnsAfterA32BitCallAlwaysMiss) {
     BranchPredictor bp(veer_config(0));
     // A 16-bit call and its return: both miss the first time (not in the BTB), then the call pushes pc + 2.

@@ -7,6 +7,10 @@
 #           t=TIME aw= w= ar= awaddr= araddr= ibwr= ibmerge= ibdrain= ibaddr= b= r= full=
 #   bp    each branch that event 25 counts as mispredicted, as it commits (el2_dec_tlu_ctl.sv):
 #           t=TIME misp pc=PC
+#   exu   each cycle a branch in D or X mispredicts, or the packet in R carries a misprediction (el2_exu.sv): the PCs
+#         in D and X, the D-stage misprediction and upper flush, X's, R's packet bit (what event 25 counts), the data
+#         and control enables that move the packet, and the lower flush:
+#           t=TIME pcd= pcx= dmisp= dflush= xmisp= xflush= rmisp= xen= ren= rctl= lower= alu=
 #   bht   the BHT's reads at fetch where the BTB hits (fetch address, GHR, index, valid and direction bits), its
 #         writes (W0 from a misprediction, W2 from a committed branch) and each flush's restored GHR
 #         (el2_ifu_bp_ctl.sv)
@@ -20,15 +24,16 @@ HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 . "$HERE/common/kit.sh"
 KIT=${VEER_KIT:-$HERE/../../../shared/veer-rtl}
 WORK=${VEER_WORK:-/tmp/veer-rtl}
-kind=${1:?usage: rtl_trace.sh lsu|bp|bht PROBE [OUT]}
-p=${2:?usage: rtl_trace.sh lsu|bp|bht PROBE [OUT]}
+kind=${1:?usage: rtl_trace.sh lsu|bp|bht|exu PROBE [OUT]}
+p=${2:?usage: rtl_trace.sh lsu|bp|bht|exu PROBE [OUT]}
 TWORK=${VEER_TRACE_WORK:-/tmp/veer-rtl-trace}-$kind
 OUT=${3:-/tmp/rtl-trace/$kind/$p}
 case $kind in
   lsu) file=design/lsu/el2_lsu_bus_buffer.sv; clk=clk ;;
   bp) file=design/dec/el2_dec_tlu_ctl.sv; clk=free_l2clk ;;
   bht) file=design/ifu/el2_ifu_bp_ctl.sv; clk=clk ;;
-  *) echo "rtl_trace: unknown kind '$kind' (expected lsu, bp or bht)" >&2; exit 2 ;;
+  exu) file=design/exu/el2_exu.sv; clk=clk ;;
+  *) echo "rtl_trace: unknown kind '$kind' (expected lsu, bp, bht or exu)" >&2; exit 2 ;;
 esac
 [ -f "$HERE/$p/$p.c" ] || { echo "rtl_trace: no probe $HERE/$p/$p.c" >&2; exit 2; }
 [ -x "$KIT/build.sh" ] || { echo "rtl_trace: no RTL kit at $KIT (set VEER_KIT)" >&2; exit 2; }
@@ -51,6 +56,11 @@ body = {
 """,
     "bp": """   if (exu_pmu_i0_br_misp & tlu_i0_commit_cmt & ~illegal_r)
       $display("RTLDBG t=%0t misp pc=%h", $time, {dec_tlu_i0_pc_r, 1'b0});
+""",
+    "exu": """   if (i0_predict_p_d.misp | i0_flush_upper_d | i0_flush_upper_x | i0_predict_p_x.misp | i0_pp_r.misp)
+      $display("RTLDBG t=%0t pcd=%h pcx=%h dmisp=%0d dflush=%0d xmisp=%0d xflush=%0d rmisp=%0d xen=%0d ren=%0d rctl=%0d lower=%0d alu=%0d",
+               $time, {dec_i0_pc_d, 1'b0}, {exu_i0_pc_x, 1'b0}, i0_predict_p_d.misp, i0_flush_upper_d, i0_predict_p_x.misp,
+               i0_flush_upper_x, i0_pp_r.misp, x_data_en, r_data_en, r_ctl_en, dec_tlu_flush_lower_r, dec_i0_alu_decode_d);
 """,
     "bht": """   if (ifc_fetch_req_f & ~exu_flush_final & (|vwayhit_f))
       $display("RTLDBG R t=%0t addr=%h ghr=%h idx=%h valid=%b dir=%b", $time, {ifc_fetch_addr_f, 1'b0}, fghr, bht_rd_addr_f,
