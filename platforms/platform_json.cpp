@@ -130,6 +130,7 @@ void visit_timing(V& v, TimingParams& t) {
     v.per_class("result_latency", t.result_latency);
     v("early_address", t.early_address);
     v("late_store_data", t.late_store_data);
+    v("late_store_data_div", t.late_store_data_div);
     v("dual_issue", t.dual_issue);
     v("mispredict_penalty", t.mispredict_penalty);
     v.object("predictor", t.predictor, [](V& w, timing::PredictorConfig& c) { visit_predictor(w, c); });

@@ -188,6 +188,10 @@ TimingParams veer() {
     // cacheable memory costs nothing more (tests/veer-rtl/stores); one to the side-effect mailbox region 1.
     p.bus_load_latency = 5;
     p.late_store_data = 1;
+    // Not for a division's result: a store of it issues 4 cycles after the result's nbD line, as any consumer
+    // (tests/veer-rtl/vm, fetch_trace.sh: `rem a5,t1,a5` then `c.sw a5,0(a0)`, 2 steps: the store 6 cycles after
+    // the rem, 5 with the slack; its windows' fetch and decode stalls, events 28 and 30, one short per such store).
+    p.late_store_data_div = false;
     p.bus_store_penalty = 1;
     p.store_penalty_side_effect_only = true;
     // Code is fetched over the I-bus until the program makes its region cacheable with mrac (mrac resets to 0):

@@ -83,7 +83,8 @@ size_t TimingModel::body_key(const BlockMemo& m, const MemRef* mem, const uint8_
     } else {
         key[n++] = 0;
     }
-    key[n++] = m.has_div_ && divider_free_ > now_ ? divider_free_ - now_ : 0;
+    // The divider's time also tells a store whether its data is a division's result (late_store_data_div).
+    key[n++] = (m.has_div_ || !p_.late_store_data_div) && divider_free_ > now_ ? divider_free_ - now_ : 0;
     // The first instruction's wait behind a postsync instruction before the body.
     key[n++] = postsync_until_ > now_ ? postsync_until_ - now_ : 0;
     // The first instruction forgets the last fetch after a taken branch (step(): next_fetch_new_).

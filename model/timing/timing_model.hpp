@@ -32,6 +32,9 @@ struct TimingParams {
     unsigned early_address = 0;
     // The data a store writes is needed this many cycles later than other sources (ARM11 "Late Regs").
     unsigned late_store_data = 0;
+    // ... also when that data is a division's result still in the divider (false: the store waits for it as any
+    // consumer does).
+    bool late_store_data_div = true;
     // Dual issue: an instruction issues in the same cycle as the one before it when both are single-cycle, it
     // does not read the older one's result, they do not both use the load/store, multiply/divide or branch unit,
     // and neither is a system, barrier or divide instruction; never after a taken branch. Needs registers.
