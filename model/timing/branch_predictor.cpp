@@ -127,15 +127,26 @@ uint64_t BranchPredictor::next_window(uint64_t w) {
     return ((n ^ w) >> 6) != 0 ? n : n | (w & 2);
 }
 
-BranchPredictor::WindowScan BranchPredictor::scan_window(uint64_t w, uint64_t h) const {
+BranchPredictor::WindowScan BranchPredictor::scan_window(uint64_t w, uint64_t h, const Known& known) const {
+    // The window's BTB lookups, memoized until the BTB changes (btb_generation_).
+    WindowMemo& memo = window_memo_[(w >> 2) & (window_memos - 1)];
+    if (memo.w != w || memo.generation != btb_generation_ || memo.skip != known.skip) {
+        memo.w = w;
+        memo.generation = btb_generation_;
+        memo.skip = known.skip;
+        for (unsigned k = 0; k < 2; ++k) {
+            const uint64_t half = w + 2 * k;
+            memo.way[k] = -1;
+            if (half == known.skip || (k && ((half ^ w) >> 6) != 0)) continue;  // not looked at; past the line's end
+            memo.way[k] = static_cast<int8_t>(half == known.half ? known.way : veer_lookup(half, memo.slot[k]));
+            if (half == known.half) memo.slot[k] = known.slot;
+        }
+    }
     WindowScan s;
-    for (uint64_t half = w; half < w + 4; half += 2) {
-        if (half != w && ((half ^ w) >> 6) != 0) break;  // past the line's end
-        VeerSlot slot;
-        const int way = veer_lookup(half, slot);
-        if (way < 0) continue;
-        const BtbEntry& e = btb_[size_t{slot.set} * 2 + static_cast<size_t>(way)];
-        const bool taken = e.call || e.ret || veer_counter(slot, h) >= 2;
+    for (unsigned k = 0; k < 2; ++k) {
+        if (memo.way[k] < 0) continue;
+        const BtbEntry& e = btb_[size_t{memo.slot[k].set} * 2 + static_cast<size_t>(memo.way[k])];
+        const bool taken = e.call || e.ret || veer_counter(memo.slot[k], h) >= 2;
         if (s.valids++ == 0 || !s.taken) {
             s.taken = taken;
             s.target = e.ret && !e.call && !veer_ras_.empty() && veer_ras_[ras_top_].valid ? veer_ras_[ras_top_].addr : e.target;
@@ -147,15 +158,15 @@ BranchPredictor::WindowScan BranchPredictor::scan_window(uint64_t w, uint64_t h)
 uint64_t BranchPredictor::read_history(uint64_t end) const {
     const uint64_t w = window_of(end);
     if (w == window_) return window_history_;
-    return run_after_flush_ && w == window_of(run_start_) ? stale_history_ : fetch_history_;
+    return run_after_flush_ && w == run_window_ ? stale_history_ : fetch_history_;
 }
 
-uint64_t BranchPredictor::veer_window(uint64_t end) {
+uint64_t BranchPredictor::veer_window(uint64_t end, const Known& known) {
     const uint64_t w = window_of(end);
     if (w == window_) return window_history_;
     const uint64_t h = read_history(end);
-    const bool first = run_after_flush_ && w == window_of(run_start_);
-    if (!first) fetch_history_ = merged(h, scan_window(w, h), hmask_);  // the first's is lost
+    const bool first = run_after_flush_ && w == run_window_;
+    if (!first) fetch_history_ = merged(h, scan_window(w, h, known), hmask_);  // the first's is lost
     window_ = w;
     window_history_ = h;
     return h;
@@ -165,9 +176,9 @@ uint64_t BranchPredictor::wrong_path_history(uint64_t next, bool taken) const {
     uint64_t h = fetch_history_;
     uint64_t w = taken ? next & ~uint64_t{1} : next_window(window_);
     // Soon after a flush fetch is only just ahead of decode: the branch flushes before fetch moves on.
-    const bool refilling = run_after_flush_ && window_ - window_of(run_start_) < 4 * cfg_.refill_windows;
+    const bool refilling = run_after_flush_ && window_ - run_window_ < 4 * cfg_.refill_windows;
     for (unsigned n = refilling ? 0 : cfg_.wrong_path_windows; n > 0; --n) {
-        const WindowScan s = scan_window(w, h);
+        const WindowScan s = scan_window(w, h, {});
         h = merged(h, s, hmask_);
         w = s.taken ? s.target & ~uint64_t{1} : next_window(w);
     }
@@ -181,6 +192,7 @@ void BranchPredictor::redirect(uint64_t next, bool flush, uint64_t stale) {
         fetch_history_ = history_;
     }
     run_start_ = next;
+    run_window_ = window_of(next);
     run_after_flush_ = flush;
     window_ = ~uint64_t{0};
 }
@@ -235,8 +247,10 @@ BranchPredictor::VeerOutcome BranchPredictor::veer(uint64_t pc, unsigned size, V
         return out;
     }
     VeerSlot slot;
-    const uint64_t fhist = veer_window(pc + size - 2);
     const int hit = veer_lookup(pc + size - 2, slot);  // the entry of the branch's last 2 bytes
+    // The window's scan knows this half already; a 4-byte branch's first half is not looked at (an entry there
+    // would be a branch start error, which the model leaves out).
+    const uint64_t fhist = veer_window(pc + size - 2, {pc + size - 2, hit, slot, size == 4 ? pc : ~uint64_t{0}});
     BtbEntry* ways = &btb_[size_t{slot.set} * 2];
     if (hit >= 0) lru_[slot.set] = ways[0].valid && ways[0].tag == slot.tag ? 1 : 0;  // the other way replaces next
     // A hit on another kind of instruction, or a direct one to another target: a branch error.
@@ -247,6 +261,7 @@ BranchPredictor::VeerOutcome BranchPredictor::veer(uint64_t pc, unsigned size, V
         const bool wrong_target = kind != VeerKind::ret && taken && e.target != target;
         if (wrong_kind || wrong_target) {
             ways[hit].valid = false;
+            ++btb_generation_;
             out.flush = true;
             out.mispredicted = taken && kind != VeerKind::other;  // refetched unpredicted
             redirect(taken ? target : pc + size, true, wrong_path_history(e.target, true));
@@ -288,6 +303,7 @@ BranchPredictor::VeerOutcome BranchPredictor::veer(uint64_t pc, unsigned size, V
         redirect(taken ? target : fall_through, out.flush, out.flush ? wrong_path_history(predicted_next, predicted) : 0);
     if (out.mispredicted && taken && hit < 0) {
         const unsigned w = lru_[slot.set];
+        ++btb_generation_;
         ways[w] = {true, kind == VeerKind::call || kind == VeerKind::jump, kind == VeerKind::ret || kind == VeerKind::jump,
                    size == 4, slot.bank, slot.tag, target};
         lru_[slot.set] = static_cast<uint8_t>(w ^ 1u);

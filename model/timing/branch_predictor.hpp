@@ -108,7 +108,7 @@ private:
     // fetch_history_ the one fetch reads the BHT with. Fetch runs in 4-byte windows from run_start_, the address
     // it was last sent to; window_ is the window of the last branch seen, read with window_history_.
     uint64_t fetch_history_ = 0, stale_history_ = 0, window_history_ = 0;
-    uint64_t run_start_ = 0, window_ = ~uint64_t{0};
+    uint64_t run_start_ = 0, run_window_ = 0, window_ = ~uint64_t{0};
     bool run_after_flush_ = false;
     uint64_t window_of(uint64_t half) const { return window_in_run(half, run_start_); }
     static uint64_t window_in_run(uint64_t half, uint64_t start);
@@ -119,14 +119,29 @@ private:
         bool taken = false;
         uint64_t target = 0;
     };
-    WindowScan scan_window(uint64_t w, uint64_t h) const;
+    struct Known {  // a half whose lookup is known (its way, -1 for none, and slot), and one not to look at
+        uint64_t half = ~uint64_t{0};
+        int way = -1;
+        VeerSlot slot{};
+        uint64_t skip = ~uint64_t{0};
+    };
+    WindowScan scan_window(uint64_t w, uint64_t h, const Known& known) const;
+    struct WindowMemo {
+        uint64_t w = ~uint64_t{0}, skip = 0;
+        uint64_t generation = 0;
+        int8_t way[2] = {-1, -1};
+        VeerSlot slot[2];
+    };
+    static constexpr size_t window_memos = 256;
+    mutable std::array<WindowMemo, window_memos> window_memo_{};
+    uint64_t btb_generation_ = 1;  // changes with every BTB write: the memo's lookups are then redone
     static uint64_t merged(uint64_t h, const WindowScan& s, uint64_t mask) {
         return s.valids ? ((h << s.valids) | (s.taken ? 1u : 0u)) & mask : h;
     }
     // The fetch history after the windows fetched past a flushing branch until the flush (wrong_path_windows).
     uint64_t wrong_path_history(uint64_t next, bool taken) const;
     uint64_t read_history(uint64_t end) const;  // the history the window of `end` reads the BHT with
-    uint64_t veer_window(uint64_t end);         // read_history(end), and the window's effect on fetch_history_
+    uint64_t veer_window(uint64_t end, const Known& known);  // read_history(end), and the window's effect
     void redirect(uint64_t next, bool flush, uint64_t stale = 0);
     void ras_push(uint64_t addr);
     RasEntry ras_pop();
