@@ -117,17 +117,13 @@ uint8_t& BranchPredictor::veer_counter(const VeerSlot& slot, uint64_t history) {
 // - A flush restores the history from execute's (history_: the outcome of each executed branch that hit) one
 //   cycle late: the first window fetched after it reads the BHT with the history fetch had before the flush, and
 //   what that window shifts in is lost until the next flush.
-uint64_t BranchPredictor::window_in_run(uint64_t half, uint64_t start) {
-    if (!(start & 2) || half < start || ((half ^ start) >> 6) != 0) return half & ~uint64_t{3};
-    return ((half - start) & 2) ? half - 2 : half;
-}
 
 uint64_t BranchPredictor::next_window(uint64_t w) {
     const uint64_t n = ((w >> 2) + 1) << 2;
     return ((n ^ w) >> 6) != 0 ? n : n | (w & 2);
 }
 
-BranchPredictor::WindowScan BranchPredictor::scan_window(uint64_t w, uint64_t h, const Known& known) const {
+inline BranchPredictor::WindowScan BranchPredictor::scan_window(uint64_t w, uint64_t h, const Known& known) const {
     // The window's BTB lookups, memoized until the BTB changes (btb_generation_).
     WindowMemo& memo = window_memo_[(w >> 2) & (window_memos - 1)];
     if (memo.w != w || memo.generation != btb_generation_ || memo.skip != known.skip) {
@@ -161,11 +157,11 @@ uint64_t BranchPredictor::read_history(uint64_t end) const {
     return run_after_flush_ && w == run_window_ ? stale_history_ : fetch_history_;
 }
 
-uint64_t BranchPredictor::veer_window(uint64_t end, const Known& known) {
+inline uint64_t BranchPredictor::veer_window(uint64_t end, const Known& known) {
     const uint64_t w = window_of(end);
     if (w == window_) return window_history_;
-    const uint64_t h = read_history(end);
     const bool first = run_after_flush_ && w == run_window_;
+    const uint64_t h = first ? stale_history_ : fetch_history_;
     if (!first) fetch_history_ = merged(h, scan_window(w, h, known), hmask_);  // the first's is lost
     window_ = w;
     window_history_ = h;

@@ -111,7 +111,10 @@ private:
     uint64_t run_start_ = 0, run_window_ = 0, window_ = ~uint64_t{0};
     bool run_after_flush_ = false;
     uint64_t window_of(uint64_t half) const { return window_in_run(half, run_start_); }
-    static uint64_t window_in_run(uint64_t half, uint64_t start);
+    static uint64_t window_in_run(uint64_t half, uint64_t start) {
+        if (!(start & 2) || half < start || ((half ^ start) >> 6) != 0) return half & ~uint64_t{3};
+        return ((half - start) & 2) ? half - 2 : half;
+    }
     static uint64_t next_window(uint64_t w);
     // One window's effect on a fetch history h: BTB hits, the direction fetch follows, where it goes if taken.
     struct WindowScan {
