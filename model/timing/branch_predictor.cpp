@@ -101,9 +101,6 @@ int BranchPredictor::veer_lookup(uint64_t end, VeerSlot& slot) const {
         if (ways[w].valid && ways[w].tag == slot.tag && ways[w].bank == slot.bank) hit = w;
     return hit;
 }
-uint8_t& BranchPredictor::veer_counter(const VeerSlot& slot, uint64_t history) {
-    return counters_[slot.bank * half_ + ((slot.set ^ history) & (half_ - 1))];
-}
 
 // The fetch-side global history (el2_ifu_bp_ctl.sv: fghr, merged_ghr, fghr_ns; el2_ifu_ifc_ctl.sv:
 // fetch_addr_next), checked against a copy of the RTL that prints each BHT read (tests/veer-rtl/rtl_trace.sh bht,
@@ -154,13 +151,13 @@ inline BranchPredictor::WindowScan BranchPredictor::scan_window(uint64_t w, uint
 uint64_t BranchPredictor::read_history(uint64_t end) const {
     const uint64_t w = window_of(end);
     if (w == window_) return window_history_;
-    return run_after_flush_ && w == run_window_ ? stale_history_ : fetch_history_;
+    return first_after_flush(w) ? stale_history_ : fetch_history_;
 }
 
 inline uint64_t BranchPredictor::veer_window(uint64_t end, const Known& known) {
     const uint64_t w = window_of(end);
     if (w == window_) return window_history_;
-    const bool first = run_after_flush_ && w == run_window_;
+    const bool first = first_after_flush(w);
     const uint64_t h = first ? stale_history_ : fetch_history_;
     if (!first) fetch_history_ = merged(h, scan_window(w, h, known), hmask_);  // the first's is lost
     window_ = w;

@@ -100,10 +100,11 @@ private:
     mutable std::array<SlotMemo, slot_memos> slot_memo_;
     // The way of the BTB entry for the branch whose last 2 bytes are at `end` (-1: none), and its set, tag, bank.
     int veer_lookup(uint64_t end, VeerSlot& slot) const;
-    uint8_t& veer_counter(const VeerSlot& slot, uint64_t history);
-    const uint8_t& veer_counter(const VeerSlot& slot, uint64_t history) const {
-        return counters_[slot.bank * half_ + ((slot.set ^ history) & (half_ - 1))];
+    size_t counter_index(const VeerSlot& slot, uint64_t history) const {
+        return slot.bank * half_ + ((slot.set ^ history) & (half_ - 1));
     }
+    uint8_t& veer_counter(const VeerSlot& slot, uint64_t history) { return counters_[counter_index(slot, history)]; }
+    uint8_t veer_counter(const VeerSlot& slot, uint64_t history) const { return counters_[counter_index(slot, history)]; }
     // veer_el2's two global histories (BranchPredictor::veer_window has the rules): history_ is execute's,
     // fetch_history_ the one fetch reads the BHT with. Fetch runs in 4-byte windows from run_start_, the address
     // it was last sent to; window_ is the window of the last branch seen, read with window_history_.
@@ -111,6 +112,8 @@ private:
     uint64_t run_start_ = 0, run_window_ = 0, window_ = ~uint64_t{0};
     bool run_after_flush_ = false;
     uint64_t window_of(uint64_t half) const { return window_in_run(half, run_start_); }
+    // The first window after a flush: it reads stale_history_ and its bits are lost.
+    bool first_after_flush(uint64_t w) const { return run_after_flush_ && w == run_window_; }
     static uint64_t window_in_run(uint64_t half, uint64_t start) {
         if (!(start & 2) || half < start || ((half ^ start) >> 6) != 0) return half & ~uint64_t{3};
         return ((half - start) & 2) ? half - 2 : half;

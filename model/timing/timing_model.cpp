@@ -221,6 +221,8 @@ uint64_t TimingModel::timed(const isa::RetiredInsn& insn, uint64_t pc, unsigned 
         for (uint32_t m = src; m; m &= m - 1) {
             const unsigned r = ctz(m);
             const uint64_t need = ready_[r] + ((insn.regs.addr >> r) & 1u ? p_.early_address : 0u);
+            // A register ready when the divider frees holds the last division's result (its ready time is the
+            // division's time, below).
             const bool from_divider = !p_.late_store_data_div && ready_[r] == divider_free_;
             const unsigned slack = (late >> r) & 1u && !from_divider ? p_.late_store_data : 0u;
             if (need > now_ + stall + slack) stall = need - now_ - slack;
