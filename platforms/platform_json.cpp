@@ -206,6 +206,8 @@ void visit_timing(V& v, TimingParams& t) {
     v("dbus_read_cmd", t.dbus_read_cmd);
     v("ibuf_merge_window", t.ibuf_merge_window);
     v("ibuf_timeout", t.ibuf_timeout);
+    v("store_buffer", t.store_buffer);
+    v.event("ev_store_buffer_full", t.ev_store_buffer_full);
     v("fill_buffer_fetches", t.fill_buffer_fetches);
     v("fill_buffer_cycles", t.fill_buffer_cycles);
     v("predict_exc_return", t.predict_exc_return);
@@ -227,7 +229,7 @@ void visit_timing(V& v, TimingParams& t) {
 }
 // Every field of TimingParams is in visit_timing: a new field changes the size and stops the build here. Add it
 // to visit_timing (and docs/platform-files.md), then update the size.
-static_assert(sizeof(TimingParams) == 648,
+static_assert(sizeof(TimingParams) == 656,
               "TimingParams changed: add the new field to visit_timing in platforms/platform_json.cpp");
 
 constexpr std::pair<timing::PredictorConfig::Direction, const char*> directions[] = {

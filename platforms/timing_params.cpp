@@ -253,6 +253,11 @@ TimingParams veer() {
     // next stores to its word within 7 cycles join it (busmix: byte stores, a word a transaction).
     p.dbus_queue = true;
     p.dbus_read_cmd = 2;
+    // The DCCM store buffer (el2_lsu_stbuf.sv, DEPTH 4 in the default build; StoreBuffer): event 34's store-buffer
+    // half, the cycles it is full (tests/veer-rtl/recursion 89, dhrystone_like 26, vm 13; stbuf.py derives the same
+    // from the RTL's exec.log and from the model's cycles).
+    p.store_buffer = 4;
+    p.ev_store_buffer_full = 34;
     p.ibuf_merge_window = 7;
     p.ibuf_timeout = 11;
     // Instructions aligned and decoded (7, 8) equal those committed on every probe (tests/veer-rtl): no

@@ -250,8 +250,13 @@ void TimingModel::touch_body(const BlockMemo& m, const BlockMemo::Recording& r) 
 uint64_t TimingModel::step_body(BlockMemo& m, const MemRef* mem, const uint8_t* n_mem, EventBatch& b, bool with_tail) {
     ++m.stepped;
     uint64_t cycles = 0;
-    for (size_t i = 0, at = 0; i < m.size(); at += n_mem[i], ++i)
-        cycles += step(m.insns_[i], m.pcs_[i], m.sizes_[i], m.pcs_[i] + m.sizes_[i], mem + at, n_mem[i], b);
+    // step() without handing out the store buffer's count (step_block() does, after).
+    for (size_t i = 0, at = 0; i < m.size(); at += n_mem[i], ++i) {
+        const isa::RetiredInsn& in = m.insns_[i];
+        const uint64_t next = m.pcs_[i] + m.sizes_[i];
+        const unsigned flush = in.branch ? predict(in, m.pcs_[i], m.sizes_[i], next, b) : 0;
+        cycles += timed(in, m.pcs_[i], m.sizes_[i], mem + at, n_mem[i], b, flush);
+    }
     if (with_tail) cycles += timed(*tail_insn_, m.pcs_[m.size()], m.sizes_[m.size()], nullptr, 0, b, tail_flush_);
     return cycles;
 }
@@ -295,7 +300,10 @@ uint64_t TimingModel::record_body(BlockMemo& m, const MemRef* mem, const uint8_t
     const uint64_t now0 = now_;
     if (p_.dbus_queue) dbus_entry_ = dbus_canonical(now_);
     body_events_.clear();
+    std::vector<uint64_t> commits;  // the body's loads and stores' commit cycles (store_buffer)
+    if (stbuf_) ls_log_ = &commits;
     const uint64_t cycles = step_body(m, mem, n_mem, body_events_, with_tail);
+    ls_log_ = nullptr;
     for (const auto& e : body_events_.events) b.add(e.event, e.count);
     auto same = [](const Counts& before, const Counts& after, uint64_t lookups) {
         return after.accesses - before.accesses == lookups && after.refills == before.refills && after.writebacks == before.writebacks;
@@ -331,6 +339,17 @@ uint64_t TimingModel::record_body(BlockMemo& m, const MemRef* mem, const uint8_t
     for (size_t k = 0; k < r.fetched.size(); ++k)
         r.fetched[k] = (k < p_.fetch_queue && fetched_held(k) ? fetched_held(k) : fetch_at_) - now0;
     r.refetch = refetch_;
+    if (stbuf_) {
+        size_t k = 0;
+        for (size_t i = 0, at = 0; i < m.size(); at += n_mem[i], ++i) {
+            const isa::RetiredInsn& in = m.insns_[i];
+            if (!is_data(in) || in.cond_failed) continue;
+            if (k == commits.size()) return cycles;  // not what this file expects of step(): never replayed
+            r.ls_commit.push_back({static_cast<uint16_t>(at), in.cls == isa::InsnClass::store, n_mem[i] != 0,
+                                   static_cast<uint32_t>(commits[k++] - now0)});
+        }
+        if (k != commits.size()) return cycles;
+    }
     if (p_.dbus_queue) {
         uint64_t bus_addr[BlockMemo::max_bus];
         const size_t nb = bus_addresses(m, mem, bus_addr);
@@ -361,7 +380,9 @@ uint64_t TimingModel::record_body(BlockMemo& m, const MemRef* mem, const uint8_t
 
 uint64_t TimingModel::step_block(BlockMemo& m, const MemRef* mem, const uint8_t* n_mem, EventBatch& b) {
     if (!m.prepared_) prepare(m, n_mem);
-    return block(m, mem, n_mem, b, false);
+    const uint64_t cycles = block(m, mem, n_mem, b, false);
+    emit_store_buffer(b);
+    return cycles;
 }
 
 uint64_t TimingModel::step_block(BlockMemo& m, const MemRef* mem, const uint8_t* n_mem, const BlockTail& t, EventBatch& b) {
@@ -374,7 +395,9 @@ uint64_t TimingModel::step_block(BlockMemo& m, const MemRef* mem, const uint8_t*
     // The prediction first: it reads and writes only the predictor, which the body does not touch.
     tail_flush_ = predict(in, t.pc, t.size, t.next_pc, b);
     tail_insn_ = &in;
-    return block(m, mem, n_mem, b, true);
+    const uint64_t cycles = block(m, mem, n_mem, b, true);
+    emit_store_buffer(b);
+    return cycles;
 }
 
 // The body (and the tail with_tail) from a recording of the same entry state, or stepped and recorded.
@@ -406,6 +429,10 @@ void TimingModel::replay_body(BlockMemo& m, const BlockMemo::Recording& r, const
     touch_body(m, r);
     for (const auto& e : r.events) b.add(e.event, e.count);
     const uint64_t now0 = now_;
+    if (stbuf_)
+        for (const auto& c : r.ls_commit) {
+            store_buffer_commit(c.store, now0 + c.commit, c.has_mem ? mem + c.mem : nullptr, c.has_mem ? 1 : 0);
+        }
     for (const auto& [reg, d] : r.ready) ready_[reg] = now0 + static_cast<uint64_t>(d);
     prev_issue_ = now0 + static_cast<uint64_t>(r.prev_issue);
     if (m.has_div_) divider_free_ = now0 + static_cast<uint64_t>(r.divider_free);
@@ -512,7 +539,8 @@ bool TimingModel::same_state(const TimingModel& o) const {
            last_ifetch_line_ == o.last_ifetch_line_ && last_fetch_ == o.last_fetch_ && fill_line_ == o.fill_line_ && fill_at_ == o.fill_at_ && phase_line_ == o.phase_line_ &&
            refetch_ == o.refetch_ && (!p_.fetch_queue || refetch_ || same_fetch(o)) &&
            last_miss_line_ == o.last_miss_line_ && next_fetch_new_ == o.next_fetch_new_ && flushed_ == o.flushed_ && next_csr_ == o.next_csr_ &&
-           postsync_until_ == o.postsync_until_ && csr_write_issue_ == o.csr_write_issue_ && dbus_ == o.dbus_ && same_cache(l1i_, o.l1i_) &&
+           postsync_until_ == o.postsync_until_ && csr_write_issue_ == o.csr_write_issue_ && dbus_ == o.dbus_ &&
+           stbuf_ == o.stbuf_ && same_cache(l1i_, o.l1i_) &&
            same_cache(l1d_, o.l1d_) && same_cache(l2_, o.l2_) && same_cache(itlb_, o.itlb_) &&
            same_cache(dtlb_, o.dtlb_) && same_cache(main_tlb_, o.main_tlb_);
 }

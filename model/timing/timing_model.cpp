@@ -32,6 +32,12 @@ uint32_t trap_entry(uint32_t mstatus) { return (mstatus & ~0x88u) | ((mstatus & 
 
 TimingModel::TimingModel(const TimingParams& p) : p_(p), bp_(p.predictor), seen_target_(1024, 0) {
     if (p.fetch_queue > fetched_.size()) throw std::invalid_argument("timing: fetch_queue is at most 4");
+    if (p.store_buffer > 8) throw std::invalid_argument("timing: store_buffer is at most 8");
+    if (p.store_buffer) stbuf_.emplace(p.store_buffer);
+    if (p.local_data) {
+        dccm_base_ = p.local_data->base;
+        dccm_size_ = p.local_data->size;
+    }
     if (p.l1d) l1d_.emplace(*p.l1d);
     if (p.l1i) l1i_.emplace(*p.l1i);
     if (p.l2) l2_.emplace(*p.l2);
@@ -138,8 +144,11 @@ void TimingModel::take_interrupt(unsigned cause, bool from_halt) {
 uint64_t TimingModel::step(const isa::RetiredInsn& insn, uint64_t pc, unsigned size, uint64_t next_pc,
                            const MemRef* mem, unsigned n_mem, EventBatch& b) {
     const unsigned flush = insn.branch ? predict(insn, pc, size, next_pc, b) : 0;
-    return timed(insn, pc, size, mem, n_mem, b, flush);
+    const uint64_t cycles = timed(insn, pc, size, mem, n_mem, b, flush);
+    emit_store_buffer(b);
+    return cycles;
 }
+
 
 // Branches: direction for conditional ones (an A32/T32 branch whose condition failed is one not taken), target
 // for indirect ones. Only the predictor's state is read and written here, and only prediction events are added.
@@ -512,6 +521,7 @@ uint64_t TimingModel::timed(const isa::RetiredInsn& insn, uint64_t pc, unsigned 
     prev_dst_ = dst;
     prev_cls_ = insn.cls;
     now_ += cycles;
+    if (stbuf_ && data) store_buffer_commit(insn.cls == C::store, now_, mem, n_mem);
     return cycles;
 }
 
@@ -634,6 +644,7 @@ std::vector<uint32_t> TimingModel::address_events() const {
     if (p_.local_data)
         for (uint32_t e : {p_.ev_bus_access, p_.ev_bus_load, p_.ev_bus_store, p_.ev_bus_misaligned})
             if (e != no_event) v.push_back(e);
+    if (p_.store_buffer && p_.ev_store_buffer_full != no_event) v.push_back(p_.ev_store_buffer_full);
     return v;
 }
 

@@ -15,6 +15,7 @@
 #include "model/core/pmu.hpp"
 #include "model/timing/branch_predictor.hpp"
 #include "model/timing/cache.hpp"
+#include "model/timing/store_buffer.hpp"
 
 namespace pmusim::timing {
 
@@ -113,6 +114,11 @@ struct TimingParams {
     //    after `ibuf_timeout` cycles, whichever is first, and can give its bytes to loads until its command has gone.
     bool dbus_queue = false;
     unsigned dbus_read_cmd = 0, ibuf_merge_window = 0, ibuf_timeout = 0;
+    // VeeR EL2's DCCM store buffer (StoreBuffer, store_buffer.hpp): its entries (0: not followed) and the event that
+    // counts the cycles it is full, followed from the commit cycles of the loads and stores (it does not change
+    // them); the DCCM is local_data.
+    unsigned store_buffer = 0;
+    uint32_t ev_store_buffer_full = no_event;
     // After an I-cache refill, the rest of the line comes from the fill buffer: its fetches are not hits, and the
     // refill itself counts one (VeeR EL2 event 2).
     bool fill_buffer_fetches = false;
@@ -248,6 +254,14 @@ private:
         int64_t fetch_at = 0;
         std::array<uint64_t, 4> fetched{};  // fetched_ as fetched_held() has it, relative to the entry (record_body)
         bool refetch = false;
+        // store_buffer: per load and store of the body, in order, where its access lies in the body's and its
+        // commit cycle relative to the entry (its cycles as step() timed them).
+        struct LsCommit {
+            uint16_t mem;        // its first access among the body's
+            bool store, has_mem;  // a store; the trace gives its address
+            uint32_t commit;
+        };
+        std::vector<LsCommit> ls_commit;
         std::vector<uint8_t> ifetch;  // the instructions that look up the ITLB and the I-cache, in order
         // dbus_queue: the D-bus buffer's state at the exit, its cycles relative to the entry, each address as where
         // it comes from (dbus_source).
@@ -470,6 +484,27 @@ private:
         }
     };
     DbusState dbus_, dbus_entry_;  // dbus_entry_: record_body's scratch
+    // The store buffer (store_buffer > 0): fed by timed() with each load and store's commit, and by a replayed
+    // recording with the commits it recorded; its count is handed out by step() and step_block() alone, so that
+    // no recording holds it. ls_log_: record_body's list of the body's commit cycles (nullptr when not recording).
+    std::optional<StoreBuffer> stbuf_;
+    std::vector<uint64_t>* ls_log_ = nullptr;
+    void store_buffer_commit(bool store, uint64_t commit, const MemRef* mem, unsigned n_mem) {
+        if (n_mem == 0) {  // no address in the trace: at decode all the same, not taken as a DCCM access
+            stbuf_->commit(commit, store, false, 0, 0);
+        } else {
+            const uint64_t first = mem[0].addr, last = first + (mem[0].size ? mem[0].size - 1 : 0);
+            stbuf_->commit(commit, store, first - dccm_base_ < dccm_size_, first, last);
+        }
+        if (ls_log_) ls_log_->push_back(commit);
+    }
+    uint64_t dccm_base_ = 0, dccm_size_ = 0;  // local_data, for the store buffer
+    void emit_store_buffer(EventBatch& b) {
+        if (stbuf_) {
+            stbuf_->settle(now_);
+            if (const uint64_t n = stbuf_->take()) b.add(p_.ev_store_buffer_full, n);
+        }
+    }
     // The state as it acts from `now` on (the same behaviour, a canonical form): a channel free in the past free
     // now, a store whose timer ran out long ago gone, a store or read no load can meet any more forgotten. timed()
     // starts from it; the block timing keys on it.

@@ -14,6 +14,12 @@
 #   bht   the BHT's reads at fetch where the BTB hits (fetch address, GHR, index, valid and direction bits), its
 #         writes (W0 from a misprediction, W2 from a committed branch) and each flush's restored GHR
 #         (el2_ifu_bp_ctl.sv)
+#   bbuf  each cycle the D-bus buffer holds anything or the store buffer is full (el2_lsu_bus_buffer.sv; event 34
+#         is lsu_stbuf_full_any | lsu_bus_buffer_full_any): the count buf_numvld_any, the bus buffer full, the
+#         store buffer full, a dual (misaligned) access at decode and a load or store there, the bus requests in M
+#         and R and whether each is dual, the ibuf, and each entry's state (0 IDLE, 1 START_WAIT, 2 CMD, 3 RESP,
+#         4 DONE_PARTIAL, 5 DONE_WAIT, 6 DONE), entry 0 first:
+#           t=TIME n= full= stfull= duald= vald= reqm= dualm= reqr= dualr= ibuf= st=
 # The copy is made once per KIND in VEER_TRACE_WORK-KIND (default /tmp/veer-rtl-trace-KIND) from the kit's prepared sources
 # in VEER_WORK (default /tmp/veer-rtl, built by the kit's build.sh): an `always` block is added to the module, then
 # the kit's build.sh builds it (1-3 minutes). Output in OUT (default /tmp/rtl-trace/KIND/PROBE): the kit's files and
@@ -24,8 +30,8 @@ HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 . "$HERE/common/kit.sh"
 KIT=${VEER_KIT:-$HERE/../../../shared/veer-rtl}
 WORK=${VEER_WORK:-/tmp/veer-rtl}
-kind=${1:?usage: rtl_trace.sh lsu|bp|bht|exu PROBE [OUT]}
-p=${2:?usage: rtl_trace.sh lsu|bp|bht|exu PROBE [OUT]}
+kind=${1:?usage: rtl_trace.sh lsu|bp|bht|exu|bbuf PROBE [OUT]}
+p=${2:?usage: rtl_trace.sh lsu|bp|bht|exu|bbuf PROBE [OUT]}
 TWORK=${VEER_TRACE_WORK:-/tmp/veer-rtl-trace}-$kind
 OUT=${3:-/tmp/rtl-trace/$kind/$p}
 case $kind in
@@ -33,7 +39,8 @@ case $kind in
   bp) file=design/dec/el2_dec_tlu_ctl.sv; clk=free_l2clk ;;
   bht) file=design/ifu/el2_ifu_bp_ctl.sv; clk=clk ;;
   exu) file=design/exu/el2_exu.sv; clk=clk ;;
-  *) echo "rtl_trace: unknown kind '$kind' (expected lsu, bp, bht or exu)" >&2; exit 2 ;;
+  bbuf) file=design/lsu/el2_lsu.sv; clk=clk ;;
+  *) echo "rtl_trace: unknown kind '$kind' (expected lsu, bp, bht, exu or bbuf)" >&2; exit 2 ;;
 esac
 [ -f "$HERE/$p/$p.c" ] || { echo "rtl_trace: no probe $HERE/$p/$p.c" >&2; exit 2; }
 [ -x "$KIT/build.sh" ] || { echo "rtl_trace: no RTL kit at $KIT (set VEER_KIT)" >&2; exit 2; }
@@ -68,6 +75,14 @@ body = {
    if (|bht_wr_en0) $display("RTLDBG W0 t=%0t idx=%h en=%b data=%h", $time, bht_wr_addr0, bht_wr_en0, bht_wr_data0);
    if (|bht_wr_en2) $display("RTLDBG W2 t=%0t idx=%h en=%b data=%h", $time, bht_wr_addr2, bht_wr_en2, bht_wr_data2);
    if (exu_flush_final) $display("RTLDBG F t=%0t fghr_restore=%h", $time, exu_mp_fghr);
+""",
+    "bbuf": """   if ((bus_intf.bus_buffer.buf_numvld_any != 0) | lsu_stbuf_full_any)
+      $display("RTLDBG t=%0t n=%0d full=%0d stfull=%0d duald=%0d vald=%0d reqm=%0d dualm=%0d reqr=%0d dualr=%0d ibuf=%0d st=%0d%0d%0d%0d",
+               $time, bus_intf.bus_buffer.buf_numvld_any, lsu_bus_buffer_full_any, lsu_stbuf_full_any,
+               bus_intf.bus_buffer.ldst_dual_d, bus_intf.bus_buffer.dec_lsu_valid_raw_d, bus_intf.bus_buffer.lsu_busreq_m,
+               bus_intf.bus_buffer.ldst_dual_m, bus_intf.bus_buffer.lsu_busreq_r, bus_intf.bus_buffer.ldst_dual_r,
+               bus_intf.bus_buffer.ibuf_valid, bus_intf.bus_buffer.buf_state[0], bus_intf.bus_buffer.buf_state[1],
+               bus_intf.bus_buffer.buf_state[2], bus_intf.bus_buffer.buf_state[3]);
 """,
 }[kind]
 s = open(path).read()
