@@ -131,6 +131,7 @@ void visit_timing(V& v, TimingParams& t) {
     v("early_address", t.early_address);
     v("late_store_data", t.late_store_data);
     v("late_store_data_div", t.late_store_data_div);
+    v("late_store_data_side_effect", t.late_store_data_side_effect);
     v("dual_issue", t.dual_issue);
     v("mispredict_penalty", t.mispredict_penalty);
     v.object("predictor", t.predictor, [](V& w, timing::PredictorConfig& c) { visit_predictor(w, c); });
@@ -210,6 +211,7 @@ void visit_timing(V& v, TimingParams& t) {
     v.event("ev_store_buffer_full", t.ev_store_buffer_full);
     v("fill_buffer_fetches", t.fill_buffer_fetches);
     v("fill_buffer_cycles", t.fill_buffer_cycles);
+    v("fill_redirect_commit", t.fill_redirect_commit);
     v("predict_exc_return", t.predict_exc_return);
     v.event("ev_irq_disabled", t.ev_irq_disabled);
     v("mstatus_write_extra", t.mstatus_write_extra);

@@ -192,7 +192,13 @@ TimingParams veer() {
     // (tests/veer-rtl/vm, fetch_trace.sh: `rem a5,t1,a5` then `c.sw a5,0(a0)`, 2 steps: the store 6 cycles after
     // the rem, 5 with the slack; its windows' fetch and decode stalls, events 28 and 30, one short per such store).
     p.late_store_data_div = false;
-    p.bus_store_penalty = 1;
+    // A store to the side-effect mailbox waits for its data as any consumer does, with no late-data slack:
+    // hello_world's `sb` of a byte its bus load brought commits 5 cycles after the load (a consumer's 5; a store
+    // to memory without side effects, 4: axi_stride); tests/veer-rtl/irq's mailbox stores of values ready long
+    // before commit 1 cycle after the instruction before them (they cost nothing more: the 1 cycle the model
+    // used to add to every side-effect store showed as a fetch stall, event 28, in its wait loops).
+    p.late_store_data_side_effect = false;
+    p.bus_store_penalty = 0;
     p.store_penalty_side_effect_only = true;
     // Code is fetched over the I-bus until the program makes its region cacheable with mrac (mrac resets to 0):
     // hello_world's first 8 instructions commit 7, 7, 6, 6, 7, 7, 6 and 6 cycles apart (6.5 on average; 7 taken,
@@ -218,6 +224,7 @@ TimingParams veer() {
     // tests/veer-rtl/busgap, fetch_trace.sh: after a miss the fill buffer serves the line's fetches for 15 cycles
     // from the first (6-10 fetches where bus loads hold the fetch up); from the 16th on they hit in the cache.
     p.fill_buffer_cycles = 16;
+    p.fill_redirect_commit = 18;
     p.ev_l1i_refill = 3;
     // Event 2 counts the IFU's 4-byte fetches that hit (el2_ifu_ifc_ctl: the next fetch address is the last plus
     // 4; el2_ifu_mem_ctl: ifu_pmu_ic_hit per fetch). Event 42 counts I-bus read commands: one per 8-byte beat of a

@@ -95,9 +95,14 @@ size_t TimingModel::body_key(const BlockMemo& m, const MemRef* mem, const uint8_
     // How long the fill buffer still serves that line (fill_buffer_cycles), from the earliest cycle the body's
     // fetches can come (the last fetch's next, or 2 before the first commit after a flush); recorded bodies never
     // refill (every lookup hits), so fill_at_ is the entry's at the exit too.
-    if (p_.fill_buffer_cycles && p_.fetch_queue && fill_line_ != ~uint64_t{0}) {
+    // With fill_redirect_commit, also how long a redirect into that line still waits (recorded bodies never refill:
+    // fill_start_ is the entry's at the exit too).
+    if (((p_.fill_buffer_cycles && p_.fetch_queue) || p_.fill_redirect_commit) && fill_line_ != ~uint64_t{0}) {
         const uint64_t base = std::min(fetch_at_ + 1, now_ - 2), until = fill_at_ + p_.fill_buffer_cycles;
-        key[n++] = until > base ? until - base : 0;
+        const uint64_t due = fill_start_ + p_.fill_redirect_commit;
+        const uint64_t wait = p_.fill_redirect_commit && due > now_ ? due - now_ : 0;
+        if (wait >= (uint64_t{1} << 31)) return 0;
+        key[n++] = (p_.fill_buffer_cycles && p_.fetch_queue && until > base ? until - base : 0) | wait << 32;
     }
     // How far back the last fetch was (fetch_queue; timed() keeps it within reach), or that the next follows a flush.
     if (p_.fetch_queue && !refetch_) {
@@ -536,7 +541,7 @@ bool TimingModel::same_state(const TimingModel& o) const {
     return now_ == o.now_ && ready_ == o.ready_ && prev_issue_ == o.prev_issue_ && prev_dst_ == o.prev_dst_ &&
            prev_cls_ == o.prev_cls_ && pair_open_ == o.pair_open_ && pending_extra_ == o.pending_extra_ &&
            divider_free_ == o.divider_free_ && mstatus_ == o.mstatus_ && cacheable_ == o.cacheable_ &&
-           last_ifetch_line_ == o.last_ifetch_line_ && last_fetch_ == o.last_fetch_ && fill_line_ == o.fill_line_ && fill_at_ == o.fill_at_ && phase_line_ == o.phase_line_ &&
+           last_ifetch_line_ == o.last_ifetch_line_ && last_fetch_ == o.last_fetch_ && fill_line_ == o.fill_line_ && fill_at_ == o.fill_at_ && fill_start_ == o.fill_start_ && phase_line_ == o.phase_line_ &&
            refetch_ == o.refetch_ && (!p_.fetch_queue || refetch_ || same_fetch(o)) &&
            last_miss_line_ == o.last_miss_line_ && next_fetch_new_ == o.next_fetch_new_ && flushed_ == o.flushed_ && next_csr_ == o.next_csr_ &&
            postsync_until_ == o.postsync_until_ && csr_write_issue_ == o.csr_write_issue_ && dbus_ == o.dbus_ &&

@@ -226,7 +226,11 @@ uint64_t TimingModel::timed(const isa::RetiredInsn& insn, uint64_t pc, unsigned 
     // cycles before the rest, the data a store writes `late_store_data` cycles after).
     uint64_t stall = 0;
     if (!paired) {
-        const uint32_t late = insn.cls == isa::InsnClass::store ? src & ~insn.regs.addr : 0u;
+        uint32_t late = insn.cls == isa::InsnClass::store ? src & ~insn.regs.addr : 0u;
+        // A store to a side-effect region over the bus (late_store_data_side_effect false): no slack.
+        if (late && !p_.late_store_data_side_effect && n_mem && p_.local_data && !p_.local_data->contains(mem[0].addr) &&
+            !((cacheable_ >> ((mem[0].addr >> 28) & 15u)) & 1u))
+            late = 0;
         for (uint32_t m = src; m; m &= m - 1) {
             const unsigned r = ctz(m);
             const uint64_t need = ready_[r] + ((insn.regs.addr >> r) & 1u ? p_.early_address : 0u);
@@ -345,6 +349,7 @@ uint64_t TimingModel::timed(const isa::RetiredInsn& insn, uint64_t pc, unsigned 
     unsigned span = 1;
     bool refilled = false;  // the line missed: the fetch waited for it (wfm), not for room in the buffer
     if (l1i_ && !local_code) {
+        const bool redirected = next_fetch_new_;
         if (next_fetch_new_) {
             last_ifetch_line_ = last_fetch_ = ~uint64_t{0};
             phase_line_ = p_.fetch_keeps_halfword && (pc & 2u) ? l1i_->line_of(pc) : ~uint64_t{0};
@@ -360,6 +365,13 @@ uint64_t TimingModel::timed(const isa::RetiredInsn& insn, uint64_t pc, unsigned 
         } else {
             const uint64_t line = l1i_->line_of(pc);
             bool refill = false;
+            // Redirected into the line still being refilled: the fetch waits for the refill (tests/veer-rtl/irq,
+            // its first window: a loop's branch back into the line it missed on, and a jump within a line a
+            // straddling store missed on, both commit their target 16 cycles after the line's first instruction).
+            if (p_.fill_redirect_commit && redirected && line == fill_line_) {
+                const uint64_t due = fill_start_ + p_.fill_redirect_commit, at = now_ + cycles;
+                if (due > at) cycles += due - at;
+            }
             if (line != last_ifetch_line_) {
                 last_ifetch_line_ = line;
                 cycles += tlb(itlb_, pc, p_.ev_itlb_refill, b, &fetch_walk);
@@ -372,6 +384,7 @@ uint64_t TimingModel::timed(const isa::RetiredInsn& insn, uint64_t pc, unsigned 
                     const bool sequential = p_.l1i_sequential_refill_penalty && line == last_miss_line_ + 1;
                     last_miss_line_ = line;
                     fill_line_ = line;
+                    fill_start_ = issue;
                     cycles += (sequential ? p_.l1i_sequential_refill_penalty : p_.l1i_refill_penalty) + next_level(pc, false, b);
                     emit(b, p_.ev_l1i_refill);
                     emit(b, p_.ev_ibus_access, p_.l1i->line / p_.ibus_beat);

@@ -36,6 +36,9 @@ struct TimingParams {
     // ... also when that data is a division's result still in the divider (false: the store waits for it as any
     // consumer does).
     bool late_store_data_div = true;
+    // ... also when the store goes to a side-effect region over the bus (false: it waits for its data as any
+    // consumer does).
+    bool late_store_data_side_effect = true;
     // Dual issue: an instruction issues in the same cycle as the one before it when both are single-cycle, it
     // does not read the older one's result, they do not both use the load/store, multiply/divide or branch unit,
     // and neither is a system, barrier or divide instruction; never after a taken branch. Needs registers.
@@ -126,6 +129,10 @@ struct TimingParams {
     // fetch; the line is in the cache after that and its later fetches are hits (0: for as long as the fetch stays
     // in the line).
     unsigned fill_buffer_cycles = 0;
+    // A redirect (a taken branch, a trap, mret) to the line still being refilled waits for the refill: the target
+    // commits no sooner than this many cycles after the refilling instruction issued (0: no such wait). The wait is
+    // a fetch stall (ev_fetch_stall).
+    unsigned fill_redirect_commit = 0;
     // Exception returns (VeeR EL2 mret) flush the pipeline instead of being predicted: not a misprediction.
     bool predict_exc_return = true;
     // mstatus.MIE (RISC-V privileged spec 3.1.6.1; VeeR EL2 event 49 counts the cycles it is 0): followed through
@@ -417,6 +424,7 @@ private:
     uint64_t last_miss_line_ = ~uint64_t{0};
     uint64_t fill_line_ = ~uint64_t{0};    // the line last refilled (fetched from the fill buffer)
     uint64_t fill_at_ = 0;                 // fill_buffer_cycles: the cycle of that refill's first fetch
+    uint64_t fill_start_ = 0;              // fill_redirect_commit: the issue of the instruction that refilled it
     // The line a redirect entered at an odd halfword (fetch_keeps_halfword; ~0: none): its fetches start there.
     uint64_t phase_line_ = ~uint64_t{0};
     // The model's cycle at the start of the next instruction; it starts late enough that the registers' initial

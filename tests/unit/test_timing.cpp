@@ -1234,3 +1234,57 @@ TEST(TimingModel, VeerStoresJoinAndLoadsShareTheirBeat) {
         EXPECT_EQ(c.count(43), apart) << apart;
     }
 }
+
+// VeeR EL2 (tests/veer-rtl/irq, hello_world): a store to a side-effect region over the bus gets no late-data slack
+// (late_store_data_side_effect false). A bus load's value is ready 5 cycles after it issues (bus_load_latency); a
+// store of it to cacheable memory needs it a cycle later (late_store_data 1) and takes 4 cycles (3 waiting), one to
+// the side-effect mailbox (mrac: region 0xD side effect) 5.
+TEST(TimingModel, VeerSideEffectStoresWaitForTheirData) {
+    using C = isa::InsnClass;
+    auto store_cycles = [](bool slack_for_side_effect, uint64_t store_addr) {
+        TimingParams p;
+        p.local_data = TimingParams::Region{0xF0040000u, 64 * 1024};
+        p.bus_load_latency = 5;
+        p.late_store_data = 1;
+        p.late_store_data_side_effect = slack_for_side_effect;
+        TimingModel m(p);
+        m.set_mrac(0x1u << 16 | 0x2u << 26);  // region 8 cacheable, region 0xD side effect, the rest neither
+        EventBatch b;
+        const MemRef ld{0x80100000, false, 4}, st{store_addr, true, 4};
+        m.step(op(C::load, 5, 6), 0x1000, 4, 0x1004, &ld, 1, b);
+        return m.step(op(C::store, isa::no_reg, 5), 0x1004, 4, 0x1008, &st, 1, b);
+    };
+    EXPECT_EQ(store_cycles(false, 0x80100040), 4u);  // cacheable: the slack
+    EXPECT_EQ(store_cycles(false, 0xD0580000), 5u);  // the mailbox: none
+    EXPECT_EQ(store_cycles(true, 0xD0580000), 4u);   // the parameter's default keeps the slack
+}
+
+// VeeR EL2 (tests/veer-rtl/irq's first window): a taken branch back into the line still being refilled waits for the
+// refill. A load at 0x4C0 misses (1 + 10 cycles), issuing at cycle T; the branch after it (predicted taken: backward)
+// 1 cycle; the load again, the branch's target, commits no sooner than T + 18 (fill_redirect_commit): at T + 12 it
+// would commit at T + 13, so it waits 5 (6 cycles). The next time round the refill is long done: 1 cycle.
+TEST(TimingModel, VeerRedirectIntoTheLineBeingRefilledWaits) {
+    using C = isa::InsnClass;
+    auto loop = [](unsigned wait) {
+        TimingParams p;
+        CacheConfig c;
+        c.size = 16 * 1024;
+        c.ways = 2;
+        c.line = 64;
+        p.l1i = c;
+        p.l1i_refill_penalty = 10;
+        p.predictor.direction = PredictorConfig::Direction::btfn;
+        p.fill_redirect_commit = wait;
+        TimingModel m(p);
+        EventBatch b;
+        const uint8_t back = isa::br_immediate | isa::br_conditional | isa::br_taken;
+        std::vector<uint64_t> v;
+        for (int k = 0; k < 3; ++k) {
+            v.push_back(m.step(op(C::load, 5, 6), 0x4C0, 4, 0x4C4, nullptr, 0, b));
+            v.push_back(m.step(op(C::branch, isa::no_reg, 5, back), 0x4C4, 4, 0x4C0, nullptr, 0, b));
+        }
+        return v;
+    };
+    EXPECT_EQ(loop(18), (std::vector<uint64_t>{11, 1, 6, 1, 1, 1}));
+    EXPECT_EQ(loop(0), (std::vector<uint64_t>{11, 1, 1, 1, 1, 1}));
+}

@@ -182,16 +182,14 @@ void expect_mispredictions(const std::string& probe) {
 
 TEST_P(VeerRtlProbe, MispredictionsWithinFivePercentOfTheRtl) { expect_mispredictions(GetParam()); }
 
-// Event 28 (cycles the fetch waits: for room in the fetch buffer, for a refill) within 5% of the RTL's, or 3
-// counts: it follows the model's commit cycles one by one, and irq's window (RTL 1) has the few cycles where the
-// model's decode waits a cycle the RTL's does not (its cycles are within 4%, not exact).
+// Event 28 (cycles the fetch waits: for room in the fetch buffer, for a refill) within 5% of the RTL's, or 1 count
+// (it allowed 3 until irq's side-effect stores and redirects into a line being refilled were modelled: 4 against 1).
 void expect_fetch_stalls(const std::string& probe) {
     const auto cmp = compare(probe);
     ASSERT_FALSE(cmp.empty());
     for (const auto& c : cmp)
         if (c.event == 28) {
-            const double diff = std::abs(static_cast<double>(c.model) - static_cast<double>(c.rtl));
-            EXPECT_LE(diff, std::max(0.05 * static_cast<double>(c.rtl), 3.0)) << probe << " " << c.what << ": RTL " << c.rtl << ", model " << c.model;
+            EXPECT_TRUE(within(c)) << probe << " " << c.what << ": RTL " << c.rtl << ", model " << c.model;
         }
 }
 
