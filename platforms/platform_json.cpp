@@ -208,6 +208,7 @@ void visit_timing(V& v, TimingParams& t) {
     v("ibuf_merge_window", t.ibuf_merge_window);
     v("ibuf_timeout", t.ibuf_timeout);
     v("store_buffer", t.store_buffer);
+    v("bus_buffer", t.bus_buffer);
     v.event("ev_store_buffer_full", t.ev_store_buffer_full);
     v("fill_buffer_fetches", t.fill_buffer_fetches);
     v("fill_buffer_cycles", t.fill_buffer_cycles);
@@ -231,7 +232,7 @@ void visit_timing(V& v, TimingParams& t) {
 }
 // Every field of TimingParams is in visit_timing: a new field changes the size and stops the build here. Add it
 // to visit_timing (and docs/platform-files.md), then update the size.
-static_assert(sizeof(TimingParams) == 656,
+static_assert(sizeof(TimingParams) == 664,
               "TimingParams changed: add the new field to visit_timing in platforms/platform_json.cpp");
 
 constexpr std::pair<timing::PredictorConfig::Direction, const char*> directions[] = {

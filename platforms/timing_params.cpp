@@ -260,10 +260,13 @@ TimingParams veer() {
     // next stores to its word within 7 cycles join it (busmix: byte stores, a word a transaction).
     p.dbus_queue = true;
     p.dbus_read_cmd = 2;
-    // The DCCM store buffer (el2_lsu_stbuf.sv, DEPTH 4 in the default build; StoreBuffer): event 34's store-buffer
-    // half, the cycles it is full (tests/veer-rtl/recursion 89, dhrystone_like 26, vm 13; stbuf.py derives the same
-    // from the RTL's exec.log and from the model's cycles).
+    // The LSU buffers (LsuBuffers) for event 34, the cycles the DCCM store buffer (el2_lsu_stbuf.sv, DEPTH 4 in the
+    // default build) or the D-bus buffer (el2_lsu_bus_buffer.sv, LSU_NUM_NBLOAD 4) is full: the store buffer's
+    // half gives recursion's 89, dhrystone_like's 26, vm's 13 (stbuf.py derives the same from the RTL's exec.log and
+    // from the model's cycles); the bus buffer's, read cycle by cycle off rtl_trace.sh bbuf, misaligned's 378 and
+    // busmix's 12 (its other 6 the store buffer's).
     p.store_buffer = 4;
+    p.bus_buffer = 4;
     p.ev_store_buffer_full = 34;
     p.ibuf_merge_window = 7;
     p.ibuf_timeout = 11;

@@ -302,11 +302,11 @@ uint64_t TimingModel::record_body(BlockMemo& m, const MemRef* mem, const uint8_t
     };
     const Counts i0 = counts(l1i_), it0 = counts(itlb_), d0 = counts(l1d_), dt0 = counts(dtlb_), l20 = counts(l2_),
                  mt0 = counts(main_tlb_);
-    const uint64_t now0 = now_;
+    const uint64_t now0 = now_, lsu_pending0 = lsu_pending_;
     if (p_.dbus_queue) dbus_entry_ = dbus_canonical(now_);
     body_events_.clear();
-    std::vector<uint64_t> commits;  // the body's loads and stores' commit cycles (store_buffer)
-    if (stbuf_) ls_log_ = &commits;
+    std::vector<std::pair<uint64_t, uint64_t>> commits;  // the body's loads' and stores' commits (store_buffer)
+    if (lsu_) ls_log_ = &commits;
     const uint64_t cycles = step_body(m, mem, n_mem, body_events_, with_tail);
     ls_log_ = nullptr;
     for (const auto& e : body_events_.events) b.add(e.event, e.count);
@@ -344,14 +344,19 @@ uint64_t TimingModel::record_body(BlockMemo& m, const MemRef* mem, const uint8_t
     for (size_t k = 0; k < r.fetched.size(); ++k)
         r.fetched[k] = (k < p_.fetch_queue && fetched_held(k) ? fetched_held(k) : fetch_at_) - now0;
     r.refetch = refetch_;
-    if (stbuf_) {
+    if (lsu_) {
+        // A body has no misaligned access (prepare): its loads and stores are seen at their commits less the
+        // entry's pending holds, until a load (timed()); recorded as the model's commits.
         size_t k = 0;
+        uint64_t pending = lsu_pending0;
         for (size_t i = 0, at = 0; i < m.size(); at += n_mem[i], ++i) {
             const isa::RetiredInsn& in = m.insns_[i];
             if (!is_data(in) || in.cond_failed) continue;
             if (k == commits.size()) return cycles;  // not what this file expects of step(): never replayed
+            if (in.cls == isa::InsnClass::load) pending = 0;
+            const auto [eff, ret] = commits[k++];
             r.ls_commit.push_back({static_cast<uint16_t>(at), in.cls == isa::InsnClass::store, n_mem[i] != 0,
-                                   static_cast<uint32_t>(commits[k++] - now0)});
+                                   static_cast<uint32_t>(eff + pending - now0), static_cast<uint32_t>(ret ? ret - now0 : 0)});
         }
         if (k != commits.size()) return cycles;
     }
@@ -434,10 +439,16 @@ void TimingModel::replay_body(BlockMemo& m, const BlockMemo::Recording& r, const
     touch_body(m, r);
     for (const auto& e : r.events) b.add(e.event, e.count);
     const uint64_t now0 = now_;
-    if (stbuf_)
+    if (lsu_) {
         for (const auto& c : r.ls_commit) {
-            store_buffer_commit(c.store, now0 + c.commit, c.has_mem ? mem + c.mem : nullptr, c.has_mem ? 1 : 0);
+            if (!c.store) lsu_pending_ = 0;
+            const uint64_t eff = now0 + c.commit - lsu_pending_;
+            const MemRef* a = c.has_mem ? mem + c.mem : nullptr;
+            lsu_commit(c.store, eff, lsu_prev_eff_, a, a ? 1 : 0, c.data ? now0 + c.data : 0);
+            lsu_prev_eff_ = eff;  // a body has no dual access: only the last one's matters (below)
         }
+        lsu_prev_eff_ = now0 + r.cycles - lsu_pending_;
+    }
     for (const auto& [reg, d] : r.ready) ready_[reg] = now0 + static_cast<uint64_t>(d);
     prev_issue_ = now0 + static_cast<uint64_t>(r.prev_issue);
     if (m.has_div_) divider_free_ = now0 + static_cast<uint64_t>(r.divider_free);
@@ -545,7 +556,7 @@ bool TimingModel::same_state(const TimingModel& o) const {
            refetch_ == o.refetch_ && (!p_.fetch_queue || refetch_ || same_fetch(o)) &&
            last_miss_line_ == o.last_miss_line_ && next_fetch_new_ == o.next_fetch_new_ && flushed_ == o.flushed_ && next_csr_ == o.next_csr_ &&
            postsync_until_ == o.postsync_until_ && csr_write_issue_ == o.csr_write_issue_ && dbus_ == o.dbus_ &&
-           stbuf_ == o.stbuf_ && same_cache(l1i_, o.l1i_) &&
+           lsu_ == o.lsu_ && lsu_pending_ == o.lsu_pending_ && lsu_prev_eff_ == o.lsu_prev_eff_ && same_cache(l1i_, o.l1i_) &&
            same_cache(l1d_, o.l1d_) && same_cache(l2_, o.l2_) && same_cache(itlb_, o.itlb_) &&
            same_cache(dtlb_, o.dtlb_) && same_cache(main_tlb_, o.main_tlb_);
 }

@@ -33,7 +33,14 @@ uint32_t trap_entry(uint32_t mstatus) { return (mstatus & ~0x88u) | ((mstatus & 
 TimingModel::TimingModel(const TimingParams& p) : p_(p), bp_(p.predictor), seen_target_(1024, 0) {
     if (p.fetch_queue > fetched_.size()) throw std::invalid_argument("timing: fetch_queue is at most 4");
     if (p.store_buffer > 8) throw std::invalid_argument("timing: store_buffer is at most 8");
-    if (p.store_buffer) stbuf_.emplace(p.store_buffer);
+    if (p.store_buffer) {
+        LsuBuffers::Config c;
+        c.store_depth = p.store_buffer;
+        c.bus_depth = p.bus_buffer;
+        c.ibuf_timeout = p.ibuf_timeout;
+        c.ibuf_merge_window = p.ibuf_merge_window;
+        lsu_.emplace(c);
+    }
     if (p.local_data) {
         dccm_base_ = p.local_data->base;
         dccm_size_ = p.local_data->size;
@@ -492,6 +499,7 @@ uint64_t TimingModel::timed(const isa::RetiredInsn& insn, uint64_t pc, unsigned 
             if (!r.hit) emit(b, p_.ev_l1d_external);
         }
     }
+    uint64_t bus_hold = 0;  // a misaligned bus access's hold (the LSU buffers' commits)
     if (bus) {
         for (unsigned k = 0; k < n_mem; ++k) {
             if (p_.local_data->contains(mem[k].addr)) continue;
@@ -506,6 +514,7 @@ uint64_t TimingModel::timed(const isa::RetiredInsn& insn, uint64_t pc, unsigned 
                 const unsigned hold = insn.cls == C::load ? p_.bus_misaligned_load_penalty
                                                           : p_.bus_misaligned_store_penalty * (split ? 2u : 1u);
                 cycles += hold;
+                bus_hold += hold;
                 emit(b, p_.ev_dep_stall, hold);
             }
         }
@@ -534,7 +543,26 @@ uint64_t TimingModel::timed(const isa::RetiredInsn& insn, uint64_t pc, unsigned 
     prev_dst_ = dst;
     prev_cls_ = insn.cls;
     now_ += cycles;
-    if (stbuf_ && data) store_buffer_commit(insn.cls == C::store, now_, mem, n_mem);
+    if (lsu_) {
+        // The commit the LSU buffers see (lsu_pending_); a bus load's data returns 2 cycles before its value is
+        // ready (the exec.log's nbL line), a misaligned one's 2 before the instruction after it (its hold).
+        const uint64_t prev = lsu_prev_eff_;
+        uint64_t eff;
+        if (data && insn.cls == C::load) {
+            lsu_pending_ = 0;
+            eff = now_ - bus_hold;
+        } else {
+            if (data) lsu_pending_ += bus_hold;
+            eff = now_ - lsu_pending_;
+        }
+        if (data) {
+            uint64_t ret = 0;
+            if (bus && insn.cls == C::load) ret = insn.unaligned ? now_ - 1 : issue + latency - 2;
+            lsu_commit(insn.cls == C::store, eff, prev, mem, n_mem, ret);
+            if (ls_log_) ls_log_->emplace_back(eff, ret);
+        }
+        lsu_prev_eff_ = eff;
+    }
     return cycles;
 }
 

@@ -15,7 +15,7 @@
 #include "model/core/pmu.hpp"
 #include "model/timing/branch_predictor.hpp"
 #include "model/timing/cache.hpp"
-#include "model/timing/store_buffer.hpp"
+#include "model/timing/lsu_buffers.hpp"
 
 namespace pmusim::timing {
 
@@ -117,10 +117,11 @@ struct TimingParams {
     //    after `ibuf_timeout` cycles, whichever is first, and can give its bytes to loads until its command has gone.
     bool dbus_queue = false;
     unsigned dbus_read_cmd = 0, ibuf_merge_window = 0, ibuf_timeout = 0;
-    // VeeR EL2's DCCM store buffer (StoreBuffer, store_buffer.hpp): its entries (0: not followed) and the event that
-    // counts the cycles it is full, followed from the commit cycles of the loads and stores (it does not change
-    // them); the DCCM is local_data.
-    unsigned store_buffer = 0;
+    // VeeR EL2's LSU buffers (LsuBuffers, lsu_buffers.hpp): the DCCM store buffer's entries (0: neither is
+    // followed), the D-bus buffer's (0: the store buffer alone; its ibuf's timer and join window are ibuf_timeout and
+    // ibuf_merge_window), and the event that counts the cycles either is full, followed from the commit cycles of the
+    // loads and stores (it does not change them); the DCCM is local_data.
+    unsigned store_buffer = 0, bus_buffer = 0;
     uint32_t ev_store_buffer_full = no_event;
     // After an I-cache refill, the rest of the line comes from the fill buffer: its fetches are not hits, and the
     // refill itself counts one (VeeR EL2 event 2).
@@ -261,12 +262,12 @@ private:
         int64_t fetch_at = 0;
         std::array<uint64_t, 4> fetched{};  // fetched_ as fetched_held() has it, relative to the entry (record_body)
         bool refetch = false;
-        // store_buffer: per load and store of the body, in order, where its access lies in the body's and its
-        // commit cycle relative to the entry (its cycles as step() timed them).
+        // store_buffer: per load and store of the body, in order, where its access lies in the body's, its commit
+        // cycle and (a bus load) the cycle its data returns, relative to the entry (as step() timed them).
         struct LsCommit {
             uint16_t mem;        // its first access among the body's
             bool store, has_mem;  // a store; the trace gives its address
-            uint32_t commit;
+            uint32_t commit, data;
         };
         std::vector<LsCommit> ls_commit;
         std::vector<uint8_t> ifetch;  // the instructions that look up the ITLB and the I-cache, in order
@@ -492,25 +493,35 @@ private:
         }
     };
     DbusState dbus_, dbus_entry_;  // dbus_entry_: record_body's scratch
-    // The store buffer (store_buffer > 0): fed by timed() with each load and store's commit, and by a replayed
-    // recording with the commits it recorded; its count is handed out by step() and step_block() alone, so that
-    // no recording holds it. ls_log_: record_body's list of the body's commit cycles (nullptr when not recording).
-    std::optional<StoreBuffer> stbuf_;
-    std::vector<uint64_t>* ls_log_ = nullptr;
-    void store_buffer_commit(bool store, uint64_t commit, const MemRef* mem, unsigned n_mem) {
-        if (n_mem == 0) {  // no address in the trace: at decode all the same, not taken as a DCCM access
-            stbuf_->commit(commit, store, false, 0, 0);
-        } else {
-            const uint64_t first = mem[0].addr, last = first + (mem[0].size ? mem[0].size - 1 : 0);
-            stbuf_->commit(commit, store, first - dccm_base_ < dccm_size_, first, last);
+    // The LSU buffers (store_buffer > 0): fed by timed() with each load's and store's commit, and by a replayed
+    // recording with the commits it recorded; their count is handed out by step() and step_block() alone, so that
+    // no recording holds it. ls_log_: record_body's list of the body's commit and data-return cycles (nullptr when
+    // not recording).
+    std::optional<LsuBuffers> lsu_;
+    std::vector<std::pair<uint64_t, uint64_t>>* ls_log_ = nullptr;
+    // The model charges a misaligned bus access's hold to the access itself, the RTL to what follows it (a load's
+    // to the next instruction, a store's to the next load at decode): the commits the buffers see are the model's
+    // less the holds the RTL has not yet shown (lsu_pending_: the stores'), and the last one's (lsu_prev_eff_).
+    uint64_t lsu_pending_ = 0, lsu_prev_eff_ = 0;
+    void lsu_commit(bool store, uint64_t commit, uint64_t prev, const MemRef* mem, unsigned n_mem, uint64_t data) {
+        LsuAccess a;
+        a.commit = commit;
+        a.prev_commit = prev;
+        a.store = store;
+        a.data = data;
+        if (n_mem) {
+            a.first = mem[0].addr;
+            a.last = a.first + (mem[0].size ? mem[0].size - 1 : 0);
+            a.dccm = a.first - dccm_base_ < dccm_size_;
+            a.bus = !a.dccm && p_.local_data;
         }
-        if (ls_log_) ls_log_->push_back(commit);
+        lsu_->commit(a);
     }
-    uint64_t dccm_base_ = 0, dccm_size_ = 0;  // local_data, for the store buffer
+    uint64_t dccm_base_ = 0, dccm_size_ = 0;  // local_data, for the LSU buffers
     void emit_store_buffer(EventBatch& b) {
-        if (stbuf_) {
-            stbuf_->settle(now_);
-            if (const uint64_t n = stbuf_->take()) b.add(p_.ev_store_buffer_full, n);
+        if (lsu_) {
+            lsu_->settle(lsu_prev_eff_);
+            if (const uint64_t n = lsu_->take()) b.add(p_.ev_store_buffer_full, n);
         }
     }
     // The state as it acts from `now` on (the same behaviour, a canonical form): a channel free in the past free

@@ -11,7 +11,6 @@
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
-#include <map>
 #include <set>
 #include <sstream>
 
@@ -51,15 +50,6 @@ std::vector<Window> console_windows(const std::string& path) {
 // i0_br_unpred), although the timing model counts it.
 const std::set<uint32_t> architectural = {4, 5, 6, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 26, 27, 37, 38, 39, 54, 55, 56};
 
-// Event 34 counts the cycles the DCCM store buffer or the D-bus buffer is full (el2_lsu.sv, lsu_store_stall_any =
-// lsu_stbuf_full_any | lsu_bus_buffer_full_any). The model follows the store buffer alone (StoreBuffer,
-// model/timing/store_buffer.hpp). On the probes that also fill the bus buffer, the RTL's cycles in which only the
-// bus buffer was full are taken off its count: measured with `rtl_trace.sh bbuf` over set 7's window (misaligned:
-// 378 of 378, none with the store buffer full; busmix: 12 of 18, the other 6 the store buffer's). Every other
-// probe with D-bus traffic measured that way has none (busgap, axi_stride, stores; irq, dhrystone_like and recursion
-// only the store buffer's).
-const std::map<std::string, uint64_t> bus_buffer_only = {{"misaligned", 378}, {"busmix", 12}};
-
 struct Comparison {
     std::string what;
     uint64_t rtl, model;
@@ -96,13 +86,6 @@ std::vector<Comparison> compare(const std::string& probe, std::vector<uint32_t>*
         for (int c = 0; c < 4; ++c) {
             const uint32_t e = win.ev[c];
             if (nm.count(e)) continue;
-            const auto bus = bus_buffer_only.find(probe);
-            if (e == 34 && win.set == 7 && bus != bus_buffer_only.end()) {
-                v.push_back({fmt::format("set {} event {} (store buffer: the RTL's {} less {} with the bus buffer alone full)",
-                                         win.set, e, win.rtl[2 + c], bus->second),
-                             win.rtl[2 + c] - bus->second, win.model[2 + c], false, e});
-                continue;
-            }
             v.push_back({fmt::format("set {} event {}", win.set, e), win.rtl[2 + c], win.model[2 + c], architectural.count(e) > 0, e});
         }
     }

@@ -15,9 +15,9 @@ or traps only, whose records and rows pair one to one):
     4: address bits 3:2; lsu_stbuf_commit_any);
   - the buffer is full (lsu_stbuf_full_any) when its entries plus the DCCM stores in M and R reach 3, or 4 when a
     load or store is at decode (DEPTH 4).
-The other half, a full bus buffer (el2_lsu_bus_buffer.sv, lsu_bus_buffer_full_any), is not estimated: misaligned
-D-bus stores fill it (the misaligned probe's 378). The count is over the window of event set 7 (common/probe.h),
-printed beside the console's.
+The other half, a full bus buffer (el2_lsu_bus_buffer.sv, lsu_bus_buffer_full_any), is not estimated here (the
+model follows it: model/timing/lsu_buffers.hpp; misaligned D-bus accesses fill it, the misaligned probe's 378). The
+count is over the window of event set 7 (common/probe.h), printed beside the console's.
 """
 import csv
 import lzma

@@ -10,7 +10,7 @@ window that measured it (event 1 from the first); events both sides count 0 are 
 import re
 import sys
 
-ROW = re.compile(r"^\| (\S+) \| set (\d+) (cycles|minstret|event (\d+)(?: \(([^)]*)\))?) \| (\d+) \| (\d+) \| ([+-][\d.]+%) \|")
+ROW = re.compile(r"^\| (\S+) \| set (\d+) (cycles|minstret|event (\d+)) \| (\d+) \| (\d+) \| ([+-][\d.]+%) \|")
 
 
 def main():
@@ -20,7 +20,7 @@ def main():
         m = ROW.match(line)
         if not m:
             continue
-        probe, _, what, event, note, rtl, model, err = m.groups()
+        probe, _, what, event, rtl, model, err = m.groups()
         if probe not in probes:
             probes[probe] = {"cycles": [], "events": {}}
             order.append(probe)
@@ -28,7 +28,7 @@ def main():
         if what == "cycles":
             p["cycles"].append((int(rtl), int(model), err))
         elif event is not None and int(event) not in p["events"]:
-            p["events"][int(event)] = (int(rtl), int(model), err, note)
+            p["events"][int(event)] = (int(rtl), int(model), err)
     for probe in order:
         p = probes[probe]
         if not p["cycles"]:
@@ -41,11 +41,11 @@ def main():
         print("|---|---|---|---|")
         zero = []
         for e in sorted(p["events"]):
-            rtl, model, err, note = p["events"][e]
-            if rtl == 0 and model == 0 and not note:
+            rtl, model, err = p["events"][e]
+            if rtl == 0 and model == 0:
                 zero.append(str(e))
                 continue
-            print(f"| {e}{' (' + note + ')' if note else ''} | {rtl} | {model} | {err} |")
+            print(f"| {e} | {rtl} | {model} | {err} |")
         print()
         if zero:
             print(f"Both 0: events {', '.join(zero)}.\n")

@@ -1,0 +1,136 @@
+#include "model/timing/lsu_buffers.hpp"
+
+#include <algorithm>
+
+namespace pmusim::timing {
+
+void LsuBuffers::commit_slow(const LsuAccess& a) {
+    const uint64_t c = a.commit;
+    const bool dual = (a.first >> 2) != (a.last >> 2) && (a.dccm || a.bus);
+    // A dual access at decode, from 2 cycles after the instruction before it commits to c - 3: marked before the
+    // cycles before c - 3 are counted (they are final only with it).
+    if (cfg_.bus_depth && dual && c >= 3) {
+        const uint64_t from = std::max({a.prev_commit >= 2 ? a.prev_commit - 2 : 0, cursor_, c >= 255 ? c - 255 : 0});
+        for (uint64_t t = from; t <= c - 3; ++t) dual_at_[t & 255u] = t;
+        dual_until_ = std::max(dual_until_, c - 3);
+    }
+    settle(c - 1);  // the cycles before this one's items (any earlier cycle is final without it)
+    cursor_ = std::max(cursor_, c >= 3 ? c - 3 : 0);
+    if (cfg_.bus_depth && a.bus) bus_access(a, dual);
+    // The store buffer. With nothing buffered or coming, the cycle at c - 3, where its decode and read-port items
+    // act, has no entry to drain and nothing counted in full: they cannot matter (the common case, kept cheap).
+    if (stbuf_quiet() && !(a.store && a.dccm)) return;
+    Slot& s = slots_[c & 7u];
+    s.c = c;
+    s.dual = dual;
+    s.store = a.store && a.dccm;
+    s.load = !a.store && a.dccm;
+    s.lo = a.first >> 2;
+    s.hi = a.last >> 2;
+    if (s.store) last_store_ = c;
+}
+
+void LsuBuffers::occupy(uint64_t from, uint64_t to, int w) {
+    from = std::max(from, cursor_);
+    to = std::min(to, cursor_ + 254);
+    if (to < from) return;
+    diff_[from & 255u] = static_cast<int16_t>(diff_[from & 255u] + w);
+    diff_[(to + 1) & 255u] = static_cast<int16_t>(diff_[(to + 1) & 255u] - w);
+    bus_until_ = std::max(bus_until_, to + 1);
+}
+
+// The ibuf leaves for an entry at cycle d: it counted until d - 1, its write's entry counts 3 cycles after the
+// stores that waited for it (2 each), and theirs until d + 2.
+void LsuBuffers::drain_ibuf(uint64_t d) {
+    occupy(ibuf_start_, d - 1, 1);
+    occupy(d, d + 2 + 2 * n_waiters_, 1);
+    for (unsigned k = 0; k < n_waiters_; ++k) occupy(waiters_[k], d + 2, 1);
+    ibuf_ = false;
+    n_waiters_ = 0;
+}
+
+void LsuBuffers::bus_access(const LsuAccess& a, bool dual) {
+    const uint64_t c = a.commit, lo = a.first >> 2, hi = a.last >> 2;
+    const int w = dual ? 2 : 1;
+    if (ibuf_) {
+        const bool joins = a.store && (ibuf_word_ == lo || ibuf_word_ == hi) && c - ibuf_last_ <= cfg_.ibuf_merge_window;
+        if (!joins) drain_ibuf(std::min(c - 1, ibuf_last_ + cfg_.ibuf_timeout));
+    }
+    if (!a.store) {
+        occupy(c - 2, std::max(a.data, c - 1), w);
+        return;
+    }
+    occupy(c - 2, c - 1, w);
+    if (ibuf_ && ibuf_word_ == lo) {  // joins the ibuf; a dual store's second word waits for it
+        ibuf_last_ = c;
+        if (dual && n_waiters_ < waiters_.size()) waiters_[n_waiters_++] = c;
+        return;
+    }
+    if (ibuf_) drain_ibuf(c);
+    if (dual) occupy(c, c + 3, 1);  // the first word's entry at once
+    ibuf_ = true;
+    ibuf_word_ = dual ? hi : lo;
+    ibuf_start_ = ibuf_last_ = c;
+    n_waiters_ = 0;
+}
+
+// The cycles [cursor_, end), one by one while anything is buffered or coming (the rules: lsu_buffers.hpp). At
+// cycle t the instruction committing at t + 1 is in R, at t + 2 in M, at t + 3 at decode and the read port.
+void LsuBuffers::run_to(uint64_t end) {
+    for (uint64_t t = cursor_; t < end; ++t) {
+        cursor_ = t;
+        if (quiet()) break;
+        bool full = false;
+        if (cfg_.bus_depth && (ibuf_ || bus_until_ >= t)) {  // else nothing counts, and nothing on the ring
+            if (ibuf_ && t >= ibuf_last_ + cfg_.ibuf_timeout) drain_ibuf(ibuf_last_ + cfg_.ibuf_timeout);  // its timer
+            live_ += diff_[t & 255u];
+            diff_[t & 255u] = 0;
+            int count = live_ + (ibuf_ && t >= ibuf_start_ ? 1 : 0);
+            for (unsigned k = 0; k < n_waiters_; ++k) count += waiters_[k] <= t ? 1 : 0;
+            const bool dual_d = dual_at_[t & 255u] == t && dual_until_ >= t;
+            full = count >= static_cast<int>(dual_d ? cfg_.bus_depth - 1 : cfg_.bus_depth);  // lsu_bus_buffer_full_any
+        }
+        if (!stbuf_quiet()) {
+            const Slot *r = at(t + 1), *m = at(t + 2), *d = at(t + 3);
+            // stbuf_specvld_any: the entries, the DCCM stores in R and M, two each when dual.
+            unsigned spec = n_;
+            if (r && r->store) spec += r->dual ? 2u : 1u;
+            if (m && m->store) spec += m->dual ? 2u : 1u;
+            full |= spec >= (d && !d->dual ? cfg_.store_depth : cfg_.store_depth - 1);  // lsu_stbuf_full_any
+            // lsu_stbuf_commit_any: the oldest entry drains unless a load at the read port reads its bank.
+            if (n_ && !(d && d->load && ((buf_[0] & 3u) == (d->lo & 3u) || (buf_[0] & 3u) == (d->hi & 3u)))) {
+                std::copy(buf_.begin() + 1, buf_.begin() + n_, buf_.begin());
+                --n_;
+            }
+            // The store in R enters the buffer, each word once (store_coalesce_lo_r/hi_r).
+            if (r && r->store) {
+                enter(r->lo);
+                if (r->dual) enter(r->hi);
+            }
+        }
+        if (full) ++full_;
+    }
+    cursor_ = end;
+}
+
+bool LsuBuffers::operator==(const LsuBuffers& o) const {
+    // The slots still ahead of the cursor (those at or after cursor_ + 1) are the state; older ones are spent.
+    for (uint64_t c = cursor_ + 1; c < cursor_ + 9; ++c) {
+        const Slot *a = at(c), *b = o.at(c);
+        if (!a != !b) return false;
+        if (a && (a->dual != b->dual || a->store != b->store || a->load != b->load || a->lo != b->lo || a->hi != b->hi))
+            return false;
+    }
+    for (uint64_t t = cursor_; t <= dual_until_ || t <= o.dual_until_; ++t)
+        if ((dual_at_[t & 255u] == t) != (o.dual_at_[t & 255u] == t)) return false;
+    if (ibuf_ != o.ibuf_ || (ibuf_ && (ibuf_word_ != o.ibuf_word_ || ibuf_start_ != o.ibuf_start_ || ibuf_last_ != o.ibuf_last_ ||
+                                      n_waiters_ != o.n_waiters_ ||
+                                      !std::equal(waiters_.begin(), waiters_.begin() + n_waiters_, o.waiters_.begin()))))
+        return false;
+    const bool stores_ahead = last_store_ + 1 > cursor_, o_stores_ahead = o.last_store_ + 1 > o.cursor_;
+    return n_ == o.n_ && std::equal(buf_.begin(), buf_.begin() + n_, o.buf_.begin()) && cursor_ == o.cursor_ &&
+           full_ == o.full_ && stores_ahead == o_stores_ahead && live_ == o.live_ && diff_ == o.diff_ &&
+           std::max(bus_until_, cursor_) == std::max(o.bus_until_, o.cursor_);
+}
+
+}  // namespace pmusim::timing

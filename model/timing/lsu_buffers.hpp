@@ -1,0 +1,131 @@
+// VeeR EL2's LSU buffers followed from the commit cycles the timing model gives its loads and stores, for the cycles
+// event 34 counts: the DCCM store buffer full or the D-bus buffer full (el2_lsu.sv: lsu_store_stall_any =
+// lsu_stbuf_full_any | lsu_bus_buffer_full_any). It only watches: the commit cycles are the timing model's (a full
+// buffer stalls a load or store at decode, and the model's cycles include that wait where they are right).
+// tests/veer-rtl/stbuf.py derives the store buffer's half from an exec.log with the same rules; the bus buffer's were
+// read off a copy of the RTL that prints its state each cycle (tests/veer-rtl/rtl_trace.sh bbuf; docs/accuracy.md,
+// "Event 34").
+//
+// Stages (one instruction a cycle; the exec.log's spacing shows them): an instruction that commits at cycle c was at
+// decode (a load at the DCCM's read port) at c - 3, in the LSU's M stage at c - 2, in R at c - 1; one held at
+// decode is there from 2 cycles after the instruction before it commits.
+//
+// The store buffer (el2_lsu_stbuf.sv, el2_lsu_dccm_ctl.sv; `store_depth` entries):
+//  - a DCCM store enters the buffer the cycle after R, one entry per 32-bit word it writes (a misaligned store
+//    that crosses a word: two, ldst_dual), unless a buffered entry holds the same word (store_coalesce_lo_r/hi_r);
+//  - the oldest entry drains to the DCCM in any cycle in which no load at the read port reads its bank (address
+//    bits 3:2 of the load's first and last byte; lsu_stbuf_commit_any);
+//  - full (lsu_stbuf_full_any) when the buffered entries plus the DCCM stores in M and R (two each when dual,
+//    stbuf_specvld_m/r) reach `store_depth` with a load or store that is not dual at decode, `store_depth` - 1
+//    otherwise.
+// The D-bus buffer (el2_lsu_bus_buffer.sv; `bus_depth` entries, buf_numvld_any counts the bus requests in M and R,
+// two each when dual, the write-coalescing buffer (ibuf) and every entry not idle):
+//  - a bus load counts from its M stage to the cycle its data returns (its entries go CMD, RESP, DONE, then idle);
+//  - a bus store counts in M and R, then waits in the ibuf, which drains the cycle after the next bus access
+//    reaches M, or `ibuf_timeout` cycles after the last store joined it (one to its word within
+//    `ibuf_merge_window` cycles joins it), into an entry that counts 3 cycles (a write's CMD, CMD, RESP);
+//  - a dual store's first word takes an entry at once (4 cycles) and its second the ibuf, unless its first word is
+//    the ibuf's: then the first joins the ibuf and the second's entry waits for the ibuf to drain (it goes out
+//    first, its entry 3 cycles after the drain; the ibuf's entry 2 more for each such store);
+//  - full (lsu_bus_buffer_full_any) when the count reaches `bus_depth`, or `bus_depth` - 1 with a dual load or
+//    store at decode.
+#pragma once
+#include <array>
+#include <cstdint>
+
+namespace pmusim::timing {
+
+// A load or store as the LSU buffers see it.
+struct LsuAccess {
+    uint64_t commit = 0;       // its commit cycle (after every one given before: one a cycle)
+    uint64_t prev_commit = 0;  // the commit of the instruction before it
+    bool store = false;
+    bool dccm = false, bus = false;  // to the DCCM; over the D-bus (neither: no address known)
+    uint64_t first = 0, last = 0;    // its first and last byte's addresses (another word: dual)
+    uint64_t data = 0;               // a bus load: the cycle its data returns
+};
+
+class LsuBuffers {
+public:
+    struct Config {
+        unsigned store_depth = 4, bus_depth = 0;  // bus_depth 0: the store buffer alone
+        unsigned ibuf_timeout = 11, ibuf_merge_window = 7;
+    };
+    explicit LsuBuffers(const Config& c) : cfg_(c) {}
+
+    void commit(const LsuAccess& a) {
+        // The common case inline: an aligned DCCM load, or an access with no address, while the store buffer is
+        // empty and no store is coming (its items cannot matter: commit_slow).
+        if (!a.bus && (a.first >> 2) == (a.last >> 2) && !(a.store && a.dccm)) {
+            settle(a.commit - 1);
+            if (stbuf_quiet()) return;
+        }
+        commit_slow(a);
+    }
+    // Every cycle up to `c` - 3 is final once the instruction committing at `c` is given (the next commits after
+    // it, and its earliest item lies at its commit - 3): counted.
+    void settle(uint64_t c) {
+        if (c < 3 || cursor_ >= c - 2) return;
+        if (quiet()) {
+            cursor_ = c - 2;  // nothing buffered or coming: nothing can be full
+            return;
+        }
+        run_to(c - 2);
+    }
+    // Cycles counted full since the last take().
+    uint64_t take() {
+        const uint64_t n = full_;
+        full_ = 0;
+        return n;
+    }
+    bool operator==(const LsuBuffers& o) const;
+
+private:
+    // The load or store that commits at cycle c (one a cycle: the slot c & 7 until the cycles pass it).
+    struct Slot {
+        uint64_t c = ~uint64_t{0};
+        bool dual = false, store = false, load = false;  // store, load: to the DCCM
+        uint64_t lo = 0, hi = 0;                         // the words of its first and last byte
+    };
+    const Slot* at(uint64_t c) const {
+        const Slot& s = slots_[c & 7u];
+        return s.c == c ? &s : nullptr;
+    }
+    void enter(uint64_t word) {  // a store's word enters the store buffer, unless an entry holds it (coalesces)
+        for (unsigned k = 0; k < n_; ++k)
+            if (buf_[k] == word) return;
+        if (n_ < buf_.size()) buf_[n_++] = word;
+    }
+    bool stbuf_quiet() const { return n_ == 0 && last_store_ + 1 <= cursor_; }
+    bool quiet() const { return stbuf_quiet() && !ibuf_ && bus_until_ < cursor_ && dual_until_ < cursor_; }
+    // The bus buffer's count: +w over [from, to], on the difference ring (every bound within 256 cycles of the
+    // cursor; a later one is clipped).
+    void occupy(uint64_t from, uint64_t to, int w);
+    void drain_ibuf(uint64_t d);
+    void bus_access(const LsuAccess& a, bool dual);
+    void commit_slow(const LsuAccess& a);
+    void run_to(uint64_t end);
+
+    Config cfg_;
+    // The store buffer.
+    std::array<uint64_t, 8> buf_{};  // the buffered words, oldest first
+    unsigned n_ = 0;
+    std::array<Slot, 8> slots_{};
+    uint64_t last_store_ = 0;  // the commit of the last DCCM store given (0: none)
+    // The bus buffer: the count's changes per cycle (t & 255), the last cycle anything counts, the ibuf (its word,
+    // since when, its last join) and the stores whose second word waits for it (the cycles they entered), the last
+    // cycle a dual load or store is at decode (those cycles: dual_at_, t & 255).
+    std::array<int16_t, 256> diff_{};
+    int live_ = 0;  // the count at cursor_ from the ring (the ibuf and its waiters not included)
+    uint64_t bus_until_ = 0;
+    bool ibuf_ = false;
+    uint64_t ibuf_word_ = 0, ibuf_start_ = 0, ibuf_last_ = 0;
+    std::array<uint64_t, 4> waiters_{};
+    unsigned n_waiters_ = 0;
+    std::array<uint64_t, 256> dual_at_{};  // the cycle a dual access is at decode, by t & 255 (a tag: the cycle)
+    uint64_t dual_until_ = 0;
+    uint64_t cursor_ = 0;  // the first cycle not yet counted
+    uint64_t full_ = 0;
+};
+
+}  // namespace pmusim::timing

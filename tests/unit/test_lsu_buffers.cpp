@@ -1,0 +1,167 @@
+// VeeR EL2's LSU buffers (model/timing/lsu_buffers.hpp). The DCCM store buffer: the cycles it is full, worked by hand from the RTL's
+// rules (el2_lsu_stbuf.sv, el2_lsu_dccm_ctl.sv; DEPTH 4). At cycle t the instruction committing at t + 1 is in R,
+// at t + 2 in M, at t + 3 at decode and the DCCM's read port; a store enters the buffer at the end of its R cycle;
+// the oldest entry drains in any cycle no load at the read port reads its bank (address bits 3:2); full when the
+// entries plus the DCCM stores in M and R (two each when dual) reach 4 with a load or store that is not dual at
+// decode, 3 otherwise.
+#include <gtest/gtest.h>
+
+#include "model/timing/lsu_buffers.hpp"
+
+using pmusim::timing::LsuAccess;
+using pmusim::timing::LsuBuffers;
+
+namespace {
+
+struct Access {
+    uint64_t commit;
+    bool store;
+    uint64_t addr;
+    unsigned size = 4;
+};
+
+LsuAccess access(uint64_t commit, bool store, bool dccm, uint64_t addr, unsigned size = 4, uint64_t data = 0) {
+    LsuAccess a;
+    a.commit = commit;
+    a.prev_commit = commit - 1;
+    a.store = store;
+    a.dccm = dccm;
+    a.bus = !dccm;
+    a.first = addr;
+    a.last = addr + size - 1;
+    a.data = data;
+    return a;
+}
+
+LsuBuffers::Config store_buffer_alone() {
+    LsuBuffers::Config c;
+    c.store_depth = 4;
+    c.bus_depth = 0;
+    return c;
+}
+
+uint64_t full_cycles(const std::vector<Access>& v) {
+    LsuBuffers s(store_buffer_alone());
+    for (const auto& a : v) s.commit(access(a.commit, a.store, true, a.addr, a.size));
+    s.settle(v.back().commit + 20);
+    return s.take();
+}
+
+}  // namespace
+
+// Stores to 4 words committing at 10-13, nothing else: at t = 11 one entry (the store of 11's word, entered at 10),
+// the stores in R (12) and M (13) make 3 with nothing at decode: full. At 10 the same 3 with the store of 13 at
+// decode (threshold 4); at 12, 2.
+TEST(StoreBuffer, FourStoresInARowFillItForOneCycle) {
+    EXPECT_EQ(full_cycles({{10, true, 0x1000}, {11, true, 0x1004}, {12, true, 0x1008}, {13, true, 0x100C}}), 1u);
+}
+
+// Stores at 10-12 to bank 0 (0x1000, 0x1010, 0x1020), then loads at 13-16 reading bank 0: the loads at the read
+// port in cycles 10-13 keep the entries from draining, 3 of them by 12; at 14 no load or store is at decode
+// (threshold 3): full. Loads of bank 1 (0x2004) let each entry drain the cycle after it enters: never full.
+TEST(StoreBuffer, LoadsOfTheSameBankHoldEntriesBack) {
+    auto program = [](uint64_t load_addr) {
+        std::vector<Access> v = {{10, true, 0x1000}, {11, true, 0x1010}, {12, true, 0x1020}};
+        for (uint64_t c = 13; c <= 16; ++c) v.push_back({c, false, load_addr});
+        return v;
+    };
+    EXPECT_EQ(full_cycles(program(0x2000)), 1u);
+    EXPECT_EQ(full_cycles(program(0x2004)), 0u);
+}
+
+// The same, the three stores to one word: each coalesces with the entry already there (one entry at most).
+TEST(StoreBuffer, StoresToOneWordCoalesce) {
+    std::vector<Access> v = {{10, true, 0x1000}, {11, true, 0x1000}, {12, true, 0x1000}};
+    for (uint64_t c = 13; c <= 16; ++c) v.push_back({c, false, 0x2000});
+    EXPECT_EQ(full_cycles(v), 0u);
+}
+
+// Two misaligned stores that cross a word (dual: two entries each) at 10 and 11: at 9 both in R and M (4), at 10
+// two entries and the second in R (4), at 11 three entries (one drained), all with nothing at decode: 3 cycles.
+TEST(StoreBuffer, DualStoresTakeTwoEntries) {
+    EXPECT_EQ(full_cycles({{10, true, 0x1002}, {11, true, 0x1012}}), 3u);
+}
+
+// Accesses outside the DCCM are neither entries nor reads of a bank; at decode they count as loads and stores.
+TEST(StoreBuffer, AccessesOffTheDccmAreOnlyAtDecode) {
+    LsuBuffers s(store_buffer_alone());
+    s.commit(access(10, true, true, 0x1000));
+    s.commit(access(11, true, true, 0x1004));
+    s.commit(access(12, true, true, 0x1008));
+    s.commit(access(13, false, false, 0x80000000));  // a bus load: at decode at 10
+    s.settle(40);
+    // At 10: one entry and the stores of 11 and 12 in R and M make 3, but a load is at decode (threshold 4).
+    EXPECT_EQ(s.take(), 0u);
+    LsuBuffers t(store_buffer_alone());
+    t.commit(access(10, true, true, 0x1000));
+    t.commit(access(11, true, true, 0x1004));
+    t.commit(access(12, true, true, 0x1008));
+    t.settle(40);
+    EXPECT_EQ(t.take(), 1u);  // nothing at decode at 10: full
+}
+
+// The D-bus buffer (4 entries), worked by hand from its rules (lsu_buffers.hpp): it counts the bus requests in M and R
+// (two each when dual), the ibuf and every entry not idle; full at 4, or 3 with a dual access at decode.
+namespace {
+
+LsuBuffers::Config both_buffers() {
+    LsuBuffers::Config c;
+    c.store_depth = 4;
+    c.bus_depth = 4;
+    c.ibuf_timeout = 11;
+    c.ibuf_merge_window = 7;
+    return c;
+}
+
+}  // namespace
+
+// Four bus loads in a row (tests/veer-rtl/busmix's copy loop): commits 10-13, data back at 12, 13, 15, 16. Each counts
+// from its M stage to its data: [8, 12], [9, 13], [10, 15], [11, 16]: 4 at cycles 11 and 12 only.
+TEST(BusBuffer, FourLoadsInARowFillItForTwoCycles) {
+    LsuBuffers s(both_buffers());
+    const uint64_t data[] = {12, 13, 15, 16};
+    for (uint64_t c = 10; c <= 13; ++c) s.commit(access(c, false, false, 0x80100000 + 8 * c, 4, data[c - 10]));
+    s.settle(60);
+    EXPECT_EQ(s.take(), 2u);
+}
+
+// tests/veer-rtl/misaligned's stores: a store crossing a word at 10 (words 0x..02, 0x..03), another at 11 (0x..03,
+// 0x..04), then a load crossing a word at 20 whose data comes back at 24, held at decode from 12 (the instruction
+// before it committed at 14).
+//  - the first store: 2 in M and R (8, 9); its first word's entry 10-13; its second word the ibuf from 10;
+//  - the second: 2 in M and R (9, 10); its first word joins the ibuf, its second's entry waits for the ibuf from 11;
+//  - the load: the ibuf drains at 19 (the cycle after the load's M stage, 18): counted until 18, its entry 19-23
+//    (3 cycles, 2 more for the store that waited), the waiting entry until 21; the load 2 from 18 to 24.
+// Counts: 8: 2; 9: 4; 10: 4; 11-13: 3; 14-17: 2; 18-21: 4; 22-23: 3. With the load at decode 12-17 (dual: full at
+// 3): full at 9, 10, 12, 13, 18, 19, 20, 21.
+TEST(BusBuffer, MisalignedStoresAndALoadHeldAtDecode) {
+    LsuBuffers s(both_buffers());
+    s.commit(access(10, true, false, 0x8010000A));
+    s.commit(access(11, true, false, 0x8010000E));
+    LsuAccess load = access(20, false, false, 0x80100002, 4, 24);
+    load.prev_commit = 14;
+    s.commit(load);
+    s.settle(60);
+    EXPECT_EQ(s.take(), 8u);
+}
+
+// The store buffer and the bus buffer full in the same cycle count once (event 34 is their OR). Bus loads at 6-9
+// with data back at 11-14 count 4 from 7 to 11: 5 cycles. DCCM stores at 10, 11, 12 fill the store buffer at 10
+// (one entry, the stores in R and M, nothing at decode), inside those 5: still 5.
+TEST(BusBuffer, BothFullCountOnce) {
+    auto run = [](bool stores) {
+        LsuBuffers s(both_buffers());
+        for (uint64_t c = 6; c <= 9; ++c) s.commit(access(c, false, false, 0x80100000 + 8 * c, 4, c + 5));
+        if (stores)
+            for (uint64_t c = 10; c <= 12; ++c) s.commit(access(c, true, true, 0xF0040000 + 4 * c));
+        s.settle(60);
+        return s.take();
+    };
+    EXPECT_EQ(run(false), 5u);
+    EXPECT_EQ(run(true), 5u);
+    // The stores alone: the one cycle.
+    LsuBuffers t(both_buffers());
+    for (uint64_t c = 10; c <= 12; ++c) t.commit(access(c, true, true, 0xF0040000 + 4 * c));
+    t.settle(60);
+    EXPECT_EQ(t.take(), 1u);
+}
