@@ -1267,11 +1267,7 @@ TEST(TimingModel, VeerRedirectIntoTheLineBeingRefilledWaits) {
     using C = isa::InsnClass;
     auto loop = [](unsigned wait) {
         TimingParams p;
-        CacheConfig c;
-        c.size = 16 * 1024;
-        c.ways = 2;
-        c.line = 64;
-        p.l1i = c;
+        p.l1i = small_cache();  // 64-byte lines
         p.l1i_refill_penalty = 10;
         p.predictor.direction = PredictorConfig::Direction::btfn;
         p.fill_redirect_commit = wait;
