@@ -327,6 +327,8 @@ public:
     //    on the bus), crosses a dbus_beat, lies in a side-effect region, shares its line with the previous access
     //    (count_line_once);
     //  - with a tail (the block's last branch): whether it was taken and its flush's cycles (predict()).
+    // The LSU buffers (store_buffer) are not keyed: they do not change the timing; a replay feeds them the commits
+    // its recording kept.
     // Its data (conditions failed, unaligned accesses) must not change the decoded instructions: the caller steps
     // such runs. A recording is replayed only when every ITLB, I-cache, DTLB and D-cache access of the body hits
     // (probed first, changing nothing; then made in step()'s order, per cache); on any miss step() runs per
