@@ -73,7 +73,7 @@ void TimingModel::prepare(BlockMemo& m, const uint8_t* n_mem) const {
 size_t TimingModel::body_key(const BlockMemo& m, const MemRef* mem, const uint8_t* n_mem, uint64_t* key, bool with_tail) const {
     size_t n = 0;
     const bool pair = p_.dual_issue && pair_open_;
-    const bool cacheable = !p_.follows_mrac || ((cacheable_ >> ((m.pcs_[0] >> 28) & 15u)) & 1u);
+    const bool cacheable = !p_.follows_mrac || region_cacheable(m.pcs_[0]);
     key[n++] = uint64_t{pending_extra_} | uint64_t{(mstatus_ & 8u) != 0} << 32 | uint64_t{pair} << 33 |
                 uint64_t{next_fetch_new_} << 34 | uint64_t{cacheable} << 35 | uint64_t{flushed_} << 36 |
                 (pair ? uint64_t{static_cast<uint8_t>(prev_cls_)} << 40 : 0);
@@ -154,7 +154,7 @@ size_t TimingModel::body_key(const BlockMemo& m, const MemRef* mem, const uint8_
                     bus_addr[nb++] = a.addr;
                 }
                 const bool split = bus && p_.dbus_beat && a.size > 1 && a.addr / p_.dbus_beat != (a.addr + a.size - 1) / p_.dbus_beat;
-                const bool side = bus && !((cacheable_ >> ((a.addr >> 28) & 15u)) & 1u);
+                const bool side = bus && !region_cacheable(a.addr);
                 const bool seq = p_.count_line_once && j && l1d_ && l1d_->line_of(a.addr) == l1d_->line_of(mem[j - 1].addr);
                 bits |= uint64_t{bus} << 1 | uint64_t{split} << 2 | uint64_t{side} << 3 | uint64_t{seq} << 4;
             }
@@ -302,7 +302,7 @@ uint64_t TimingModel::record_body(BlockMemo& m, const MemRef* mem, const uint8_t
     };
     const Counts i0 = counts(l1i_), it0 = counts(itlb_), d0 = counts(l1d_), dt0 = counts(dtlb_), l20 = counts(l2_),
                  mt0 = counts(main_tlb_);
-    const uint64_t now0 = now_, lsu_pending0 = lsu_pending_;
+    const uint64_t now0 = now_;
     if (p_.dbus_queue) dbus_entry_ = dbus_canonical(now_);
     body_events_.clear();
     std::vector<std::pair<uint64_t, uint64_t>> commits;  // the body's loads' and stores' commits (store_buffer)
@@ -345,18 +345,15 @@ uint64_t TimingModel::record_body(BlockMemo& m, const MemRef* mem, const uint8_t
         r.fetched[k] = (k < p_.fetch_queue && fetched_held(k) ? fetched_held(k) : fetch_at_) - now0;
     r.refetch = refetch_;
     if (lsu_) {
-        // A body has no misaligned access (prepare): its loads and stores are seen at their commits less the
-        // entry's pending holds, until a load (timed()); recorded as the model's commits.
+        // The model's commits; a replay takes off the holds still pending then, as timed() does.
         size_t k = 0;
-        uint64_t pending = lsu_pending0;
         for (size_t i = 0, at = 0; i < m.size(); at += n_mem[i], ++i) {
             const isa::RetiredInsn& in = m.insns_[i];
             if (!is_data(in) || in.cond_failed) continue;
             if (k == commits.size()) return cycles;  // not what this file expects of step(): never replayed
-            if (in.cls == isa::InsnClass::load) pending = 0;
-            const auto [eff, ret] = commits[k++];
+            const auto [commit, ret] = commits[k++];
             r.ls_commit.push_back({static_cast<uint16_t>(at), in.cls == isa::InsnClass::store, n_mem[i] != 0,
-                                   static_cast<uint32_t>(eff + pending - now0), static_cast<uint32_t>(ret ? ret - now0 : 0)});
+                                   static_cast<uint32_t>(commit - now0), static_cast<uint32_t>(ret ? ret - now0 : 0)});
         }
         if (k != commits.size()) return cycles;
     }
@@ -391,7 +388,7 @@ uint64_t TimingModel::record_body(BlockMemo& m, const MemRef* mem, const uint8_t
 uint64_t TimingModel::step_block(BlockMemo& m, const MemRef* mem, const uint8_t* n_mem, EventBatch& b) {
     if (!m.prepared_) prepare(m, n_mem);
     const uint64_t cycles = block(m, mem, n_mem, b, false);
-    emit_store_buffer(b);
+    emit_lsu_buffers(b);
     return cycles;
 }
 
@@ -406,7 +403,7 @@ uint64_t TimingModel::step_block(BlockMemo& m, const MemRef* mem, const uint8_t*
     tail_flush_ = predict(in, t.pc, t.size, t.next_pc, b);
     tail_insn_ = &in;
     const uint64_t cycles = block(m, mem, n_mem, b, true);
-    emit_store_buffer(b);
+    emit_lsu_buffers(b);
     return cycles;
 }
 

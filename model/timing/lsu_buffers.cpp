@@ -15,7 +15,6 @@ void LsuBuffers::commit_slow(const LsuAccess& a) {
         dual_until_ = std::max(dual_until_, c - 3);
     }
     settle(c - 1);  // the cycles before this one's items (any earlier cycle is final without it)
-    cursor_ = std::max(cursor_, c >= 3 ? c - 3 : 0);
     if (cfg_.bus_depth && a.bus) bus_access(a, dual);
     // The store buffer. With nothing buffered or coming, the cycle at c - 3, where its decode and read-port items
     // act, has no entry to drain and nothing counted in full: they cannot matter (the common case, kept cheap).

@@ -41,10 +41,6 @@ TimingModel::TimingModel(const TimingParams& p) : p_(p), bp_(p.predictor), seen_
         c.ibuf_merge_window = p.ibuf_merge_window;
         lsu_.emplace(c);
     }
-    if (p.local_data) {
-        dccm_base_ = p.local_data->base;
-        dccm_size_ = p.local_data->size;
-    }
     if (p.l1d) l1d_.emplace(*p.l1d);
     if (p.l1i) l1i_.emplace(*p.l1i);
     if (p.l2) l2_.emplace(*p.l2);
@@ -152,10 +148,9 @@ uint64_t TimingModel::step(const isa::RetiredInsn& insn, uint64_t pc, unsigned s
                            const MemRef* mem, unsigned n_mem, EventBatch& b) {
     const unsigned flush = insn.branch ? predict(insn, pc, size, next_pc, b) : 0;
     const uint64_t cycles = timed(insn, pc, size, mem, n_mem, b, flush);
-    emit_store_buffer(b);
+    emit_lsu_buffers(b);
     return cycles;
 }
-
 
 // Branches: direction for conditional ones (an A32/T32 branch whose condition failed is one not taken), target
 // for indirect ones. Only the predictor's state is read and written here, and only prediction events are added.
@@ -236,7 +231,7 @@ uint64_t TimingModel::timed(const isa::RetiredInsn& insn, uint64_t pc, unsigned 
         uint32_t late = insn.cls == isa::InsnClass::store ? src & ~insn.regs.addr : 0u;
         // A store to a side-effect region over the bus (late_store_data_side_effect false): no slack.
         if (late && !p_.late_store_data_side_effect && n_mem && p_.local_data && !p_.local_data->contains(mem[0].addr) &&
-            !((cacheable_ >> ((mem[0].addr >> 28) & 15u)) & 1u))
+            !region_cacheable(mem[0].addr))
             late = 0;
         for (uint32_t m = src; m; m &= m - 1) {
             const unsigned r = ctz(m);
@@ -298,7 +293,7 @@ uint64_t TimingModel::timed(const isa::RetiredInsn& insn, uint64_t pc, unsigned 
     if (bus && p_.dbus_queue) {
         const MemRef& m0 = mem[0];
         queued = n_mem == 1 && !insn.unaligned && m0.size && m0.size <= 4 && (m0.addr & (m0.size - 1)) == 0 &&
-                 ((cacheable_ >> ((m0.addr >> 28) & 15u)) & 1u);
+                 region_cacheable(m0.addr);
         if (queued) {
             const unsigned r = dbus_access(issue, m0, insn.cls == C::load, bus_transactions);
             forwarded = r == ~0u;
@@ -364,7 +359,7 @@ uint64_t TimingModel::timed(const isa::RetiredInsn& insn, uint64_t pc, unsigned 
         // After a taken branch, a trap or mret the next instruction is fetched anew (a redirect).
         const bool redirect = (insn.branch & isa::br_taken) && !insn.cond_failed;
         next_fetch_new_ = redirect || insn.cls == C::ecall || insn.cls == C::ebreak || insn.cls == C::mret;
-        if (p_.follows_mrac && !((cacheable_ >> ((pc >> 28) & 15u)) & 1u)) {
+        if (p_.follows_mrac && !region_cacheable(pc)) {
             // Not cacheable (VeeR mrac): every fetch goes over the I-bus.
             const uint64_t fetches = fetches_started(pc, size, false);
             emit(b, p_.ev_ibus_access, fetches);
@@ -524,7 +519,7 @@ uint64_t TimingModel::timed(const isa::RetiredInsn& insn, uint64_t pc, unsigned 
         } else {
             bool side_effect = !p_.store_penalty_side_effect_only;
             for (unsigned k = 0; k < n_mem && !side_effect; ++k)
-                side_effect = !((cacheable_ >> ((mem[k].addr >> 28) & 15u)) & 1u);
+                side_effect = !region_cacheable(mem[k].addr);
             if (side_effect) cycles += p_.bus_store_penalty;
         }
     }
@@ -559,7 +554,7 @@ uint64_t TimingModel::timed(const isa::RetiredInsn& insn, uint64_t pc, unsigned 
             uint64_t ret = 0;
             if (bus && insn.cls == C::load) ret = insn.unaligned ? now_ - 1 : issue + latency - 2;
             lsu_commit(insn.cls == C::store, eff, prev, mem, n_mem, ret);
-            if (ls_log_) ls_log_->emplace_back(eff, ret);
+            if (ls_log_) ls_log_->emplace_back(now_, ret);
         }
         lsu_prev_eff_ = eff;
     }

@@ -416,6 +416,7 @@ private:
     uint64_t last_fetch_ = ~uint64_t{0};  // the last fetch granule (fetch_bytes)
     uint32_t mrac_ = 0x55555555u;          // every region cacheable
     uint16_t cacheable_ = 0xFFFF;          // a bit per 256 MiB region
+    bool region_cacheable(uint64_t addr) const { return (cacheable_ >> ((addr >> 28) & 15u)) & 1u; }  // its region's bit
     uint32_t mstatus_ = 0;                 // reset: MIE = MPIE = 0
     unsigned pending_extra_ = 0;           // cycles the previous instruction left to the next one
     // Of those, the cycles of a fast interrupt's freeze (ext_interrupt_freeze): interrupts still enabled, decode
@@ -498,7 +499,7 @@ private:
     // The LSU buffers (store_buffer > 0): fed by timed() with each load's and store's commit, and by a replayed
     // recording with the commits it recorded; their count is handed out by step() and step_block() alone, so that
     // no recording holds it. ls_log_: record_body's list of the body's commit and data-return cycles (nullptr when
-    // not recording).
+    // not recording; the model's commits, before lsu_pending_).
     std::optional<LsuBuffers> lsu_;
     std::vector<std::pair<uint64_t, uint64_t>>* ls_log_ = nullptr;
     // The model charges a misaligned bus access's hold to the access itself, the RTL to what follows it (a load's
@@ -511,16 +512,15 @@ private:
         a.prev_commit = prev;
         a.store = store;
         a.data = data;
-        if (n_mem) {
+        if (n_mem && p_.local_data) {
             a.first = mem[0].addr;
             a.last = a.first + (mem[0].size ? mem[0].size - 1 : 0);
-            a.dccm = a.first - dccm_base_ < dccm_size_;
-            a.bus = !a.dccm && p_.local_data;
+            a.dccm = p_.local_data->contains(a.first);
+            a.bus = !a.dccm;
         }
         lsu_->commit(a);
     }
-    uint64_t dccm_base_ = 0, dccm_size_ = 0;  // local_data, for the LSU buffers
-    void emit_store_buffer(EventBatch& b) {
+    void emit_lsu_buffers(EventBatch& b) {
         if (lsu_) {
             lsu_->settle(lsu_prev_eff_);
             if (const uint64_t n = lsu_->take()) b.add(p_.ev_store_buffer_full, n);
