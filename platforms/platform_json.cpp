@@ -207,8 +207,8 @@ void visit_timing(V& v, TimingParams& t) {
     v("dbus_read_cmd", t.dbus_read_cmd);
     v("ibuf_merge_window", t.ibuf_merge_window);
     v("ibuf_timeout", t.ibuf_timeout);
-    v("store_buffer", t.store_buffer);
-    v("bus_buffer", t.bus_buffer);
+    v("store_buffer", t.store_buffer, 8);  // TimingModel's LSU buffers: at most 8 entries each
+    v("bus_buffer", t.bus_buffer, 8);
     v.event("ev_store_buffer_full", t.ev_store_buffer_full);
     v("fill_buffer_fetches", t.fill_buffer_fetches);
     v("fill_buffer_cycles", t.fill_buffer_cycles);

@@ -143,6 +143,12 @@ TEST(PlatformFile, BadKeysAreNamed) {
     j["timing"]["postsync_csrs"] = {"0x300", "0x1000"};
     EXPECT_NE(error_of(j.dump()).find("my.json: key 'timing.postsync_csrs[1]': expected a number from 0 to 0xfff"), std::string::npos);
     j = a53();
+    j["timing"]["store_buffer"] = 9;  // the LSU buffers hold at most 8 entries each
+    EXPECT_NE(error_of(j.dump()).find("my.json: key 'timing.store_buffer': expected a number from 0 to 0x8"), std::string::npos);
+    j = a53();
+    j["timing"]["bus_buffer"] = 16;
+    EXPECT_NE(error_of(j.dump()).find("my.json: key 'timing.bus_buffer': expected a number from 0 to 0x8"), std::string::npos);
+    j = a53();
     j["options"]["unpredictable"] = "sometimes";
     EXPECT_NE(error_of(j.dump()).find("my.json: key 'options': option unpredictable"), std::string::npos);
     j = a53();
