@@ -556,6 +556,7 @@ private:
             // added per kind at the flush (drain_runs), not per execution.
             uint64_t execs[2] = {0, 0};
             bool listed = false;  // in Replayer::counted_
+            bool through = false;  // its block goes on through a branch that falls through (make_block)
         };
         std::vector<TraceRecord> protos;  // the shape's records, values left out
         std::vector<trace::ValueOffsets> offs;  // where each record's values lie (its time: none without one)
@@ -598,7 +599,7 @@ private:
                 if (r.mem[k].size > 1 && r.mem[k].size <= 16) p->align.emplace_back(p->offs[i].addr[k], r.mem[k].size);
         }
         for (size_t i = 0; fast && i < n;) {
-            auto b = make_block(recs, i, n);
+            auto b = make_block(recs, i, n, true);
             if (!b) {
                 fast = false;
                 break;
@@ -613,6 +614,7 @@ private:
                 if (k + 1 < i + len) g.body_n.push_back(r.n_mem);
             }
             if (b->memo) b->memo->set_fixed_counts();  // replay_fast() passes g.body_n
+            g.through = std::any_of(b->insns.begin(), b->insns.end() - 1, [](const isa::RetiredInsn& x) { return x.branch != 0; });
             if (tm_ && tm_->params().divider_from_operands)
                 for (size_t k = i; k < i + len; ++k)
                     if (b->insns[k - i].cls == isa::InsnClass::div) g.divs.push_back(div_plan(recs, p->offs, k, i));
@@ -736,8 +738,9 @@ private:
                         cycles += step_raw(last_insn, last.pc, last.size, after, last_mem, n_last);
                     }
                     r_.timed_blocks += b.memo->replayed - replayed;
+                    if (seg.through) r_.timed_through += b.memo->replayed - replayed;
                 } else {
-                    // Stepped record by record; only the last can be a branch.
+                    // Stepped record by record (a branch before the last falls through).
                     size_t at = 0;
                     const auto* div = seg.divs.data();
                     for (size_t k = 0; k + 1 < n; at += recs[k].n_mem, ++k) {
@@ -801,9 +804,13 @@ private:
         auto b = make_block(recs, i, m);
         return b ? blocks_.put(std::move(b)) : nullptr;
     }
-    std::unique_ptr<Block> make_block(const TraceRecord* recs, size_t i, size_t m) {
+    // `through`: a run's plan, whose records are fixed: the block goes on through a conditional branch that falls
+    // through (its successor next in the run) with no data access, up to BlockMemo::max_inner of them; the timing
+    // model predicts them one by one before it times the body (TimingModel::step_block).
+    std::unique_ptr<Block> make_block(const TraceRecord* recs, size_t i, size_t m, bool through = false) {
         auto b = std::make_unique<Block>();
         b->pc = recs[i].pc;
+        size_t inner = 0;
         for (size_t j = i; j < m && b->size() < Block::max; ++j) {
             const TraceRecord& r = recs[j];
             if (j > i && (r.pc != recs[j - 1].pc + recs[j - 1].size || r.privilege != recs[i].privilege || r.isa != recs[i].isa))
@@ -813,7 +820,11 @@ private:
             b->keys.push_back(record_key(r));
             b->insns.push_back(d.insn);
             b->kinds.push_back(d.kind);
-            if (d.insn.branch) break;
+            if (d.insn.branch) {
+                const bool falls = through && j + 1 < m && (d.insn.branch & isa::br_conditional) && r.n_mem == 0 &&
+                                   !r.cond_failed && !branch_taken(d.insn, r.isa, r.pc, r.size, recs[j + 1].pc);
+                if (!falls || ++inner > timing::BlockMemo::max_inner) break;
+            }
         }
         if (b->keys.empty()) return {};
         // A body with a division whose time follows its operands is stepped record by record (model_cycles hands

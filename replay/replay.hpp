@@ -124,6 +124,9 @@ struct Result {
     // Runs of a native v2 file the block engine replayed from their values alone (no record per instruction).
     // Not part of the report either.
     uint64_t fast_runs = 0;
+    // Of timed_blocks, those whose body went on through a conditional branch that fell through (a run's plan
+    // merges the blocks on either side of it). Not part of the report either.
+    uint64_t timed_through = 0;
     void skipped_note(const trace::TraceReader* reader);
 };
 

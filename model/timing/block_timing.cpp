@@ -25,6 +25,11 @@ void TimingModel::prepare(BlockMemo& m, const uint8_t* n_mem) const {
     for (uint8_t k : m.n_mem_) m.total_mem_ += k;
     m.usable_ = false;
     const size_t n = m.size();  // the body
+    // Every branch of the body is predicted per execution (predict_inner), whether or not the body can be keyed.
+    m.inner_.clear();
+    for (size_t i = 0; i < n; ++i)
+        if (m.insns_[i].branch) m.inner_.push_back(static_cast<uint32_t>(i));
+    if (m.inner_.size() > BlockMemo::max_inner) return;
     if (n == 0 || n > BlockMemo::max_insns || m.total_mem_ > 4 * BlockMemo::max_insns) return;
     const uint64_t pc0 = m.pcs_[0];
     const bool local0 = p_.local_code && p_.local_code->contains(pc0);
@@ -32,9 +37,12 @@ void TimingModel::prepare(BlockMemo& m, const uint8_t* n_mem) const {
     for (size_t i = 0; i < n; ++i) {
         const isa::RetiredInsn& in = m.insns_[i];
         using C = isa::InsnClass;
-        // No branch (prediction is per execution), nothing that changes mstatus (ecall, ebreak, mret), nothing the
-        // trace's data completes (a failed condition, an unaligned access).
-        if (in.branch || in.cls == C::ecall || in.cls == C::ebreak || in.cls == C::mret || in.cond_failed || in.unaligned)
+        // Nothing that changes mstatus (ecall, ebreak, mret), nothing the trace's data completes (a failed
+        // condition, an unaligned access).
+        if (in.cls == C::ecall || in.cls == C::ebreak || in.cls == C::mret || in.cond_failed || in.unaligned) return;
+        // A branch only when it is conditional and falls through, with no data access (its flush is keyed).
+        if (in.branch && (!(in.branch & isa::br_conditional) || (in.branch & (isa::br_taken | isa::br_exc_return)) ||
+                          in.cls == C::load || in.cls == C::store))
             return;
         // No pre- or post-sync instruction (sync_stall): their waits depend on the previous instruction's issue.
         if (p_.sync_stall && (in.cls == C::fence || in.cls == C::fence_i || in.cls == C::csr_read ||
@@ -200,6 +208,15 @@ size_t TimingModel::body_key(const BlockMemo& m, const MemRef* mem, const uint8_
             key[n++] = w | uint64_t{nb} << 60;
         }
     }
+    // The body's branches' flushes (predict_inner), 16 bits each.
+    if (!m.inner_.empty()) {
+        uint64_t w = 0;
+        for (size_t k = 0; k < m.inner_.size(); ++k) {
+            if (inner_flush_[k] >= (1u << 16)) return 0;
+            w |= uint64_t{inner_flush_[k]} << (16 * k);
+        }
+        key[n++] = w;
+    }
     // The tail's outcome: taken (the redirect) and the flush's cycles (predict()).
     if (with_tail) key[n++] = uint64_t{(tail_insn_->branch & isa::br_taken) != 0} | uint64_t{tail_flush_} << 1;
     return n;
@@ -212,8 +229,19 @@ bool TimingModel::probe_body(const BlockMemo& m, const BlockMemo::Recording& r, 
     auto found = [&](const std::optional<Cache>& c, uint64_t addr) {
         return (found_[n++] = c->find(addr)) >= 0;
     };
-    for (uint8_t i : r.ifetch)
-        if ((itlb_ && !found(itlb_, m.pcs_[i])) || !found(l1i_, m.pcs_[i])) return false;
+    if (!r.ifetch.empty()) {
+        const uint64_t it_epoch = itlb_ ? itlb_->epoch() : 0, i_epoch = l1i_->epoch();
+        if (r.l1i_epoch == i_epoch && r.itlb_epoch == it_epoch) {  // no line entered either since: found where they were
+            n = r.ifound.size();
+            std::copy(r.ifound.begin(), r.ifound.end(), found_.begin());
+        } else {
+            for (uint8_t i : r.ifetch)
+                if ((itlb_ && !found(itlb_, m.pcs_[i])) || !found(l1i_, m.pcs_[i])) return false;
+            r.ifound.assign(found_.begin(), found_.begin() + static_cast<std::ptrdiff_t>(n));
+            r.itlb_epoch = it_epoch;
+            r.l1i_epoch = i_epoch;
+        }
+    }
     found_n_ = static_cast<unsigned>(n);
     if (!l1d_ && !dtlb_) return true;
     for (size_t i = 0, at = 0; i < m.size(); at += n_mem[i], ++i) {
@@ -255,11 +283,11 @@ void TimingModel::touch_body(const BlockMemo& m, const BlockMemo::Recording& r) 
 uint64_t TimingModel::step_body(BlockMemo& m, const MemRef* mem, const uint8_t* n_mem, EventBatch& b, bool with_tail) {
     ++m.stepped;
     uint64_t cycles = 0;
-    // step() without handing out the store buffer's count (step_block() does, after).
-    for (size_t i = 0, at = 0; i < m.size(); at += n_mem[i], ++i) {
+    // step() without handing out the store buffer's count (step_block() does, after), the body's branches with
+    // the flushes predict_inner() found.
+    for (size_t i = 0, at = 0, k = 0; i < m.size(); at += n_mem[i], ++i) {
         const isa::RetiredInsn& in = m.insns_[i];
-        const uint64_t next = m.pcs_[i] + m.sizes_[i];
-        const unsigned flush = in.branch ? predict(in, m.pcs_[i], m.sizes_[i], next, b) : 0;
+        const unsigned flush = in.branch ? inner_flush_[k++] : 0;
         cycles += timed(in, m.pcs_[i], m.sizes_[i], mem + at, n_mem[i], b, flush);
     }
     if (with_tail) cycles += timed(*tail_insn_, m.pcs_[m.size()], m.sizes_[m.size()], nullptr, 0, b, tail_flush_);
@@ -385,8 +413,19 @@ uint64_t TimingModel::record_body(BlockMemo& m, const MemRef* mem, const uint8_t
     return cycles;
 }
 
+// The body's branches predicted in order, before it is timed: predict() reads and writes only the predictor, which
+// timed() does not touch, and each falls through to the next instruction.
+void TimingModel::predict_inner(const BlockMemo& m, EventBatch& b) {
+    if (inner_flush_.size() < m.inner_.size()) inner_flush_.resize(m.inner_.size());
+    for (size_t k = 0; k < m.inner_.size(); ++k) {
+        const size_t i = m.inner_[k];
+        inner_flush_[k] = predict(m.insns_[i], m.pcs_[i], m.sizes_[i], m.pcs_[i] + m.sizes_[i], b);
+    }
+}
+
 uint64_t TimingModel::step_block(BlockMemo& m, const MemRef* mem, const uint8_t* n_mem, EventBatch& b) {
     if (!m.prepared_) prepare(m, n_mem);
+    predict_inner(m, b);
     const uint64_t cycles = block(m, mem, n_mem, b, false);
     emit_lsu_buffers(b);
     return cycles;
@@ -394,6 +433,7 @@ uint64_t TimingModel::step_block(BlockMemo& m, const MemRef* mem, const uint8_t*
 
 uint64_t TimingModel::step_block(BlockMemo& m, const MemRef* mem, const uint8_t* n_mem, const BlockTail& t, EventBatch& b) {
     if (!m.prepared_) prepare(m, n_mem);
+    predict_inner(m, b);
     const isa::RetiredInsn& in = *t.insn;
     if (!m.tail_usable_ || t.n_mem || in.cond_failed || in.unaligned) {  // the tail stepped on its own
         const uint64_t cycles = block(m, mem, n_mem, b, false);

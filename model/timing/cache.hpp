@@ -56,6 +56,9 @@ public:
 
     uint64_t accesses() const { return accesses_; }
     uint64_t refills() const { return refills_; }
+    // Changes whenever a line enters the cache, the only way one leaves it: while it stays the same, every line
+    // find() found is still in the way it was found in.
+    uint64_t epoch() const { return refills_; }
     uint64_t writebacks() const { return writebacks_; }
     unsigned sets() const { return sets_; }
     uint64_t line_of(uint64_t addr) const { return addr >> line_shift_; }

@@ -218,10 +218,12 @@ struct BlockTail {
     unsigned n_mem;
 };
 
-// The body of a basic block: its instructions but the last (none a branch, none that changes mstatus), at
-// consecutive addresses, timed as one by TimingModel::step_block(); and, when the block ends in a branch, that
-// branch (set_tail), whose timing joins the body's recordings (its prediction does not). The caller (the
-// replay's block cache) owns one per block; the model fills in what it records.
+// The body of a basic block: its instructions but the last (none that changes mstatus), at consecutive addresses,
+// timed as one by TimingModel::step_block(); and, when the block ends in a branch, that branch (set_tail), whose
+// timing joins the body's recordings (its prediction does not). A body may hold up to max_inner conditional
+// branches that fall through at every execution (the replay's runs, whose shape fixes them): each is predicted per
+// execution, before the body is timed, and its flush is keyed. The caller (the replay's block cache or a run's
+// plan) owns one per block; the model fills in what it records.
 class BlockMemo {
 public:
     BlockMemo(std::vector<isa::RetiredInsn> insns, std::vector<uint64_t> pcs, std::vector<uint8_t> sizes)
@@ -238,10 +240,11 @@ public:
     // The caller gives the same access counts (n_mem) at every execution: they are not compared with the first's.
     void set_fixed_counts() { fixed_counts_ = true; }
     static constexpr size_t max_insns = 64;  // longer bodies are stepped
+    static constexpr size_t max_inner = 4;   // bodies with more branches are stepped
     // The most words a body's key takes: eight for the pipeline and fetch state (the postsync wait one of them),
-    // a live-in per register, 5 bits per access (12 to a word, at most 4 an instruction), a word for the tail's
-    // outcome.
-    static constexpr size_t max_key_words = 9 + 32 + (4 * max_insns + 11) / 12 + 1 + 4 + 1;
+    // a live-in per register, 5 bits per access (12 to a word, at most 4 an instruction), a word for the body's
+    // branches' flushes, a word for the tail's outcome.
+    static constexpr size_t max_key_words = 9 + 32 + (4 * max_insns + 11) / 12 + 1 + 4 + 1 + 1;
     static constexpr size_t max_bus = 8;  // dbus_queue: bodies with more bus accesses are stepped
     // Executions replayed from a recording, recorded, and stepped (a miss or nothing to key on).
     uint64_t replayed = 0, recorded = 0, stepped = 0;
@@ -271,6 +274,10 @@ private:
         };
         std::vector<LsCommit> ls_commit;
         std::vector<uint8_t> ifetch;  // the instructions that look up the ITLB and the I-cache, in order
+        // The ways probe_body() last found for those lookups (as found_ holds them) and the ITLB's and I-cache's
+        // epochs then: while neither has changed, every one of those lines is still where it was found.
+        mutable std::vector<int> ifound;
+        mutable uint64_t itlb_epoch = ~uint64_t{0}, l1i_epoch = ~uint64_t{0};
         // dbus_queue: the D-bus buffer's state at the exit, its cycles relative to the entry, each address as where
         // it comes from (dbus_source).
         struct Dbus {
@@ -289,6 +296,7 @@ private:
     bool tail_usable_ = false;  // the tail's timing can join the recordings (prepare)
     bool prepared_ = false, usable_ = false, fetch_path_ = false, has_div_ = false, fixed_counts_ = false;
     uint32_t live_in_ = 0;  // registers read before the body writes them
+    std::vector<uint32_t> inner_;  // the body's branches (each falls through), in order (prepare)
     std::vector<Recording> recs_;
     unsigned next_slot_ = 0, last_hit_ = 0;
     std::vector<uint8_t> n_mem_;  // accesses per body instruction at the first execution (the key's)
@@ -326,6 +334,7 @@ public:
     //    access its direction, whether it leaves local_data (goes
     //    on the bus), crosses a dbus_beat, lies in a side-effect region, shares its line with the previous access
     //    (count_line_once);
+    //  - the flush's cycles of each branch in the body (predict(), made for all of them before the body);
     //  - with a tail (the block's last branch): whether it was taken and its flush's cycles (predict()).
     // The LSU buffers (store_buffer) are not keyed: they do not change the timing; a replay feeds them the commits
     // its recording kept.
@@ -463,6 +472,9 @@ private:
     // The tail of the block being timed (step_block with a tail): its instruction as executed and its flush.
     const isa::RetiredInsn* tail_insn_ = nullptr;
     unsigned tail_flush_ = 0;
+    // The flushes of the branches in the body being timed (BlockMemo::inner_), predicted before it (predict_inner).
+    std::vector<unsigned> inner_flush_;
+    void predict_inner(const BlockMemo& m, EventBatch& b);
     // State that affects step() beyond the fields above (pre/post-sync and CSR write blocking, sync_stall): the CSR
     // of the next instruction (set_next_csr; consumed by step()), the cycle the next instruction may issue after a
     // postsync instruction before it (0: none), and the issue cycle of the last write-only CSR instruction. Also
