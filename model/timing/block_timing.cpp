@@ -243,7 +243,7 @@ bool TimingModel::probe_body(const BlockMemo& m, const BlockMemo::Recording& r, 
         }
     }
     found_n_ = static_cast<unsigned>(n);
-    if (!l1d_ && !dtlb_) return true;
+    if ((!l1d_ && !dtlb_) || m.total_mem_ == 0) return true;  // total_mem_: the counts keyed (body_key)
     for (size_t i = 0, at = 0; i < m.size(); at += n_mem[i], ++i) {
         if (!is_data(m.insns_[i])) continue;
         for (unsigned k = 0; k < n_mem[i]; ++k) {
