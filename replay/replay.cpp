@@ -1,6 +1,7 @@
 #include "replay/replay.hpp"
 
 #include <algorithm>
+#include <cstring>
 #include <array>
 #include <optional>
 #include <stdexcept>
@@ -512,6 +513,13 @@ private:
             const uint64_t before = r_.records;
             if (held) replay_run<kTm, kT>(*held, held_values.data(), runs[0].shape);
             for (size_t i = 0; i + 1 < n; ++i) {
+                // With the timing model, two runs at a time where both replay from their values: the block that
+                // ends the first and the one that starts the second are timed as one.
+                if (kTm && i + 2 < n && replay_pair<kTm, kT>(runs[i], runs[i + 1], *runs[i + 2].shape)) {
+                    r_.records += runs[i].shape->records + runs[i + 1].shape->records;
+                    ++i;
+                    continue;
+                }
                 replay_run<kTm, kT>(*runs[i].shape, runs[i].values, runs[i + 1].shape);
                 r_.records += runs[i].shape->records;
             }
@@ -569,7 +577,10 @@ private:
         std::vector<std::pair<uint32_t, uint8_t>> align;   // accesses of 2-16 bytes: their address and size
         std::vector<std::pair<uint8_t, uint32_t>> live_out;  // the last value each register is given in the run
         uint8_t width = 8;  // bytes per value (RunShape::width)
+        // The plans of this run followed by another (pair_plan), by the other's shape id: the first max_pairs met.
+        std::vector<std::pair<uint32_t, std::unique_ptr<RunPlan>>> pairs;
     };
+    static constexpr size_t max_pairs = 4;
 
     // The plan of shape `s`, made at its first execution (values `v`: the records' lines, for errors).
     RunPlan& plan_for(const trace::RunShape& s, const unsigned char* v) {
@@ -581,6 +592,47 @@ private:
         uint32_t bytes = 0;
         p->offs = trace::value_offsets(p->protos.data(), n, s.width, bytes);
         p->width = s.width;
+        plan_records(*p, n, ~size_t{0});
+        plans_[s.id] = std::move(p);
+        return *plans_[s.id];
+    }
+
+    // The plan of two runs one after the other, `a` (values `va`) and then `b`: their records and values as one
+    // run's, `b`'s values after `a`'s (pair_values_), the blocks on either side of the jump from `a` to `b` merged
+    // (make_block's `join`). Not fast where either run alone would not be, or where their values differ in width.
+    std::unique_ptr<RunPlan> pair_plan(const trace::RunShape& a, const unsigned char* va, const trace::RunShape& b,
+                                       const unsigned char* vb) {
+        auto p = std::make_unique<RunPlan>();
+        const size_t na = a.records, nb = b.records;
+        p->protos.resize(na + nb + 1);
+        a.expand(va, p->protos.data());
+        b.expand(vb, p->protos.data() + na);
+        uint32_t bytes_a = 0, bytes_b = 0;
+        p->offs = trace::value_offsets(p->protos.data(), na, a.width, bytes_a);
+        auto offs_b = trace::value_offsets(p->protos.data() + na, nb, b.width, bytes_b);
+        p->width = a.width;
+        if (a.width != b.width || bytes_a != a.value_bytes || bytes_b != b.value_bytes) return p;  // not fast
+        auto shift = [&](uint32_t& o) {
+            if (o != trace::ValueOffsets::none) o += bytes_a;
+        };
+        for (size_t i = 0; i < nb; ++i) {
+            trace::ValueOffsets& o = offs_b[i];
+            shift(o.time);
+            for (unsigned k = 0; k < p->protos[na + i].n_mem; ++k) {
+                shift(o.addr[k]);
+                shift(o.data[k]);
+            }
+            for (unsigned k = 0; k < p->protos[na + i].n_regs; ++k) shift(o.reg[k]);
+            p->offs.push_back(o);
+        }
+        plan_records(*p, na + nb, na - 1);
+        return p;
+    }
+
+    // The rest of a plan from its records (p.protos[0..n)) and their value offsets: `join` is the record after which
+    // the records need not be at consecutive addresses (a pair of runs: the first run's last), ~0 none.
+    void plan_records(RunPlan& plan, size_t n, size_t join) {
+        RunPlan* p = &plan;
         const TraceRecord* recs = p->protos.data();
         for (size_t i = 0; i < n; ++i)
             if (recs[i].isa != checked_isa_) {
@@ -592,14 +644,14 @@ private:
         for (size_t i = 0; i < n; ++i) {
             const TraceRecord& r = recs[i];
             fast &= !r.trapped && !r.interrupt && !r.cond_failed && r.privilege == p->privilege && r.isa == recs[0].isa;
-            fast &= i == 0 || r.pc == recs[i - 1].pc + recs[i - 1].size;
+            fast &= i == 0 || i == join + 1 || r.pc == recs[i - 1].pc + recs[i - 1].size;
             if (o_.timing == Timing::trace) fast &= r.has_time;
             p->mem |= r.n_mem != 0;
             for (unsigned k = 0; k < r.n_mem; ++k)
                 if (r.mem[k].size > 1 && r.mem[k].size <= 16) p->align.emplace_back(p->offs[i].addr[k], r.mem[k].size);
         }
         for (size_t i = 0; fast && i < n;) {
-            auto b = make_block(recs, i, n, true);
+            auto b = make_block(recs, i, n, true, join);
             if (!b) {
                 fast = false;
                 break;
@@ -637,8 +689,6 @@ private:
         for (unsigned g = 0; g < 32; ++g)
             if (last[g] != trace::ValueOffsets::none) p->live_out.emplace_back(static_cast<uint8_t>(g), last[g]);
         p->fast = fast;
-        plans_[s.id] = std::move(p);
-        return *plans_[s.id];
     }
 
     // Where the operands of the division at recs[k] come from (div_operands() on the run's records): its own late
@@ -702,6 +752,36 @@ private:
         }
     }
 
+    // Runs `a` and `b`, `next` after them, as one fast plan (pair_plan), when both would replay from their values:
+    // false (nothing done) otherwise.
+    template <bool kTm, Timing kT>
+    bool replay_pair(const trace::Run& a, const trace::Run& b, const trace::RunShape& next) {
+        const trace::RunShape &sa = *a.shape, &sb = *b.shape;
+        RunPlan& pa = sa.id < plans_.size() && plans_[sa.id] ? *plans_[sa.id] : plan_for(sa, a.values);
+        if (!pa.fast || pa.privilege != priv_ || first_interrupt(next)) return false;
+        RunPlan* pp = nullptr;
+        for (auto& [id, plan] : pa.pairs)
+            if (id == sb.id) pp = plan.get();
+        if (!pp) {
+            // The first few successors met keep their plans (their recordings with them); others go alone.
+            if (pa.pairs.size() == max_pairs) return false;
+            pa.pairs.emplace_back(sb.id, pair_plan(sa, a.values, sb, b.values));
+            pp = pa.pairs.back().second.get();
+        }
+        if (!pp->fast || pp->privilege != priv_) return false;
+        const size_t bytes = sa.value_bytes + sb.value_bytes;
+        if (pair_values_.size() < bytes) pair_values_.resize(bytes);
+        std::memcpy(pair_values_.data(), a.values, sa.value_bytes);
+        std::memcpy(pair_values_.data() + sa.value_bytes, b.values, sb.value_bytes);
+        const unsigned char* v = pair_values_.data();
+        for (const auto& [off, size] : pp->align)
+            if (trace::run_value(v, off, pp->width) % size != 0) return false;  // as unaligned()
+        r_.fast_runs += 2;
+        r_.paired_runs += 2;
+        replay_fast<kTm, kT>(*pp, v, first_pc(next));
+        return true;
+    }
+
     // A run of a fast plan: per block, its body timed from the recording (or stepped), its last record stepped,
     // its retirement added per kind; the register file's live-outs at the end. Exactly what replay_records() does
     // with the same records (tests/unit/test_replay_engines.cpp).
@@ -748,7 +828,7 @@ private:
                         timing::MemRef mem[TraceRecord::max_mem];
                         gather(seg.body_mem.data() + at, r.n_mem, v, p.width, mem);
                         if (div != seg.divs.data() + seg.divs.size() && div->record == k) div_operands(*div++, v, p.width);
-                        cycles += step_raw(b.insns[k], r.pc, r.size, r.pc + r.size, mem, r.n_mem);
+                        cycles += step_raw(b.insns[k], r.pc, r.size, recs[k + 1].pc, mem, r.n_mem);
                     }
                     if (div != seg.divs.data() + seg.divs.size()) div_operands(*div, v, p.width);
                     cycles += step_raw(last_insn, last.pc, last.size, after, last_mem, n_last);
@@ -806,14 +886,19 @@ private:
     }
     // `through`: a run's plan, whose records are fixed: the block goes on through a conditional branch that falls
     // through (its successor next in the run) with no data access, up to BlockMemo::max_inner of them; the timing
-    // model predicts them one by one before it times the body (TimingModel::step_block).
-    std::unique_ptr<Block> make_block(const TraceRecord* recs, size_t i, size_t m, bool through = false) {
+    // model predicts them one by one before it times the body (TimingModel::step_block). `join` (a pair of runs,
+    // pair_plan): the record whose successor starts the second run; the block goes on through it too when it is a
+    // branch with no data access (taken: marked so in the block's instructions, as the run fixes it).
+    std::unique_ptr<Block> make_block(const TraceRecord* recs, size_t i, size_t m, bool through = false,
+                                      size_t join = ~size_t{0}) {
         auto b = std::make_unique<Block>();
         b->pc = recs[i].pc;
         size_t inner = 0;
         for (size_t j = i; j < m && b->size() < Block::max; ++j) {
             const TraceRecord& r = recs[j];
-            if (j > i && (r.pc != recs[j - 1].pc + recs[j - 1].size || r.privilege != recs[i].privilege || r.isa != recs[i].isa))
+            const bool jumped = j - 1 == join && j > i && b->insns.back().branch;  // the joining branch went here
+            if (j > i && ((!jumped && r.pc != recs[j - 1].pc + recs[j - 1].size) || r.privilege != recs[i].privilege ||
+                          r.isa != recs[i].isa))
                 break;
             const Decoded& d = cache_.get(r.encoding, r.isa, r.size);
             if (d.is_csr || d.is_sysreg || !d.retires) break;
@@ -821,9 +906,13 @@ private:
             b->insns.push_back(d.insn);
             b->kinds.push_back(d.kind);
             if (d.insn.branch) {
-                const bool falls = through && j + 1 < m && (d.insn.branch & isa::br_conditional) && r.n_mem == 0 &&
-                                   !r.cond_failed && !branch_taken(d.insn, r.isa, r.pc, r.size, recs[j + 1].pc);
-                if (!falls || ++inner > timing::BlockMemo::max_inner) break;
+                if (!through || j + 1 >= m || r.n_mem || r.cond_failed) break;
+                const bool taken = branch_taken(d.insn, r.isa, r.pc, r.size, recs[j + 1].pc);
+                const bool falls = (d.insn.branch & isa::br_conditional) && !taken;
+                const bool joins = j == join && !(d.insn.branch & isa::br_exc_return) && d.insn.cls != isa::InsnClass::ecall &&
+                                   d.insn.cls != isa::InsnClass::ebreak && d.insn.cls != isa::InsnClass::mret;
+                if ((!falls && !joins) || ++inner > timing::BlockMemo::max_inner) break;
+                if (taken) b->insns.back().branch = static_cast<uint8_t>(b->insns.back().branch | isa::br_taken);
             }
         }
         if (b->keys.empty()) return {};
@@ -842,10 +931,11 @@ private:
                 std::vector<isa::RetiredInsn>(b->insns.begin(), b->insns.end() - 1), std::move(pcs), std::move(sizes));
             // A last branch's timing joins the body's recordings (its prediction is made each time).
             const TraceRecord& last = recs[i + b->size() - 1];
+            b->memo->set_after(last.pc);
             if (b->insns.back().branch) b->memo->set_tail(b->insns.back(), last.pc, last.size);
         }
         for (unsigned k = 0; k + 1 < b->size(); ++k) {
-            const uint32_t id = hist_.id(b->insns[k], b->kinds[k]);
+            const uint32_t id = hist_.id(b->insns[k], kind_of(b->kinds[k], b->insns[k]));  // a joining branch: taken
             auto it = std::find_if(b->counts.begin(), b->counts.end(), [&](const auto& c) { return c.first == id; });
             if (it == b->counts.end()) b->counts.emplace_back(id, 1);
             else ++it->second;
@@ -1384,6 +1474,7 @@ private:
     RoiTracker roi_;
     BlockCache blocks_;
     std::vector<std::unique_ptr<RunPlan>> plans_;  // by shape number (run_runs)
+    std::vector<unsigned char> pair_values_;  // replay_pair: the two runs' values, one after the other
     std::vector<RunPlan::Segment*> counted_;        // blocks of fast runs executed since the last flush
     std::vector<TraceRecord> run_recs_;            // a run expanded into records, and its successor
     IsaState checked_isa_ = static_cast<IsaState>(0xFF);  // the instruction set last found to match the platform

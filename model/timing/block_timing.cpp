@@ -40,15 +40,14 @@ void TimingModel::prepare(BlockMemo& m, const uint8_t* n_mem) const {
         // Nothing that changes mstatus (ecall, ebreak, mret), nothing the trace's data completes (a failed
         // condition, an unaligned access).
         if (in.cls == C::ecall || in.cls == C::ebreak || in.cls == C::mret || in.cond_failed || in.unaligned) return;
-        // A branch only when it is conditional and falls through, with no data access (its flush is keyed).
-        if (in.branch && (!(in.branch & isa::br_conditional) || (in.branch & (isa::br_taken | isa::br_exc_return)) ||
-                          in.cls == C::load || in.cls == C::store))
-            return;
+        // A branch with no data access and not an exception return (its outcome fixed, its flush keyed).
+        if (in.branch && ((in.branch & isa::br_exc_return) || in.cls == C::load || in.cls == C::store)) return;
         // No pre- or post-sync instruction (sync_stall): their waits depend on the previous instruction's issue.
         if (p_.sync_stall && (in.cls == C::fence || in.cls == C::fence_i || in.cls == C::csr_read ||
                               in.cls == C::csr_read_write || in.cls == C::csr_write))
             return;
-        if (i && m.pcs_[i] != m.pcs_[i - 1] + m.sizes_[i - 1]) return;
+        // At consecutive addresses but after a taken branch (its target next).
+        if (i && !(m.insns_[i - 1].branch & isa::br_taken) && m.pcs_[i] != m.pcs_[i - 1] + m.sizes_[i - 1]) return;
         // One mrac region (its cacheability is one bit of the key), wholly in or out of the local code memory.
         if ((m.pcs_[i] >> 28) != (pc0 >> 28)) return;
         if ((p_.local_code && p_.local_code->contains(m.pcs_[i])) != local0) return;
@@ -69,7 +68,7 @@ void TimingModel::prepare(BlockMemo& m, const uint8_t* n_mem) const {
     if (p_.sync_stall && (t.cls == C::fence || t.cls == C::fence_i || t.cls == C::csr_read || t.cls == C::csr_read_write ||
                           t.cls == C::csr_write))
         return;
-    if (m.pcs_[n] != m.pcs_[n - 1] + m.sizes_[n - 1] || (m.pcs_[n] >> 28) != (pc0 >> 28) ||
+    if ((!(m.insns_[n - 1].branch & isa::br_taken) && m.pcs_[n] != m.pcs_[n - 1] + m.sizes_[n - 1]) || (m.pcs_[n] >> 28) != (pc0 >> 28) ||
         (p_.local_code && p_.local_code->contains(m.pcs_[n])) != local0)
         return;
     m.live_in_ |= t.regs.src & ~written;
@@ -308,6 +307,7 @@ uint64_t TimingModel::record_body(BlockMemo& m, const MemRef* mem, const uint8_t
             const uint64_t line = l1i_->line_of(m.pcs_[i]);
             if (line != last) r.ifetch.push_back(static_cast<uint8_t>(i));
             last = line;
+            if (i < m.size() && (m.insns_[i].branch & isa::br_taken)) last = ~uint64_t{0};  // a redirect: fetched anew
         }
     }
     if (!probe_body(m, r, mem, n_mem)) return step_body(m, mem, n_mem, b, with_tail);
@@ -414,12 +414,15 @@ uint64_t TimingModel::record_body(BlockMemo& m, const MemRef* mem, const uint8_t
 }
 
 // The body's branches predicted in order, before it is timed: predict() reads and writes only the predictor, which
-// timed() does not touch, and each falls through to the next instruction.
+// timed() does not touch. Each goes to the next instruction: the fall-through, or (taken) its target.
 void TimingModel::predict_inner(const BlockMemo& m, EventBatch& b) {
     if (inner_flush_.size() < m.inner_.size()) inner_flush_.resize(m.inner_.size());
     for (size_t k = 0; k < m.inner_.size(); ++k) {
         const size_t i = m.inner_[k];
-        inner_flush_[k] = predict(m.insns_[i], m.pcs_[i], m.sizes_[i], m.pcs_[i] + m.sizes_[i], b);
+        const isa::RetiredInsn& in = m.insns_[i];
+        uint64_t next = m.pcs_[i] + m.sizes_[i];
+        if ((in.branch & isa::br_taken) && !in.cond_failed) next = i + 1 < m.pcs_.size() ? m.pcs_[i + 1] : m.after_ ? m.after_ : next;
+        inner_flush_[k] = predict(in, m.pcs_[i], m.sizes_[i], next, b);
     }
 }
 

@@ -220,9 +220,10 @@ struct BlockTail {
 
 // The body of a basic block: its instructions but the last (none that changes mstatus), at consecutive addresses,
 // timed as one by TimingModel::step_block(); and, when the block ends in a branch, that branch (set_tail), whose
-// timing joins the body's recordings (its prediction does not). A body may hold up to max_inner conditional
-// branches that fall through at every execution (the replay's runs, whose shape fixes them): each is predicted per
-// execution, before the body is timed, and its flush is keyed. The caller (the replay's block cache or a run's
+// timing joins the body's recordings (its prediction does not). A body may hold up to max_inner branches whose
+// outcome is the same at every execution (the replay's runs, whose shape fixes them: br_taken set where taken, the
+// next instruction its target): each is predicted per execution, before the body is timed, and its flush is
+// keyed. The caller (the replay's block cache or a run's
 // plan) owns one per block; the model fills in what it records.
 class BlockMemo {
 public:
@@ -235,6 +236,9 @@ public:
         sizes_.push_back(size);
         has_tail_ = true;
     }
+    // The address of the instruction after the body (the block's last): where a taken branch that ends the body
+    // goes. Without it, a body's branches are taken to fall through.
+    void set_after(uint64_t pc) { after_ = pc; }
     size_t size() const { return body_; }  // the body's instructions
     bool has_tail() const { return has_tail_; }
     // The caller gives the same access counts (n_mem) at every execution: they are not compared with the first's.
@@ -296,7 +300,8 @@ private:
     bool tail_usable_ = false;  // the tail's timing can join the recordings (prepare)
     bool prepared_ = false, usable_ = false, fetch_path_ = false, has_div_ = false, fixed_counts_ = false;
     uint32_t live_in_ = 0;  // registers read before the body writes them
-    std::vector<uint32_t> inner_;  // the body's branches (each falls through), in order (prepare)
+    std::vector<uint32_t> inner_;  // the body's branches, in order (prepare)
+    uint64_t after_ = 0;
     std::vector<Recording> recs_;
     unsigned next_slot_ = 0, last_hit_ = 0;
     std::vector<uint8_t> n_mem_;  // accesses per body instruction at the first execution (the key's)
