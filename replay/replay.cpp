@@ -513,11 +513,11 @@ private:
             const uint64_t before = r_.records;
             if (held) replay_run<kTm, kT>(*held, held_values.data(), runs[0].shape);
             for (size_t i = 0; i + 1 < n; ++i) {
-                // With the timing model, two runs at a time where both replay from their values: the block that
-                // ends the first and the one that starts the second are timed as one.
-                if (kTm && i + 2 < n && replay_pair<kTm, kT>(runs[i], runs[i + 1], *runs[i + 2].shape)) {
-                    r_.records += runs[i].shape->records + runs[i + 1].shape->records;
-                    ++i;
+                // With the timing model, a few runs at a time where each replays from its values: the block that
+                // ends one and the one that starts the next are timed as one.
+                if (const size_t k = kTm ? replay_group<kTm, kT>(runs + i, n - i) : 0) {
+                    for (size_t j = i; j < i + k; ++j) r_.records += runs[j].shape->records;
+                    i += k - 1;
                     continue;
                 }
                 replay_run<kTm, kT>(*runs[i].shape, runs[i].values, runs[i + 1].shape);
@@ -577,10 +577,15 @@ private:
         std::vector<std::pair<uint32_t, uint8_t>> align;   // accesses of 2-16 bytes: their address and size
         std::vector<std::pair<uint8_t, uint32_t>> live_out;  // the last value each register is given in the run
         uint8_t width = 8;  // bytes per value (RunShape::width)
-        // The plans of this run followed by another (pair_plan), by the other's shape id: the first max_pairs met.
-        std::vector<std::pair<uint32_t, std::unique_ptr<RunPlan>>> pairs;
+        uint32_t value_bytes = 0;  // of the runs' values (a group's: theirs one after the other)
+        std::vector<uint8_t> joins;  // per record: its successor starts another run of the group (extend_plan)
+        // The plans of these runs followed by another (extend_plan), by the other's shape id: the first max_next met.
+        std::vector<std::pair<uint32_t, std::unique_ptr<RunPlan>>> next;
     };
-    static constexpr size_t max_pairs = 4;
+    static constexpr size_t max_next = 4;   // plans kept per plan and successor
+    static constexpr size_t max_group = 2;  // runs replayed as one plan at most (3 and 4 measured slower: more plans and recordings to warm up, bodies split at max_inner)
+    // Group plans made at most (their blocks and recordings are kept): a bound on memory whatever the trace.
+    static constexpr size_t max_group_plans = 4096;
 
     // The plan of shape `s`, made at its first execution (values `v`: the records' lines, for errors).
     RunPlan& plan_for(const trace::RunShape& s, const unsigned char* v) {
@@ -592,47 +597,53 @@ private:
         uint32_t bytes = 0;
         p->offs = trace::value_offsets(p->protos.data(), n, s.width, bytes);
         p->width = s.width;
-        plan_records(*p, n, ~size_t{0});
+        p->value_bytes = s.value_bytes;
+        p->joins.assign(n, 0);
+        plan_records(*p);
         plans_[s.id] = std::move(p);
         return *plans_[s.id];
     }
 
-    // The plan of two runs one after the other, `a` (values `va`) and then `b`: their records and values as one
-    // run's, `b`'s values after `a`'s (pair_values_), the blocks on either side of the jump from `a` to `b` merged
-    // (make_block's `join`). Not fast where either run alone would not be, or where their values differ in width.
-    std::unique_ptr<RunPlan> pair_plan(const trace::RunShape& a, const unsigned char* va, const trace::RunShape& b,
-                                       const unsigned char* vb) {
-        auto p = std::make_unique<RunPlan>();
-        const size_t na = a.records, nb = b.records;
-        p->protos.resize(na + nb + 1);
-        a.expand(va, p->protos.data());
-        b.expand(vb, p->protos.data() + na);
-        uint32_t bytes_a = 0, bytes_b = 0;
-        p->offs = trace::value_offsets(p->protos.data(), na, a.width, bytes_a);
-        auto offs_b = trace::value_offsets(p->protos.data() + na, nb, b.width, bytes_b);
-        p->width = a.width;
-        if (a.width != b.width || bytes_a != a.value_bytes || bytes_b != b.value_bytes) return p;  // not fast
+    // The plan of the runs of plan `p` followed by a run of shape `c` (values `vc`): their records and values as one
+    // run's, `c`'s values after the others' (group_values_), the blocks on either side of the jump into `c` merged
+    // (make_block's `joins`). Not fast where any of the runs alone would not be, or where their values differ in
+    // width.
+    std::unique_ptr<RunPlan> extend_plan(const RunPlan& p, const trace::RunShape& c, const unsigned char* vc) {
+        auto e = std::make_unique<RunPlan>();
+        const size_t np = p.offs.size(), nc = c.records;
+        e->protos.assign(p.protos.begin(), p.protos.begin() + static_cast<std::ptrdiff_t>(np));
+        e->protos.resize(np + nc + 1);
+        c.expand(vc, e->protos.data() + np);
+        uint32_t bytes_c = 0;
+        auto offs_c = trace::value_offsets(e->protos.data() + np, nc, c.width, bytes_c);
+        e->width = p.width;
+        e->offs = p.offs;
+        e->joins = p.joins;
+        e->joins.back() = 1;  // p's last record: its successor starts c
+        e->joins.resize(np + nc, 0);
+        e->value_bytes = p.value_bytes + c.value_bytes;
+        if (c.width != p.width || bytes_c != c.value_bytes) return e;  // not fast
         auto shift = [&](uint32_t& o) {
-            if (o != trace::ValueOffsets::none) o += bytes_a;
+            if (o != trace::ValueOffsets::none) o += p.value_bytes;
         };
-        for (size_t i = 0; i < nb; ++i) {
-            trace::ValueOffsets& o = offs_b[i];
+        for (size_t i = 0; i < nc; ++i) {
+            trace::ValueOffsets& o = offs_c[i];
             shift(o.time);
-            for (unsigned k = 0; k < p->protos[na + i].n_mem; ++k) {
+            for (unsigned k = 0; k < e->protos[np + i].n_mem; ++k) {
                 shift(o.addr[k]);
                 shift(o.data[k]);
             }
-            for (unsigned k = 0; k < p->protos[na + i].n_regs; ++k) shift(o.reg[k]);
-            p->offs.push_back(o);
+            for (unsigned k = 0; k < e->protos[np + i].n_regs; ++k) shift(o.reg[k]);
+            e->offs.push_back(o);
         }
-        plan_records(*p, na + nb, na - 1);
-        return p;
+        plan_records(*e);
+        return e;
     }
 
-    // The rest of a plan from its records (p.protos[0..n)) and their value offsets: `join` is the record after which
-    // the records need not be at consecutive addresses (a pair of runs: the first run's last), ~0 none.
-    void plan_records(RunPlan& plan, size_t n, size_t join) {
+    // The rest of a plan from its records (p.protos[0..n)), their value offsets and `joins`.
+    void plan_records(RunPlan& plan) {
         RunPlan* p = &plan;
+        const size_t n = p->offs.size();
         const TraceRecord* recs = p->protos.data();
         for (size_t i = 0; i < n; ++i)
             if (recs[i].isa != checked_isa_) {
@@ -644,14 +655,14 @@ private:
         for (size_t i = 0; i < n; ++i) {
             const TraceRecord& r = recs[i];
             fast &= !r.trapped && !r.interrupt && !r.cond_failed && r.privilege == p->privilege && r.isa == recs[0].isa;
-            fast &= i == 0 || i == join + 1 || r.pc == recs[i - 1].pc + recs[i - 1].size;
+            fast &= i == 0 || p->joins[i - 1] || r.pc == recs[i - 1].pc + recs[i - 1].size;
             if (o_.timing == Timing::trace) fast &= r.has_time;
             p->mem |= r.n_mem != 0;
             for (unsigned k = 0; k < r.n_mem; ++k)
                 if (r.mem[k].size > 1 && r.mem[k].size <= 16) p->align.emplace_back(p->offs[i].addr[k], r.mem[k].size);
         }
         for (size_t i = 0; fast && i < n;) {
-            auto b = make_block(recs, i, n, true, join);
+            auto b = make_block(recs, i, n, p->joins.data());
             if (!b) {
                 fast = false;
                 break;
@@ -752,34 +763,41 @@ private:
         }
     }
 
-    // Runs `a` and `b`, `next` after them, as one fast plan (pair_plan), when both would replay from their values:
-    // false (nothing done) otherwise.
+    // Up to max_group runs from runs[0] (`n` at hand: the last is only a successor) as one fast plan (extend_plan),
+    // when each would replay from its values: how many it took (0: none, nothing done).
     template <bool kTm, Timing kT>
-    bool replay_pair(const trace::Run& a, const trace::Run& b, const trace::RunShape& next) {
-        const trace::RunShape &sa = *a.shape, &sb = *b.shape;
-        RunPlan& pa = sa.id < plans_.size() && plans_[sa.id] ? *plans_[sa.id] : plan_for(sa, a.values);
-        if (!pa.fast || pa.privilege != priv_ || first_interrupt(next)) return false;
-        RunPlan* pp = nullptr;
-        for (auto& [id, plan] : pa.pairs)
-            if (id == sb.id) pp = plan.get();
-        if (!pp) {
-            // The first few successors met keep their plans (their recordings with them); others go alone.
-            if (pa.pairs.size() == max_pairs) return false;
-            pa.pairs.emplace_back(sb.id, pair_plan(sa, a.values, sb, b.values));
-            pp = pa.pairs.back().second.get();
+    size_t replay_group(const trace::Run* runs, size_t n) {
+        const trace::RunShape& s0 = *runs[0].shape;
+        RunPlan* p = s0.id < plans_.size() && plans_[s0.id] ? plans_[s0.id].get() : &plan_for(s0, runs[0].values);
+        if (!p->fast || p->privilege != priv_) return 0;
+        size_t used = 1;
+        for (; used < max_group && used + 1 < n; ++used) {
+            const trace::RunShape& s = *runs[used].shape;
+            RunPlan* e = nullptr;
+            for (auto& [id, plan] : p->next)
+                if (id == s.id) e = plan.get();
+            if (!e) {
+                // The first few successors met keep their plans (their recordings with them); others go alone.
+                if (p->next.size() == max_next || group_plans_ == max_group_plans) break;
+                ++group_plans_;
+                p->next.emplace_back(s.id, extend_plan(*p, s, runs[used].values));
+                e = p->next.back().second.get();
+            }
+            if (!e->fast || e->privilege != priv_) break;
+            p = e;
         }
-        if (!pp->fast || pp->privilege != priv_) return false;
-        const size_t bytes = sa.value_bytes + sb.value_bytes;
-        if (pair_values_.size() < bytes) pair_values_.resize(bytes);
-        std::memcpy(pair_values_.data(), a.values, sa.value_bytes);
-        std::memcpy(pair_values_.data() + sa.value_bytes, b.values, sb.value_bytes);
-        const unsigned char* v = pair_values_.data();
-        for (const auto& [off, size] : pp->align)
-            if (trace::run_value(v, off, pp->width) % size != 0) return false;  // as unaligned()
-        r_.fast_runs += 2;
-        r_.paired_runs += 2;
-        replay_fast<kTm, kT>(*pp, v, first_pc(next));
-        return true;
+        const trace::RunShape& next = *runs[used].shape;
+        if (used < 2 || first_interrupt(next)) return 0;
+        if (group_values_.size() < p->value_bytes) group_values_.resize(p->value_bytes);
+        for (size_t k = 0, at = 0; k < used; at += runs[k].shape->value_bytes, ++k)
+            std::memcpy(group_values_.data() + at, runs[k].values, runs[k].shape->value_bytes);
+        const unsigned char* v = group_values_.data();
+        for (const auto& [off, size] : p->align)
+            if (trace::run_value(v, off, p->width) % size != 0) return 0;  // as unaligned()
+        r_.fast_runs += used;
+        r_.grouped_runs += used;
+        replay_fast<kTm, kT>(*p, v, first_pc(next));
+        return used;
     }
 
     // A run of a fast plan: per block, its body timed from the recording (or stepped), its last record stepped,
@@ -884,19 +902,20 @@ private:
         auto b = make_block(recs, i, m);
         return b ? blocks_.put(std::move(b)) : nullptr;
     }
-    // `through`: a run's plan, whose records are fixed: the block goes on through a conditional branch that falls
-    // through (its successor next in the run) with no data access, up to BlockMemo::max_inner of them; the timing
-    // model predicts them one by one before it times the body (TimingModel::step_block). `join` (a pair of runs,
-    // pair_plan): the record whose successor starts the second run; the block goes on through it too when it is a
-    // branch with no data access (taken: marked so in the block's instructions, as the run fixes it).
-    std::unique_ptr<Block> make_block(const TraceRecord* recs, size_t i, size_t m, bool through = false,
-                                      size_t join = ~size_t{0}) {
+    // `joins` (a run's plan, whose records are fixed; nullptr: the block cache's, records that may go either way):
+    // the block goes on through a conditional branch that falls through (its successor next in the run) with no
+    // data access, up to BlockMemo::max_inner of them; the timing model predicts them one by one before it times
+    // the body (TimingModel::step_block). joins[j] (a group of runs, extend_plan): record j's successor starts the
+    // next run; the block goes on through it too when it is a branch with no data access (taken: marked so in the
+    // block's instructions, as the run fixes it).
+    std::unique_ptr<Block> make_block(const TraceRecord* recs, size_t i, size_t m, const uint8_t* joins = nullptr) {
+        const bool through = joins != nullptr;
         auto b = std::make_unique<Block>();
         b->pc = recs[i].pc;
         size_t inner = 0;
         for (size_t j = i; j < m && b->size() < Block::max; ++j) {
             const TraceRecord& r = recs[j];
-            const bool jumped = j - 1 == join && j > i && b->insns.back().branch;  // the joining branch went here
+            const bool jumped = through && j > i && joins[j - 1] && b->insns.back().branch;  // the joining branch went here
             if (j > i && ((!jumped && r.pc != recs[j - 1].pc + recs[j - 1].size) || r.privilege != recs[i].privilege ||
                           r.isa != recs[i].isa))
                 break;
@@ -909,9 +928,9 @@ private:
                 if (!through || j + 1 >= m || r.n_mem || r.cond_failed) break;
                 const bool taken = branch_taken(d.insn, r.isa, r.pc, r.size, recs[j + 1].pc);
                 const bool falls = (d.insn.branch & isa::br_conditional) && !taken;
-                const bool joins = j == join && !(d.insn.branch & isa::br_exc_return) && d.insn.cls != isa::InsnClass::ecall &&
-                                   d.insn.cls != isa::InsnClass::ebreak && d.insn.cls != isa::InsnClass::mret;
-                if ((!falls && !joins) || ++inner > timing::BlockMemo::max_inner) break;
+                const bool joined = joins[j] && !(d.insn.branch & isa::br_exc_return) && d.insn.cls != isa::InsnClass::ecall &&
+                                    d.insn.cls != isa::InsnClass::ebreak && d.insn.cls != isa::InsnClass::mret;
+                if ((!falls && !joined) || ++inner > timing::BlockMemo::max_inner) break;
                 if (taken) b->insns.back().branch = static_cast<uint8_t>(b->insns.back().branch | isa::br_taken);
             }
         }
@@ -1474,7 +1493,8 @@ private:
     RoiTracker roi_;
     BlockCache blocks_;
     std::vector<std::unique_ptr<RunPlan>> plans_;  // by shape number (run_runs)
-    std::vector<unsigned char> pair_values_;  // replay_pair: the two runs' values, one after the other
+    std::vector<unsigned char> group_values_;  // replay_group: the runs' values, one after the other
+    size_t group_plans_ = 0;                   // extend_plan's plans made
     std::vector<RunPlan::Segment*> counted_;        // blocks of fast runs executed since the last flush
     std::vector<TraceRecord> run_recs_;            // a run expanded into records, and its successor
     IsaState checked_isa_ = static_cast<IsaState>(0xFF);  // the instruction set last found to match the platform

@@ -127,9 +127,9 @@ struct Result {
     // Of timed_blocks, those whose body went on through a conditional branch that fell through (a run's plan
     // merges the blocks on either side of it). Not part of the report either.
     uint64_t timed_through = 0;
-    // Of fast_runs, those replayed two at a time (the block that ends the first run and the one that starts the
-    // second timed as one). Not part of the report either.
-    uint64_t paired_runs = 0;
+    // Of fast_runs, those replayed a few at a time (the block that ends one run and the one that starts the next
+    // timed as one). Not part of the report either.
+    uint64_t grouped_runs = 0;
     void skipped_note(const trace::TraceReader* reader);
 };
 

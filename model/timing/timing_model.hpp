@@ -245,6 +245,7 @@ public:
     void set_fixed_counts() { fixed_counts_ = true; }
     static constexpr size_t max_insns = 64;  // longer bodies are stepped
     static constexpr size_t max_inner = 4;   // bodies with more branches are stepped
+    static_assert(max_inner * 16 <= 64, "body_key packs the inner branches' flushes, 16 bits each, in one word");
     // The most words a body's key takes: eight for the pipeline and fetch state (the postsync wait one of them),
     // a live-in per register, 5 bits per access (12 to a word, at most 4 an instruction), a word for the body's
     // branches' flushes, a word for the tail's outcome.

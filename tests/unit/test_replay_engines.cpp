@@ -168,7 +168,7 @@ void compare_file(const std::string& platform, const std::string& path, bool tim
         EXPECT_EQ(ref.result.fast_runs, 0u) << what;
         EXPECT_GT(blk.result.fast_runs, 0u) << what;
         if (m.timing == replay::Timing::model) {
-            EXPECT_GT(blk.result.paired_runs, 0u) << what;
+            EXPECT_GT(blk.result.grouped_runs, 0u) << what;
         }
     }
     std::remove(native.c_str());  // this test's own file
@@ -328,7 +328,7 @@ std::vector<TraceRecord> generate(const Isa& isa, unsigned seed, size_t count) {
 
 TEST(ReplayEngines, GeneratedStreamsAreBitIdentical) {
     for (const Isa* isa : {&rv32, &a64, &a32}) {
-        uint64_t through[std::size(modes)] = {}, paired[std::size(modes)] = {};
+        uint64_t through[std::size(modes)] = {}, grouped[std::size(modes)] = {};
         for (unsigned seed = 1; seed <= 3; ++seed) {
             const auto recs = generate(*isa, seed, 30000);
             for (const Mode& m : modes) {
@@ -357,19 +357,19 @@ TEST(ReplayEngines, GeneratedStreamsAreBitIdentical) {
                 expect_same_counts(ref, v2, fmt::format("{} seed {} as native v2 under {}", isa->platform, seed, m.name));
                 EXPECT_GT(v2.fast_runs, 0u) << isa->platform << " under " << m.name;
                 through[&m - modes] += v2.timed_through;
-                paired[&m - modes] += v2.paired_runs;
+                grouped[&m - modes] += v2.grouped_runs;
                 std::remove(native.c_str());
             }
         }
         // A branch that falls through to the next block leaves the run going on (the generator lays the blocks
         // out one after the other): the plans merge the blocks on either side, and their bodies are timed from
         // recordings through it (each replay also stepped and compared: check_block_timing).
-        // With the timing model, runs go two at a time, the jump between them inside the body (taken: predicted
-        // before the body, like the others).
+        // With the timing model, runs go a few at a time, the jumps between them inside the bodies (taken:
+        // predicted before the body, like the others).
         for (const Mode& m : modes)
             if (m.timing_events) {
                 EXPECT_GT(through[&m - modes], 0u) << isa->platform << " under " << m.name;
-                EXPECT_GT(paired[&m - modes], 0u) << isa->platform << " under " << m.name;
+                EXPECT_GT(grouped[&m - modes], 0u) << isa->platform << " under " << m.name;
             }
     }
 }
