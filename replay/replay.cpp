@@ -924,6 +924,9 @@ private:
             b->keys.push_back(record_key(r));
             b->insns.push_back(d.insn);
             b->kinds.push_back(d.kind);
+            // A division timed from its operands ends a plan's block: stepped on its own, with its operands, after
+            // the body before it (a body with one is stepped record by record).
+            if (through && d.insn.cls == isa::InsnClass::div && tm_ && tm_->params().divider_from_operands) break;
             if (d.insn.branch) {
                 if (!through || j + 1 >= m || r.n_mem || r.cond_failed) break;
                 const bool taken = branch_taken(d.insn, r.isa, r.pc, r.size, recs[j + 1].pc);
