@@ -207,12 +207,12 @@ size_t TimingModel::body_key(const BlockMemo& m, const MemRef* mem, const uint8_
             key[n++] = w | uint64_t{nb} << 60;
         }
     }
-    // The body's branches' flushes (predict_inner), 16 bits each.
-    if (!m.inner_.empty()) {
+    // The body's branches' flushes (predict_inner), 16 bits each, 4 to a word.
+    for (size_t k = 0; k < m.inner_.size(); k += 4) {
         uint64_t w = 0;
-        for (size_t k = 0; k < m.inner_.size(); ++k) {
-            if (inner_flush_[k] >= (1u << 16)) return 0;
-            w |= uint64_t{inner_flush_[k]} << (16 * k);
+        for (size_t j = k; j < std::min(k + 4, m.inner_.size()); ++j) {
+            if (inner_flush_[j] >= (1u << 16)) return 0;
+            w |= uint64_t{inner_flush_[j]} << (16 * (j - k));
         }
         key[n++] = w;
     }

@@ -244,12 +244,11 @@ public:
     // The caller gives the same access counts (n_mem) at every execution: they are not compared with the first's.
     void set_fixed_counts() { fixed_counts_ = true; }
     static constexpr size_t max_insns = 64;  // longer bodies are stepped
-    static constexpr size_t max_inner = 4;   // bodies with more branches are stepped
-    static_assert(max_inner * 16 <= 64, "body_key packs the inner branches' flushes, 16 bits each, in one word");
+    static constexpr size_t max_inner = 8;   // bodies with more branches are stepped
     // The most words a body's key takes: eight for the pipeline and fetch state (the postsync wait one of them),
-    // a live-in per register, 5 bits per access (12 to a word, at most 4 an instruction), a word for the body's
-    // branches' flushes, a word for the tail's outcome.
-    static constexpr size_t max_key_words = 9 + 32 + (4 * max_insns + 11) / 12 + 1 + 4 + 1 + 1;
+    // a live-in per register, 5 bits per access (12 to a word, at most 4 an instruction), a word per 4 of the
+    // body's branches for their flushes, a word for the tail's outcome.
+    static constexpr size_t max_key_words = 9 + 32 + (4 * max_insns + 11) / 12 + 1 + 4 + (max_inner + 3) / 4 + 1;
     static constexpr size_t max_bus = 8;  // dbus_queue: bodies with more bus accesses are stepped
     // Executions replayed from a recording, recorded, and stepped (a miss or nothing to key on).
     uint64_t replayed = 0, recorded = 0, stepped = 0;
