@@ -479,16 +479,7 @@ void TimingModel::replay_body(BlockMemo& m, const BlockMemo::Recording& r, const
     touch_body(m, r);
     for (const auto& e : r.events) b.add(e.event, e.count);
     const uint64_t now0 = now_;
-    if (lsu_) {
-        for (const auto& c : r.ls_commit) {
-            if (!c.store) lsu_pending_ = 0;
-            const uint64_t eff = now0 + c.commit - lsu_pending_;
-            const MemRef* a = c.has_mem ? mem + c.mem : nullptr;
-            lsu_commit(c.store, eff, lsu_prev_eff_, a, a ? 1 : 0, c.data ? now0 + c.data : 0);
-            lsu_prev_eff_ = eff;  // a body has no dual access: only the last one's matters (below)
-        }
-        lsu_prev_eff_ = now0 + r.cycles - lsu_pending_;
-    }
+    if (lsu_) lsu_replay(r, mem, now0);
     for (const auto& [reg, d] : r.ready) ready_[reg] = now0 + static_cast<uint64_t>(d);
     prev_issue_ = now0 + static_cast<uint64_t>(r.prev_issue);
     if (m.has_div_) divider_free_ = now0 + static_cast<uint64_t>(r.divider_free);
@@ -539,6 +530,55 @@ void TimingModel::replay_body(BlockMemo& m, const BlockMemo::Recording& r, const
     now_ = now0 + r.cycles;
 }
 
+// The recording's loads and stores to the LSU buffers, then the buffers settled to the body's end (as
+// emit_lsu_buffers() would next). Where the buffers' state at the entry, lsu_pending_ and the accesses' addresses are
+// those of the replay the recording's LsuMemo kept (the bus buffer empty before and after), the result is that
+// replay's, shifted to this entry: set from the memo. The engines' differential test compares the buffers after
+// every replayed body (replay_checked, same_state).
+void TimingModel::lsu_replay(const BlockMemo::Recording& r, const MemRef* mem, uint64_t now0) {
+    size_t k = 0;
+    if (const size_t n = lsu_->save(now0, lsu_key_.data() + 2)) {
+        lsu_key_[0] = lsu_pending_;
+        lsu_key_[1] = lsu_prev_eff_ - now0;  // the first access's predecessor (a dual one marks from it)
+        k = 2 + n;
+        for (const auto& c : r.ls_commit) {
+            if (!c.has_mem) continue;
+            const MemRef& a = mem[c.mem];
+            if (p_.local_data && !p_.local_data->contains(a.addr)) {  // on the bus: not kept
+                k = 0;
+                break;
+            }
+            lsu_key_[k++] = a.addr;
+            lsu_key_[k++] = a.size;
+        }
+    }
+    auto& memo = r.lsu;
+    if (k && memo.key.size() == k && std::memcmp(memo.key.data(), lsu_key_.data(), k * sizeof(uint64_t)) == 0) {
+        lsu_->load(now0, memo.exit.data(), memo.exit.size());
+        lsu_->add_full(memo.full);
+        lsu_pending_ = memo.pending;
+        lsu_prev_eff_ = now0 + r.cycles - lsu_pending_;
+        return;
+    }
+    const uint64_t full0 = lsu_->full();
+    for (const auto& c : r.ls_commit) {
+        if (!c.store) lsu_pending_ = 0;
+        const uint64_t eff = now0 + c.commit - lsu_pending_;
+        const MemRef* a = c.has_mem ? mem + c.mem : nullptr;
+        lsu_commit(c.store, eff, lsu_prev_eff_, a, a ? 1 : 0, c.data ? now0 + c.data : 0);
+        lsu_prev_eff_ = eff;  // a body has no dual access: only the last one's matters (below)
+    }
+    lsu_prev_eff_ = now0 + r.cycles - lsu_pending_;
+    lsu_->settle(lsu_prev_eff_);
+    if (!k) return;
+    if (const size_t n = lsu_->save(now0, lsu_exit_.data())) {
+        memo.key.assign(lsu_key_.begin(), lsu_key_.begin() + static_cast<std::ptrdiff_t>(k));
+        memo.exit.assign(lsu_exit_.begin(), lsu_exit_.begin() + static_cast<std::ptrdiff_t>(n));
+        memo.full = lsu_->full() - full0;
+        memo.pending = lsu_pending_;
+    }
+}
+
 size_t TimingModel::bus_addresses(const BlockMemo& m, const MemRef* mem, uint64_t* out) const {
     size_t n = 0;
     for (size_t j = 0; j < m.total_mem_ && n < BlockMemo::max_bus; ++j)
@@ -564,6 +604,7 @@ uint64_t TimingModel::replay_checked(BlockMemo& m, const BlockMemo::Recording& r
     EventBatch eb;
     BlockMemo plain(m);
     const uint64_t c = check.step_body(plain, mem, n_mem, eb, with_tail);
+    if (check.lsu_) check.lsu_->settle(check.lsu_prev_eff_);  // as the replay did (lsu_replay), as emit_lsu_buffers would
     auto sorted = [](std::vector<EventCount> v) {
         std::sort(v.begin(), v.end(), [](const EventCount& x, const EventCount& y) { return x.event < y.event; });
         return v;

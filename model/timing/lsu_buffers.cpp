@@ -112,6 +112,48 @@ void LsuBuffers::run_to(uint64_t end) {
     cursor_ = end;
 }
 
+size_t LsuBuffers::save(uint64_t base, uint64_t* out) const {
+    // The bus buffer empty and owed nothing: no ibuf or waiter, every change on the ring passed (and cleared), no
+    // dual access marked ahead.
+    if (cfg_.bus_depth && (ibuf_ || n_waiters_ || live_ != 0 || bus_until_ >= cursor_ || dual_until_ >= cursor_)) return 0;
+    size_t k = 0;
+    out[k++] = cursor_ - base;
+    const bool ahead = last_store_ + 1 > cursor_;  // a store still coming (its commit), or none
+    out[k++] = ahead;
+    out[k++] = ahead ? last_store_ - base : 0;
+    out[k++] = n_;
+    for (unsigned i = 0; i < n_; ++i) out[k++] = buf_[i];
+    for (uint64_t c = cursor_ + 1; c < cursor_ + 9; ++c)  // the slots operator== compares
+        if (const Slot* s = at(c)) {
+            out[k++] = (c - cursor_) | uint64_t{s->dual} << 8 | uint64_t{s->store} << 9 | uint64_t{s->load} << 10;
+            out[k++] = s->lo;
+            out[k++] = s->hi;
+        }
+    return k;
+}
+
+void LsuBuffers::load(uint64_t base, const uint64_t* in, size_t n) {
+    cursor_ = base + in[0];
+    last_store_ = in[1] ? base + in[2] : 0;  // none: any cycle before the cursor
+    n_ = static_cast<unsigned>(in[3]);
+    size_t k = 4;
+    for (unsigned i = 0; i < n_; ++i) buf_[i] = in[k++];
+    for (Slot& s : slots_) s.c = ~uint64_t{0};
+    // The slots follow, three words each: save() wrote each as its offset from the cursor (1-8) and flags.
+    while (k + 3 <= n) {
+        const uint64_t w = in[k];
+        const uint64_t c = cursor_ + (w & 0xFFu);
+        Slot& s = slots_[c & 7u];
+        s.c = c;
+        s.dual = (w >> 8) & 1u;
+        s.store = (w >> 9) & 1u;
+        s.load = (w >> 10) & 1u;
+        s.lo = in[k + 1];
+        s.hi = in[k + 2];
+        k += 3;
+    }
+}
+
 bool LsuBuffers::operator==(const LsuBuffers& o) const {
     // The slots still ahead of the cursor (those at or after cursor_ + 1) are the state; older ones are spent.
     for (uint64_t c = cursor_ + 1; c < cursor_ + 9; ++c) {
@@ -133,3 +175,4 @@ bool LsuBuffers::operator==(const LsuBuffers& o) const {
 }
 
 }  // namespace pmusim::timing
+

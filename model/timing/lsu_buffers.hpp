@@ -31,6 +31,7 @@
 //    store at decode.
 #pragma once
 #include <array>
+#include <cstddef>
 #include <cstdint>
 
 namespace pmusim::timing {
@@ -72,6 +73,17 @@ public:
         }
         run_to(c - 2);
     }
+    // The state as words relative to cycle `base` (at most max_snapshot): what every later cycle depends on (the
+    // cursor, whether a store is still coming, the buffered words, the slots ahead of the cursor), with the bus
+    // buffer empty. Returns how many words, 0 when the bus buffer holds or is owed anything (not saved). The block
+    // timing replays a recording's effect on the buffers from it (TimingModel::lsu_replay): two states with the same
+    // words at their bases behave the same from there, shifted.
+    static constexpr size_t max_snapshot = 4 + 8 + 8 * 3;
+    size_t save(uint64_t base, uint64_t* out) const;
+    // The state save() gave (`n` words), at another base (the bus buffer left empty, as it was).
+    void load(uint64_t base, const uint64_t* in, size_t n);
+    uint64_t full() const { return full_; }  // counted since the last take()
+    void add_full(uint64_t n) { full_ += n; }
     // Cycles counted full since the last take().
     uint64_t take() {
         const uint64_t n = full_;

@@ -277,6 +277,16 @@ private:
             uint32_t commit, data;
         };
         std::vector<LsCommit> ls_commit;
+        // The LSU buffers' part of the last replay that could be saved (replay_body): the buffers' state at the entry
+        // (LsuBuffers::save, relative to the entry), lsu_pending_, lsu_prev_eff_ and the accesses' addresses and sizes
+        // as the key;
+        // the state after the feed and the settle to the body's end, the cycles counted full meanwhile and
+        // lsu_pending_ after. A replay with the same key sets these instead of feeding the buffers access by access.
+        struct LsuMemo {
+            std::vector<uint64_t> key, exit;
+            uint64_t full = 0, pending = 0;
+        };
+        mutable LsuMemo lsu;
         std::vector<uint8_t> ifetch;  // the instructions that look up the ITLB and the I-cache, in order
         // The ways probe_body() last found for those lookups (as found_ holds them) and the ITLB's and I-cache's
         // epochs then: while neither has changed, every one of those lines is still where it was found.
@@ -519,6 +529,9 @@ private:
     // not recording; the model's commits, before lsu_pending_).
     std::optional<LsuBuffers> lsu_;
     std::vector<std::pair<uint64_t, uint64_t>>* ls_log_ = nullptr;
+    std::array<uint64_t, 2 + LsuBuffers::max_snapshot + 2 * 4 * BlockMemo::max_insns> lsu_key_{};  // lsu_replay's
+    std::array<uint64_t, LsuBuffers::max_snapshot> lsu_exit_{};
+    void lsu_replay(const BlockMemo::Recording& r, const MemRef* mem, uint64_t now0);
     // The model charges a misaligned bus access's hold to the access itself, the RTL to what follows it (a load's
     // to the next instruction, a store's to the next load at decode): the commits the buffers see are the model's
     // less the holds the RTL has not yet shown (lsu_pending_: the stores'), and the last one's (lsu_prev_eff_).
