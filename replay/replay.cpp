@@ -1,8 +1,8 @@
 #include "replay/replay.hpp"
 
 #include <algorithm>
-#include <cstring>
 #include <array>
+#include <cstring>
 #include <optional>
 #include <stdexcept>
 #include <type_traits>
@@ -582,12 +582,15 @@ private:
         // The plans of these runs followed by another (extend_plan), by the other's shape id: the first max_next met.
         std::vector<std::pair<uint32_t, std::unique_ptr<RunPlan>>> next;
     };
-    static constexpr size_t max_next = 4;   // plans kept per plan and successor
+    static constexpr size_t max_next = 4;   // successors' plans kept per plan
     static constexpr size_t max_group = 2;  // runs replayed as one plan at most (3 and 4 measured slower: more plans and recordings to warm up, bodies split at max_inner)
     // Group plans made at most (their blocks and recordings are kept): a bound on memory whatever the trace.
     static constexpr size_t max_group_plans = 4096;
 
     // The plan of shape `s`, made at its first execution (values `v`: the records' lines, for errors).
+    RunPlan& plan(const trace::RunShape& s, const unsigned char* v) {
+        return s.id < plans_.size() && plans_[s.id] ? *plans_[s.id] : plan_for(s, v);
+    }
     RunPlan& plan_for(const trace::RunShape& s, const unsigned char* v) {
         if (s.id >= plans_.size()) plans_.resize(s.id + 1);
         auto p = std::make_unique<RunPlan>();
@@ -599,7 +602,7 @@ private:
         p->width = s.width;
         p->value_bytes = s.value_bytes;
         p->joins.assign(n, 0);
-        plan_records(*p);
+        plan_records(p.get());
         plans_[s.id] = std::move(p);
         return *plans_[s.id];
     }
@@ -636,13 +639,12 @@ private:
             for (unsigned k = 0; k < e->protos[np + i].n_regs; ++k) shift(o.reg[k]);
             e->offs.push_back(o);
         }
-        plan_records(*e);
+        plan_records(e.get());
         return e;
     }
 
     // The rest of a plan from its records (p.protos[0..n)), their value offsets and `joins`.
-    void plan_records(RunPlan& plan) {
-        RunPlan* p = &plan;
+    void plan_records(RunPlan* p) {
         const size_t n = p->offs.size();
         const TraceRecord* recs = p->protos.data();
         for (size_t i = 0; i < n; ++i)
@@ -741,7 +743,7 @@ private:
     // A run an interrupt entry follows is replayed record by record (its last record's step is told).
     template <bool kTm, Timing kT>
     void replay_run(const trace::RunShape& s, const unsigned char* v, const trace::RunShape* next) {
-        RunPlan& p = s.id < plans_.size() && plans_[s.id] ? *plans_[s.id] : plan_for(s, v);
+        RunPlan& p = plan(s, v);
         const bool next_interrupt = next && first_interrupt(*next);
         bool fast = p.fast && next && !next_interrupt && p.privilege == priv_;
         for (const auto& [off, size] : p.align) fast &= trace::run_value(v, off, p.width) % size == 0;  // as unaligned()
@@ -768,7 +770,7 @@ private:
     template <bool kTm, Timing kT>
     size_t replay_group(const trace::Run* runs, size_t n) {
         const trace::RunShape& s0 = *runs[0].shape;
-        RunPlan* p = s0.id < plans_.size() && plans_[s0.id] ? plans_[s0.id].get() : &plan_for(s0, runs[0].values);
+        RunPlan* p = &plan(s0, runs[0].values);
         if (!p->fast || p->privilege != priv_) return 0;
         size_t used = 1;
         for (; used < max_group && used + 1 < n; ++used) {

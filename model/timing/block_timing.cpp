@@ -68,8 +68,8 @@ void TimingModel::prepare(BlockMemo& m, const uint8_t* n_mem) const {
     if (p_.sync_stall && (t.cls == C::fence || t.cls == C::fence_i || t.cls == C::csr_read || t.cls == C::csr_read_write ||
                           t.cls == C::csr_write))
         return;
-    if ((!(m.insns_[n - 1].branch & isa::br_taken) && m.pcs_[n] != m.pcs_[n - 1] + m.sizes_[n - 1]) || (m.pcs_[n] >> 28) != (pc0 >> 28) ||
-        (p_.local_code && p_.local_code->contains(m.pcs_[n])) != local0)
+    if ((!(m.insns_[n - 1].branch & isa::br_taken) && m.pcs_[n] != m.pcs_[n - 1] + m.sizes_[n - 1]) ||
+        (m.pcs_[n] >> 28) != (pc0 >> 28) || (p_.local_code && p_.local_code->contains(m.pcs_[n])) != local0)
         return;
     m.live_in_ |= t.regs.src & ~written;
     m.tail_usable_ = true;
@@ -421,7 +421,8 @@ void TimingModel::predict_inner(const BlockMemo& m, EventBatch& b) {
         const size_t i = m.inner_[k];
         const isa::RetiredInsn& in = m.insns_[i];
         uint64_t next = m.pcs_[i] + m.sizes_[i];
-        if ((in.branch & isa::br_taken) && !in.cond_failed) next = i + 1 < m.pcs_.size() ? m.pcs_[i + 1] : m.after_ ? m.after_ : next;
+        if ((in.branch & isa::br_taken) && !in.cond_failed && (i + 1 < m.pcs_.size() || m.after_))
+            next = i + 1 < m.pcs_.size() ? m.pcs_[i + 1] : m.after_;
         inner_flush_[k] = predict(in, m.pcs_[i], m.sizes_[i], next, b);
     }
 }

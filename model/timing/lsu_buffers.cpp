@@ -175,4 +175,3 @@ bool LsuBuffers::operator==(const LsuBuffers& o) const {
 }
 
 }  // namespace pmusim::timing
-

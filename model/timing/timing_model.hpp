@@ -218,13 +218,13 @@ struct BlockTail {
     unsigned n_mem;
 };
 
-// The body of a basic block: its instructions but the last (none that changes mstatus), at consecutive addresses,
-// timed as one by TimingModel::step_block(); and, when the block ends in a branch, that branch (set_tail), whose
-// timing joins the body's recordings (its prediction does not). A body may hold up to max_inner branches whose
-// outcome is the same at every execution (the replay's runs, whose shape fixes them: br_taken set where taken, the
-// next instruction its target): each is predicted per execution, before the body is timed, and its flush is
-// keyed. The caller (the replay's block cache or a run's
-// plan) owns one per block; the model fills in what it records.
+// The body of a basic block: its instructions but the last (none that changes mstatus), at consecutive addresses
+// but after a taken branch, timed as one by TimingModel::step_block(); and, when the block ends in a branch, that
+// branch (set_tail), whose timing joins the body's recordings (its prediction does not). A body may hold up to
+// max_inner branches whose outcome is the same at every execution (the replay's runs, whose shape fixes them:
+// br_taken set where taken, the next instruction its target): each is predicted per execution, before the body is
+// timed, and its flush is keyed. The caller (the replay's block cache or a run's plan) owns one per block; the
+// model fills in what it records.
 class BlockMemo {
 public:
     BlockMemo(std::vector<isa::RetiredInsn> insns, std::vector<uint64_t> pcs, std::vector<uint8_t> sizes)
@@ -277,11 +277,11 @@ private:
             uint32_t commit, data;
         };
         std::vector<LsCommit> ls_commit;
-        // The LSU buffers' part of the last replay that could be saved (replay_body): the buffers' state at the entry
-        // (LsuBuffers::save, relative to the entry), lsu_pending_, lsu_prev_eff_ and the accesses' addresses and sizes
-        // as the key;
-        // the state after the feed and the settle to the body's end, the cycles counted full meanwhile and
-        // lsu_pending_ after. A replay with the same key sets these instead of feeding the buffers access by access.
+        // The LSU buffers' part of the last replay that could be saved (lsu_replay). The key: the buffers' state at
+        // the entry (LsuBuffers::save, relative to the entry), lsu_pending_, lsu_prev_eff_ and the accesses' addresses
+        // and sizes. The result: the state after the feed and the settle to the body's end, the cycles counted full
+        // meanwhile and lsu_pending_ after. A replay with the same key sets these instead of feeding the buffers
+        // access by access.
         struct LsuMemo {
             std::vector<uint64_t> key, exit;
             uint64_t full = 0, pending = 0;
@@ -311,7 +311,7 @@ private:
     bool prepared_ = false, usable_ = false, fetch_path_ = false, has_div_ = false, fixed_counts_ = false;
     uint32_t live_in_ = 0;  // registers read before the body writes them
     std::vector<uint32_t> inner_;  // the body's branches, in order (prepare)
-    uint64_t after_ = 0;
+    uint64_t after_ = 0;  // set_after (0: none)
     std::vector<Recording> recs_;
     unsigned next_slot_ = 0, last_hit_ = 0;
     std::vector<uint8_t> n_mem_;  // accesses per body instruction at the first execution (the key's)
@@ -352,7 +352,8 @@ public:
     //  - the flush's cycles of each branch in the body (predict(), made for all of them before the body);
     //  - with a tail (the block's last branch): whether it was taken and its flush's cycles (predict()).
     // The LSU buffers (store_buffer) are not keyed: they do not change the timing; a replay feeds them the commits
-    // its recording kept.
+    // its recording kept, or sets their result from the recording's LsuMemo where their state and the addresses
+    // are those of an earlier replay (lsu_replay).
     // Its data (conditions failed, unaligned accesses) must not change the decoded instructions: the caller steps
     // such runs. A recording is replayed only when every ITLB, I-cache, DTLB and D-cache access of the body hits
     // (probed first, changing nothing; then made in step()'s order, per cache); on any miss step() runs per
