@@ -356,6 +356,9 @@ public:
         if (p.timing)
             if (o.timing_events || o.timing == Timing::model) tm_.emplace(*p.timing);
         if (tm_) tm_->set_check_blocks(o.check_block_timing);
+        // The block engine replays the VeeR EL2 predictor's calls from a memo where they repeat (set_memo); the
+        // reference stepper steps every one.
+        if (tm_ && o.engine == Engine::block) tm_->predictor().set_memo(true);
         isa::a32::CoprocMove sctlr;  // SCTLR: MCR p15, 0, Rt, c1, c0, 0
         sctlr.crn = 1;
         sctlr.is_read = false;

@@ -1,5 +1,7 @@
 #include "model/timing/branch_predictor.hpp"
 
+#include <algorithm>
+
 namespace pmusim::timing {
 
 BranchPredictor::BranchPredictor(const PredictorConfig& c)
@@ -197,14 +199,14 @@ void BranchPredictor::ras_push(uint64_t addr) {
     const size_t d = veer_ras_.size();
     if (d == 0) return;
     ras_top_ = ras_top_ ? ras_top_ - 1 : d - 1;
-    veer_ras_[ras_top_] = {addr, true};
+    put_ras(ras_top_, {addr, true});
 }
 
 BranchPredictor::RasEntry BranchPredictor::ras_pop() {
     const size_t d = veer_ras_.size();
     if (d == 0) return {};
     const RasEntry top = veer_ras_[ras_top_];
-    veer_ras_[ras_top_] = veer_ras_[ras_top_ ? ras_top_ - 1 : d - 1];
+    put_ras(ras_top_, veer_ras_[ras_top_ ? ras_top_ - 1 : d - 1]);
     ras_top_ = ras_top_ + 1 == d ? 0 : ras_top_ + 1;
     return top;
 }
@@ -231,7 +233,7 @@ void BranchPredictor::veer_wrong_path(uint64_t addr, unsigned halfwords) {
     }
 }
 
-BranchPredictor::VeerOutcome BranchPredictor::veer(uint64_t pc, unsigned size, VeerKind kind, bool taken, uint64_t target) {
+BranchPredictor::VeerOutcome BranchPredictor::veer_stepped(uint64_t pc, unsigned size, VeerKind kind, bool taken, uint64_t target) {
     VeerOutcome out;
     if (kind == VeerKind::other) out.flush = true;
     if (!cfg_.enabled || btb_.empty()) {
@@ -244,8 +246,8 @@ BranchPredictor::VeerOutcome BranchPredictor::veer(uint64_t pc, unsigned size, V
     // The window's scan knows this half already; a 4-byte branch's first half is not looked at (an entry there
     // would be a branch start error, which the model leaves out).
     const uint64_t fhist = veer_window(pc + size - 2, {pc + size - 2, hit, slot, size == 4 ? pc : ~uint64_t{0}});
-    BtbEntry* ways = &btb_[size_t{slot.set} * 2];
-    if (hit >= 0) lru_[slot.set] = ways[0].valid && ways[0].tag == slot.tag ? 1 : 0;  // the other way replaces next
+    const BtbEntry* ways = &btb_[size_t{slot.set} * 2];
+    if (hit >= 0) put_lru(slot.set, ways[0].valid && ways[0].tag == slot.tag ? 1 : 0);  // the other way replaces next
     // A hit on another kind of instruction, or a direct one to another target: a branch error.
     if (hit >= 0) {
         const BtbEntry& e = ways[hit];
@@ -253,7 +255,9 @@ BranchPredictor::VeerOutcome BranchPredictor::veer(uint64_t pc, unsigned size, V
         const bool wrong_kind = kind == VeerKind::other || pret != (kind == VeerKind::ret);
         const bool wrong_target = kind != VeerKind::ret && taken && e.target != target;
         if (wrong_kind || wrong_target) {
-            ways[hit].valid = false;
+            BtbEntry invalid = e;
+            invalid.valid = false;
+            put_btb(size_t{slot.set} * 2 + static_cast<size_t>(hit), invalid);
             ++btb_generation_;
             out.flush = true;
             out.mispredicted = taken && kind != VeerKind::other;  // refetched unpredicted
@@ -267,7 +271,8 @@ BranchPredictor::VeerOutcome BranchPredictor::veer(uint64_t pc, unsigned size, V
         redirect(target, true, wrong_path_history(fall_through, false));
         return out;
     }
-    uint8_t& counter = veer_counter(slot, fhist);
+    const size_t ci = counter_index(slot, fhist);
+    const uint8_t counter = counters_[ci];
     bool predicted = false, right_target = true;
     uint64_t predicted_next = fall_through;
     if (hit >= 0) {
@@ -285,11 +290,11 @@ BranchPredictor::VeerOutcome BranchPredictor::veer(uint64_t pc, unsigned size, V
     out.flush |= out.mispredicted;
     if (kind == VeerKind::cond) {
         if (hit >= 0 || out.mispredicted) {
-            if (taken && counter < 3) ++counter;
-            if (!taken && counter > 0) --counter;
+            if (taken && counter < 3) put_counter(ci, static_cast<uint8_t>(counter + 1));
+            if (!taken && counter > 0) put_counter(ci, static_cast<uint8_t>(counter - 1));
         }
     } else if (hit >= 0 && right_target) {
-        counter = 3;
+        put_counter(ci, 3);
     }
     if (hit >= 0) history_ = ((history_ << 1) | (taken ? 1u : 0u)) & hmask_;
     if (out.flush || taken)
@@ -297,9 +302,9 @@ BranchPredictor::VeerOutcome BranchPredictor::veer(uint64_t pc, unsigned size, V
     if (out.mispredicted && taken && hit < 0) {
         const unsigned w = lru_[slot.set];
         ++btb_generation_;
-        ways[w] = {true, kind == VeerKind::call || kind == VeerKind::jump, kind == VeerKind::ret || kind == VeerKind::jump,
-                   size == 4, slot.bank, slot.tag, target};
-        lru_[slot.set] = static_cast<uint8_t>(w ^ 1u);
+        put_btb(size_t{slot.set} * 2 + w, {true, kind == VeerKind::call || kind == VeerKind::jump,
+                                            kind == VeerKind::ret || kind == VeerKind::jump, size == 4, slot.bank, slot.tag, target});
+        put_lru(slot.set, static_cast<uint8_t>(w ^ 1u));
     }
     // Until the flush, fetch went on along the predicted path: its calls and returns that hit moved the return
     // stack, which the flush does not restore.
@@ -332,6 +337,159 @@ BranchPredictor::VeerOutcome BranchPredictor::veer_as_predicted(uint64_t pc, uns
     if (kind == VeerKind::ret && !veer_ras_.empty() && veer_ras_[0].valid) target = veer_ras_[0].addr;
     const bool taken = kind != VeerKind::cond || veer_counter(slot, read_history(pc + size - 2)) >= 2;
     return veer(pc, size, kind, taken, taken ? target : fall_through);
+}
+
+// The memo (set_memo). A BTB entry as two words: its target, and its flags, bank and tag.
+static uint64_t btb_flags(bool valid, bool call, bool ret, bool pc4, uint8_t bank, uint32_t tag) {
+    return uint64_t{valid} | uint64_t{call} << 1 | uint64_t{ret} << 2 | uint64_t{pc4} << 3 | uint64_t{bank} << 8 |
+           uint64_t{tag} << 16;
+}
+
+// A multiply-xorshift mix of 64 bits (every input bit moves about half the output bits).
+static uint64_t mix64(uint64_t x) {
+    x ^= x >> 31;
+    x *= 0x7fb5d329728ea185ULL;
+    x ^= x >> 27;
+    x *= 0x81dadef4bc2dd44dULL;
+    x ^= x >> 33;
+    return x;
+}
+
+uint64_t BranchPredictor::entry_sig(Table t, size_t i, uint64_t a, uint64_t b) {
+    return mix64(a ^ mix64(b ^ mix64(uint64_t{i} << 2 | static_cast<uint64_t>(t))));
+}
+
+void BranchPredictor::set_entry(Table t, size_t i, uint64_t a, uint64_t b) {
+    switch (t) {
+        case Table::counter: counters_[i] = static_cast<uint8_t>(a); break;
+        case Table::lru: lru_[i] = static_cast<uint8_t>(a); break;
+        case Table::ras: veer_ras_[i] = {a, b != 0}; break;
+        case Table::btb:
+            ++btb_generation_;  // the window memo's lookups are redone (scan_window)
+            btb_[i] = {(b & 1u) != 0, (b & 2u) != 0, (b & 4u) != 0, (b & 8u) != 0, static_cast<uint8_t>(b >> 8),
+                       static_cast<uint32_t>(b >> 16), a};
+            break;
+    }
+}
+
+void BranchPredictor::put(Table t, size_t i, uint64_t a, uint64_t b) {
+    uint64_t oa = 0, ob = 0;
+    switch (t) {
+        case Table::counter: oa = counters_[i]; break;
+        case Table::lru: oa = lru_[i]; break;
+        case Table::ras:
+            oa = veer_ras_[i].addr;
+            ob = veer_ras_[i].valid;
+            break;
+        case Table::btb: {
+            const BtbEntry& e = btb_[i];
+            oa = e.target;
+            ob = btb_flags(e.valid, e.call, e.ret, e.pc4, e.bank, e.tag);
+            break;
+        }
+    }
+    if (oa == a && ob == b) return;
+    sig_ ^= entry_sig(t, i, oa, ob) ^ entry_sig(t, i, a, b);
+    set_entry(t, i, a, b);
+    if (recording_ && n_log_ <= memo_max_writes) {
+        if (n_log_ < memo_max_writes) log_[n_log_] = {t, static_cast<uint32_t>(i), a, b};
+        ++n_log_;
+    }
+}
+
+void BranchPredictor::put_btb(size_t i, const BtbEntry& e) {
+    if (memo_) put(Table::btb, i, e.target, btb_flags(e.valid, e.call, e.ret, e.pc4, e.bank, e.tag));
+    else btb_[i] = e;
+}
+
+void BranchPredictor::set_memo(bool on) {
+    memo_.reset();
+    recording_ = false;
+    if (!on || cfg_.direction != PredictorConfig::Direction::veer_el2 || cfg_.history_bits > 16 || veer_ras_.size() > 255)
+        return;
+    memo_ = std::make_shared<std::vector<VeerMemo>>(memo_entries);
+    sig_ = 0;
+    for (size_t i = 0; i < counters_.size(); ++i) sig_ ^= entry_sig(Table::counter, i, counters_[i], 0);
+    for (size_t i = 0; i < lru_.size(); ++i) sig_ ^= entry_sig(Table::lru, i, lru_[i], 0);
+    for (size_t i = 0; i < veer_ras_.size(); ++i) sig_ ^= entry_sig(Table::ras, i, veer_ras_[i].addr, veer_ras_[i].valid);
+    for (size_t i = 0; i < btb_.size(); ++i) {
+        const BtbEntry& e = btb_[i];
+        sig_ ^= entry_sig(Table::btb, i, e.target, btb_flags(e.valid, e.call, e.ret, e.pc4, e.bank, e.tag));
+    }
+}
+
+bool BranchPredictor::same_state(const BranchPredictor& o) const {
+    const Scalars a = scalars(), b = o.scalars();
+    auto same_btb = [](const BtbEntry& x, const BtbEntry& y) {
+        return x.valid == y.valid && x.call == y.call && x.ret == y.ret && x.pc4 == y.pc4 && x.bank == y.bank &&
+               x.tag == y.tag && x.target == y.target;
+    };
+    auto same_ras = [](const RasEntry& x, const RasEntry& y) { return x.addr == y.addr && x.valid == y.valid; };
+    return counters_ == o.counters_ && targets_ == o.targets_ && ras_ == o.ras_ && lru_ == o.lru_ &&
+           std::equal(btb_.begin(), btb_.end(), o.btb_.begin(), o.btb_.end(), same_btb) &&
+           std::equal(veer_ras_.begin(), veer_ras_.end(), o.veer_ras_.begin(), o.veer_ras_.end(), same_ras) &&
+           a.history == b.history && a.fetch_history == b.fetch_history && a.stale_history == b.stale_history &&
+           a.window_history == b.window_history && a.run_start == b.run_start && a.run_window == b.run_window &&
+           a.window == b.window && a.run_after_flush == b.run_after_flush && a.ras_top == b.ras_top;
+}
+
+BranchPredictor::Scalars BranchPredictor::scalars() const {
+    return {history_, fetch_history_, stale_history_, window_history_, run_start_, run_window_, window_, run_after_flush_,
+            static_cast<uint8_t>(ras_top_)};
+}
+
+void BranchPredictor::set_scalars(const Scalars& s) {
+    history_ = s.history;
+    fetch_history_ = s.fetch_history;
+    stale_history_ = s.stale_history;
+    window_history_ = s.window_history;
+    run_start_ = s.run_start;
+    run_window_ = s.run_window;
+    window_ = s.window;
+    run_after_flush_ = s.run_after_flush;
+    ras_top_ = s.ras_top;
+}
+
+std::array<uint64_t, BranchPredictor::memo_key_words> BranchPredictor::memo_key(uint64_t pc, unsigned size, VeerKind kind,
+                                                                                bool taken, uint64_t target) const {
+    return {pc,
+            target,
+            uint64_t{size} | static_cast<uint64_t>(kind) << 4 | uint64_t{taken} << 7 | uint64_t{run_after_flush_} << 8 |
+                uint64_t{ras_top_} << 16,
+            history_ | fetch_history_ << 16 | stale_history_ << 32 | window_history_ << 48,
+            run_start_,
+            run_window_,
+            window_,
+            sig_};
+}
+
+BranchPredictor::VeerOutcome BranchPredictor::veer(uint64_t pc, unsigned size, VeerKind kind, bool taken, uint64_t target) {
+    if (!memo_ || recording_ || !cfg_.enabled || btb_.empty()) return veer_stepped(pc, size, kind, taken, target);
+    const auto key = memo_key(pc, size, kind, taken, target);
+    // The slot: sig_ is a mix already; the rest only spreads the calls of one state.
+    const uint64_t h = key[7] ^ ((key[0] ^ key[1] ^ key[2] ^ key[3] ^ key[6]) * 0x9e3779b97f4a7c15ULL);
+    VeerMemo& m = (*memo_)[(h >> 40) & (memo_entries - 1)];
+    if (m.valid && m.key == key) {
+        for (size_t k = 0; k < m.n_writes; ++k) set_entry(m.writes[k].table, m.writes[k].index, m.writes[k].a, m.writes[k].b);
+        set_scalars(m.after);
+        sig_ = m.sig_after;
+        ++memo_hits_;
+        return m.out;
+    }
+    recording_ = true;
+    n_log_ = 0;
+    const VeerOutcome out = veer_stepped(pc, size, kind, taken, target);
+    recording_ = false;
+    if (n_log_ <= memo_max_writes) {
+        m.key = key;
+        m.valid = true;
+        m.out = out;
+        m.after = scalars();
+        m.sig_after = sig_;
+        m.n_writes = n_log_;
+        std::copy(log_.begin(), log_.begin() + n_log_, m.writes.begin());
+    }
+    return out;
 }
 
 }  // namespace pmusim::timing

@@ -7,6 +7,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 namespace pmusim::timing {
@@ -59,6 +60,18 @@ public:
     uint64_t veer_history() const { return history_; }
     void set_enabled(bool e) { cfg_.enabled = e; }
     bool enabled() const { return cfg_.enabled; }
+
+    // veer_el2: remember what each veer() call did, keyed by its arguments and the predictor's whole state before
+    // it, and do it again from the memo when the same call meets the same state (a loop's branches in a predictor
+    // that has settled). The state is its scalars, exactly, and a 64-bit signature of its tables (counters, BTB,
+    // replacement bits, return stack) that every table write keeps up to date: two different tables with the same
+    // signature, which would replay the wrong call, are a 2^-64 chance. Off by default (the reference stepper runs
+    // without it); the block engine turns it on. Copies share the memo (what it holds depends on its key alone).
+    void set_memo(bool on);
+    bool memo() const { return memo_ != nullptr; }
+    uint64_t memo_hits() const { return memo_hits_; }
+    // The same predictor state (tables, return stack, histories, fetch position); the memos left out.
+    bool same_state(const BranchPredictor& o) const;
 
 private:
     PredictorConfig cfg_;
@@ -153,6 +166,57 @@ private:
     RasEntry ras_pop();
     // Fetch along a wrong path from `addr` for `halfwords`: predicted-taken calls and returns move the stack.
     void veer_wrong_path(uint64_t addr, unsigned halfwords);
+    VeerOutcome veer_stepped(uint64_t pc, unsigned size, VeerKind kind, bool taken, uint64_t target);
+
+    // The memo (set_memo). Every veer_el2 table write goes through put(): it keeps sig_ (the XOR of each entry's
+    // signature, entry_sig) and, while a call is being recorded, logs the write.
+    enum class Table : uint8_t { counter, btb, lru, ras };
+    struct Write {
+        Table table;
+        uint32_t index;
+        uint64_t a, b;  // the entry as words (btb_words, ras_words)
+    };
+    static uint64_t entry_sig(Table t, size_t i, uint64_t a, uint64_t b);
+    void put(Table t, size_t i, uint64_t a, uint64_t b);  // sets the entry, from its words
+    void set_entry(Table t, size_t i, uint64_t a, uint64_t b);  // the same without the signature or the log
+    void put_counter(size_t i, uint8_t v) {
+        if (memo_) put(Table::counter, i, v, 0);
+        else counters_[i] = v;
+    }
+    void put_btb(size_t i, const BtbEntry& e);
+    void put_lru(size_t set, uint8_t v) {
+        if (memo_) put(Table::lru, set, v, 0);
+        else lru_[set] = v;
+    }
+    void put_ras(size_t i, const RasEntry& e) {
+        if (memo_) put(Table::ras, i, e.addr, e.valid);
+        else veer_ras_[i] = e;
+    }
+    static constexpr size_t memo_key_words = 8, memo_max_writes = 8;
+    struct Scalars {  // the state besides the tables, as veer() leaves it
+        uint64_t history, fetch_history, stale_history, window_history, run_start, run_window, window;
+        bool run_after_flush;
+        uint8_t ras_top;
+    };
+    struct VeerMemo {
+        std::array<uint64_t, memo_key_words> key{};
+        bool valid = false;
+        VeerOutcome out;
+        Scalars after{};
+        uint64_t sig_after = 0;
+        uint8_t n_writes = 0;
+        std::array<Write, memo_max_writes> writes{};
+    };
+    static constexpr size_t memo_entries = 4096;
+    std::shared_ptr<std::vector<VeerMemo>> memo_;
+    uint64_t sig_ = 0, memo_hits_ = 0;
+    bool recording_ = false;
+    uint8_t n_log_ = 0;  // writes logged while recording (memo_max_writes + 1: too many, not kept)
+    std::array<Write, memo_max_writes> log_{};
+    // The call's key: its arguments, the scalars (histories of at most 16 bits: set_memo) and sig_.
+    std::array<uint64_t, memo_key_words> memo_key(uint64_t pc, unsigned size, VeerKind kind, bool taken, uint64_t target) const;
+    Scalars scalars() const;
+    void set_scalars(const Scalars& s);
 };
 
 }  // namespace pmusim::timing

@@ -8,6 +8,7 @@
 #include "isa/reg_use.hpp"
 #include "platforms/timing_params.hpp"
 
+#include <random>
 #include <vector>
 
 using namespace pmusim;
@@ -267,6 +268,98 @@ TEST(BranchPredictor, VeerBranchBeforeAnInterruptGoesWherePredicted) {
     EXPECT_FALSE(bp.veer_as_predicted(0x2000, 2, VK::cond).mispredicted);
     EXPECT_TRUE(bp.veer(0x2000, 2, VK::cond, true, 0x1F00).mispredicted);
 }
+
+// The memo of veer() calls (BranchPredictor::set_memo) must be invisible: a predictor with it and one without,
+// given the same calls, agree on every outcome and on both global histories after each. The calls go over 24 branch
+// sites of every kind and three jumps whose entries share one BTB set (0x3000, 0x3404 and 0x3808: the same set
+// index, bits [9:2] ^ [17:10] ^ [25:18], other tags), which evict each other in turn:
+//  - 400 iterations in patterns, their conditional outcomes following the iteration's number, with now and then a
+//    site met as another kind (a branch error), a return elsewhere than pushed, a call that goes as predicted;
+//  - 4000 calls of sites drawn at random, outcomes at random;
+//  - 60 iterations alike (each conditional site always taken or always not), after which the same calls meet the
+//    same states again.
+TEST(BranchPredictor, VeerMemoGivesWhatSteppingGives) {
+    const auto params = platform_timing("veer-el2");
+    ASSERT_TRUE(params.has_value());
+    BranchPredictor plain(params->predictor), memo(params->predictor);
+    memo.set_memo(true);
+    ASSERT_TRUE(memo.memo());
+    struct Site {
+        uint64_t pc;
+        unsigned size;
+        VK kind;
+        uint64_t target;
+    };
+    std::vector<Site> sites;
+    const VK kinds[] = {VK::cond, VK::cond, VK::cond, VK::call, VK::ret, VK::jump, VK::other, VK::cond};
+    for (unsigned k = 0; k < 24; ++k) {
+        const uint64_t pc = 0x2000 + 6 * k + (k % 3 == 0 ? 0x200 * (k / 3) : 0);
+        sites.push_back({pc, k % 2 ? 2u : 4u, kinds[k % 8], 0x1000 + 0x40 * k});
+    }
+    for (uint64_t pc : {0x3000u, 0x3404u, 0x3808u}) sites.push_back({pc, 2, VK::jump, pc + 0x100});
+    uint64_t calls = 0;
+    auto both = [&](const Site& s, bool taken, bool as_predicted) {
+        const uint64_t next = taken ? s.target : s.pc + s.size;
+        const auto a = as_predicted ? plain.veer_as_predicted(s.pc, s.size, s.kind) : plain.veer(s.pc, s.size, s.kind, taken, next);
+        const auto b = as_predicted ? memo.veer_as_predicted(s.pc, s.size, s.kind) : memo.veer(s.pc, s.size, s.kind, taken, next);
+        ++calls;
+        EXPECT_EQ(a.mispredicted, b.mispredicted);
+        EXPECT_EQ(a.flush, b.flush);
+        EXPECT_EQ(plain.veer_history(), memo.veer_history());
+        EXPECT_EQ(plain.veer_fetch_history(next, 2), memo.veer_fetch_history(next, 2));
+        return a.mispredicted == b.mispredicted && a.flush == b.flush && plain.same_state(memo);
+    };
+    for (unsigned it = 0; it < 400; ++it)
+        for (size_t k = 0; k < sites.size(); ++k) {
+            Site s = sites[k];
+            bool taken = true;
+            if (s.kind == VK::cond) taken = k % 3 == 0 ? it % 2 == 0 : k % 3 == 1 ? (it % 5) < 3 : it >= 200;
+            if (it % 37 == 5 && k == 7) s.kind = VK::jump;          // a conditional site met as a jump
+            if (s.kind == VK::ret && it % 11 == 3) s.target += 2;  // a return elsewhere than pushed
+            ASSERT_TRUE(both(s, taken, s.kind == VK::call && it % 13 == 7)) << "iteration " << it << ", site " << k;
+        }
+    std::mt19937 rng(15);
+    for (unsigned n = 0; n < 4000; ++n) {
+        const Site& s = sites[rng() % sites.size()];
+        ASSERT_TRUE(both(s, s.kind != VK::cond || (rng() & 1), false)) << "random call " << n;
+    }
+    // 8 sites packed 2 bytes apart (several to a fetch window), jumping among themselves: few states, met again
+    // and again with small differences (one history bit, one return-stack entry). The calls at 0x4002 and 0x400e
+    // push 0x4004 and 0x4010; the returns at 0x4006 and 0x400a go back to those.
+    std::vector<Site> packed;
+    const VK packed_kinds[] = {VK::cond, VK::call, VK::cond, VK::ret, VK::cond, VK::ret, VK::cond, VK::call};
+    for (unsigned k = 0; k < 8; ++k) packed.push_back({0x4000 + 2 * k, 2, packed_kinds[k], 0x4000 + 2 * ((k * 3 + 5) % 8)});
+    packed[3].target = 0x4004;
+    packed[5].target = 0x4010;
+    for (unsigned n = 0; n < 50000; ++n) {
+        const Site& s = packed[rng() % packed.size()];
+        ASSERT_TRUE(both(s, s.kind != VK::cond || (rng() & 1), false)) << "packed call " << n;
+    }
+    // Calls and returns alone, at random: their counters and BTB entries settle at once (taken), and the states
+    // met again differ in the return stack's entries only. Calls at 0x5002 and 0x500e push 0x5004 and 0x5010;
+    // returns at 0x5006 and 0x500a go back to those.
+    const Site stack_sites[] = {{0x5002, 2, VK::call, 0x5008}, {0x500e, 2, VK::call, 0x5008},
+                                {0x5006, 2, VK::ret, 0x5004},  {0x500a, 2, VK::ret, 0x5010}};
+    for (unsigned n = 0; n < 20000; ++n)
+        ASSERT_TRUE(both(stack_sites[rng() % 4], true, false)) << "call or return " << n;
+    uint64_t late_calls = 0, late_hits = 0;
+    for (unsigned it = 0; it < 60; ++it) {
+        const uint64_t hits_before = memo.memo_hits();
+        for (size_t k = 0; k < sites.size(); ++k)
+            ASSERT_TRUE(both(sites[k], sites[k].kind != VK::cond || k % 2 == 0, false)) << "iteration " << it << ", site " << k;
+        if (it >= 40) {
+            late_calls += sites.size();
+            late_hits += memo.memo_hits() - hits_before;
+        }
+    }
+    // Both ways were taken; once settled (a state that repeats within 8 iterations: the return stack's 8 slots),
+    // most calls hit (a call misses only where its memo slot is shared with another key that came since).
+    EXPECT_GT(memo.memo_hits(), 0u);
+    EXPECT_LT(memo.memo_hits(), calls);
+    EXPECT_GT(late_hits, late_calls / 2);
+    EXPECT_EQ(plain.memo_hits(), 0u);
+}
+
 
 TEST(VeerDivider, TimeFollowsTheOperands) {
     // el2_exu_div_ctl.sv (4-bit steps, shortcut from the operands' leading sign bits), with 11 cycles for a
