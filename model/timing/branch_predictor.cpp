@@ -450,7 +450,7 @@ void BranchPredictor::set_scalars(const Scalars& s) {
     ras_top_ = s.ras_top;
 }
 
-std::array<uint64_t, BranchPredictor::memo_key_words> BranchPredictor::memo_key(uint64_t pc, unsigned size, VeerKind kind,
+inline std::array<uint64_t, BranchPredictor::memo_key_words> BranchPredictor::memo_key(uint64_t pc, unsigned size, VeerKind kind,
                                                                                 bool taken, uint64_t target) const {
     return {pc,
             target,
@@ -469,7 +469,9 @@ BranchPredictor::VeerOutcome BranchPredictor::veer(uint64_t pc, unsigned size, V
     // The slot: sig_ is a mix already; the rest only spreads the calls of one state.
     const uint64_t h = key[7] ^ ((key[0] ^ key[1] ^ key[2] ^ key[3] ^ key[6]) * 0x9e3779b97f4a7c15ULL);
     VeerMemo& m = (*memo_)[(h >> 40) & (memo_entries - 1)];
-    if (m.valid && m.key == key) {
+    uint64_t differ = 0;
+    for (size_t k = 0; k < memo_key_words; ++k) differ |= m.key[k] ^ key[k];
+    if (m.valid && differ == 0) {
         for (size_t k = 0; k < m.n_writes; ++k) set_entry(m.writes[k].table, m.writes[k].index, m.writes[k].a, m.writes[k].b);
         set_scalars(m.after);
         sig_ = m.sig_after;
