@@ -341,6 +341,15 @@ private:
     std::vector<uint64_t> totals_ = std::vector<uint64_t>(65536, 0);
 };
 
+// --timing cpi1: one cycle per instruction leaves no cycle for a stall, so the timing model is built without its
+// stall events (front end, back end, fetch, result-use waits, pre- and post-sync: their count is 0, consistent with
+// cycles == instructions); its other events stand.
+timing::TimingParams without_stalls(timing::TimingParams t) {
+    for (uint32_t* e : {&t.ev_stall_frontend, &t.ev_stall_backend, &t.ev_fetch_stall, &t.ev_dep_stall, &t.ev_presync, &t.ev_postsync})
+        *e = timing::no_event;
+    return t;
+}
+
 class Replayer {
 public:
     Replayer(const Options& o, const Platform& p) : o_(o), p_(p), totals_(65536, 0), roi_(o.roi) {
@@ -354,7 +363,8 @@ public:
         if (!o.timing_events && o.timing == Timing::model)
             throw std::invalid_argument("--architectural needs --timing cpi1 or trace (the timing model gives the cycles)");
         if (p.timing)
-            if (o.timing_events || o.timing == Timing::model) tm_.emplace(*p.timing);
+            if (o.timing_events || o.timing == Timing::model)
+                tm_.emplace(o.timing == Timing::cpi1 ? without_stalls(*p.timing) : *p.timing);
         if (tm_) tm_->set_check_blocks(o.check_block_timing);
         // The block engine replays the VeeR EL2 predictor's calls from a memo where they repeat (set_memo); the
         // reference stepper steps every one.
@@ -834,9 +844,9 @@ private:
                     const uint8_t* n_mem = seg.body_n.data();
                     if (b.memo->has_tail()) {
                         const timing::BlockTail tail{&last_insn, last.pc, last.size, after, last_mem, n_last};
-                        cycles = timed([&](EventBatch& into) { return tm_->step_block(*b.memo, mem, n_mem, tail, into); });
+                        cycles = tm_->step_block(*b.memo, mem, n_mem, tail, batch_);
                     } else {
-                        cycles = timed([&](EventBatch& into) { return tm_->step_block(*b.memo, mem, n_mem, into); });
+                        cycles = tm_->step_block(*b.memo, mem, n_mem, batch_);
                         if (!seg.divs.empty()) div_operands(seg.divs.back(), v, p.width);  // the last, the body has none
                         cycles += step_raw(last_insn, last.pc, last.size, after, last_mem, n_last);
                     }
@@ -885,20 +895,9 @@ private:
         for (size_t a = 0; a < n; ++a) out[a] = timing::MemRef{trace::run_value(v, slots[a].off, width), slots[a].write, slots[a].size};
     }
 
-    // What `f` times into the batch it is given: the batch itself, or under --timing cpi1 a scratch batch whose
-    // events but the stall events go to it (take_scratch).
-    template <typename F>
-    uint64_t timed(F&& f) {
-        if (o_.timing != Timing::cpi1) return f(batch_);
-        const uint64_t cycles = f(scratch_);
-        take_scratch();
-        return cycles;
-    }
-
-    // The timing model's step of one instruction (which also adds its events to the batch); under --timing cpi1
-    // without its stall events (take_scratch).
+    // The timing model's step of one instruction (which also adds its events to the batch).
     uint64_t step_raw(const isa::RetiredInsn& insn, uint64_t pc, uint8_t size, uint64_t next_pc, const timing::MemRef* mem, unsigned n_mem) {
-        return timed([&](EventBatch& into) { return tm_->step(insn, pc, size, next_pc, mem, n_mem, into); });
+        return tm_->step(insn, pc, size, next_pc, mem, n_mem, batch_);
     }
 
     // A block from the records at recs[i] (of which the first `m` have their successor at hand), in the cache:
@@ -1071,9 +1070,9 @@ private:
             for (unsigned i = 0; i < last_rec.n_mem; ++i) last_mem[i] = timing::MemRef{last_rec.mem[i].addr, last_rec.mem[i].is_write, last_rec.mem[i].size};
             mem_seen_ |= last_rec.n_mem != 0;
             const timing::BlockTail tail{&last, last_rec.pc, last_rec.size, recs[n].pc, last_mem, last_rec.n_mem};
-            cycles = timed([&](EventBatch& into) { return tm_->step_block(*b.memo, mem, n_mem, tail, into); });
+            cycles = tm_->step_block(*b.memo, mem, n_mem, tail, batch_);
         } else {
-            cycles = timed([&](EventBatch& into) { return tm_->step_block(*b.memo, mem, n_mem, into); });
+            cycles = tm_->step_block(*b.memo, mem, n_mem, batch_);
             cycles += model_cycles(last, recs[body], &recs[n]);
         }
         r_.timed_blocks += b.memo->replayed - replayed;
@@ -1092,14 +1091,6 @@ private:
         return n;
     }
 
-    // The timing model's events under --timing cpi1 (in scratch_) into the batch, but for its stall events: one
-    // cycle per instruction leaves no cycle for a stall (their count is 0, consistent with cycles ==
-    // instructions); its other events stand.
-    void take_scratch() {
-        for (const auto& e : scratch_.events)
-            if (!is_stall_event(e.event)) batch_.add(e.event, e.count);
-        scratch_.clear();
-    }
 
     // The timing model's cycles for one instruction (which also adds its events to the batch).
     uint64_t model_cycles(const isa::RetiredInsn& insn, const TraceRecord& rec, const TraceRecord* next) {
@@ -1453,13 +1444,6 @@ private:
         if (roi_.active()) roi_.finish(r_, p_.cycle_event);
     }
 
-    // The timing model's stall-cycle events (front end, back end, fetch, result-use waits).
-    bool is_stall_event(uint32_t e) const {
-        const timing::TimingParams& t = tm_->params();
-        return e == t.ev_stall_frontend || e == t.ev_stall_backend || e == t.ev_fetch_stall || e == t.ev_dep_stall ||
-               e == t.ev_presync || e == t.ev_postsync;
-    }
-
     // A read-back: the value the trace shows in the destination register against the predicted read, at the width
     // of that register (A64 Xt and RV64 x: 64 bits; A32/T32 Rt and RV32 x: 32), so bits the trace shows above the
     // register's width are never masked away (an MRS of a 32-bit register zero-extends into Xt: Arm ARM C5.2).
@@ -1475,7 +1459,6 @@ private:
     const Options& o_;
     const Platform& p_;
     std::optional<timing::TimingModel> tm_;
-    EventBatch scratch_;  // the timing model's events under --timing cpi1, before the stall events are dropped
     uint32_t sctlr_key_ = 0;
     bool mem_seen_ = false;
     bool irq_seen_ = false, halt_pending_ = false;  // an interrupt in the trace; an mpmc fw-halt not yet woken
