@@ -429,7 +429,7 @@ void TimingModel::predict_inner(const BlockMemo& m, EventBatch& b) {
 
 uint64_t TimingModel::step_block(BlockMemo& m, const MemRef* mem, const uint8_t* n_mem, EventBatch& b) {
     if (!m.prepared_) prepare(m, n_mem);
-    predict_inner(m, b);
+    predict_body(m, nullptr, b);
     const uint64_t cycles = block(m, mem, n_mem, b, false);
     emit_lsu_buffers(b);
     return cycles;
@@ -437,14 +437,14 @@ uint64_t TimingModel::step_block(BlockMemo& m, const MemRef* mem, const uint8_t*
 
 uint64_t TimingModel::step_block(BlockMemo& m, const MemRef* mem, const uint8_t* n_mem, const BlockTail& t, EventBatch& b) {
     if (!m.prepared_) prepare(m, n_mem);
-    predict_inner(m, b);
     const isa::RetiredInsn& in = *t.insn;
     if (!m.tail_usable_ || t.n_mem || in.cond_failed || in.unaligned) {  // the tail stepped on its own
+        predict_body(m, nullptr, b);
         const uint64_t cycles = block(m, mem, n_mem, b, false);
         return cycles + step(in, t.pc, t.size, t.next_pc, t.mem, t.n_mem, b);
     }
-    // The prediction first: it reads and writes only the predictor, which the body does not touch.
-    tail_flush_ = predict(in, t.pc, t.size, t.next_pc, b);
+    // The predictions first: they read and write only the predictor, which the body does not touch.
+    predict_body(m, &t, b);
     tail_insn_ = &in;
     const uint64_t cycles = block(m, mem, n_mem, b, true);
     emit_lsu_buffers(b);

@@ -391,6 +391,7 @@ void BranchPredictor::put(Table t, size_t i, uint64_t a, uint64_t b) {
     if (oa == a && ob == b) return;
     sig_ ^= entry_sig(t, i, oa, ob) ^ entry_sig(t, i, a, b);
     set_entry(t, i, a, b);
+    if (grouping_) group_log_.push_back({t, static_cast<uint32_t>(i), a, b});
     if (recording_ && n_log_ <= memo_max_writes) {
         if (n_log_ < memo_max_writes) log_[n_log_] = {t, static_cast<uint32_t>(i), a, b};
         ++n_log_;
@@ -463,6 +464,32 @@ inline std::array<uint64_t, BranchPredictor::memo_key_words> BranchPredictor::me
             sig_};
 }
 
+void BranchPredictor::state_key(uint64_t* out) const {
+    const auto k = memo_key(0, 0, VeerKind::cond, false, 0);
+    out[0] = k[2];  // run_after_flush_, ras_top_ (the call's own fields are 0)
+    std::copy(k.begin() + 3, k.end(), out + 1);
+}
+
+void BranchPredictor::group_begin() {
+    group_log_.clear();
+    grouping_ = true;
+}
+
+bool BranchPredictor::group_end(Changes& out) {
+    grouping_ = false;
+    if (group_log_.size() > max_group_writes) return false;
+    out.writes = group_log_;
+    out.after = scalars();
+    out.sig = sig_;
+    return true;
+}
+
+void BranchPredictor::apply(const Changes& c) {
+    for (const Write& w : c.writes) set_entry(w.table, w.index, w.a, w.b);
+    set_scalars(c.after);
+    sig_ = c.sig;
+}
+
 BranchPredictor::VeerOutcome BranchPredictor::veer(uint64_t pc, unsigned size, VeerKind kind, bool taken, uint64_t target) {
     if (!memo_ || recording_ || !cfg_.enabled || btb_.empty()) return veer_stepped(pc, size, kind, taken, target);
     const auto key = memo_key(pc, size, kind, taken, target);
@@ -473,6 +500,7 @@ BranchPredictor::VeerOutcome BranchPredictor::veer(uint64_t pc, unsigned size, V
     for (size_t k = 0; k < memo_key_words; ++k) differ |= m.key[k] ^ key[k];
     if (m.valid && differ == 0) {
         for (size_t k = 0; k < m.n_writes; ++k) set_entry(m.writes[k].table, m.writes[k].index, m.writes[k].a, m.writes[k].b);
+        if (grouping_) group_log_.insert(group_log_.end(), m.writes.begin(), m.writes.begin() + m.n_writes);
         set_scalars(m.after);
         sig_ = m.sig_after;
         ++memo_hits_;

@@ -72,6 +72,16 @@ public:
     uint64_t memo_hits() const { return memo_hits_; }
     // The same predictor state (tables, return stack, histories, fetch position); the memos left out.
     bool same_state(const BranchPredictor& o) const;
+    // With the memo on, a group of calls replayed as one (TimingModel::predict_body): the state a group starts from
+    // as words (the scalars and the tables' signature, as veer()'s memo keys them), and what the group changed: its
+    // table writes in order, the scalars and the signature after.
+    static constexpr size_t state_words = 6;
+    void state_key(uint64_t* out) const;
+    struct Changes;
+    void group_begin();
+    bool group_end(Changes& out);  // false: more than max_group_writes writes (not to be kept)
+    void apply(const Changes& c);
+    static constexpr size_t max_group_writes = 32;
 
 private:
     PredictorConfig cfg_;
@@ -207,6 +217,16 @@ private:
         uint8_t n_writes = 0;
         std::array<Write, memo_max_writes> writes{};
     };
+public:
+    struct Changes {
+        std::vector<Write> writes;
+        Scalars after{};
+        uint64_t sig = 0;
+    };
+
+private:
+    bool grouping_ = false;
+    std::vector<Write> group_log_;  // the table writes since group_begin()
     static constexpr size_t memo_entries = 4096;
     std::shared_ptr<std::vector<VeerMemo>> memo_;
     uint64_t sig_ = 0, memo_hits_ = 0;

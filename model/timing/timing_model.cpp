@@ -152,6 +152,53 @@ uint64_t TimingModel::step(const isa::RetiredInsn& insn, uint64_t pc, unsigned s
     return cycles;
 }
 
+// A body's predictions as one group (VeeR EL2 with the predictor's memo on): the same branches (the body's, fixed
+// by the BlockMemo and its exit address, and the tail's address, successor and kind) from the same predictor state
+// make the same flushes, mispredictions and predictor changes, which a BlockMemo keeps for its last few states.
+void TimingModel::predict_body(BlockMemo& m, const BlockTail* t, EventBatch& b) {
+    const bool grouped = p_.predictor.direction == PredictorConfig::Direction::veer_el2 && bp_.memo() && bp_.enabled() &&
+                         !next_interrupted_ && (t || !m.inner_.empty());
+    if (!grouped) {
+        predict_inner(m, b);
+        if (t) tail_flush_ = predict(*t->insn, t->pc, t->size, t->next_pc, b);
+        return;
+    }
+    std::array<uint64_t, BranchPredictor::state_words + 4> key{};
+    bp_.state_key(key.data());
+    constexpr size_t s = BranchPredictor::state_words;
+    key[s] = m.after_;
+    if (t) {
+        const isa::RetiredInsn& in = *t->insn;
+        key[s + 1] = t->pc;
+        key[s + 2] = t->next_pc;
+        key[s + 3] = 1u | uint64_t{t->size} << 8 | static_cast<uint64_t>(veer_kind(in)) << 16 |
+                     uint64_t{(in.branch & isa::br_taken) != 0} << 24 | uint64_t{in.cond_failed} << 25 |
+                     uint64_t{(in.branch & isa::br_exc_return) != 0} << 26;
+    }
+    if (inner_flush_.size() < m.inner_.size()) inner_flush_.resize(m.inner_.size());
+    for (auto& e : m.predicted_)
+        if (e.valid && e.key == key) {
+            bp_.apply(e.changes);
+            std::copy(e.inner_flush.begin(), e.inner_flush.begin() + static_cast<std::ptrdiff_t>(m.inner_.size()), inner_flush_.begin());
+            if (t) tail_flush_ = e.tail_flush;
+            if (e.mispredicts) emit(b, p_.ev_mispredict, e.mispredicts);
+            mispredicts_ += e.mispredicts;
+            return;
+        }
+    const uint64_t mis0 = mispredicts_;
+    bp_.group_begin();
+    predict_inner(m, b);
+    if (t) tail_flush_ = predict(*t->insn, t->pc, t->size, t->next_pc, b);
+    BlockMemo::Predicted& e = m.predicted_[m.next_predicted_];
+    if (!bp_.group_end(e.changes)) return;
+    m.next_predicted_ = (m.next_predicted_ + 1) % BlockMemo::max_predicted;
+    e.key = key;
+    e.valid = true;
+    std::copy(inner_flush_.begin(), inner_flush_.begin() + static_cast<std::ptrdiff_t>(m.inner_.size()), e.inner_flush.begin());
+    e.tail_flush = t ? tail_flush_ : 0;
+    e.mispredicts = static_cast<uint32_t>(mispredicts_ - mis0);
+}
+
 // Branches: direction for conditional ones (an A32/T32 branch whose condition failed is one not taken), target
 // for indirect ones. Only the predictor's state is read and written here, and only prediction events are added.
 unsigned TimingModel::predict(const isa::RetiredInsn& insn, uint64_t pc, unsigned size, uint64_t next_pc, EventBatch& b) {
@@ -163,7 +210,10 @@ unsigned TimingModel::predict(const isa::RetiredInsn& insn, uint64_t pc, unsigne
         // The last instruction before an interrupt entry (set_next_interrupted): the trace shows the handler as
         // its successor, not where it went: taken to go where predicted.
         const auto o = next_interrupted_ ? bp_.veer_as_predicted(pc, size, kind) : bp_.veer(pc, size, kind, taken, next_pc);
-        if (o.mispredicted) emit(b, p_.ev_mispredict);
+        if (o.mispredicted) {
+            emit(b, p_.ev_mispredict);
+            ++mispredicts_;
+        }
         return o.flush ? p_.mispredict_penalty : 0;
     }
     bool mispredicted = false, predictable = false;

@@ -312,6 +312,20 @@ private:
     uint32_t live_in_ = 0;  // registers read before the body writes them
     std::vector<uint32_t> inner_;  // the body's branches, in order (prepare)
     uint64_t after_ = 0;  // set_after (0: none)
+    // The predictions of the body's branches and its tail from one predictor state (TimingModel::predict_body):
+    // the key (the predictor's state words, the body's exit address, the tail's address, successor and kind), the
+    // flushes, the mispredictions and the predictor's changes.
+    struct Predicted {
+        std::array<uint64_t, BranchPredictor::state_words + 4> key{};
+        bool valid = false;
+        std::array<unsigned, max_inner> inner_flush{};
+        unsigned tail_flush = 0;
+        uint32_t mispredicts = 0;
+        BranchPredictor::Changes changes;
+    };
+    static constexpr size_t max_predicted = 4;
+    std::array<Predicted, max_predicted> predicted_{};
+    unsigned next_predicted_ = 0;  // the entry a new key replaces
     std::vector<Recording> recs_;
     unsigned next_slot_ = 0, last_hit_ = 0;
     std::vector<uint8_t> n_mem_;  // accesses per body instruction at the first execution (the key's)
@@ -491,6 +505,10 @@ private:
     // The flushes of the branches in the body being timed (BlockMemo::inner_), predicted before it (predict_inner).
     std::vector<unsigned> inner_flush_;
     void predict_inner(const BlockMemo& m, EventBatch& b);
+    // predict_inner() and, with `t`, the tail's predict() into tail_flush_: with the VeeR EL2 predictor's memo on,
+    // as one group from BlockMemo::predicted_ where the same state meets the same branches again.
+    void predict_body(BlockMemo& m, const BlockTail* t, EventBatch& b);
+    uint64_t mispredicts_ = 0;  // predict()'s mispredictions (VeeR EL2), for predict_body's groups
     // State that affects step() beyond the fields above (pre/post-sync and CSR write blocking, sync_stall): the CSR
     // of the next instruction (set_next_csr; consumed by step()), the cycle the next instruction may issue after a
     // postsync instruction before it (0: none), and the issue cycle of the last write-only CSR instruction. Also

@@ -249,6 +249,47 @@ TEST(BranchPredictor, VeerWrongPathReturnPopsTheStack) {
     EXPECT_TRUE(last_return_missed(4));  // 0x300 popped 0x182 on the wrong path
 }
 
+// A group of calls replayed as one (BranchPredictor::group_begin, group_end, apply; TimingModel::predict_body):
+// what the group changed, applied to a predictor in the state the group started from, gives the state stepping the
+// calls gives, whether the calls were stepped or taken from veer()'s memo while the group was logged.
+TEST(BranchPredictor, VeerGroupOfCallsAppliedGivesTheSteppedState) {
+    const auto params = platform_timing("veer-el2");
+    ASSERT_TRUE(params.has_value());
+    BranchPredictor plain(params->predictor), memo(params->predictor);
+    memo.set_memo(true);
+    // A loop body: a call and its return, nine jumps in a chain (each hit shifts a 1 into the 8-bit histories), a
+    // conditional branch taken every other iteration (always read with all-ones histories: one counter, moved up
+    // and down, a table write each time), and the jump back when it falls through.
+    auto iteration = [](BranchPredictor& bp, unsigned it) {
+        bp.veer(0x100, 2, VK::call, true, 0x400);
+        bp.veer(0x410, 2, VK::ret, true, 0x102);
+        for (uint64_t k = 0; k < 9; ++k) bp.veer(0x110 + 0x10 * k, 2, VK::jump, true, 0x120 + 0x10 * k);
+        const bool taken = it % 2 == 0;
+        bp.veer(0x200, 4, VK::cond, taken, taken ? 0x100 : 0x204);
+        if (!taken) bp.veer(0x204, 2, VK::jump, true, 0x100);
+    };
+    for (unsigned it = 0; it < 48; ++it) {
+        const BranchPredictor start = memo;  // a copy: the state the group starts from (the memo shared)
+        uint64_t key_before[BranchPredictor::state_words], key_start[BranchPredictor::state_words];
+        memo.state_key(key_before);
+        memo.group_begin();
+        iteration(memo, it);
+        BranchPredictor::Changes changes;
+        ASSERT_TRUE(memo.group_end(changes));
+        iteration(plain, it);
+        ASSERT_TRUE(memo.same_state(plain)) << "iteration " << it;
+        BranchPredictor replayed = start;
+        replayed.apply(changes);
+        EXPECT_TRUE(replayed.same_state(plain)) << "iteration " << it;
+        start.state_key(key_start);
+        EXPECT_TRUE(std::equal(key_before, key_before + BranchPredictor::state_words, key_start));
+    }
+    // Once settled, the calls came from veer()'s memo: the state repeats every 16 iterations (each taken branch
+    // mispredicted, fetch runs on to the jump back and the call, which pushes on the wrong path: the return stack's
+    // top moves one slot every two iterations, round its 8 slots).
+    EXPECT_GT(memo.memo_hits(), 0u);
+}
+
 TEST(BranchPredictor, VeerBranchBeforeAnInterruptGoesWherePredicted) {
     // A loop branch in the BTB, predicted taken; the last one before an interrupt entry has the handler as its
     // successor in the trace. Taken to go where predicted, it neither mispredicts nor loses its BTB entry (as a
