@@ -155,14 +155,7 @@ uint64_t TimingModel::step(const isa::RetiredInsn& insn, uint64_t pc, unsigned s
 // A body's predictions as one group (VeeR EL2 with the predictor's memo on): the same branches (the body's, fixed
 // by the BlockMemo and its exit address, and the tail's address, successor and kind) from the same predictor state
 // make the same flushes, mispredictions and predictor changes, which a BlockMemo keeps for its last few states.
-void TimingModel::predict_body(BlockMemo& m, const BlockTail* t, EventBatch& b) {
-    const bool grouped = p_.predictor.direction == PredictorConfig::Direction::veer_el2 && bp_.memo() && bp_.enabled() &&
-                         !next_interrupted_ && (t || !m.inner_.empty());
-    if (!grouped) {
-        predict_inner(m, b);
-        if (t) tail_flush_ = predict(*t->insn, t->pc, t->size, t->next_pc, b);
-        return;
-    }
+void TimingModel::predict_grouped(BlockMemo& m, const BlockTail* t, EventBatch& b) {
     std::array<uint64_t, BranchPredictor::state_words + 4> key{};
     bp_.state_key(key.data());
     constexpr size_t s = BranchPredictor::state_words;

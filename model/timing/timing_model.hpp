@@ -507,7 +507,12 @@ private:
     void predict_inner(const BlockMemo& m, EventBatch& b);
     // predict_inner() and, with `t`, the tail's predict() into tail_flush_: with the VeeR EL2 predictor's memo on,
     // as one group from BlockMemo::predicted_ where the same state meets the same branches again.
-    void predict_body(BlockMemo& m, const BlockTail* t, EventBatch& b);
+    void predict_body(BlockMemo& m, const BlockTail* t, EventBatch& b) {
+        if (bp_.memo() && bp_.enabled() && !next_interrupted_ && (t || !m.inner_.empty())) return predict_grouped(m, t, b);
+        predict_inner(m, b);
+        if (t) tail_flush_ = predict(*t->insn, t->pc, t->size, t->next_pc, b);
+    }
+    void predict_grouped(BlockMemo& m, const BlockTail* t, EventBatch& b);
     uint64_t mispredicts_ = 0;  // predict()'s mispredictions (VeeR EL2), for predict_body's groups
     // State that affects step() beyond the fields above (pre/post-sync and CSR write blocking, sync_stall): the CSR
     // of the next instruction (set_next_csr; consumed by step()), the cycle the next instruction may issue after a
