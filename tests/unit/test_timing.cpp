@@ -1418,3 +1418,53 @@ TEST(TimingModel, VeerRedirectIntoTheLineBeingRefilledWaits) {
     EXPECT_EQ(loop(18), (std::vector<uint64_t>{11, 1, 6, 1, 1, 1}));
     EXPECT_EQ(loop(0), (std::vector<uint64_t>{11, 1, 1, 1, 1, 1}));
 }
+
+// The block timing's groups of predictions (TimingModel::predict_body) are keyed by where the branches go as well as
+// by the predictor's state: from one state, a body whose tail jumps elsewhere than the BTB says, or whose last
+// branch goes elsewhere (set_after), is predicted anew, as the reference (the predictor without its memo) predicts
+// it. The jumps are direct JALs (VeeR EL2's kind "jump"): one to another target than its BTB entry's is a branch
+// error (BranchPredictor::veer), a flush and a misprediction (event 25).
+TEST(BlockTiming, PredictionGroupsAreKeyedByWhereTheBranchesGo) {
+    const auto params = platform_timing("veer-el2");
+    ASSERT_TRUE(params.has_value());
+    isa::RetiredInsn alu, jal;
+    jal.cls = isa::InsnClass::jump;
+    jal.branch = isa::br_immediate | isa::br_taken;
+    const uint8_t n_mem[3] = {0, 0, 0};
+    auto mispredicts_after = [&](TimingModel& tm, BlockMemo& m, const BlockTail* t) {
+        EventBatch b;
+        if (t) tm.step_block(m, nullptr, n_mem, *t, b);
+        else tm.step_block(m, nullptr, n_mem, b);
+        return b.count(params->ev_mispredict);
+    };
+    // A body of two ALU instructions with a JAL as its tail, to 0x2000 until the last execution, to 0x3000 then.
+    {
+        BlockMemo m({alu, alu}, {0x1000, 0x1004}, {4, 4});
+        m.set_tail(jal, 0x1008, 4);
+        TimingModel tm(*params);
+        tm.predictor().set_memo(true);
+        const BlockTail to_2000{&jal, 0x1008, 4, 0x2000, nullptr, 0}, to_3000{&jal, 0x1008, 4, 0x3000, nullptr, 0};
+        for (int i = 0; i < 6; ++i) mispredicts_after(tm, m, &to_2000);
+        TimingModel again = tm, reference = tm;
+        reference.predictor().set_memo(false);
+        EXPECT_EQ(mispredicts_after(tm, m, &to_2000), 0u);  // in the BTB with this target: a group kept for the state
+        EXPECT_EQ(mispredicts_after(reference, m, &to_3000), 1u);
+        EXPECT_EQ(mispredicts_after(again, m, &to_3000), 1u);
+        EXPECT_TRUE(again.predictor().same_state(reference.predictor()));
+    }
+    // A body of an ALU instruction and a JAL that ends it (no tail), the JAL going where set_after says.
+    {
+        BlockMemo m({alu, jal}, {0x1000, 0x1004}, {4, 4});
+        m.set_after(0x2000);
+        TimingModel tm(*params);
+        tm.predictor().set_memo(true);
+        for (int i = 0; i < 6; ++i) mispredicts_after(tm, m, nullptr);
+        TimingModel again = tm, reference = tm;
+        reference.predictor().set_memo(false);
+        EXPECT_EQ(mispredicts_after(tm, m, nullptr), 0u);
+        m.set_after(0x3000);
+        EXPECT_EQ(mispredicts_after(reference, m, nullptr), 1u);
+        EXPECT_EQ(mispredicts_after(again, m, nullptr), 1u);
+        EXPECT_TRUE(again.predictor().same_state(reference.predictor()));
+    }
+}
