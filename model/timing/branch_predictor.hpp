@@ -184,7 +184,8 @@ private:
     struct Write {
         Table table;
         uint32_t index;
-        uint64_t a, b;  // the entry as words (btb_words, ras_words)
+        uint64_t a, b;  // the entry as words: a counter or replacement bit (a); a BTB entry's target and btb_flags;
+                        // a return-stack entry's address and valid bit
     };
     static uint64_t entry_sig(Table t, size_t i, uint64_t a, uint64_t b);
     void put(Table t, size_t i, uint64_t a, uint64_t b);  // sets the entry, from its words
