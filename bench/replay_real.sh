@@ -90,8 +90,34 @@ for trace in dhry loop; do
         for v in "" .v1; do
             [ "$engine" = reference ] && [ -z "$v" ] && continue  # the reference reads both alike
             run "$trace$v $engine model" $platform "$tmp/$trace$v.pmt" --engine $engine --timing model
+            [ "$engine$v" = block ] && cp "$tmp/out.json" "$tmp/$trace.model.json"  # for hyperfine below
             run "$trace$v $engine cpi1" $platform "$tmp/$trace$v.pmt" --engine $engine --timing cpi1
             run "$trace$v $engine cpi1 --architectural" $platform "$tmp/$trace$v.pmt" --engine $engine --timing cpi1 --architectural
         done
     done
 done
+
+# With hyperfine (scripts/setup.sh installs it): cachegrind and the version-2 `--timing model` runs again, 10 runs
+# each after a warm-up, as mean and standard deviation of the wall time: steadier than the single runs above.
+command -v hyperfine >/dev/null || exit 0
+hf=()
+for trace in dhry loop; do
+    [ -s "$tmp/$trace.model.json" ] || continue
+    platform=veer-el2
+    [ $trace = loop ] && platform=cortex-a53
+    hf+=(-n "$trace" "$pmusim run -p $platform -t $tmp/$trace.pmt --timing model --output json")
+done
+hyperfine -N --style none --warmup 1 --runs 10 --export-json "$tmp/hf.json" \
+    -n cachegrind "valgrind --tool=cachegrind --cache-sim=yes --branch-sim=yes --cachegrind-out-file=/dev/null xz -dc $shared/veer-el2/dhrystone.exec.log.xz" \
+    "${hf[@]}" >/dev/null
+python3 - "$tmp" "$cg_instr" <<'PY'
+import json, re, sys
+tmp, cg_instr = sys.argv[1], int(sys.argv[2])
+runs = {r["command"]: r for r in json.load(open(f"{tmp}/hf.json"))["results"]}
+cg = cg_instr / runs["cachegrind"]["mean"] / 1e6
+print(f"{'hyperfine, 10 runs':44} {'instructions':>12} {'mean s':>8} {'+-':>6} {'M/s':>8} {'ratio':>6}")
+for name, r in runs.items():
+    n = cg_instr if name == "cachegrind" else int(re.search(r'"instructions": (\d+)', open(f"{tmp}/{name}.model.json").read()).group(1))
+    rate = n / r["mean"] / 1e6
+    print(f"{name + ('' if name == 'cachegrind' else ' block model'):44} {n:12d} {r['mean']:8.3f} {r['stddev']:6.3f} {rate:8.1f} {rate / cg:6.2f}")
+PY

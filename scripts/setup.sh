@@ -17,6 +17,7 @@ packages=(
   help2man binutils-aarch64-linux-gnu
   verilator
   python3-dev pybind11-dev python3-pybind11 python3-pytest
+  hyperfine
 )
 
 missing=()
