@@ -31,12 +31,12 @@ bool BranchPredictor::conditional(uint64_t pc, uint64_t target, bool taken) {
         case PredictorConfig::Direction::veer_el2: {  // the timing model calls veer() instead
             const uint64_t mask = counters_.size() - 1;
             uint64_t idx = pc >> 1;
-            if (cfg_.direction == PredictorConfig::Direction::gshare) idx ^= history_;
+            if (cfg_.direction == PredictorConfig::Direction::gshare) idx ^= s_.history;
             uint8_t& c = counters_[idx & mask];
             predicted = c >= 2;
             if (taken && c < 3) ++c;
             if (!taken && c > 0) --c;
-            if (cfg_.history_bits) history_ = ((history_ << 1) | (taken ? 1u : 0u)) & hmask_;
+            if (cfg_.history_bits) s_.history = ((s_.history << 1) | (taken ? 1u : 0u)) & hmask_;
             break;
         }
     }
@@ -113,7 +113,7 @@ int BranchPredictor::veer_lookup(uint64_t end, VeerSlot& slot) const {
 // - Every branch that hits in the BTB within one window reads the BHT with the same history. The window then shifts
 //   in one bit when one of its halves hits, the predicted direction of the branch fetch follows; two bits, 0 and
 //   that direction, when both halves hit (even where the first is predicted taken and the second never executes).
-// - A flush restores the history from execute's (history_: the outcome of each executed branch that hit) one
+// - A flush restores the history from execute's (s_.history: the outcome of each executed branch that hit) one
 //   cycle late: the first window fetched after it reads the BHT with the history fetch had before the flush, and
 //   what that window shifts in is lost until the next flush.
 
@@ -144,7 +144,7 @@ inline BranchPredictor::WindowScan BranchPredictor::scan_window(uint64_t w, uint
         const bool taken = e.call || e.ret || veer_counter(memo.slot[k], h) >= 2;
         if (s.valids++ == 0 || !s.taken) {
             s.taken = taken;
-            s.target = e.ret && !e.call && !veer_ras_.empty() && veer_ras_[ras_top_].valid ? veer_ras_[ras_top_].addr : e.target;
+            s.target = e.ret && !e.call && !veer_ras_.empty() && veer_ras_[s_.ras_top].valid ? veer_ras_[s_.ras_top].addr : e.target;
         }
     }
     return s;
@@ -152,26 +152,26 @@ inline BranchPredictor::WindowScan BranchPredictor::scan_window(uint64_t w, uint
 
 uint64_t BranchPredictor::read_history(uint64_t end) const {
     const uint64_t w = window_of(end);
-    if (w == window_) return window_history_;
-    return first_after_flush(w) ? stale_history_ : fetch_history_;
+    if (w == s_.window) return s_.window_history;
+    return first_after_flush(w) ? s_.stale_history : s_.fetch_history;
 }
 
 inline uint64_t BranchPredictor::veer_window(uint64_t end, const Known& known) {
     const uint64_t w = window_of(end);
-    if (w == window_) return window_history_;
+    if (w == s_.window) return s_.window_history;
     const bool first = first_after_flush(w);
-    const uint64_t h = first ? stale_history_ : fetch_history_;
-    if (!first) fetch_history_ = merged(h, scan_window(w, h, known), hmask_);  // the first's is lost
-    window_ = w;
-    window_history_ = h;
+    const uint64_t h = first ? s_.stale_history : s_.fetch_history;
+    if (!first) s_.fetch_history = merged(h, scan_window(w, h, known), hmask_);  // the first's is lost
+    s_.window = w;
+    s_.window_history = h;
     return h;
 }
 
 uint64_t BranchPredictor::wrong_path_history(uint64_t next, bool taken) const {
-    uint64_t h = fetch_history_;
-    uint64_t w = taken ? next & ~uint64_t{1} : next_window(window_);
+    uint64_t h = s_.fetch_history;
+    uint64_t w = taken ? next & ~uint64_t{1} : next_window(s_.window);
     // Soon after a flush fetch is only just ahead of decode: the branch flushes before fetch moves on.
-    const bool refilling = run_after_flush_ && window_ - run_window_ < 4 * cfg_.refill_windows;
+    const bool refilling = s_.run_after_flush && s_.window - s_.run_window < 4 * cfg_.refill_windows;
     for (unsigned n = refilling ? 0 : cfg_.wrong_path_windows; n > 0; --n) {
         const WindowScan s = scan_window(w, h, {});
         h = merged(h, s, hmask_);
@@ -183,31 +183,31 @@ uint64_t BranchPredictor::wrong_path_history(uint64_t next, bool taken) const {
 // Fetch sent to `next`: by a predicted-taken branch, or by a flush (the history restored from execute's).
 void BranchPredictor::redirect(uint64_t next, bool flush, uint64_t stale) {
     if (flush) {
-        stale_history_ = stale;
-        fetch_history_ = history_;
+        s_.stale_history = stale;
+        s_.fetch_history = s_.history;
     }
-    run_start_ = next;
-    run_window_ = window_of(next);
-    run_after_flush_ = flush;
-    window_ = ~uint64_t{0};
+    s_.run_start = next;
+    s_.run_window = window_of(next);
+    s_.run_after_flush = flush;
+    s_.window = ~uint64_t{0};
 }
 
-// The return stack as a ring: entry i from the top is veer_ras_[(ras_top_ + i) % depth]. A push moves the top
+// The return stack as a ring: entry i from the top is veer_ras_[(s_.ras_top + i) % depth]. A push moves the top
 // down one (over the oldest entry, which falls off); a pop moves it up one, after copying the oldest entry into
 // the slot it leaves, which becomes the bottom: the oldest stays in place.
 void BranchPredictor::ras_push(uint64_t addr) {
     const size_t d = veer_ras_.size();
     if (d == 0) return;
-    ras_top_ = ras_top_ ? ras_top_ - 1 : d - 1;
-    put_ras(ras_top_, {addr, true});
+    s_.ras_top = s_.ras_top ? s_.ras_top - 1 : d - 1;
+    put_ras(s_.ras_top, {addr, true});
 }
 
 BranchPredictor::RasEntry BranchPredictor::ras_pop() {
     const size_t d = veer_ras_.size();
     if (d == 0) return {};
-    const RasEntry top = veer_ras_[ras_top_];
-    put_ras(ras_top_, veer_ras_[ras_top_ ? ras_top_ - 1 : d - 1]);
-    ras_top_ = ras_top_ + 1 == d ? 0 : ras_top_ + 1;
+    const RasEntry top = veer_ras_[s_.ras_top];
+    put_ras(s_.ras_top, veer_ras_[s_.ras_top ? s_.ras_top - 1 : d - 1]);
+    s_.ras_top = s_.ras_top + 1 == d ? 0 : s_.ras_top + 1;
     return top;
 }
 
@@ -222,7 +222,7 @@ void BranchPredictor::veer_wrong_path(uint64_t addr, unsigned halfwords) {
         const int w = veer_lookup(addr, slot);
         if (w < 0) continue;
         const BtbEntry& e = btb_[size_t{slot.set} * 2 + static_cast<size_t>(w)];
-        if (!e.call && !e.ret && veer_counter(slot, fetch_history_) < 2) continue;  // a conditional branch predicted not taken
+        if (!e.call && !e.ret && veer_counter(slot, s_.fetch_history) < 2) continue;  // a conditional branch predicted not taken
         if (e.call && !e.ret) ras_push(pushed_address(addr - (e.pc4 ? 2u : 0u), e.pc4));
         uint64_t next = e.target;
         if (e.ret && !e.call) {
@@ -296,7 +296,7 @@ BranchPredictor::VeerOutcome BranchPredictor::veer_stepped(uint64_t pc, unsigned
     } else if (hit >= 0 && right_target) {
         put_counter(ci, 3);
     }
-    if (hit >= 0) history_ = ((history_ << 1) | (taken ? 1u : 0u)) & hmask_;
+    if (hit >= 0) s_.history = ((s_.history << 1) | (taken ? 1u : 0u)) & hmask_;
     if (out.flush || taken)
         redirect(taken ? target : fall_through, out.flush, out.flush ? wrong_path_history(predicted_next, predicted) : 0);
     if (out.mispredicted && taken && hit < 0) {
@@ -420,7 +420,6 @@ void BranchPredictor::set_memo(bool on) {
 }
 
 bool BranchPredictor::same_state(const BranchPredictor& o) const {
-    const Scalars a = scalars(), b = o.scalars();
     auto same_btb = [](const BtbEntry& x, const BtbEntry& y) {
         return x.valid == y.valid && x.call == y.call && x.ret == y.ret && x.pc4 == y.pc4 && x.bank == y.bank &&
                x.tag == y.tag && x.target == y.target;
@@ -428,45 +427,25 @@ bool BranchPredictor::same_state(const BranchPredictor& o) const {
     auto same_ras = [](const RasEntry& x, const RasEntry& y) { return x.addr == y.addr && x.valid == y.valid; };
     return counters_ == o.counters_ && targets_ == o.targets_ && ras_ == o.ras_ && lru_ == o.lru_ &&
            std::equal(btb_.begin(), btb_.end(), o.btb_.begin(), o.btb_.end(), same_btb) &&
-           std::equal(veer_ras_.begin(), veer_ras_.end(), o.veer_ras_.begin(), o.veer_ras_.end(), same_ras) &&
-           a.history == b.history && a.fetch_history == b.fetch_history && a.stale_history == b.stale_history &&
-           a.window_history == b.window_history && a.run_start == b.run_start && a.run_window == b.run_window &&
-           a.window == b.window && a.run_after_flush == b.run_after_flush && a.ras_top == b.ras_top;
-}
-
-BranchPredictor::Scalars BranchPredictor::scalars() const {
-    return {history_, fetch_history_, stale_history_, window_history_, run_start_, run_window_, window_, run_after_flush_,
-            static_cast<uint8_t>(ras_top_)};
-}
-
-void BranchPredictor::set_scalars(const Scalars& s) {
-    history_ = s.history;
-    fetch_history_ = s.fetch_history;
-    stale_history_ = s.stale_history;
-    window_history_ = s.window_history;
-    run_start_ = s.run_start;
-    run_window_ = s.run_window;
-    window_ = s.window;
-    run_after_flush_ = s.run_after_flush;
-    ras_top_ = s.ras_top;
+           std::equal(veer_ras_.begin(), veer_ras_.end(), o.veer_ras_.begin(), o.veer_ras_.end(), same_ras) && s_ == o.s_;
 }
 
 inline std::array<uint64_t, BranchPredictor::memo_key_words> BranchPredictor::memo_key(uint64_t pc, unsigned size, VeerKind kind,
                                                                                 bool taken, uint64_t target) const {
     return {pc,
             target,
-            uint64_t{size} | static_cast<uint64_t>(kind) << 4 | uint64_t{taken} << 7 | uint64_t{run_after_flush_} << 8 |
-                uint64_t{ras_top_} << 16,
-            history_ | fetch_history_ << 16 | stale_history_ << 32 | window_history_ << 48,
-            run_start_,
-            run_window_,
-            window_,
+            uint64_t{size} | static_cast<uint64_t>(kind) << 4 | uint64_t{taken} << 7 | uint64_t{s_.run_after_flush} << 8 |
+                uint64_t{s_.ras_top} << 16,
+            s_.history | s_.fetch_history << 16 | s_.stale_history << 32 | s_.window_history << 48,
+            s_.run_start,
+            s_.run_window,
+            s_.window,
             sig_};
 }
 
 void BranchPredictor::state_key(uint64_t* out) const {
     const auto k = memo_key(0, 0, VeerKind::cond, false, 0);
-    out[0] = k[2];  // run_after_flush_, ras_top_ (the call's own fields are 0)
+    out[0] = k[2];  // s_.run_after_flush, s_.ras_top (the call's own fields are 0)
     std::copy(k.begin() + 3, k.end(), out + 1);
 }
 
@@ -479,14 +458,14 @@ bool BranchPredictor::group_end(Changes& out) {
     grouping_ = false;
     if (group_log_.size() > max_group_writes) return false;
     out.writes = group_log_;
-    out.after = scalars();
+    out.after = s_;
     out.sig = sig_;
     return true;
 }
 
 void BranchPredictor::apply(const Changes& c) {
     for (const Write& w : c.writes) set_entry(w.table, w.index, w.a, w.b);
-    set_scalars(c.after);
+    s_ = c.after;
     sig_ = c.sig;
 }
 
@@ -501,7 +480,7 @@ BranchPredictor::VeerOutcome BranchPredictor::veer(uint64_t pc, unsigned size, V
     if (m.valid && differ == 0) {
         for (size_t k = 0; k < m.n_writes; ++k) set_entry(m.writes[k].table, m.writes[k].index, m.writes[k].a, m.writes[k].b);
         if (grouping_) group_log_.insert(group_log_.end(), m.writes.begin(), m.writes.begin() + m.n_writes);
-        set_scalars(m.after);
+        s_ = m.after;
         sig_ = m.sig_after;
         ++memo_hits_;
         return m.out;
@@ -514,7 +493,7 @@ BranchPredictor::VeerOutcome BranchPredictor::veer(uint64_t pc, unsigned size, V
         m.key = key;
         m.valid = true;
         m.out = out;
-        m.after = scalars();
+        m.after = s_;
         m.sig_after = sig_;
         m.n_writes = n_log_;
         std::copy(log_.begin(), log_.begin() + n_log_, m.writes.begin());

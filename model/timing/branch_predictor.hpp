@@ -57,7 +57,7 @@ public:
     // veer_el2: the global history the BHT is read with for a branch at `pc` fetched next, and execute's (the
     // outcomes of the executed branches that hit in the BTB, newest in bit 0).
     uint64_t veer_fetch_history(uint64_t pc, unsigned size) const { return read_history(pc + size - 2); }
-    uint64_t veer_history() const { return history_; }
+    uint64_t veer_history() const { return s_.history; }
     void set_enabled(bool e) { cfg_.enabled = e; }
     bool enabled() const { return cfg_.enabled; }
 
@@ -88,7 +88,6 @@ private:
     std::vector<uint8_t> counters_;
     std::vector<uint64_t> targets_;
     std::vector<uint64_t> ras_;
-    uint64_t history_ = 0;
     // veer_el2 state: BTB entries (2 ways per set), the way each set replaces next, the return stack.
     struct BtbEntry {
         bool valid = false, call = false, ret = false;
@@ -104,7 +103,6 @@ private:
         bool valid = false;
     };
     std::vector<RasEntry> veer_ras_;
-    size_t ras_top_ = 0;  // the top entry's slot (a ring: ras_push, ras_pop)
     // The set index and tag fold the address in pieces of set_bits_ and btb_tag_bits (veer_lookup).
     unsigned set_bits_ = 0;
     uint64_t set_mask_ = 0, tag_mask_ = 0;
@@ -128,15 +126,26 @@ private:
     }
     uint8_t& veer_counter(const VeerSlot& slot, uint64_t history) { return counters_[counter_index(slot, history)]; }
     uint8_t veer_counter(const VeerSlot& slot, uint64_t history) const { return counters_[counter_index(slot, history)]; }
-    // veer_el2's two global histories (BranchPredictor::veer_window has the rules): history_ is execute's,
-    // fetch_history_ the one fetch reads the BHT with. Fetch runs in 4-byte windows from run_start_, the address
-    // it was last sent to; window_ is the window of the last branch seen, read with window_history_.
-    uint64_t fetch_history_ = 0, stale_history_ = 0, window_history_ = 0;
-    uint64_t run_start_ = 0, run_window_ = 0, window_ = ~uint64_t{0};
-    bool run_after_flush_ = false;
-    uint64_t window_of(uint64_t half) const { return window_in_run(half, run_start_); }
-    // The first window after a flush: it reads stale_history_ and its bits are lost.
-    bool first_after_flush(uint64_t w) const { return run_after_flush_ && w == run_window_; }
+    // The state besides the tables, one struct as veer()'s memo keeps and restores it. history: the global history
+    // (gshare's too). veer_el2's two global histories (BranchPredictor::veer_window has the rules): history is
+    // execute's, fetch_history the one fetch reads the BHT with. Fetch runs in 4-byte windows from run_start, the
+    // address it was last sent to; window is the window of the last branch seen, read with window_history.
+    // ras_top: the top slot of veer_el2's return stack, a ring (ras_push, ras_pop).
+    struct Scalars {
+        uint64_t history = 0, fetch_history = 0, stale_history = 0, window_history = 0;
+        uint64_t run_start = 0, run_window = 0, window = ~uint64_t{0};
+        bool run_after_flush = false;
+        size_t ras_top = 0;
+        bool operator==(const Scalars& o) const {
+            return history == o.history && fetch_history == o.fetch_history && stale_history == o.stale_history &&
+                   window_history == o.window_history && run_start == o.run_start && run_window == o.run_window &&
+                   window == o.window && run_after_flush == o.run_after_flush && ras_top == o.ras_top;
+        }
+    };
+    Scalars s_;
+    uint64_t window_of(uint64_t half) const { return window_in_run(half, s_.run_start); }
+    // The first window after a flush: it reads s_.stale_history and its bits are lost.
+    bool first_after_flush(uint64_t w) const { return s_.run_after_flush && w == s_.run_window; }
     static uint64_t window_in_run(uint64_t half, uint64_t start) {
         if (!(start & 2) || half < start || ((half ^ start) >> 6) != 0) return half & ~uint64_t{3};
         return ((half - start) & 2) ? half - 2 : half;
@@ -204,11 +213,6 @@ private:
         else veer_ras_[i] = e;
     }
     static constexpr size_t memo_key_words = 8, memo_max_writes = 8;
-    struct Scalars {  // the state besides the tables, as veer() leaves it
-        uint64_t history, fetch_history, stale_history, window_history, run_start, run_window, window;
-        bool run_after_flush;
-        uint8_t ras_top;
-    };
     struct VeerMemo {
         std::array<uint64_t, memo_key_words> key{};
         bool valid = false;
@@ -236,8 +240,6 @@ private:
     std::array<Write, memo_max_writes> log_{};
     // The call's key: its arguments, the scalars (histories of at most 16 bits: set_memo) and sig_.
     std::array<uint64_t, memo_key_words> memo_key(uint64_t pc, unsigned size, VeerKind kind, bool taken, uint64_t target) const;
-    Scalars scalars() const;
-    void set_scalars(const Scalars& s);
 };
 
 }  // namespace pmusim::timing

@@ -175,7 +175,6 @@ void TimingModel::predict_grouped(BlockMemo& m, const BlockTail* t, EventBatch& 
             std::copy(e.inner_flush.begin(), e.inner_flush.begin() + static_cast<std::ptrdiff_t>(m.inner_.size()), inner_flush_.begin());
             if (t) tail_flush_ = e.tail_flush;
             if (e.mispredicts) emit(b, p_.ev_mispredict, e.mispredicts);
-            mispredicts_ += e.mispredicts;
             return;
         }
     const uint64_t mis0 = mispredicts_;

@@ -513,7 +513,7 @@ private:
         if (t) tail_flush_ = predict(*t->insn, t->pc, t->size, t->next_pc, b);
     }
     void predict_grouped(BlockMemo& m, const BlockTail* t, EventBatch& b);
-    uint64_t mispredicts_ = 0;  // predict()'s mispredictions (VeeR EL2), for predict_body's groups
+    uint64_t mispredicts_ = 0;  // predict()'s mispredictions (VeeR EL2): a group's are the difference across it
     // State that affects step() beyond the fields above (pre/post-sync and CSR write blocking, sync_stall): the CSR
     // of the next instruction (set_next_csr; consumed by step()), the cycle the next instruction may issue after a
     // postsync instruction before it (0: none), and the issue cycle of the last write-only CSR instruction. Also
