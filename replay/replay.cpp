@@ -522,28 +522,52 @@ private:
         const trace::Run* runs = nullptr;
         const trace::RunShape* held = nullptr;
         std::vector<unsigned char> held_values;
+        if (kTm && o_.repeat_stretches && kT != Timing::trace) loop_mode_ = LoopMode::wait;
         for (size_t n; (n = reader.next_runs(runs)) != 0;) {
             const uint64_t before = r_.records;
-            if (held) replay_run<kTm, kT>(*held, held_values.data(), runs[0].shape);
-            for (size_t i = 0; i + 1 < n; ++i) {
-                // With the timing model, a few runs at a time where each replays from its values: the block that
-                // ends one and the one that starts the next are timed as one.
-                if (const size_t k = kTm ? replay_group<kTm, kT>(runs + i, n - i) : 0) {
-                    for (size_t j = i; j < i + k; ++j) r_.records += runs[j].shape->records;
-                    i += k - 1;
-                    continue;
-                }
-                replay_run<kTm, kT>(*runs[i].shape, runs[i].values, runs[i + 1].shape);
-                r_.records += runs[i].shape->records;
+            if (held) {
+                const trace::Run unit[2] = {{held, held_values.data()}, runs[0]};
+                replay_units<kTm, kT>(unit, 2);
             }
+            replay_units<kTm, kT>(runs, n);
             held = runs[n - 1].shape;
             held_values.assign(runs[n - 1].values, runs[n - 1].values + held->value_bytes);
-            r_.records += held->records;
             if (o_.on_progress && (before >> 18) != (r_.records >> 18)) o_.on_progress(Progress{r_.records, reader.bytes_read(), false});
             if (o_.stop && *o_.stop) break;  // Ctrl-C: every record read is replayed, no more are read
         }
         if (o_.stop && *o_.stop) r_.interrupted = true;
-        if (held) replay_run<kTm, kT>(*held, held_values.data(), nullptr);
+        if (held) {
+            if constexpr (kTm) loop_abort<kTm, kT>(held);  // runs held back as a stretch's first runs: timed now
+            replay_run<kTm, kT>(*held, held_values.data(), nullptr);
+            r_.records += held->records;
+        }
+    }
+
+    // runs[0..n-1), each with its successor after it (runs[n - 1] only a successor): with the timing model, a few
+    // runs at a time where each replays from its values (the block that ends one and the one that starts the next
+    // are timed as one), and stretches that repeat added again as a whole (loop_unit).
+    template <bool kTm, Timing kT>
+    void replay_units(const trace::Run* runs, size_t n) {
+        for (size_t i = 0; i + 1 < n; ++i) {
+            if constexpr (kTm) {
+                if (loop_mode_ != LoopMode::off)
+                    if (const size_t k = loop_unit<kTm, kT>(runs + i, n - i)) {
+                        i += k - 1;
+                        continue;
+                    }
+            }
+            const uint64_t fast0 = r_.fast_runs;
+            size_t k = kTm ? replay_group<kTm, kT>(runs + i, n - i) : 0;
+            if (k == 0) {
+                replay_run<kTm, kT>(*runs[i].shape, runs[i].values, runs[i + 1].shape);
+                k = 1;
+            }
+            for (size_t j = i; j < i + k; ++j) r_.records += runs[j].shape->records;
+            if constexpr (kTm) {
+                if (loop_mode_ == LoopMode::record && loop_armed_) loop_log(runs + i, k, r_.fast_runs - fast0 == k);
+            }
+            i += k - 1;
+        }
     }
 
     static uint64_t first_pc(const trace::RunShape& s) { return trace::run_value(s.protos.data(), 0); }
@@ -592,6 +616,10 @@ private:
         uint8_t width = 8;  // bytes per value (RunShape::width)
         uint32_t value_bytes = 0;  // of the runs' values (a group's: theirs one after the other)
         std::vector<uint8_t> joins;  // per record: its successor starts another run of the group (extend_plan)
+        // What the timing reads of a run's values besides its shape (Replayer::loop_words): the offsets of its data
+        // addresses and its divisions' operands; whether a division takes an operand from the register file.
+        std::vector<uint32_t> loop_offs;
+        bool loop_from_gpr = false;
         // The plans of these runs followed by another (extend_plan), by the other's shape id: the first max_next met.
         std::vector<std::pair<uint32_t, std::unique_ptr<RunPlan>>> next;
     };
@@ -696,6 +724,13 @@ private:
             if (tm_ && tm_->params().divider_from_operands)
                 for (size_t k = i; k < i + len; ++k)
                     if (b->insns[k - i].cls == isa::InsnClass::div) g.divs.push_back(div_plan(recs, p->offs, k, i));
+            for (const auto* slots : {&g.body_mem, &g.last_mem})
+                for (const auto& a : *slots) p->loop_offs.push_back(a.off);
+            for (const auto& d : g.divs)
+                for (unsigned o = 0; o < 2; ++o) {
+                    if (d.off[o] != trace::ValueOffsets::none) p->loop_offs.push_back(d.off[o]);
+                    else if (d.reg[o] != 0) p->loop_from_gpr = true;
+                }
             g.block = std::move(b);
             p->segs.push_back(std::move(g));
             i += len;
@@ -883,10 +918,15 @@ private:
             }
             retired(n, cycles);
         }
-        if constexpr (kT != Timing::trace) {
-            const uint32_t last_time = p.offs.back().time;
-            prev_time_ = last_time == trace::ValueOffsets::none ? 0 : trace::run_value(v, last_time, p.width);
-        }
+        if constexpr (kT != Timing::trace) settle_run(p, v);
+        else
+            for (const auto& [g, off] : p.live_out) gpr_[g] = trace::run_value(v, off, p.width);
+    }
+
+    // What a fast run leaves besides its timing: the last record's time and the register file's live-outs.
+    void settle_run(const RunPlan& p, const unsigned char* v) {
+        const uint32_t last_time = p.offs.back().time;
+        prev_time_ = last_time == trace::ValueOffsets::none ? 0 : trace::run_value(v, last_time, p.width);
         for (const auto& [g, off] : p.live_out) gpr_[g] = trace::run_value(v, off, p.width);
     }
 
@@ -1409,6 +1449,10 @@ private:
         hist_.drain(p_, batch_);
         if (batch_.cycles == 0 && batch_.events.empty()) return;
         advance(batch_);
+        if (loop_events_) {
+            for (const auto& e : batch_.events) loop_events_total_.add(e.event, e.count);
+            loop_events_total_.cycles += batch_.cycles;
+        }
         total_cycles_ += batch_.cycles;
         if (total_cycles_ >= next_sample_) next_sample_ = (total_cycles_ / o_.sample_period + 1) * o_.sample_period;
         roi_.add(batch_);
@@ -1456,6 +1500,275 @@ private:
         else r_.mismatches.push_back({rec.line, reg, traced, expect});
     }
 
+    // Stretches that repeat (docs/performance.md, "Stretches that repeat"). A stretch runs from an execution of
+    // the anchor run (a run executed often) to the first execution of the anchor at least loop_min instructions
+    // later. Recorded (its runs' shapes and the values the timing reads: data addresses, division operands; the
+    // events and cycles it adds; the timing model's state words before and after, TimingModel::loop_state) while
+    // it is timed; when the model's state after it is the state before it, shifted in time, and no cache took in
+    // or wrote back a line in it, the same runs with the same addresses, followed by the anchor again, would time
+    // the same from there on. The runs that follow are then compared with the stretch as they come (held back,
+    // not timed); a whole stretch matched and the anchor next, its events are added again and the model shifted
+    // (TimingModel::skip_loop); a run that differs first has the runs held back timed as usual.
+    enum class LoopMode : uint8_t { off, wait, record, skip };
+    static constexpr uint64_t loop_min = 1024;           // instructions a stretch holds at least
+    static constexpr size_t loop_max_runs = 1u << 16;    // runs a stretch holds at most (a bound on memory)
+    static constexpr uint64_t loop_patience = 1u << 14;  // instructions without the anchor before another is chosen
+    static constexpr unsigned loop_heat = 16;            // executions of a run's shape before it may be an anchor
+    static constexpr unsigned loop_tries = 16;           // stretches recorded with one anchor before another is chosen
+    struct LoopStretch {
+        std::vector<const trace::RunShape*> shapes;  // its runs
+        std::vector<uint64_t> words;                 // the values the timing reads, run after run
+        uint64_t instructions = 0;
+        EventBatch events;                           // what it added to the PMU's batches (cycles included)
+        uint64_t fast_runs = 0, grouped_runs = 0, timed_blocks = 0, timed_through = 0;
+        timing::TimingModel::LoopMarks from, to;     // the timing model's counts before and after
+    };
+    // A checkpoint while recording: the anchor met, the state then and where the recording was.
+    struct LoopPoint {
+        std::vector<uint64_t> state;  // the timing model's words (and the privilege)
+        timing::TimingModel::LoopMarks marks;
+        size_t runs = 0, words = 0;   // the log's length
+        uint64_t instructions = 0;    // r_.instructions
+        EventBatch events;            // everything flushed since the recording started
+        uint64_t fast_runs = 0, grouped_runs = 0, timed_blocks = 0, timed_through = 0;  // r_'s
+    };
+    static constexpr size_t loop_period = 4;  // checkpoints kept: a stretch may span up to this many
+
+    // The words of a run that the timing reads beyond its shape (single-run plan `p`): its data addresses and its
+    // divisions' operands; false where a division takes an operand from the register file (not in the run).
+    bool loop_words(const RunPlan& p, const unsigned char* v, std::vector<uint64_t>& out) {
+        if (!p.fast || p.loop_from_gpr) return false;
+        for (uint32_t off : p.loop_offs) out.push_back(trace::run_value(v, off, p.width));
+        return true;
+    }
+
+    void loop_log(const trace::Run* runs, size_t k, bool fast) {
+        bool ok = fast;
+        for (size_t j = 0; j < k && ok; ++j) {
+            const RunPlan& p = plan(*runs[j].shape, runs[j].values);
+            loop_log_shapes_.push_back(runs[j].shape);
+            ok = loop_words(p, runs[j].values, loop_log_words_);
+        }
+        if (!ok) {
+            loop_armed_ = false;  // not replayable from values: again from the anchor's next execution
+            loop_events_ = false;
+        } else if (loop_log_shapes_.size() > loop_max_runs) {
+            loop_give_up();
+        }
+    }
+
+    // No anchor for a while: after too many tries with one, or a stretch too long.
+    void loop_give_up() {
+        loop_mode_ = LoopMode::wait;
+        loop_armed_ = false;
+        loop_events_ = false;
+        loop_anchors_ = 0;
+        loop_wait_until_ = r_.instructions + loop_backoff_;
+        loop_backoff_ = std::min<uint64_t>(loop_backoff_ * 2, uint64_t{1} << 24);
+    }
+
+    // A checkpoint now (the anchor met): false where the model's state cannot be put in words. `first`: the
+    // recording starts here.
+    bool loop_point(bool first) {
+        flush();
+        if (first) {
+            loop_points_.clear();
+            loop_log_shapes_.clear();
+            loop_log_words_.clear();
+            loop_events_total_.clear();
+        }
+        LoopPoint pt;
+        if (!tm_->loop_state(pt.state)) return false;
+        pt.state.push_back(priv_);
+        pt.marks = tm_->loop_marks();
+        pt.runs = loop_log_shapes_.size();
+        pt.words = loop_log_words_.size();
+        pt.instructions = r_.instructions;
+        pt.events = loop_events_total_;
+        pt.fast_runs = r_.fast_runs;
+        pt.grouped_runs = r_.grouped_runs;
+        pt.timed_blocks = r_.timed_blocks;
+        pt.timed_through = r_.timed_through;
+        if (loop_points_.size() == loop_period + 1) {  // the oldest goes, with its part of the log
+            loop_points_.erase(loop_points_.begin());
+            const LoopPoint& o = loop_points_.front();
+            const size_t dr = o.runs, dw = o.words;
+            loop_log_shapes_.erase(loop_log_shapes_.begin(), loop_log_shapes_.begin() + static_cast<std::ptrdiff_t>(dr));
+            loop_log_words_.erase(loop_log_words_.begin(), loop_log_words_.begin() + static_cast<std::ptrdiff_t>(dw));
+            for (LoopPoint& q : loop_points_) {
+                q.runs -= dr;
+                q.words -= dw;
+            }
+            pt.runs -= dr;
+            pt.words -= dw;
+        }
+        loop_points_.push_back(std::move(pt));
+        loop_events_ = true;
+        return true;
+    }
+
+    // The stretch from checkpoint `from` to the last one, to repeat.
+    void loop_take(const LoopPoint& from) {
+        const LoopPoint& to = loop_points_.back();
+        LoopStretch& l = loop_;
+        l.shapes.assign(loop_log_shapes_.begin() + static_cast<std::ptrdiff_t>(from.runs), loop_log_shapes_.end());
+        l.words.assign(loop_log_words_.begin() + static_cast<std::ptrdiff_t>(from.words), loop_log_words_.end());
+        l.instructions = to.instructions - from.instructions;
+        l.events.clear();
+        for (const auto& e : to.events.events) {
+            const uint64_t before = from.events.count(e.event);
+            if (e.count != before) l.events.add(e.event, e.count - before);
+        }
+        l.events.cycles = to.events.cycles - from.events.cycles;
+        l.fast_runs = to.fast_runs - from.fast_runs;
+        l.grouped_runs = to.grouped_runs - from.grouped_runs;
+        l.timed_blocks = to.timed_blocks - from.timed_blocks;
+        l.timed_through = to.timed_through - from.timed_through;
+        l.from = from.marks;
+        l.to = to.marks;
+    }
+
+    // At a unit's first run `runs[0]` (n at hand, the last only a successor): how many runs it took (0: none, the
+    // caller replays runs[0] as usual).
+    template <bool kTm, Timing kT>
+    size_t loop_unit(const trace::Run* runs, size_t n) {
+        const uint32_t id = runs[0].shape->id;
+        switch (loop_mode_) {
+            case LoopMode::off:
+                return 0;
+            case LoopMode::wait: {
+                if (id >= loop_heat_.size()) loop_heat_.resize(id + 1, 0);
+                if (++loop_heat_[id] < loop_heat || r_.instructions < loop_wait_until_) return 0;
+                loop_anchor_ = id;
+                loop_met_ = r_.instructions;
+                loop_mode_ = LoopMode::record;
+                loop_tried_ = 0;
+                loop_armed_ = loop_point(true);
+                return 0;
+            }
+            case LoopMode::record: {
+                if (id != loop_anchor_) {
+                    // The anchor not met again for long (a loop that has ended): another, the next hot run.
+                    if (r_.instructions - loop_met_ > loop_patience) {
+                        loop_mode_ = LoopMode::wait;
+                        loop_armed_ = loop_events_ = false;
+                        if (++loop_anchors_ >= loop_tries) loop_give_up();
+                    }
+                    return 0;
+                }
+                loop_met_ = r_.instructions;
+                if (!loop_armed_) {
+                    // The model's state cannot be put in words here (the D-bus buffer holds a store, say): another
+                    // anchor, the next hot run.
+                    if (!(loop_armed_ = loop_point(true)) && ++loop_tried_ >= loop_tries) {
+                        loop_mode_ = LoopMode::wait;
+                        if (++loop_anchors_ >= loop_tries) loop_give_up();
+                    }
+                    return 0;
+                }
+                if (r_.instructions - loop_points_.back().instructions < loop_min) return 0;
+                // A checkpoint: a stretch repeats where the state is one met at an earlier checkpoint.
+                if (!loop_point(false)) {
+                    loop_armed_ = false;
+                    return 0;
+                }
+                const LoopPoint& now = loop_points_.back();
+                const LoopPoint* from = nullptr;
+                for (size_t j = loop_points_.size() - 1; j-- > 0 && !from;)
+                    if (loop_points_[j].state == now.state && timing::TimingModel::loop_hits_only(loop_points_[j].marks, now.marks))
+                        from = &loop_points_[j];
+                if (!from) {
+                    if (++loop_tried_ >= loop_tries * loop_period) loop_give_up();
+                    return 0;
+                }
+                loop_take(*from);
+                loop_events_ = false;
+                loop_mode_ = LoopMode::skip;
+                loop_at_ = 0;
+                loop_word_at_ = 0;
+                loop_held_.clear();
+                loop_values_.clear();
+                loop_backoff_ = loop_min;
+                loop_anchors_ = 0;
+                return loop_skip<kTm, kT>(runs, n);
+            }
+            case LoopMode::skip:
+                return loop_skip<kTm, kT>(runs, n);
+        }
+        return 0;
+    }
+
+    // Skipping: runs[0..n-1) compared with the stretch and held back while they match; a whole stretch followed by
+    // the anchor is added again. Returns how many runs it took; at a run that differs, the runs held back are timed
+    // (loop_abort) and that run is left to the caller.
+    template <bool kTm, Timing kT>
+    size_t loop_skip(const trace::Run* runs, size_t n) {
+        LoopStretch& l = loop_;
+        size_t k = 0;
+        for (; k + 1 < n; ++k) {
+            const trace::Run& r = runs[k];
+            if (loop_at_ == l.shapes.size()) {
+                if (r.shape->id != loop_anchor_) break;
+                loop_repeat();
+            }
+            if (r.shape != l.shapes[loop_at_]) break;
+            const RunPlan& p = *plans_[r.shape->id];  // made when the stretch was recorded
+            const uint64_t* w = l.words.data() + loop_word_at_;
+            bool same = true;
+            for (size_t j = 0; j < p.loop_offs.size(); ++j) same &= trace::run_value(r.values, p.loop_offs[j], p.width) == w[j];
+            if (!same) break;
+            loop_word_at_ += p.loop_offs.size();
+            ++loop_at_;
+            const size_t at = loop_values_.size();
+            loop_values_.insert(loop_values_.end(), r.values, r.values + r.shape->value_bytes);
+            loop_held_.emplace_back(r.shape, at);
+        }
+        if (k + 1 < n) loop_abort<kTm, kT>(runs[k].shape);  // runs[k] differs
+        return k;
+    }
+
+    // The stretch again, from the runs held back: its events, its retirement and the timing model moved on.
+    void loop_repeat() {
+        LoopStretch& l = loop_;
+        for (const auto& e : l.events.events) batch_.add(e.event, e.count);
+        batch_.cycles += l.events.cycles;
+        r_.instructions += l.instructions;
+        r_.repeated_instructions += l.instructions;
+        pending_ += l.instructions;
+        r_.fast_runs += l.fast_runs;
+        r_.grouped_runs += l.grouped_runs;
+        r_.timed_blocks += l.timed_blocks;
+        r_.timed_through += l.timed_through;
+        tm_->skip_loop(l.from, l.to);
+        for (const auto& [shape, at] : loop_held_) {
+            r_.records += shape->records;
+            settle_run(*plans_[shape->id], loop_values_.data() + at);
+        }
+        loop_held_.clear();
+        loop_values_.clear();
+        loop_at_ = 0;
+        loop_word_at_ = 0;
+        if (pending_ >= 4096) flush();
+    }
+
+    // The runs held back timed as usual, `next` after the last (nothing held: nothing done).
+    template <bool kTm, Timing kT>
+    void loop_abort(const trace::RunShape* next) {
+        if (loop_held_.empty()) return;
+        std::vector<trace::Run> runs;
+        runs.reserve(loop_held_.size() + 1);
+        for (const auto& [shape, at] : loop_held_) runs.push_back({shape, loop_values_.data() + at});
+        runs.push_back({next, nullptr});
+        loop_mode_ = LoopMode::record;
+        loop_armed_ = false;
+        std::vector<unsigned char> values;
+        values.swap(loop_values_);  // replay_units may start another stretch
+        loop_held_.clear();
+        loop_at_ = 0;
+        loop_word_at_ = 0;
+        replay_units<kTm, kT>(runs.data(), runs.size());
+    }
+
     const Options& o_;
     const Platform& p_;
     std::optional<timing::TimingModel> tm_;
@@ -1489,6 +1802,25 @@ private:
     std::vector<RunPlan::Segment*> counted_;        // blocks of fast runs executed since the last flush
     std::vector<TraceRecord> run_recs_;            // a run expanded into records, and its successor
     IsaState checked_isa_ = static_cast<IsaState>(0xFF);  // the instruction set last found to match the platform
+    // Stretches that repeat (loop_unit).
+    LoopMode loop_mode_ = LoopMode::off;
+    LoopStretch loop_;               // skip: the stretch repeated
+    bool loop_armed_ = false;        // record: loop_ started at the anchor (else waiting for it)
+    bool loop_events_ = false;       // flush() adds each batch to loop_events_total_
+    EventBatch loop_events_total_;   // record: everything flushed since the recording started
+    std::vector<LoopPoint> loop_points_;  // record: the last checkpoints, oldest first
+    std::vector<const trace::RunShape*> loop_log_shapes_;  // record: the runs since the oldest checkpoint
+    std::vector<uint64_t> loop_log_words_;                 // and their words
+    uint32_t loop_anchor_ = 0;       // its first run's shape
+    uint64_t loop_met_ = 0;          // r_.instructions when the anchor was last met
+    unsigned loop_tried_ = 0;        // stretches recorded (or starts failed) with this anchor
+    unsigned loop_anchors_ = 0;      // anchors tried since the last stretch that repeated, or the last wait
+    uint64_t loop_wait_until_ = 0, loop_backoff_ = loop_min;  // wait: no anchor before this many instructions
+    std::vector<uint32_t> loop_heat_;  // executions per shape (wait)
+    std::vector<uint64_t> loop_state_;  // scratch
+    size_t loop_at_ = 0, loop_word_at_ = 0;  // skip: runs of the stretch matched, and their words
+    std::vector<std::pair<const trace::RunShape*, size_t>> loop_held_;  // skip: the runs held back, their values'
+    std::vector<unsigned char> loop_values_;                            // place in loop_values_
 };
 
 }  // namespace

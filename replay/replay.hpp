@@ -79,6 +79,10 @@ struct Options {
     // Test hook: the block engine's block timing (timing::TimingModel::step_block) also steps every block it
     // replays from a recording on a copy of the timing model and throws std::logic_error on any difference.
     bool check_block_timing = false;
+    // The block engine with the timing model replays a stretch of runs that repeats from the state it left the
+    // model in (docs/performance.md, "Stretches that repeat"): its events are added again instead of timed. Off:
+    // every run is timed (the counts are the same).
+    bool repeat_stretches = true;
 };
 
 struct Readback {
@@ -130,6 +134,9 @@ struct Result {
     // Of fast_runs, those replayed a few at a time (the block that ends one run and the one that starts the next
     // timed as one). Not part of the report either.
     uint64_t grouped_runs = 0;
+    // Instructions of stretches the block engine added again as a whole (Options::repeat_stretches) instead of
+    // timing them. Not part of the report either.
+    uint64_t repeated_instructions = 0;
     void skipped_note(const trace::TraceReader* reader);
 };
 

@@ -77,6 +77,10 @@ public:
     // table writes in order, the scalars and the signature after.
     static constexpr size_t state_words = 6;
     void state_key(uint64_t* out) const;
+    // The whole state as words appended to `out` (model/timing/loop_state.cpp): two predictors with the same words
+    // predict the same from there on. VeeR EL2's with its memo on by its scalars and table signature (state_key),
+    // any other by its tables and scalars as they are.
+    void loop_state(std::vector<uint64_t>& out) const;
     struct Changes;
     void group_begin();
     bool group_end(Changes& out);  // false: more than max_group_writes writes (not to be kept)

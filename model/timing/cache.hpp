@@ -55,6 +55,13 @@ public:
     bool same_state(const Cache& o) const;
 
     uint64_t accesses() const { return accesses_; }
+    uint64_t clock() const { return clock_; }
+    // Accesses that all hit lines already in the cache, in an order that leaves the LRU order as it is
+    // (TimingModel::skip_loop: a stretch repeated with no refill): only the counts and the clock move.
+    void skip_hits(uint64_t accesses, uint64_t clock) {
+        accesses_ += accesses;
+        clock_ += clock;
+    }
     uint64_t refills() const { return refills_; }
     // Changes whenever a line enters the cache, the only way one leaves it: while it stays the same, every line
     // find() found is still in the way it was found in.

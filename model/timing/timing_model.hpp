@@ -381,6 +381,32 @@ public:
     // state); a difference throws std::logic_error.
     void set_check_blocks(bool on) { check_blocks_ = on; }
 
+    // Stretches that repeat (replay/loop_skip.hpp; model/timing/loop_state.cpp). A stretch of the trace that leaves
+    // the model in the state it found it in, shifted in time, does the same again when the same instructions with
+    // the same data addresses follow it: the replay then adds the stretch's events and shifts the model
+    // (skip_loop) instead of timing it again.
+    //  - loop_state() appends the state as words, every cycle in it relative to now_ where it is recent (less than
+    //    loop_fresh cycles ago, or to come) and as it is where it is old (loop_stale cycles ago or more), or as
+    //    "past" where no rule can tell it from any earlier cycle (a register ready for any use, a divider free);
+    //    it returns false where a cycle lies between recent and old or the LSU buffers cannot be saved.
+    //  - The caches are left out: a stretch counts as repeatable only when none of them took in or wrote back a
+    //    line in it (loop_hits_only on the marks before and after): every access hit, so the same accesses hit
+    //    again from any LRU order, and leave the order among the lines they touch as the stretch left it.
+    static constexpr uint64_t loop_fresh = uint64_t{1} << 20, loop_stale = uint64_t{1} << 21;
+    struct LoopMarks {
+        uint64_t now = 0;
+        std::array<uint64_t, 4 * 6> caches{};  // per cache: accesses, clock, refills, write-backs
+    };
+    bool loop_state(std::vector<uint64_t>& out) const;
+    LoopMarks loop_marks() const;
+    static bool loop_hits_only(const LoopMarks& from, const LoopMarks& to);
+    // The stretch from `from` to `to` again, from a state loop_state() puts in the same words as at `to`: every
+    // recent cycle moves on by to.now - from.now, the caches count the stretch's hits.
+    void skip_loop(const LoopMarks& from, const LoopMarks& to);
+private:
+    bool loop_walk(std::vector<uint64_t>* out, uint64_t d);
+public:
+
     // The event numbers this model produces on this platform; those that need the trace's data addresses.
     std::vector<uint32_t> produced_events() const;
     std::vector<uint32_t> address_events() const;

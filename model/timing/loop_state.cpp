@@ -1,0 +1,193 @@
+// The timing model's state as a repeated stretch of the trace sees it (timing_model.hpp, loop_state): put in
+// words, and moved on in time by a stretch that repeats (skip_loop).
+//
+// Why a state put in the same words behaves the same, shifted: every rule of step() (timed(), predict(), the
+// fetch queue, the D-bus buffer, the LSU buffers) and of the block timing compares cycles with each other or with
+// now_ plus offsets of at most a few hundred cycles (latencies, penalties, the divider, timers, the LSU ring of 256
+// cycles), or takes their differences to decide whether a body can be keyed (a choice between two exact paths).
+// A cycle loop_stale or more before now_ and one within loop_fresh of it are further apart than any such offset,
+// so their comparisons come out the same in both states; two old cycles are the same values in both (they are
+// kept as they are), two recent ones the same distances from now_. Values that are not cycles (addresses,
+// flags, the predictor's tables) must be equal.
+#include <algorithm>
+#include <initializer_list>
+
+#include "model/timing/timing_model.hpp"
+
+namespace pmusim::timing {
+
+// One walk over the state for both (loop_state: `out` set, `d` 0; skip_loop: `out` null, the state moved on by `d`),
+// so that a cycle is put in words as it is moved: relative to now_ (moved), or as "past" where no rule can tell
+// it from any earlier cycle any more (left as it is: it stays past).
+bool TimingModel::loop_walk(std::vector<uint64_t>* out, uint64_t d) {
+    const uint64_t n = now_;
+    bool ok = true;
+    auto word = [&](uint64_t w) {
+        if (out) out->push_back(w);
+    };
+    // A cycle relative to now_ where `live`, else past (word 0: none). Relative distances are kept as they are.
+    auto rel = [&](uint64_t& t, bool live) {
+        if (!live) {
+            word(0);
+            return;
+        }
+        word(1);
+        word(t - n);
+        t += d;
+    };
+    // A cycle no rule compares with more than a few hundred cycles of another: relative within loop_fresh of
+    // now_ (or to come), as it is from loop_stale on; in between it cannot be put in words.
+    auto aged = [&](uint64_t& t) {
+        if (t + loop_fresh > n) {
+            word(1);
+            word(t - n);
+            t += d;
+        } else if (t + loop_stale <= n) {
+            word(2);
+            word(t);
+        } else {
+            ok = false;
+        }
+    };
+    word(uint64_t{pending_extra_} | uint64_t{pending_freeze_} << 32);
+    word(uint64_t{mstatus_} | uint64_t{cacheable_} << 32 | uint64_t{next_csr_} << 48);
+    word(uint64_t{div_a_} | uint64_t{div_b_} << 32);
+    word(uint64_t{div_rem_} | uint64_t{div_known_} << 1 | uint64_t{pair_open_} << 2 | uint64_t{next_fetch_new_} << 3 |
+         uint64_t{refetch_} << 4 | uint64_t{flushed_} << 5 | uint64_t{next_interrupted_} << 6 |
+         uint64_t{static_cast<uint8_t>(prev_cls_)} << 8 | uint64_t{prev_dst_} << 32);
+    word(last_miss_line_);
+    word(fill_line_);
+    word(phase_line_);
+    word(last_ifetch_line_);
+    word(last_fetch_);
+    word(lsu_pending_);
+    aged(prev_issue_);
+    // A register ready for any use (its value by now_ even as an address, and by the previous issue for a pair):
+    // so for every later instruction (now_ and prev_issue_ only grow). timed() compares ready_[r] with
+    // divider_free_ only to give a store's data its slack, which no ready register needs.
+    for (uint64_t& r : ready_) rel(r, !(r + p_.early_address <= n && r <= prev_issue_));
+    // The divider, a postsync wait and a CSR write's block: each only delays a later instruction while to come.
+    rel(divider_free_, divider_free_ > n);
+    rel(postsync_until_, postsync_until_ > n);
+    rel(csr_write_issue_, csr_write_issue_ + 1 + p_.csr_write_block > n);
+    // A redirect into the line being refilled waits for fill_start_ + fill_redirect_commit, counted from now_ on.
+    rel(fill_start_, fill_start_ + p_.fill_redirect_commit > n);
+    // The fetch queue (body_key's words): the last fetch, the entries that can still hold a fetch back, and the
+    // fill buffer's time from the earliest cycle a later fetch can come; after a flush (refetch_) none of them.
+    const bool queue = p_.fetch_queue && !refetch_;
+    if (queue) {
+        const uint64_t base = std::min(fetch_at_ + 1, n - 2);
+        rel(fill_at_, fill_at_ + p_.fill_buffer_cycles > base);
+        for (size_t k = 0; k < fetched_.size(); ++k) rel(fetched_[k], fetched_held(k) != 0);
+        aged(fetch_at_);
+    } else {
+        rel(fill_at_, false);
+    }
+    if (lsu_) aged(lsu_prev_eff_);
+    // The D-bus buffer as the next instruction sees it (timed() starts from dbus_canonical), its cycles relative.
+    if (p_.dbus_queue) {
+        DbusState c = dbus_canonical(n);
+        if (!out) dbus_ = c;
+        DbusState& s = out ? c : dbus_;
+        word(uint64_t{s.ibuf} | uint64_t{s.ibuf_join} << 1 | uint64_t{s.ibuf_bytes} << 8 | uint64_t{s.sent_bytes} << 16);
+        word(s.ibuf_word);
+        word(s.sent_word);
+        word(s.read_beat);
+        rel(s.free, true);
+        rel(s.ibuf_last, s.ibuf);
+        rel(s.sent_until, s.sent_word != ~uint64_t{0});
+        rel(s.read_resp, s.read_beat != ~uint64_t{0});
+    }
+    if (lsu_) {
+        uint64_t w[LsuBuffers::max_snapshot];
+        const size_t k = lsu_->save(n, w);
+        if (k == 0) return false;  // the bus buffer holds something: not put in words
+        word(k);
+        for (size_t i = 0; i < k; ++i) word(w[i]);
+        word(lsu_->full());
+        if (!out) lsu_->load(n + d, w, k);
+    }
+    if (out) {
+        out->insert(out->end(), seen_target_.begin(), seen_target_.end());
+        bp_.loop_state(*out);
+    }
+    now_ = n + d;
+    return ok;
+}
+
+bool TimingModel::loop_state(std::vector<uint64_t>& out) const {
+    return const_cast<TimingModel*>(this)->loop_walk(&out, 0);  // with `out` and d = 0 it changes nothing
+}
+
+TimingModel::LoopMarks TimingModel::loop_marks() const {
+    LoopMarks m;
+    m.now = now_;
+    size_t k = 0;
+    for (const std::optional<Cache>* c : {&l1d_, &l1i_, &l2_, &itlb_, &dtlb_, &main_tlb_}) {
+        if (*c) {
+            m.caches[k] = (*c)->accesses();
+            m.caches[k + 1] = (*c)->clock();
+            m.caches[k + 2] = (*c)->refills();
+            m.caches[k + 3] = (*c)->writebacks();
+        }
+        k += 4;
+    }
+    return m;
+}
+
+bool TimingModel::loop_hits_only(const LoopMarks& from, const LoopMarks& to) {
+    for (size_t k = 0; k < from.caches.size(); k += 4)
+        if (from.caches[k + 2] != to.caches[k + 2] || from.caches[k + 3] != to.caches[k + 3]) return false;
+    return true;
+}
+
+void TimingModel::skip_loop(const LoopMarks& from, const LoopMarks& to) {
+    loop_walk(nullptr, to.now - from.now);
+    size_t k = 0;
+    for (std::optional<Cache>* c : {&l1d_, &l1i_, &l2_, &itlb_, &dtlb_, &main_tlb_}) {
+        if (*c) (*c)->skip_hits(to.caches[k] - from.caches[k], to.caches[k + 1] - from.caches[k + 1]);
+        k += 4;
+    }
+}
+
+void BranchPredictor::loop_state(std::vector<uint64_t>& out) const {
+    out.push_back(cfg_.enabled);
+    if (memo_ && cfg_.direction == PredictorConfig::Direction::veer_el2) {
+        uint64_t k[state_words];
+        state_key(k);
+        out.insert(out.end(), k, k + state_words);
+        return;
+    }
+    out.push_back(s_.history);
+    out.push_back(s_.fetch_history);
+    out.push_back(s_.stale_history);
+    out.push_back(s_.window_history);
+    out.push_back(s_.run_start);
+    out.push_back(s_.run_window);
+    out.push_back(s_.window);
+    out.push_back(uint64_t{s_.run_after_flush} | uint64_t{s_.ras_top} << 1);
+    for (size_t i = 0; i < counters_.size(); i += 8) {
+        uint64_t w = 0;
+        for (size_t j = i; j < std::min(i + 8, counters_.size()); ++j) w |= uint64_t{counters_[j]} << (8 * (j - i));
+        out.push_back(w);
+    }
+    out.insert(out.end(), targets_.begin(), targets_.end());
+    out.push_back(ras_.size());
+    out.insert(out.end(), ras_.begin(), ras_.end());
+    for (const BtbEntry& e : btb_) {
+        out.push_back(uint64_t{e.valid} | uint64_t{e.call} << 1 | uint64_t{e.ret} << 2 | uint64_t{e.pc4} << 3 |
+                      uint64_t{e.bank} << 8 | uint64_t{e.tag} << 32);
+        out.push_back(e.target);
+    }
+    for (size_t i = 0; i < lru_.size(); i += 8) {
+        uint64_t w = 0;
+        for (size_t j = i; j < std::min(i + 8, lru_.size()); ++j) w |= uint64_t{lru_[j]} << (8 * (j - i));
+        out.push_back(w);
+    }
+    for (const RasEntry& e : veer_ras_) {
+        out.push_back(e.valid);
+        out.push_back(e.addr);
+    }
+}
+
+}  // namespace pmusim::timing
