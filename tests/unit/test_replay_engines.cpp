@@ -374,6 +374,98 @@ TEST(ReplayEngines, GeneratedStreamsAreBitIdentical) {
     }
 }
 
+// A loop: one block (ALU, load, ALU, store, multiply, a branch taken back to its start), its iterations in
+// phases, each with its own load and store addresses: `walk` moves them on by 4 bytes every iteration. The last
+// iteration's branch falls through to an ALU instruction after the loop.
+struct LoopPhase {
+    size_t iterations;
+    uint32_t load, store;
+    bool walk;
+};
+std::vector<TraceRecord> loop_program(const Isa& isa, const std::vector<LoopPhase>& phases) {
+    const uint32_t encs[] = {isa.alu, isa.load, isa.alu, isa.store, isa.mul, isa.cond_branch};
+    const uint64_t start = isa.state == IsaState::rv32 ? 0x80000000u : 0x10000u;
+    std::vector<TraceRecord> out;
+    uint64_t time = 100, line = 1;
+    for (const LoopPhase& ph : phases)
+        for (size_t it = 0; it < ph.iterations; ++it)
+            for (size_t k = 0; k < std::size(encs); ++k) {
+                TraceRecord r;
+                r.pc = start + 4 * k;
+                r.encoding = encs[k];
+                r.size = 4;
+                r.isa = isa.state;
+                r.privilege = isa.state == IsaState::rv32 ? 3 : 1;
+                r.has_time = true;
+                r.time = ++time;
+                r.line = line++;
+                if (k == 1 || k == 3) {
+                    trace::MemAccess m;
+                    m.addr = (k == 1 ? ph.load : ph.store) + (ph.walk ? 4 * static_cast<uint32_t>(it) : 0);
+                    m.size = 4;
+                    m.is_write = k == 3;
+                    r.add_mem(m);
+                }
+                if (k == 0) r.add_reg(trace::RegKind::gpr, 10, it);  // a loop counter: values the timing ignores
+                out.push_back(r);
+            }
+    TraceRecord after = out.back();
+    after.pc = start + 4 * std::size(encs);
+    after.encoding = isa.alu;
+    after.n_mem = 0;
+    after.n_regs = 0;
+    after.time = ++time;
+    after.line = line;
+    out.push_back(after);
+    return out;
+}
+
+// Stretches that repeat (Options::repeat_stretches): the block engine adds a repeated stretch's events instead of
+// timing it again. On a loop whose iterations touch the same addresses, then one that differs (the runs held back
+// are timed), then the same again, then a walk through memory (never the same addresses), the counts must be the
+// reference stepper's and those of the block engine without it, and with the timing model most instructions must
+// come from repeated stretches.
+TEST(ReplayEngines, RepeatedStretchesCountAsTimed) {
+    for (const Isa* isa : {&rv32, &a64, &a32}) {
+        // VeeR EL2's data in its DCCM (0xF0040000), the others' anywhere.
+        const uint32_t base = isa->state == IsaState::rv32 ? 0xF0040000u : 0x20000000u;
+        const auto recs = loop_program(*isa, {{3000, base + 0x100, base + 0x200, false},
+                                              {1, base + 0x300, base + 0x200, false},
+                                              {3000, base + 0x100, base + 0x200, false},
+                                              {400, base + 0x400, base + 0x1000, true},
+                                              {500, base + 0x100, base + 0x200, false}});
+        const std::string native = ::testing::TempDir() + fmt::format("loop-v2-{}-{}.pmt", ::getpid(), isa->platform);
+        {
+            auto w = trace::make_native_writer(native, false);
+            for (const auto& r : recs) w->write(r);
+            w->finish();
+        }
+        for (const Mode& m : modes) {
+            const std::string what = fmt::format("{} under {}", isa->platform, m.name);
+            const replay::Result ref = replay::run(options(isa->platform, m, replay::Engine::reference),
+                                                   std::make_unique<VectorReader>(recs));
+            replay::Options bo = options(isa->platform, m, replay::Engine::block);
+            bo.trace = native;
+            bo.check_block_timing = true;
+            const replay::Result on = replay::run(bo);
+            bo.repeat_stretches = false;
+            const replay::Result off = replay::run(bo);
+            EXPECT_EQ(ref.instructions, recs.size()) << what;
+            expect_same_counts(ref, on, what);
+            expect_same(off, on, what);
+            EXPECT_EQ(off.repeated_instructions, 0u) << what;
+            EXPECT_EQ(ref.repeated_instructions, 0u) << what;
+            if (m.timing_events && m.timing != replay::Timing::trace) {
+                EXPECT_GT(on.repeated_instructions, recs.size() / 2) << what;
+                EXPECT_LT(on.repeated_instructions, recs.size()) << what;
+            } else {
+                EXPECT_EQ(on.repeated_instructions, 0u) << what;
+            }
+        }
+        std::remove(native.c_str());
+    }
+}
+
 // --architectural: no timing model, so its events are not modelled; the retirement counts are those of the run
 // with the model (the same trace, the same retirement).
 TEST(ReplayEngines, ArchitecturalDropsOnlyTheModelsEvents) {
