@@ -5,6 +5,7 @@
 #include <cstring>
 #include <optional>
 #include <stdexcept>
+#include <tuple>
 #include <type_traits>
 
 #include <fmt/format.h>
@@ -1517,11 +1518,14 @@ private:
     static constexpr unsigned loop_tries = 16;           // stretches recorded with one anchor before another is chosen
     struct LoopStretch {
         std::vector<const trace::RunShape*> shapes;  // its runs
+        std::vector<const RunPlan*> plans;           // their plans (alone)
         std::vector<uint64_t> words;                 // the values the timing reads, run after run
-        uint64_t instructions = 0;
+        uint64_t instructions = 0, records = 0;
         EventBatch events;                           // what it added to the PMU's batches (cycles included)
         uint64_t fast_runs = 0, grouped_runs = 0, timed_blocks = 0, timed_through = 0;
         timing::TimingModel::LoopMarks from, to;     // the timing model's counts before and after
+        // The register file after it: per register written, the run that writes it last and where its value lies.
+        std::vector<std::tuple<uint8_t, uint32_t, uint32_t>> live_out;
     };
     // A checkpoint while recording: the anchor met, the state then and where the recording was.
     struct LoopPoint {
@@ -1532,7 +1536,7 @@ private:
         EventBatch events;            // everything flushed since the recording started
         uint64_t fast_runs = 0, grouped_runs = 0, timed_blocks = 0, timed_through = 0;  // r_'s
     };
-    static constexpr size_t loop_period = 4;  // checkpoints kept: a stretch may span up to this many
+    static constexpr size_t loop_period = 16;  // checkpoints kept: a stretch may span up to this many
 
     // The words of a run that the timing reads beyond its shape (single-run plan `p`): its data addresses and its
     // divisions' operands; false where a division takes an operand from the register file (not in the run).
@@ -1614,6 +1618,13 @@ private:
         l.shapes.assign(loop_log_shapes_.begin() + static_cast<std::ptrdiff_t>(from.runs), loop_log_shapes_.end());
         l.words.assign(loop_log_words_.begin() + static_cast<std::ptrdiff_t>(from.words), loop_log_words_.end());
         l.instructions = to.instructions - from.instructions;
+        l.records = 0;
+        l.plans.clear();
+        for (const trace::RunShape* sh : l.shapes) {
+            l.records += sh->records;
+            l.plans.push_back(plans_[sh->id].get());
+        }
+        loop_held_.reserve(l.shapes.size());
         l.events.clear();
         for (const auto& e : to.events.events) {
             const uint64_t before = from.events.count(e.event);
@@ -1626,6 +1637,13 @@ private:
         l.timed_through = to.timed_through - from.timed_through;
         l.from = from.marks;
         l.to = to.marks;
+        std::array<std::pair<uint32_t, uint32_t>, 32> last;
+        last.fill({~0u, 0});
+        for (size_t j = 0; j < l.shapes.size(); ++j)
+            for (const auto& [g, off] : plans_[l.shapes[j]->id]->live_out) last[g] = {static_cast<uint32_t>(j), off};
+        l.live_out.clear();
+        for (unsigned g = 0; g < 32; ++g)
+            if (last[g].first != ~0u) l.live_out.emplace_back(static_cast<uint8_t>(g), last[g].first, last[g].second);
     }
 
     // At a unit's first run `runs[0]` (n at hand, the last only a successor): how many runs it took (0: none, the
@@ -1638,7 +1656,8 @@ private:
                 return 0;
             case LoopMode::wait: {
                 if (id >= loop_heat_.size()) loop_heat_.resize(id + 1, 0);
-                if (++loop_heat_[id] < loop_heat || r_.instructions < loop_wait_until_) return 0;
+                if (++loop_heat_[id] < loop_heat || r_.instructions < loop_wait_until_ || (id < loop_bad_.size() && loop_bad_[id] >= 2))
+                    return 0;
                 loop_anchor_ = id;
                 loop_met_ = r_.instructions;
                 loop_mode_ = LoopMode::record;
@@ -1686,8 +1705,7 @@ private:
                 loop_mode_ = LoopMode::skip;
                 loop_at_ = 0;
                 loop_word_at_ = 0;
-                loop_held_.clear();
-                loop_values_.clear();
+                loop_release();
                 loop_backoff_ = loop_min;
                 loop_anchors_ = 0;
                 return loop_skip<kTm, kT>(runs, n);
@@ -1705,26 +1723,59 @@ private:
     size_t loop_skip(const trace::Run* runs, size_t n) {
         LoopStretch& l = loop_;
         size_t k = 0;
+        const size_t len = l.shapes.size();
         for (; k + 1 < n; ++k) {
             const trace::Run& r = runs[k];
-            if (loop_at_ == l.shapes.size()) {
+            if (loop_at_ == len) {
                 if (r.shape->id != loop_anchor_) break;
                 loop_repeat();
             }
             if (r.shape != l.shapes[loop_at_]) break;
-            const RunPlan& p = *plans_[r.shape->id];  // made when the stretch was recorded
+            const RunPlan& p = *l.plans[loop_at_];
             const uint64_t* w = l.words.data() + loop_word_at_;
-            bool same = true;
-            for (size_t j = 0; j < p.loop_offs.size(); ++j) same &= trace::run_value(r.values, p.loop_offs[j], p.width) == w[j];
-            if (!same) break;
-            loop_word_at_ += p.loop_offs.size();
+            const uint32_t* offs = p.loop_offs.data();
+            const size_t nw = p.loop_offs.size();
+            uint64_t differ = 0;
+            if (p.width == 4)
+                for (size_t j = 0; j < nw; ++j) differ |= trace::run_value(r.values, offs[j], 4) ^ w[j];
+            else
+                for (size_t j = 0; j < nw; ++j) differ |= trace::run_value(r.values, offs[j], 8) ^ w[j];
+            if (differ) break;
+            loop_word_at_ += nw;
             ++loop_at_;
-            const size_t at = loop_values_.size();
-            loop_values_.insert(loop_values_.end(), r.values, r.values + r.shape->value_bytes);
-            loop_held_.emplace_back(r.shape, at);
+            loop_held_.push_back(r);  // its values in the reader's buffer until the caller reads again (loop_pin)
         }
         if (k + 1 < n) loop_abort<kTm, kT>(runs[k].shape);  // runs[k] differs
+        else loop_pin();
         return k;
+    }
+
+    // The values of the runs held back that still lie in the reader's buffer, copied (the caller reads the next
+    // runs, which may reuse it).
+    void loop_pin() {
+        size_t bytes = 0;
+        for (size_t j = loop_pinned_; j < loop_held_.size(); ++j) bytes += loop_held_[j].shape->value_bytes;
+        if (bytes == 0) {
+            loop_pinned_ = loop_held_.size();
+            return;
+        }
+        loop_chunks_.emplace_back(new unsigned char[bytes]);  // left uninitialised: every byte is copied over
+        unsigned char* at = loop_chunks_.back().get();
+        for (size_t j = loop_pinned_; j < loop_held_.size(); ++j) {
+            trace::Run& r = loop_held_[j];
+            std::memcpy(at, r.values, r.shape->value_bytes);
+            r.values = at;
+            at += r.shape->value_bytes;
+        }
+        loop_pinned_ = loop_held_.size();
+    }
+
+    void loop_release() {
+        loop_held_.clear();
+        loop_chunks_.clear();
+        loop_pinned_ = 0;
+        loop_at_ = 0;
+        loop_word_at_ = 0;
     }
 
     // The stretch again, from the runs held back: its events, its retirement and the timing model moved on.
@@ -1734,38 +1785,47 @@ private:
         batch_.cycles += l.events.cycles;
         r_.instructions += l.instructions;
         r_.repeated_instructions += l.instructions;
+        r_.records += l.records;
         pending_ += l.instructions;
         r_.fast_runs += l.fast_runs;
         r_.grouped_runs += l.grouped_runs;
         r_.timed_blocks += l.timed_blocks;
         r_.timed_through += l.timed_through;
         tm_->skip_loop(l.from, l.to);
-        for (const auto& [shape, at] : loop_held_) {
-            r_.records += shape->records;
-            settle_run(*plans_[shape->id], loop_values_.data() + at);
-        }
-        loop_held_.clear();
-        loop_values_.clear();
-        loop_at_ = 0;
-        loop_word_at_ = 0;
+        // What the runs leave besides their timing (settle_run): each register's last value, the last time.
+        for (const auto& [g, run, off] : l.live_out) gpr_[g] = trace::run_value(loop_held_[run].values, off, plans_[loop_held_[run].shape->id]->width);
+        const trace::Run& last = loop_held_.back();
+        const RunPlan& lp = *plans_[last.shape->id];
+        const uint32_t last_time = lp.offs.back().time;
+        prev_time_ = last_time == trace::ValueOffsets::none ? 0 : trace::run_value(last.values, last_time, lp.width);
+        loop_release();
         if (pending_ >= 4096) flush();
     }
 
     // The runs held back timed as usual, `next` after the last (nothing held: nothing done).
     template <bool kTm, Timing kT>
     void loop_abort(const trace::RunShape* next) {
+        if (loop_mode_ == LoopMode::skip) {
+            loop_mode_ = LoopMode::record;
+            loop_armed_ = false;
+            // The anchor itself differs (a run inside an inner loop that walks through memory, its addresses not
+            // those of the stretch's start): another anchor, the next hot run.
+            if (loop_held_.empty()) {
+                if (loop_bad_.size() <= loop_anchor_) loop_bad_.resize(loop_anchor_ + 1, 0);
+                ++loop_bad_[loop_anchor_];  // after two such, never an anchor again
+                loop_mode_ = LoopMode::wait;
+                if (++loop_anchors_ >= loop_tries) loop_give_up();
+            }
+        }
         if (loop_held_.empty()) return;
         std::vector<trace::Run> runs;
-        runs.reserve(loop_held_.size() + 1);
-        for (const auto& [shape, at] : loop_held_) runs.push_back({shape, loop_values_.data() + at});
+        runs.swap(loop_held_);
         runs.push_back({next, nullptr});
+        std::vector<std::unique_ptr<unsigned char[]>> chunks;
+        chunks.swap(loop_chunks_);  // the held runs' values while replay_units may hold back others
+        loop_release();
         loop_mode_ = LoopMode::record;
         loop_armed_ = false;
-        std::vector<unsigned char> values;
-        values.swap(loop_values_);  // replay_units may start another stretch
-        loop_held_.clear();
-        loop_at_ = 0;
-        loop_word_at_ = 0;
         replay_units<kTm, kT>(runs.data(), runs.size());
     }
 
@@ -1817,10 +1877,12 @@ private:
     unsigned loop_anchors_ = 0;      // anchors tried since the last stretch that repeated, or the last wait
     uint64_t loop_wait_until_ = 0, loop_backoff_ = loop_min;  // wait: no anchor before this many instructions
     std::vector<uint32_t> loop_heat_;  // executions per shape (wait)
+    std::vector<uint8_t> loop_bad_;    // per shape: times it was the anchor and differed from the stretch's start
     std::vector<uint64_t> loop_state_;  // scratch
     size_t loop_at_ = 0, loop_word_at_ = 0;  // skip: runs of the stretch matched, and their words
-    std::vector<std::pair<const trace::RunShape*, size_t>> loop_held_;  // skip: the runs held back, their values'
-    std::vector<unsigned char> loop_values_;                            // place in loop_values_
+    std::vector<trace::Run> loop_held_;  // skip: the runs held back (their values in the reader's buffer, or pinned)
+    size_t loop_pinned_ = 0;             // of those, the first not pinned
+    std::vector<std::unique_ptr<unsigned char[]>> loop_chunks_;  // the pinned values
 };
 
 }  // namespace
