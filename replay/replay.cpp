@@ -1513,7 +1513,7 @@ private:
     enum class LoopMode : uint8_t { off, wait, record, skip };
     static constexpr uint64_t loop_min = 1024;           // instructions a stretch holds at least
     static constexpr size_t loop_max_runs = 1u << 16;    // runs a stretch holds at most (a bound on memory)
-    static constexpr uint64_t loop_patience = 1u << 14;  // instructions without the anchor before another is chosen
+    static constexpr uint64_t loop_patience = uint64_t{1} << 14;  // instructions without the anchor before another is chosen
     static constexpr unsigned loop_heat = 16;            // executions of a run's shape before it may be an anchor
     static constexpr unsigned loop_tries = 16;           // stretches recorded with one anchor before another is chosen
     struct LoopStretch {
@@ -1582,6 +1582,7 @@ private:
             loop_events_total_.clear();
         }
         LoopPoint pt;
+        pt.state.reserve(loop_points_.empty() ? 64 : loop_points_.back().state.size());
         if (!tm_->loop_state(pt.state)) return false;
         pt.state.push_back(priv_);
         pt.marks = tm_->loop_marks();
@@ -1656,7 +1657,9 @@ private:
                 return 0;
             case LoopMode::wait: {
                 if (id >= loop_heat_.size()) loop_heat_.resize(id + 1, 0);
-                if (++loop_heat_[id] < loop_heat || r_.instructions < loop_wait_until_ || (id < loop_bad_.size() && loop_bad_[id] >= 2))
+                // An anchor whose stretches repeated before is taken again at once; another once it is hot.
+                const bool good = id < loop_good_.size() && loop_good_[id];
+                if (!good && (++loop_heat_[id] < loop_heat || r_.instructions < loop_wait_until_ || (id < loop_bad_.size() && loop_bad_[id] >= 2)))
                     return 0;
                 loop_anchor_ = id;
                 loop_met_ = r_.instructions;
@@ -1697,7 +1700,21 @@ private:
                     if (loop_points_[j].state == now.state && timing::TimingModel::loop_hits_only(loop_points_[j].marks, now.marks))
                         from = &loop_points_[j];
                 if (!from) {
-                    if (++loop_tried_ >= loop_tries * loop_period) loop_give_up();
+                    if (++loop_tried_ >= loop_tries) loop_give_up();
+                    return 0;
+                }
+                // The anchor's own words now against those it had there: a loop walking through memory leaves the
+                // same state with other addresses; the stretch would not match from its first run.
+                const RunPlan& ap = *plans_[id];
+                bool same_words = ap.fast && !ap.loop_from_gpr && from->words + ap.loop_offs.size() <= loop_log_words_.size();
+                for (size_t j = 0; same_words && j < ap.loop_offs.size(); ++j)
+                    same_words = trace::run_value(runs[0].values, ap.loop_offs[j], ap.width) == loop_log_words_[from->words + j];
+                if (!same_words) {
+                    if (loop_bad_.size() <= id) loop_bad_.resize(id + 1, 0);
+                    ++loop_bad_[id];
+                    loop_mode_ = LoopMode::wait;
+                    loop_armed_ = loop_events_ = false;
+                    if (++loop_anchors_ >= loop_tries) loop_give_up();
                     return 0;
                 }
                 loop_take(*from);
@@ -1781,6 +1798,8 @@ private:
     // The stretch again, from the runs held back: its events, its retirement and the timing model moved on.
     void loop_repeat() {
         LoopStretch& l = loop_;
+        if (loop_good_.size() <= loop_anchor_) loop_good_.resize(loop_anchor_ + 1, 0);
+        loop_good_[loop_anchor_] = 1;
         for (const auto& e : l.events.events) batch_.add(e.event, e.count);
         batch_.cycles += l.events.cycles;
         r_.instructions += l.instructions;
@@ -1878,6 +1897,7 @@ private:
     uint64_t loop_wait_until_ = 0, loop_backoff_ = loop_min;  // wait: no anchor before this many instructions
     std::vector<uint32_t> loop_heat_;  // executions per shape (wait)
     std::vector<uint8_t> loop_bad_;    // per shape: times it was the anchor and differed from the stretch's start
+    std::vector<uint8_t> loop_good_;   // per shape: an anchor whose stretch repeated
     std::vector<uint64_t> loop_state_;  // scratch
     size_t loop_at_ = 0, loop_word_at_ = 0;  // skip: runs of the stretch matched, and their words
     std::vector<trace::Run> loop_held_;  // skip: the runs held back (their values in the reader's buffer, or pinned)

@@ -34,8 +34,11 @@ bool BranchPredictor::conditional(uint64_t pc, uint64_t target, bool taken) {
             if (cfg_.direction == PredictorConfig::Direction::gshare) idx ^= s_.history;
             uint8_t& c = counters_[idx & mask];
             predicted = c >= 2;
+            const uint8_t was = c;
             if (taken && c < 3) ++c;
             if (!taken && c > 0) --c;
+            // The tables' signature (loop_state): an entry's mix out, its new value's in.
+            if (c != was) plain_sig_ ^= mix64((idx & mask) << 2 | was) ^ mix64((idx & mask) << 2 | c);
             if (cfg_.history_bits) s_.history = ((s_.history << 1) | (taken ? 1u : 0u)) & hmask_;
             break;
         }
@@ -51,8 +54,10 @@ bool BranchPredictor::indirect(uint64_t pc, uint64_t target, bool is_return) {
         return !hit;
     }
     if (targets_.empty()) return true;
-    uint64_t& slot = targets_[(pc >> 1) & (targets_.size() - 1)];
+    const size_t i = (pc >> 1) & (targets_.size() - 1);
+    uint64_t& slot = targets_[i];
     const bool hit = slot == target;
+    if (!hit) plain_sig_ ^= mix64(slot ^ mix64(i | uint64_t{1} << 40)) ^ mix64(target ^ mix64(i | uint64_t{1} << 40));
     slot = target;
     return !hit;
 }
@@ -345,15 +350,6 @@ static uint64_t btb_flags(bool valid, bool call, bool ret, bool pc4, uint8_t ban
            uint64_t{tag} << 16;
 }
 
-// A multiply-xorshift mix of 64 bits (every input bit moves about half the output bits).
-static uint64_t mix64(uint64_t x) {
-    x ^= x >> 31;
-    x *= 0x7fb5d329728ea185ULL;
-    x ^= x >> 27;
-    x *= 0x81dadef4bc2dd44dULL;
-    x ^= x >> 33;
-    return x;
-}
 
 uint64_t BranchPredictor::entry_sig(Table t, size_t i, uint64_t a, uint64_t b) {
     return mix64(a ^ mix64(b ^ mix64(uint64_t{i} << 2 | static_cast<uint64_t>(t))));

@@ -12,6 +12,16 @@
 
 namespace pmusim::timing {
 
+// A multiply-xorshift mix of 64 bits (every input bit moves about half the output bits): the tables' signatures.
+inline uint64_t mix64(uint64_t x) {
+    x ^= x >> 31;
+    x *= 0x7fb5d329728ea185ULL;
+    x ^= x >> 27;
+    x *= 0x81dadef4bc2dd44dULL;
+    x ^= x >> 33;
+    return x;
+}
+
 struct PredictorConfig {
     enum class Direction { not_taken, btfn, bimodal, gshare, veer_el2 };
     Direction direction = Direction::bimodal;
@@ -78,8 +88,9 @@ public:
     static constexpr size_t state_words = 6;
     void state_key(uint64_t* out) const;
     // The whole state as words appended to `out` (model/timing/loop_state.cpp): two predictors with the same words
-    // predict the same from there on. VeeR EL2's with its memo on by its scalars and table signature (state_key),
-    // any other by its tables and scalars as they are.
+    // predict the same from there on (but for a chance of 2^-64 per pair of states: the tables go in as 64-bit
+    // signatures). VeeR EL2's with its memo on by its scalars and table signature (state_key), any other by its
+    // scalars, its return stack and the signature of its counters and targets.
     void loop_state(std::vector<uint64_t>& out) const;
     struct Changes;
     void group_begin();
@@ -239,6 +250,9 @@ private:
     static constexpr size_t memo_entries = 4096;
     std::shared_ptr<std::vector<VeerMemo>> memo_;
     uint64_t sig_ = 0, memo_hits_ = 0;
+    // The other predictors' counters and targets as a signature (loop_state): the XOR of a mix of each entry that
+    // differs from its reset value, kept by conditional() and indirect().
+    uint64_t plain_sig_ = 0;
     bool recording_ = false;
     uint8_t n_log_ = 0;  // writes logged while recording (memo_max_writes + 1: too many, not kept)
     std::array<Write, memo_max_writes> log_{};

@@ -10,6 +10,7 @@
 // kept as they are), two recent ones the same distances from now_. Values that are not cycles (addresses,
 // flags, the predictor's tables) must be equal.
 #include <algorithm>
+#include <cstring>
 #include <initializer_list>
 
 #include "model/timing/timing_model.hpp"
@@ -108,7 +109,7 @@ bool TimingModel::loop_walk(std::vector<uint64_t>* out, uint64_t d) {
         if (!out) lsu_->load(n + d, w, k);
     }
     if (out) {
-        out->insert(out->end(), seen_target_.begin(), seen_target_.end());
+        out->push_back(seen_sig_);
         bp_.loop_state(*out);
     }
     now_ = n + d;
@@ -150,6 +151,17 @@ void TimingModel::skip_loop(const LoopMarks& from, const LoopMarks& to) {
     }
 }
 
+namespace {
+
+// A table of bytes as words, eight to a word (the last padded with zeros).
+void bytes_as_words(const std::vector<uint8_t>& v, std::vector<uint64_t>& out) {
+    const size_t at = out.size();
+    out.resize(at + (v.size() + 7) / 8, 0);
+    if (!v.empty()) std::memcpy(out.data() + at, v.data(), v.size());
+}
+
+}  // namespace
+
 void BranchPredictor::loop_state(std::vector<uint64_t>& out) const {
     out.push_back(cfg_.enabled);
     if (memo_ && cfg_.direction == PredictorConfig::Direction::veer_el2) {
@@ -159,34 +171,29 @@ void BranchPredictor::loop_state(std::vector<uint64_t>& out) const {
         return;
     }
     out.push_back(s_.history);
-    out.push_back(s_.fetch_history);
-    out.push_back(s_.stale_history);
-    out.push_back(s_.window_history);
-    out.push_back(s_.run_start);
-    out.push_back(s_.run_window);
-    out.push_back(s_.window);
-    out.push_back(uint64_t{s_.run_after_flush} | uint64_t{s_.ras_top} << 1);
-    for (size_t i = 0; i < counters_.size(); i += 8) {
-        uint64_t w = 0;
-        for (size_t j = i; j < std::min(i + 8, counters_.size()); ++j) w |= uint64_t{counters_[j]} << (8 * (j - i));
-        out.push_back(w);
-    }
-    out.insert(out.end(), targets_.begin(), targets_.end());
+    out.push_back(plain_sig_);
     out.push_back(ras_.size());
     out.insert(out.end(), ras_.begin(), ras_.end());
-    for (const BtbEntry& e : btb_) {
-        out.push_back(uint64_t{e.valid} | uint64_t{e.call} << 1 | uint64_t{e.ret} << 2 | uint64_t{e.pc4} << 3 |
-                      uint64_t{e.bank} << 8 | uint64_t{e.tag} << 32);
-        out.push_back(e.target);
-    }
-    for (size_t i = 0; i < lru_.size(); i += 8) {
-        uint64_t w = 0;
-        for (size_t j = i; j < std::min(i + 8, lru_.size()); ++j) w |= uint64_t{lru_[j]} << (8 * (j - i));
-        out.push_back(w);
-    }
-    for (const RasEntry& e : veer_ras_) {
-        out.push_back(e.valid);
-        out.push_back(e.addr);
+    // The VeeR EL2 tables without the memo (the reference stepper does not repeat stretches; here for a test).
+    if (cfg_.direction == PredictorConfig::Direction::veer_el2) {
+        out.push_back(s_.fetch_history);
+        out.push_back(s_.stale_history);
+        out.push_back(s_.window_history);
+        out.push_back(s_.run_start);
+        out.push_back(s_.run_window);
+        out.push_back(s_.window);
+        out.push_back(uint64_t{s_.run_after_flush} | uint64_t{s_.ras_top} << 1);
+        bytes_as_words(counters_, out);
+        for (const BtbEntry& e : btb_) {
+            out.push_back(uint64_t{e.valid} | uint64_t{e.call} << 1 | uint64_t{e.ret} << 2 | uint64_t{e.pc4} << 3 |
+                          uint64_t{e.bank} << 8 | uint64_t{e.tag} << 32);
+            out.push_back(e.target);
+        }
+        bytes_as_words(lru_, out);
+        for (const RasEntry& e : veer_ras_) {
+            out.push_back(e.valid);
+            out.push_back(e.addr);
+        }
     }
 }
 

@@ -477,6 +477,7 @@ private:
     BranchPredictor bp_;
     std::optional<Cache> l1d_, l1i_, l2_, itlb_, dtlb_, main_tlb_;
     std::vector<uint64_t> seen_target_;
+    uint64_t seen_sig_ = 0;  // the XOR of a mix of each seen_target_ entry that is not 0 (loop_state)
     uint64_t last_ifetch_line_ = ~uint64_t{0};
     uint64_t last_fetch_ = ~uint64_t{0};  // the last fetch granule (fetch_bytes)
     uint32_t mrac_ = 0x55555555u;          // every region cacheable
