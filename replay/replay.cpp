@@ -1723,8 +1723,7 @@ private:
                 loop_at_ = 0;
                 loop_word_at_ = 0;
                 loop_release();
-                loop_backoff_ = loop_min;
-                loop_anchors_ = 0;
+                loop_repeats_ = 0;
                 return loop_skip<kTm, kT>(runs, n);
             }
             case LoopMode::skip:
@@ -1800,6 +1799,9 @@ private:
         LoopStretch& l = loop_;
         if (loop_good_.size() <= loop_anchor_) loop_good_.resize(loop_anchor_ + 1, 0);
         loop_good_[loop_anchor_] = 1;
+        ++loop_repeats_;
+        loop_backoff_ = loop_min;
+        loop_anchors_ = 0;
         for (const auto& e : l.events.events) batch_.add(e.event, e.count);
         batch_.cycles += l.events.cycles;
         r_.instructions += l.instructions;
@@ -1828,8 +1830,9 @@ private:
             loop_mode_ = LoopMode::record;
             loop_armed_ = false;
             // The anchor itself differs (a run inside an inner loop that walks through memory, its addresses not
-            // those of the stretch's start): another anchor, the next hot run.
-            if (loop_held_.empty()) {
+            // those of the stretch's start), or the stretch never repeated before it differed: another anchor, the
+            // next hot run.
+            if (loop_held_.empty() || loop_repeats_ == 0) {
                 if (loop_bad_.size() <= loop_anchor_) loop_bad_.resize(loop_anchor_ + 1, 0);
                 ++loop_bad_[loop_anchor_];  // after two such, never an anchor again
                 loop_mode_ = LoopMode::wait;
@@ -1894,6 +1897,7 @@ private:
     uint64_t loop_met_ = 0;          // r_.instructions when the anchor was last met
     unsigned loop_tried_ = 0;        // stretches recorded (or starts failed) with this anchor
     unsigned loop_anchors_ = 0;      // anchors tried since the last stretch that repeated, or the last wait
+    uint64_t loop_repeats_ = 0;      // skip: times the stretch repeated since it was taken
     uint64_t loop_wait_until_ = 0, loop_backoff_ = loop_min;  // wait: no anchor before this many instructions
     std::vector<uint32_t> loop_heat_;  // executions per shape (wait)
     std::vector<uint8_t> loop_bad_;    // per shape: times it was the anchor and differed from the stretch's start
