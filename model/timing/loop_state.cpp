@@ -62,11 +62,12 @@ bool TimingModel::loop_walk(std::vector<uint64_t>* out, uint64_t d) {
     word(last_ifetch_line_);
     word(last_fetch_);
     word(lsu_pending_);
+    const uint64_t prev_issue = prev_issue_;  // as it is before the walk moves it (the registers are judged by it)
     aged(prev_issue_);
     // A register ready for any use (its value by now_ even as an address, and by the previous issue for a pair):
     // so for every later instruction (now_ and prev_issue_ only grow). timed() compares ready_[r] with
     // divider_free_ only to give a store's data its slack, which no ready register needs.
-    for (uint64_t& r : ready_) rel(r, !(r + p_.early_address <= n && r <= prev_issue_));
+    for (uint64_t& r : ready_) rel(r, !(r + p_.early_address <= n && r <= prev_issue));
     // The divider, a postsync wait and a CSR write's block: each only delays a later instruction while to come.
     rel(divider_free_, divider_free_ > n);
     rel(postsync_until_, postsync_until_ > n);
