@@ -1505,15 +1505,16 @@ private:
     // the anchor run (a run executed often) to the first execution of the anchor at least loop_min instructions
     // later. Recorded (its runs' shapes and the values the timing reads: data addresses, division operands; the
     // events and cycles it adds; the timing model's state words before and after, TimingModel::loop_state) while
-    // it is timed; when the model's state after it is the state before it, shifted in time, and no cache took in
-    // or wrote back a line in it, the same runs with the same addresses, followed by the anchor again, would time
-    // the same from there on. The runs that follow are then compared with the stretch as they come (held back,
+    // it is timed, with a checkpoint at each end; when the model's state at a checkpoint is its state at one of the
+    // last loop_period checkpoints, shifted in time, and no cache took in or wrote back a line in between, the same
+    // runs with the same addresses, followed by the anchor again, would time the same from there on. The runs that follow are then compared with the stretch as they come (held back,
     // not timed); a whole stretch matched and the anchor next, its events are added again and the model shifted
     // (TimingModel::skip_loop); a run that differs first has the runs held back timed as usual.
     enum class LoopMode : uint8_t { off, wait, record, skip };
     static constexpr uint64_t loop_min = 1024;           // instructions a stretch holds at least
     static constexpr size_t loop_max_runs = 1u << 16;    // runs a stretch holds at most (a bound on memory)
-    static constexpr uint64_t loop_patience = uint64_t{1} << 14;  // instructions without the anchor before another is chosen
+    // Instructions without the anchor before another is chosen.
+    static constexpr uint64_t loop_patience = uint64_t{1} << 14;
     static constexpr unsigned loop_heat = 16;            // executions of a run's shape before it may be an anchor
     static constexpr unsigned loop_tries = 16;           // stretches recorded with one anchor before another is chosen
     struct LoopStretch {

@@ -7,8 +7,11 @@
 // cycles), or takes their differences to decide whether a body can be keyed (a choice between two exact paths).
 // A cycle loop_stale or more before now_ and one within loop_fresh of it are further apart than any such offset,
 // so their comparisons come out the same in both states; two old cycles are the same values in both (they are
-// kept as they are), two recent ones the same distances from now_. Values that are not cycles (addresses,
-// flags, the predictor's tables) must be equal.
+// kept as they are), two recent ones the same distances from now_. A cycle no rule can tell from any earlier one
+// any more ("past": a register ready for any use, a divider free, a wait over) stays so as now_ and the previous
+// issue grow, whatever its value. Values that are not cycles (addresses, flags) must be equal; the predictors'
+// tables go in as 64-bit signatures kept on every write (two different tables agree with a chance of 2^-64).
+// tests/unit/test_timing.cpp StateMovedOnInTimeTimesTheSameShifted checks a moved copy against the original.
 #include <algorithm>
 #include <cstring>
 #include <initializer_list>

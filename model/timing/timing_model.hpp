@@ -381,10 +381,10 @@ public:
     // state); a difference throws std::logic_error.
     void set_check_blocks(bool on) { check_blocks_ = on; }
 
-    // Stretches that repeat (replay/loop_skip.hpp; model/timing/loop_state.cpp). A stretch of the trace that leaves
-    // the model in the state it found it in, shifted in time, does the same again when the same instructions with
-    // the same data addresses follow it: the replay then adds the stretch's events and shifts the model
-    // (skip_loop) instead of timing it again.
+    // Stretches that repeat (replay/replay.cpp, Replayer::loop_unit; model/timing/loop_state.cpp). A stretch of
+    // the trace that leaves the model in the state it found it in, shifted in time, does the same again when the
+    // same instructions with the same data addresses follow it: the replay then adds the stretch's events and
+    // shifts the model (skip_loop) instead of timing it again.
     //  - loop_state() appends the state as words, every cycle in it relative to now_ where it is recent (less than
     //    loop_fresh cycles ago, or to come) and as it is where it is old (loop_stale cycles ago or more), or as
     //    "past" where no rule can tell it from any earlier cycle (a register ready for any use, a divider free);
@@ -403,9 +403,6 @@ public:
     // The stretch from `from` to `to` again, from a state loop_state() puts in the same words as at `to`: every
     // recent cycle moves on by to.now - from.now, the caches count the stretch's hits.
     void skip_loop(const LoopMarks& from, const LoopMarks& to);
-private:
-    bool loop_walk(std::vector<uint64_t>* out, uint64_t d);
-public:
 
     // The event numbers this model produces on this platform; those that need the trace's data addresses.
     std::vector<uint32_t> produced_events() const;
@@ -467,6 +464,9 @@ private:
     uint64_t step_body(BlockMemo& m, const MemRef* mem, const uint8_t* n_mem, EventBatch& b, bool with_tail);
     uint64_t block(BlockMemo& m, const MemRef* mem, const uint8_t* n_mem, EventBatch& b, bool with_tail);
     bool same_state(const TimingModel& o) const;
+    // loop_state() (`out`, d = 0) and skip_loop() (no `out`: the state moved on by `d`) in one walk
+    // (model/timing/loop_state.cpp).
+    bool loop_walk(std::vector<uint64_t>* out, uint64_t d);
     // The fetches of `fetch_bytes` (4 if 0) an instruction starts: it may straddle two, or share one with the last.
     // `cached`: through the I-cache, where fetch_keeps_halfword applies (the uncached fetches' cost was calibrated
     // on 4-byte aligned fetches: hello_world).
