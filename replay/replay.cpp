@@ -924,10 +924,14 @@ private:
             for (const auto& [g, off] : p.live_out) gpr_[g] = trace::run_value(v, off, p.width);
     }
 
+    // The time of a fast run's last record (0 without one).
+    static uint64_t last_time(const RunPlan& p, const unsigned char* v) {
+        const uint32_t at = p.offs.back().time;
+        return at == trace::ValueOffsets::none ? 0 : trace::run_value(v, at, p.width);
+    }
     // What a fast run leaves besides its timing: the last record's time and the register file's live-outs.
     void settle_run(const RunPlan& p, const unsigned char* v) {
-        const uint32_t last_time = p.offs.back().time;
-        prev_time_ = last_time == trace::ValueOffsets::none ? 0 : trace::run_value(v, last_time, p.width);
+        prev_time_ = last_time(p, v);
         for (const auto& [g, off] : p.live_out) gpr_[g] = trace::run_value(v, off, p.width);
     }
 
@@ -1507,9 +1511,10 @@ private:
     // events and cycles it adds; the timing model's state words before and after, TimingModel::loop_state) while
     // it is timed, with a checkpoint at each end; when the model's state at a checkpoint is its state at one of the
     // last loop_period checkpoints, shifted in time, and no cache took in or wrote back a line in between, the same
-    // runs with the same addresses, followed by the anchor again, would time the same from there on. The runs that follow are then compared with the stretch as they come (held back,
-    // not timed); a whole stretch matched and the anchor next, its events are added again and the model shifted
-    // (TimingModel::skip_loop); a run that differs first has the runs held back timed as usual.
+    // runs with the same addresses, followed by the anchor again, would time the same from there on. The runs that
+    // follow are then compared with the stretch as they come (held back, not timed); a whole stretch matched and the
+    // anchor next, its events are added again and the model shifted (TimingModel::skip_loop); a run that differs
+    // first has the runs held back timed as usual.
     enum class LoopMode : uint8_t { off, wait, record, skip };
     static constexpr uint64_t loop_min = 1024;           // instructions a stretch holds at least
     static constexpr size_t loop_max_runs = 1u << 16;    // runs a stretch holds at most (a bound on memory)
@@ -1642,7 +1647,7 @@ private:
         std::array<std::pair<uint32_t, uint32_t>, 32> last;
         last.fill({~0u, 0});
         for (size_t j = 0; j < l.shapes.size(); ++j)
-            for (const auto& [g, off] : plans_[l.shapes[j]->id]->live_out) last[g] = {static_cast<uint32_t>(j), off};
+            for (const auto& [g, off] : l.plans[j]->live_out) last[g] = {static_cast<uint32_t>(j), off};
         l.live_out.clear();
         for (unsigned g = 0; g < 32; ++g)
             if (last[g].first != ~0u) l.live_out.emplace_back(static_cast<uint8_t>(g), last[g].first, last[g].second);
@@ -1704,25 +1709,11 @@ private:
                     if (++loop_tried_ >= loop_tries) loop_give_up();
                     return 0;
                 }
-                // The anchor's own words now against those it had there: a loop walking through memory leaves the
-                // same state with other addresses; the stretch would not match from its first run.
-                const RunPlan& ap = *plans_[id];
-                bool same_words = ap.fast && !ap.loop_from_gpr && from->words + ap.loop_offs.size() <= loop_log_words_.size();
-                for (size_t j = 0; same_words && j < ap.loop_offs.size(); ++j)
-                    same_words = trace::run_value(runs[0].values, ap.loop_offs[j], ap.width) == loop_log_words_[from->words + j];
-                if (!same_words) {
-                    if (loop_bad_.size() <= id) loop_bad_.resize(id + 1, 0);
-                    ++loop_bad_[id];
-                    loop_mode_ = LoopMode::wait;
-                    loop_armed_ = loop_events_ = false;
-                    if (++loop_anchors_ >= loop_tries) loop_give_up();
-                    return 0;
-                }
+                // A loop walking through memory leaves the same state with other addresses: loop_skip then finds
+                // the anchor itself differing from the stretch's first run, and loop_abort drops the anchor.
                 loop_take(*from);
                 loop_events_ = false;
                 loop_mode_ = LoopMode::skip;
-                loop_at_ = 0;
-                loop_word_at_ = 0;
                 loop_release();
                 loop_repeats_ = 0;
                 return loop_skip<kTm, kT>(runs, n);
@@ -1815,11 +1806,8 @@ private:
         r_.timed_through += l.timed_through;
         tm_->skip_loop(l.from, l.to);
         // What the runs leave besides their timing (settle_run): each register's last value, the last time.
-        for (const auto& [g, run, off] : l.live_out) gpr_[g] = trace::run_value(loop_held_[run].values, off, plans_[loop_held_[run].shape->id]->width);
-        const trace::Run& last = loop_held_.back();
-        const RunPlan& lp = *plans_[last.shape->id];
-        const uint32_t last_time = lp.offs.back().time;
-        prev_time_ = last_time == trace::ValueOffsets::none ? 0 : trace::run_value(last.values, last_time, lp.width);
+        for (const auto& [g, run, off] : l.live_out) gpr_[g] = trace::run_value(loop_held_[run].values, off, l.plans[run]->width);
+        prev_time_ = last_time(*l.plans.back(), loop_held_.back().values);
         loop_release();
         if (pending_ >= 4096) flush();
     }
@@ -1903,7 +1891,6 @@ private:
     std::vector<uint32_t> loop_heat_;  // executions per shape (wait)
     std::vector<uint8_t> loop_bad_;    // per shape: times it was the anchor and differed from the stretch's start
     std::vector<uint8_t> loop_good_;   // per shape: an anchor whose stretch repeated
-    std::vector<uint64_t> loop_state_;  // scratch
     size_t loop_at_ = 0, loop_word_at_ = 0;  // skip: runs of the stretch matched, and their words
     std::vector<trace::Run> loop_held_;  // skip: the runs held back (their values in the reader's buffer, or pinned)
     size_t loop_pinned_ = 0;             // of those, the first not pinned
