@@ -1835,8 +1835,6 @@ private:
         std::vector<std::unique_ptr<unsigned char[]>> chunks;
         chunks.swap(loop_chunks_);  // the held runs' values while replay_units may hold back others
         loop_release();
-        loop_mode_ = LoopMode::record;
-        loop_armed_ = false;
         replay_units<kTm, kT>(runs.data(), runs.size());
     }
 
