@@ -350,7 +350,6 @@ static uint64_t btb_flags(bool valid, bool call, bool ret, bool pc4, uint8_t ban
            uint64_t{tag} << 16;
 }
 
-
 uint64_t BranchPredictor::entry_sig(Table t, size_t i, uint64_t a, uint64_t b) {
     return mix64(a ^ mix64(b ^ mix64(uint64_t{i} << 2 | static_cast<uint64_t>(t))));
 }
@@ -405,14 +404,42 @@ void BranchPredictor::set_memo(bool on) {
     if (!on || cfg_.direction != PredictorConfig::Direction::veer_el2 || cfg_.history_bits > 16 || veer_ras_.size() > 255)
         return;
     memo_ = std::make_shared<std::vector<VeerMemo>>(memo_entries);
-    sig_ = 0;
-    for (size_t i = 0; i < counters_.size(); ++i) sig_ ^= entry_sig(Table::counter, i, counters_[i], 0);
-    for (size_t i = 0; i < lru_.size(); ++i) sig_ ^= entry_sig(Table::lru, i, lru_[i], 0);
-    for (size_t i = 0; i < veer_ras_.size(); ++i) sig_ ^= entry_sig(Table::ras, i, veer_ras_[i].addr, veer_ras_[i].valid);
+    sig_ = veer_table_sig();
+}
+
+// The signature put() keeps, worked out from the tables whole.
+uint64_t BranchPredictor::veer_table_sig() const {
+    uint64_t sig = 0;
+    for (size_t i = 0; i < counters_.size(); ++i) sig ^= entry_sig(Table::counter, i, counters_[i], 0);
+    for (size_t i = 0; i < lru_.size(); ++i) sig ^= entry_sig(Table::lru, i, lru_[i], 0);
+    for (size_t i = 0; i < veer_ras_.size(); ++i) sig ^= entry_sig(Table::ras, i, veer_ras_[i].addr, veer_ras_[i].valid);
     for (size_t i = 0; i < btb_.size(); ++i) {
         const BtbEntry& e = btb_[i];
-        sig_ ^= entry_sig(Table::btb, i, e.target, btb_flags(e.valid, e.call, e.ret, e.pc4, e.bank, e.tag));
+        sig ^= entry_sig(Table::btb, i, e.target, btb_flags(e.valid, e.call, e.ret, e.pc4, e.bank, e.tag));
     }
+    return sig;
+}
+
+void BranchPredictor::loop_state(std::vector<uint64_t>& out) const {
+    out.push_back(cfg_.enabled);
+    if (cfg_.direction != PredictorConfig::Direction::veer_el2) {
+        out.push_back(s_.history);
+        out.push_back(plain_sig_);
+        out.push_back(ras_.size());
+        out.insert(out.end(), ras_.begin(), ras_.end());
+        return;
+    }
+    if (memo_) {  // its scalars and the signature its writes keep
+        uint64_t k[state_words];
+        state_key(k);
+        out.insert(out.end(), k, k + state_words);
+        return;
+    }
+    // Without the memo (a test's predictor; the reference stepper repeats no stretch): the scalars whole and the
+    // tables' signature worked out from them.
+    out.insert(out.end(), {s_.history, s_.fetch_history, s_.stale_history, s_.window_history, s_.run_start,
+                           s_.run_window, s_.window, uint64_t{s_.run_after_flush} | uint64_t{s_.ras_top} << 1,
+                           veer_table_sig()});
 }
 
 bool BranchPredictor::same_state(const BranchPredictor& o) const {

@@ -87,7 +87,7 @@ public:
     // table writes in order, the scalars and the signature after.
     static constexpr size_t state_words = 6;
     void state_key(uint64_t* out) const;
-    // The whole state as words appended to `out` (model/timing/loop_state.cpp): two predictors with the same words
+    // The whole state as words appended to `out` (TimingModel::loop_state): two predictors with the same words
     // predict the same from there on (but for a chance of 2^-64 per pair of states: the tables go in as 64-bit
     // signatures). VeeR EL2's with its memo on by its scalars and table signature (state_key), any other by its
     // scalars, its return stack and the signature of its counters and targets.
@@ -212,6 +212,7 @@ private:
                         // a return-stack entry's address and valid bit
     };
     static uint64_t entry_sig(Table t, size_t i, uint64_t a, uint64_t b);
+    uint64_t veer_table_sig() const;  // the XOR of entry_sig over every table entry
     void put(Table t, size_t i, uint64_t a, uint64_t b);  // sets the entry, from its words
     void set_entry(Table t, size_t i, uint64_t a, uint64_t b);  // the same without the signature or the log
     void put_counter(size_t i, uint8_t v) {

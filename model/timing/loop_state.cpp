@@ -13,7 +13,6 @@
 // tables go in as 64-bit signatures kept on every write (two different tables agree with a chance of 2^-64).
 // tests/unit/test_timing.cpp StateMovedOnInTimeTimesTheSameShifted checks a moved copy against the original.
 #include <algorithm>
-#include <cstring>
 #include <initializer_list>
 
 #include "model/timing/timing_model.hpp"
@@ -43,9 +42,7 @@ bool TimingModel::loop_walk(std::vector<uint64_t>* out, uint64_t d) {
     // now_ (or to come), as it is from loop_stale on; in between it cannot be put in words.
     auto aged = [&](uint64_t& t) {
         if (t + loop_fresh > n) {
-            word(1);
-            word(t - n);
-            t += d;
+            rel(t, true);
         } else if (t + loop_stale <= n) {
             word(2);
             word(t);
@@ -152,52 +149,6 @@ void TimingModel::skip_loop(const LoopMarks& from, const LoopMarks& to) {
     for (std::optional<Cache>* c : {&l1d_, &l1i_, &l2_, &itlb_, &dtlb_, &main_tlb_}) {
         if (*c) (*c)->skip_hits(to.caches[k] - from.caches[k], to.caches[k + 1] - from.caches[k + 1]);
         k += 4;
-    }
-}
-
-namespace {
-
-// A table of bytes as words, eight to a word (the last padded with zeros).
-void bytes_as_words(const std::vector<uint8_t>& v, std::vector<uint64_t>& out) {
-    const size_t at = out.size();
-    out.resize(at + (v.size() + 7) / 8, 0);
-    if (!v.empty()) std::memcpy(out.data() + at, v.data(), v.size());
-}
-
-}  // namespace
-
-void BranchPredictor::loop_state(std::vector<uint64_t>& out) const {
-    out.push_back(cfg_.enabled);
-    if (memo_ && cfg_.direction == PredictorConfig::Direction::veer_el2) {
-        uint64_t k[state_words];
-        state_key(k);
-        out.insert(out.end(), k, k + state_words);
-        return;
-    }
-    out.push_back(s_.history);
-    out.push_back(plain_sig_);
-    out.push_back(ras_.size());
-    out.insert(out.end(), ras_.begin(), ras_.end());
-    // The VeeR EL2 tables without the memo (the reference stepper does not repeat stretches; here for a test).
-    if (cfg_.direction == PredictorConfig::Direction::veer_el2) {
-        out.push_back(s_.fetch_history);
-        out.push_back(s_.stale_history);
-        out.push_back(s_.window_history);
-        out.push_back(s_.run_start);
-        out.push_back(s_.run_window);
-        out.push_back(s_.window);
-        out.push_back(uint64_t{s_.run_after_flush} | uint64_t{s_.ras_top} << 1);
-        bytes_as_words(counters_, out);
-        for (const BtbEntry& e : btb_) {
-            out.push_back(uint64_t{e.valid} | uint64_t{e.call} << 1 | uint64_t{e.ret} << 2 | uint64_t{e.pc4} << 3 |
-                          uint64_t{e.bank} << 8 | uint64_t{e.tag} << 32);
-            out.push_back(e.target);
-        }
-        bytes_as_words(lru_, out);
-        for (const RasEntry& e : veer_ras_) {
-            out.push_back(e.valid);
-            out.push_back(e.addr);
-        }
     }
 }
 
