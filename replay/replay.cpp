@@ -618,8 +618,10 @@ private:
         uint32_t value_bytes = 0;  // of the runs' values (a group's: theirs one after the other)
         std::vector<uint8_t> joins;  // per record: its successor starts another run of the group (extend_plan)
         // What the timing reads of a run's values besides its shape (Replayer::loop_words): the offsets of its data
-        // addresses and its divisions' operands; whether a division takes an operand from the register file.
+        // addresses (the first loop_addrs) and its divisions' operands; whether a division takes an operand from the
+        // register file.
         std::vector<uint32_t> loop_offs;
+        uint32_t loop_addrs = 0;
         bool loop_from_gpr = false;
         // The plans of these runs followed by another (extend_plan), by the other's shape id: the first max_next met.
         std::vector<std::pair<uint32_t, std::unique_ptr<RunPlan>>> next;
@@ -696,6 +698,7 @@ private:
             }
         p->privilege = recs[0].privilege;
         bool fast = true;
+        std::vector<uint32_t> div_offs;  // loop_offs after the addresses
         for (size_t i = 0; i < n; ++i) {
             const TraceRecord& r = recs[i];
             fast &= !r.trapped && !r.interrupt && !r.cond_failed && r.privilege == p->privilege && r.isa == recs[0].isa;
@@ -729,13 +732,15 @@ private:
                 for (const auto& a : *slots) p->loop_offs.push_back(a.off);
             for (const auto& d : g.divs)
                 for (unsigned o = 0; o < 2; ++o) {
-                    if (d.off[o] != trace::ValueOffsets::none) p->loop_offs.push_back(d.off[o]);
+                    if (d.off[o] != trace::ValueOffsets::none) div_offs.push_back(d.off[o]);
                     else if (d.reg[o] != 0) p->loop_from_gpr = true;
                 }
             g.block = std::move(b);
             p->segs.push_back(std::move(g));
             i += len;
         }
+        p->loop_addrs = static_cast<uint32_t>(p->loop_offs.size());
+        p->loop_offs.insert(p->loop_offs.end(), div_offs.begin(), div_offs.end());
         // The register file after the run: per register, the last value it is given (late writebacks before the
         // record's own writes, as gprs() applies them).
         const bool rv = recs[0].isa == IsaState::rv32 || recs[0].isa == IsaState::rv64;
@@ -1532,10 +1537,20 @@ private:
         timing::TimingModel::LoopMarks from, to;     // the timing model's counts before and after
         // The register file after it: per register written, the run that writes it last and where its value lies.
         std::vector<std::tuple<uint8_t, uint32_t, uint32_t>> live_out;
+        // Its data addresses moved on (TimingModel::shift_invariant): how far the state's addresses moved from its
+        // start to its end (each repeat moves them as far again), or `free` where the state holds none (each
+        // repeat may then lie anywhere, the distance its first address gives).
+        uint64_t shift = 0;
+        bool free = false;
+        // Where it starts: its anchor and the state there (LoopPoint::state, addrs), to take it again at once
+        // (loop_resume) when the anchor meets that state again.
+        uint32_t anchor = 0;
+        std::vector<uint64_t> from_state, from_addrs;
     };
     // A checkpoint while recording: the anchor met, the state then and where the recording was.
     struct LoopPoint {
         std::vector<uint64_t> state;  // the timing model's words (and the privilege)
+        std::vector<uint64_t> addrs;  // the data addresses it holds (TimingModel::loop_state)
         timing::TimingModel::LoopMarks marks;
         size_t runs = 0, words = 0;   // the log's length
         uint64_t instructions = 0;    // r_.instructions
@@ -1589,7 +1604,7 @@ private:
         }
         LoopPoint pt;
         pt.state.reserve(loop_points_.empty() ? 64 : loop_points_.back().state.size());
-        if (!tm_->loop_state(pt.state)) return false;
+        if (!tm_->loop_state(pt.state, &pt.addrs)) return false;
         pt.state.push_back(priv_);
         pt.marks = tm_->loop_marks();
         pt.runs = loop_log_shapes_.size();
@@ -1644,6 +1659,9 @@ private:
         l.timed_through = to.timed_through - from.timed_through;
         l.from = from.marks;
         l.to = to.marks;
+        l.anchor = loop_anchor_;
+        l.from_state = from.state;
+        l.from_addrs = from.addrs;
         std::array<std::pair<uint32_t, uint32_t>, 32> last;
         last.fill({~0u, 0});
         for (size_t j = 0; j < l.shapes.size(); ++j)
@@ -1657,6 +1675,9 @@ private:
     // caller replays runs[0] as usual).
     template <bool kTm, Timing kT>
     size_t loop_unit(const trace::Run* runs, size_t n) {
+        // Nothing while loop_abort() times the runs it held back (their stretch's, up to a run that differs): the
+        // next anchor after them starts again.
+        if (loop_aborting_) return 0;
         const uint32_t id = runs[0].shape->id;
         switch (loop_mode_) {
             case LoopMode::off:
@@ -1672,6 +1693,7 @@ private:
                 loop_mode_ = LoopMode::record;
                 loop_tried_ = 0;
                 loop_armed_ = loop_point(true);
+                if (loop_armed_ && loop_resume(runs)) return loop_skip<kTm, kT>(runs, n);
                 return 0;
             }
             case LoopMode::record: {
@@ -1692,6 +1714,7 @@ private:
                         loop_mode_ = LoopMode::wait;
                         if (++loop_anchors_ >= loop_tries) loop_give_up();
                     }
+                    if (loop_armed_ && loop_resume(runs)) return loop_skip<kTm, kT>(runs, n);
                     return 0;
                 }
                 if (r_.instructions - loop_points_.back().instructions < loop_min) return 0;
@@ -1700,18 +1723,32 @@ private:
                     loop_armed_ = false;
                     return 0;
                 }
+                if (loop_resume(runs)) return loop_skip<kTm, kT>(runs, n);
                 const LoopPoint& now = loop_points_.back();
                 const LoopPoint* from = nullptr;
-                for (size_t j = loop_points_.size() - 1; j-- > 0 && !from;)
-                    if (loop_points_[j].state == now.state && timing::TimingModel::loop_hits_only(loop_points_[j].marks, now.marks))
-                        from = &loop_points_[j];
+                uint64_t shift = 0;
+                // A stretch whose addresses may move (TimingModel::shift_invariant): the anchor met now must be the
+                // stretch's first run so moved (a walk of 4 bytes an iteration repeats from a checkpoint whose
+                // distance is a multiple of 16). A stretch with the same addresses first, the nearest moved one
+                // after (a loop that walks one pointer and keeps another would repeat only its first run).
+                const bool walks = tm_->shift_invariant();
+                for (int pass = walks ? 0 : 1; pass < 2 && !from; ++pass)
+                    for (size_t j = loop_points_.size() - 1; j-- > 0 && !from;)
+                        if (loop_points_[j].state == now.state && timing::TimingModel::loop_hits_only(loop_points_[j].marks, now.marks) &&
+                            shifted(loop_points_[j].addrs, now.addrs, shift) && (pass == 1 || shift == 0) &&
+                            (!walks || anchor_fits(runs[0], loop_points_[j], shift, pass == 1 && now.addrs.empty())))
+                            from = &loop_points_[j];
                 if (!from) {
                     if (++loop_tried_ >= loop_tries) loop_give_up();
                     return 0;
                 }
-                // A loop walking through memory leaves the same state with other addresses: loop_skip then finds
-                // the anchor itself differing from the stretch's first run, and loop_abort drops the anchor.
+                // Elsewhere a loop walking through memory leaves the same state with other addresses: loop_skip then
+                // finds the anchor itself differing from the stretch's first run, and loop_abort drops the anchor.
                 loop_take(*from);
+                loop_.shift = shift;
+                loop_.free = now.addrs.empty() && tm_->shift_invariant();
+                loop_shift_ = shift;  // the first repeat starts from the state moved by `shift`
+                loop_shift_set_ = !loop_.free;
                 loop_events_ = false;
                 loop_mode_ = LoopMode::skip;
                 loop_release();
@@ -1744,10 +1781,14 @@ private:
             const uint32_t* offs = p.loop_offs.data();
             const size_t nw = p.loop_offs.size();
             uint64_t differ = 0;
-            if (p.width == 4)
-                for (size_t j = 0; j < nw; ++j) differ |= trace::run_value(r.values, offs[j], 4) ^ w[j];
-            else
-                for (size_t j = 0; j < nw; ++j) differ |= trace::run_value(r.values, offs[j], 8) ^ w[j];
+            if (loop_shift_ == 0 && loop_shift_set_) {  // the same addresses
+                if (p.width == 4)
+                    for (size_t j = 0; j < nw; ++j) differ |= trace::run_value(r.values, offs[j], 4) ^ w[j];
+                else
+                    for (size_t j = 0; j < nw; ++j) differ |= trace::run_value(r.values, offs[j], 8) ^ w[j];
+            } else {
+                differ = !shifted_run(r.values, p, w, loop_shift_, loop_shift_set_);
+            }
             if (differ) break;
             loop_word_at_ += nw;
             ++loop_at_;
@@ -1760,6 +1801,74 @@ private:
 
     // The values of the runs held back that still lie in the reader's buffer, copied (the caller reads the next
     // runs, which may reuse it).
+    // Whether the data addresses `to` are those of `from` moved by one distance (returned in `shift`), a multiple of
+    // loop_shift_unit, each of the same kind (TimingModel::shift_invariant; both empty: 0). On a model where a
+    // shift is not invariant, loop_state() keeps the addresses in its words: both are empty.
+    bool shifted(const std::vector<uint64_t>& from, const std::vector<uint64_t>& to, uint64_t& shift) const {
+        shift = 0;
+        if (from.size() != to.size()) return false;
+        if (from.empty()) return true;
+        shift = to[0] - from[0];
+        if (shift % timing::TimingModel::loop_shift_unit) return false;
+        for (size_t j = 0; j < from.size(); ++j)
+            if (to[j] - from[j] != shift || !tm_->same_data_kind(from[j], to[j])) return false;
+        return true;
+    }
+
+    // A run's words against the stretch's `w`, its data addresses moved by loop_shift_ (the first address sets it
+    // where the repeat may lie anywhere), its other words the same.
+    bool shifted_run(const unsigned char* v, const RunPlan& p, const uint64_t* w, uint64_t& shift, bool& set) const {
+        for (size_t j = 0; j < p.loop_offs.size(); ++j) {
+            const uint64_t a = trace::run_value(v, p.loop_offs[j], p.width);
+            if (j >= p.loop_addrs) {
+                if (a != w[j]) return false;
+                continue;
+            }
+            if (!set) {
+                shift = a - w[j];
+                if (shift % timing::TimingModel::loop_shift_unit) return false;
+                set = true;
+            }
+            if (a - w[j] != shift || (shift && !tm_->same_data_kind(a, w[j]))) return false;
+        }
+        return true;
+    }
+
+    // Whether run `r` (the anchor, met now) is the first run of the stretch from checkpoint `from` with its
+    // addresses moved by `shift` (by any multiple of loop_shift_unit where `free`).
+    bool anchor_fits(const trace::Run& r, const LoopPoint& from, uint64_t shift, bool free) {
+        return anchor_fits(r, loop_log_words_.data() + from.words, loop_log_words_.size() - from.words, shift, free);
+    }
+    // The same against the stretch's words `w` (`n` of them).
+    bool anchor_fits(const trace::Run& r, const uint64_t* w, size_t n, uint64_t shift, bool free) {
+        const RunPlan& p = plan(*r.shape, r.values);
+        if (p.loop_offs.size() > n) return false;
+        bool set = !free;
+        return shifted_run(r.values, p, w, shift, set);
+    }
+
+    // At a checkpoint (the anchor met, runs[0]): whether the stretch kept from the anchor's last repeats starts
+    // from this state (its addresses moved, where they may move) with this run. Then it is taken again at once:
+    // the runs that follow are compared with it, as after loop_take.
+    bool loop_resume(const trace::Run* runs) {
+        const LoopStretch& k = loop_kept_;
+        if (!loop_kept_valid_ || k.anchor != loop_anchor_ || loop_points_.empty()) return false;
+        const LoopPoint& now = loop_points_.back();
+        uint64_t shift = 0;
+        const bool free = now.addrs.empty() && tm_->shift_invariant();
+        if (now.state != k.from_state || !shifted(k.from_addrs, now.addrs, shift) ||
+            !anchor_fits(runs[0], k.words.data(), k.words.size(), shift, free))
+            return false;
+        loop_ = k;
+        loop_shift_ = shift;
+        loop_shift_set_ = !free;
+        loop_events_ = false;
+        loop_mode_ = LoopMode::skip;
+        loop_release();
+        loop_repeats_ = 0;
+        return true;
+    }
+
     void loop_pin() {
         size_t bytes = 0;
         for (size_t j = loop_pinned_; j < loop_held_.size(); ++j) bytes += loop_held_[j].shape->value_bytes;
@@ -1804,7 +1913,10 @@ private:
         r_.grouped_runs += l.grouped_runs;
         r_.timed_blocks += l.timed_blocks;
         r_.timed_through += l.timed_through;
-        tm_->skip_loop(l.from, l.to);
+        tm_->skip_loop(l.from, l.to, l.shift);
+        // The next repeat's addresses: moved on as far again, or anywhere where the state holds none.
+        loop_shift_ += l.shift;
+        loop_shift_set_ = !l.free;
         // What the runs leave besides their timing (settle_run): each register's last value, the last time.
         for (const auto& [g, run, off] : l.live_out) gpr_[g] = trace::run_value(loop_held_[run].values, off, l.plans[run]->width);
         prev_time_ = last_time(*l.plans.back(), loop_held_.back().values);
@@ -1826,6 +1938,10 @@ private:
                 ++loop_bad_[loop_anchor_];  // after two such, never an anchor again
                 loop_mode_ = LoopMode::wait;
                 if (++loop_anchors_ >= loop_tries) loop_give_up();
+            } else if (!loop_kept_valid_ || loop_kept_.shapes.data() != loop_.shapes.data()) {
+                // A stretch that repeated: kept, to be taken again when its anchor meets its state (loop_resume).
+                loop_kept_ = loop_;
+                loop_kept_valid_ = true;
             }
         }
         if (loop_held_.empty()) return;
@@ -1835,7 +1951,9 @@ private:
         std::vector<std::unique_ptr<unsigned char[]>> chunks;
         chunks.swap(loop_chunks_);  // the held runs' values while replay_units may hold back others
         loop_release();
+        loop_aborting_ = true;
         replay_units<kTm, kT>(runs.data(), runs.size());
+        loop_aborting_ = false;
     }
 
     const Options& o_;
@@ -1890,6 +2008,11 @@ private:
     std::vector<uint8_t> loop_bad_;    // per shape: times it was the anchor and differed from the stretch's start
     std::vector<uint8_t> loop_good_;   // per shape: an anchor whose stretch repeated
     size_t loop_at_ = 0, loop_word_at_ = 0;  // skip: runs of the stretch matched, and their words
+    LoopStretch loop_kept_;          // the last stretch that repeated (loop_resume)
+    bool loop_kept_valid_ = false;
+    bool loop_aborting_ = false;     // loop_abort() times the runs it held back
+    uint64_t loop_shift_ = 0;        // skip: how far this repeat's data addresses lie from the stretch's
+    bool loop_shift_set_ = true;     // and whether that is known yet (LoopStretch::free: at its first address)
     std::vector<trace::Run> loop_held_;  // skip: the runs held back (their values in the reader's buffer, or pinned)
     size_t loop_pinned_ = 0;             // of those, the first not pinned
     std::vector<std::unique_ptr<unsigned char[]>> loop_chunks_;  // the pinned values

@@ -22,7 +22,7 @@ namespace pmusim::timing {
 // One walk over the state for both (loop_state: `out` set, `d` 0; skip_loop: `out` null, the state moved on by `d`),
 // so that a cycle is put in words as it is moved: relative to now_ (moved), or as "past" where no rule can tell
 // it from any earlier cycle any more (left as it is: it stays past).
-bool TimingModel::loop_walk(std::vector<uint64_t>* out, uint64_t d) {
+bool TimingModel::loop_walk(std::vector<uint64_t>* out, uint64_t d, std::vector<uint64_t>* addrs) {
     const uint64_t n = now_;
     bool ok = true;
     auto word = [&](uint64_t w) {
@@ -92,9 +92,19 @@ bool TimingModel::loop_walk(std::vector<uint64_t>* out, uint64_t d) {
         if (!out) dbus_ = c;
         DbusState& s = out ? c : dbus_;
         word(uint64_t{s.ibuf} | uint64_t{s.ibuf_join} << 1 | uint64_t{s.ibuf_bytes} << 8 | uint64_t{s.sent_bytes} << 16);
-        word(s.ibuf_word);
-        word(s.sent_word);
-        word(s.read_beat);
+        // The buffer's addresses, where it holds one (send() leaves 0 behind, none is ~0), go to `addrs` as byte
+        // addresses (loop_state), flagged in the words.
+        auto address = [&](uint64_t a, bool held, unsigned shift) {
+            if (addrs && held) {
+                word(1);
+                addrs->push_back(a << shift);
+            } else {
+                word(a);
+            }
+        };
+        address(s.ibuf_word, s.ibuf, 2);
+        address(s.sent_word, s.sent_word != ~uint64_t{0}, 2);
+        address(s.read_beat, s.read_beat != ~uint64_t{0}, 3);
         rel(s.free, true);
         rel(s.ibuf_last, s.ibuf);
         rel(s.sent_until, s.sent_word != ~uint64_t{0});
@@ -105,6 +115,7 @@ bool TimingModel::loop_walk(std::vector<uint64_t>* out, uint64_t d) {
         const size_t k = lsu_->save(n, w);
         if (k == 0) return false;  // the bus buffer holds something: not put in words
         word(k);
+        if (out && addrs) LsuBuffers::split_addresses(w, k, *addrs);
         for (size_t i = 0; i < k; ++i) word(w[i]);
         word(lsu_->full());
         if (!out) lsu_->load(n + d, w, k);
@@ -117,8 +128,14 @@ bool TimingModel::loop_walk(std::vector<uint64_t>* out, uint64_t d) {
     return ok;
 }
 
-bool TimingModel::loop_state(std::vector<uint64_t>& out) const {
-    return const_cast<TimingModel*>(this)->loop_walk(&out, 0);  // with `out` and d = 0 it changes nothing
+bool TimingModel::loop_state(std::vector<uint64_t>& out, std::vector<uint64_t>* addrs) const {
+    if (addrs && !shift_invariant()) addrs = nullptr;  // the addresses stay in the words: compared as they are
+    return const_cast<TimingModel*>(this)->loop_walk(&out, 0, addrs);  // with `out` and d = 0 it changes nothing
+}
+
+bool TimingModel::same_data_kind(uint64_t a, uint64_t b) const {
+    if ((a ^ b) >> 28) return false;  // another 256 MiB region (VeeR EL2 mrac: region_cacheable)
+    return !p_.local_data || p_.local_data->contains(a) == p_.local_data->contains(b);
 }
 
 TimingModel::LoopMarks TimingModel::loop_marks() const {
@@ -143,8 +160,17 @@ bool TimingModel::loop_hits_only(const LoopMarks& from, const LoopMarks& to) {
     return true;
 }
 
-void TimingModel::skip_loop(const LoopMarks& from, const LoopMarks& to) {
+void TimingModel::skip_loop(const LoopMarks& from, const LoopMarks& to, uint64_t shift) {
     loop_walk(nullptr, to.now - from.now);
+    if (shift) {
+        // The data addresses the model holds moved on with the stretch's (loop_state's `addrs`).
+        if (lsu_) lsu_->shift_addresses(shift >> 2);
+        if (p_.dbus_queue) {
+            if (dbus_.ibuf) dbus_.ibuf_word += shift >> 2;
+            if (dbus_.sent_word != ~uint64_t{0}) dbus_.sent_word += shift >> 2;
+            if (dbus_.read_beat != ~uint64_t{0}) dbus_.read_beat += shift >> 3;
+        }
+    }
     size_t k = 0;
     for (std::optional<Cache>* c : {&l1d_, &l1i_, &l2_, &itlb_, &dtlb_, &main_tlb_}) {
         if (*c) (*c)->skip_hits(to.caches[k] - from.caches[k], to.caches[k + 1] - from.caches[k + 1]);

@@ -154,6 +154,31 @@ void LsuBuffers::load(uint64_t base, const uint64_t* in, size_t n) {
     }
 }
 
+void LsuBuffers::split_addresses(uint64_t* w, size_t n, std::vector<uint64_t>& addrs) {
+    // save()'s layout: cursor, ahead, last store, n_, the n_ buffered words, then three words per slot.
+    size_t k = 4;
+    for (const size_t end = 4 + static_cast<size_t>(w[3]); k < end; ++k) {
+        addrs.push_back(w[k] << 2);
+        w[k] = 0;
+    }
+    for (; k + 3 <= n; k += 3) {
+        const bool dccm = (w[k] >> 9) & 3u;  // a DCCM store or load
+        for (size_t j = k + 1; j < k + 3; ++j) {
+            if (dccm) addrs.push_back(w[j] << 2);
+            w[j] = 0;
+        }
+    }
+}
+
+void LsuBuffers::shift_addresses(uint64_t words) {
+    for (unsigned i = 0; i < n_; ++i) buf_[i] += words;
+    for (uint64_t c = cursor_ + 1; c < cursor_ + 9; ++c)
+        if (Slot* s = const_cast<Slot*>(at(c)); s && (s->store || s->load)) {
+            s->lo += words;
+            s->hi += words;
+        }
+}
+
 bool LsuBuffers::operator==(const LsuBuffers& o) const {
     // The slots still ahead of the cursor (those at or after cursor_ + 1) are the state; older ones are spent.
     for (uint64_t c = cursor_ + 1; c < cursor_ + 9; ++c) {

@@ -33,6 +33,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 namespace pmusim::timing {
 
@@ -82,6 +83,15 @@ public:
     size_t save(uint64_t base, uint64_t* out) const;
     // The state save() gave (`n` words), at another base (the bus buffer left empty, as it was).
     void load(uint64_t base, const uint64_t* in, size_t n);
+    // The data addresses among save()'s words (the buffered words, the words of the slots of DCCM loads and
+    // stores) moved to `addrs` as byte addresses and left 0 in `w`, and the words of the other slots, which no rule
+    // reads, set to 0 (TimingModel::loop_state): the rules compare these words only with each other and with the
+    // words of later accesses, for equality and by bits 1:0 (the DCCM bank), so states that agree in the rest
+    // and whose addresses differ by one shift d (a multiple of 16) behave the same with every later address moved
+    // by d.
+    static void split_addresses(uint64_t* w, size_t n, std::vector<uint64_t>& addrs);
+    // Every data address the buffers hold moved on by `words` words (TimingModel::skip_loop).
+    void shift_addresses(uint64_t words);
     uint64_t full() const { return full_; }  // counted since the last take()
     void add_full(uint64_t n) { full_ += n; }
     // Cycles counted full since the last take().

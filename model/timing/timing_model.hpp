@@ -397,12 +397,23 @@ public:
         uint64_t now = 0;
         std::array<uint64_t, 4 * 6> caches{};  // per cache: accesses, clock, refills, write-backs
     };
-    bool loop_state(std::vector<uint64_t>& out) const;
+    bool loop_state(std::vector<uint64_t>& out, std::vector<uint64_t>* addrs = nullptr) const;
+    // A stretch that walks through memory (loop_state with `addrs`, skip_loop with a shift). Where no data cache or
+    // TLB looks at data addresses (shift_invariant), step() reads one only for: whether it lies in local_data, its
+    // 256 MiB region (region_cacheable), its bits 3:0 (alignment, a bus beat of 8 bytes, the DCCM bank of the LSU
+    // buffers) and whether two accesses share a word or a beat (the LSU and D-bus buffers). Moving every data
+    // address of a stretch and of the state it starts from by one d, a multiple of loop_shift_unit, with each
+    // address's kind kept (same_data_kind), keeps all of them: the stretch times the same. loop_state() then puts
+    // the state's addresses in `addrs` instead of its words (LsuBuffers::split_addresses, the D-bus buffer's), and
+    // skip_loop() moves them on by `shift`.
+    static constexpr uint64_t loop_shift_unit = 16;
+    bool shift_invariant() const { return !l1d_ && !dtlb_; }
+    bool same_data_kind(uint64_t a, uint64_t b) const;
     LoopMarks loop_marks() const;
     static bool loop_hits_only(const LoopMarks& from, const LoopMarks& to);
     // The stretch from `from` to `to` again, from a state loop_state() puts in the same words as at `to`: every
     // recent cycle moves on by to.now - from.now, the caches count the stretch's hits.
-    void skip_loop(const LoopMarks& from, const LoopMarks& to);
+    void skip_loop(const LoopMarks& from, const LoopMarks& to, uint64_t shift = 0);
 
     // The event numbers this model produces on this platform; those that need the trace's data addresses.
     std::vector<uint32_t> produced_events() const;
@@ -466,7 +477,7 @@ private:
     bool same_state(const TimingModel& o) const;
     // loop_state() (`out`, d = 0) and skip_loop() (no `out`: the state moved on by `d`) in one walk
     // (model/timing/loop_state.cpp).
-    bool loop_walk(std::vector<uint64_t>* out, uint64_t d);
+    bool loop_walk(std::vector<uint64_t>* out, uint64_t d, std::vector<uint64_t>* addrs = nullptr);
     // The fetches of `fetch_bytes` (4 if 0) an instruction starts: it may straddle two, or share one with the last.
     // `cached`: through the I-cache, where fetch_keeps_halfword applies (the uncached fetches' cost was calibrated
     // on 4-byte aligned fetches: hello_world).

@@ -381,6 +381,7 @@ struct LoopPhase {
     size_t iterations;
     uint32_t load, store;
     bool walk;
+    uint32_t load_step = 4, store_step = 4;  // bytes an iteration, where it walks
 };
 std::vector<TraceRecord> loop_program(const Isa& isa, const std::vector<LoopPhase>& phases) {
     const uint32_t encs[] = {isa.alu, isa.load, isa.alu, isa.store, isa.mul, isa.cond_branch};
@@ -401,7 +402,7 @@ std::vector<TraceRecord> loop_program(const Isa& isa, const std::vector<LoopPhas
                 r.line = line++;
                 if (k == 1 || k == 3) {
                     trace::MemAccess m;
-                    m.addr = (k == 1 ? ph.load : ph.store) + (ph.walk ? 4 * static_cast<uint32_t>(it) : 0);
+                    m.addr = (k == 1 ? ph.load : ph.store) + (ph.walk ? (k == 1 ? ph.load_step : ph.store_step) * static_cast<uint32_t>(it) : 0);
                     m.size = 4;
                     m.is_write = k == 3;
                     r.add_mem(m);
@@ -460,6 +461,58 @@ TEST(ReplayEngines, RepeatedStretchesCountAsTimed) {
                 EXPECT_LT(on.repeated_instructions, recs.size()) << what;
             } else {
                 EXPECT_EQ(on.repeated_instructions, 0u) << what;
+            }
+        }
+        std::remove(native.c_str());
+    }
+}
+
+// Stretches that walk through memory (TimingModel::shift_invariant): on VeeR EL2, which has no data cache, a loop
+// whose loads and stores move on by the same distance each iteration repeats with its addresses moved. Walks of 4
+// and 8 bytes an iteration through the DCCM, one that leaves the DCCM for the bus midway (the accesses' kind
+// changes: the repeat must stop there), one whose store stays put while its load walks (not one distance: no
+// repeat), and loads and stores of the same words: every count must be the reference stepper's and the block
+// engine's without repeats, and under the timing model most of the uniform walks must come from repeats.
+TEST(ReplayEngines, StretchesThatWalkRepeatMoved) {
+    const uint32_t dccm = 0xF0040000u, dccm_end = 0xF0050000u;
+    struct Program {
+        const char* name;
+        std::vector<LoopPhase> phases;
+        int repeated;  // 1: most instructions repeated under the timing model, 0: less than half, -1: either
+    };
+    const Program programs[] = {
+        {"walks", {{5000, dccm + 0x100, dccm + 0x8000, true}, {3000, dccm + 0x40, dccm + 0x6000, true, 8, 8}}, 1},
+        {"same words", {{6000, dccm + 0x100, dccm + 0x100, true}}, 1},
+        // Its load leaves the DCCM at iteration 1536: the repeat stops there, and may start again on the bus.
+        {"out of the DCCM", {{3000, dccm_end - 0x1800, dccm_end - 0x4000, true}}, -1},
+        {"store stays", {{3000, dccm + 0x100, dccm + 0x80, true, 4, 0}}, 0},
+    };
+    for (const Program& prog : programs) {
+        const auto recs = loop_program(rv32, prog.phases);
+        const std::string native = ::testing::TempDir() + fmt::format("walk-v2-{}.pmt", ::getpid());
+        {
+            auto w = trace::make_native_writer(native, false);
+            for (const auto& r : recs) w->write(r);
+            w->finish();
+        }
+        for (const Mode& m : modes) {
+            const std::string what = fmt::format("{} under {}", prog.name, m.name);
+            const replay::Result ref = replay::run(options("veer-el2", m, replay::Engine::reference),
+                                                   std::make_unique<VectorReader>(recs));
+            replay::Options bo = options("veer-el2", m, replay::Engine::block);
+            bo.trace = native;
+            bo.check_block_timing = true;
+            const replay::Result on = replay::run(bo);
+            bo.repeat_stretches = false;
+            const replay::Result off = replay::run(bo);
+            EXPECT_EQ(ref.instructions, recs.size()) << what;
+            expect_same_counts(ref, on, what);
+            expect_same(off, on, what);
+            if (m.timing_events && m.timing != replay::Timing::trace && prog.repeated == 1) {
+                EXPECT_GT(on.repeated_instructions, recs.size() / 2) << what;
+            }
+            if (prog.repeated == 0) {
+                EXPECT_LT(on.repeated_instructions, recs.size() / 2) << what;
             }
         }
         std::remove(native.c_str());
