@@ -4,13 +4,15 @@
 #   bash bench/replay_real.sh [BUILD_DIR] [REPEAT]
 #   PMUSIM_BENCH_CALLGRIND=1 bash bench/replay_real.sh [BUILD_DIR] [REPEAT]
 #
-# With PMUSIM_BENCH_CALLGRIND=1 it runs the block engine with `--timing model` on both version-2 traces under
+# With PMUSIM_BENCH_CALLGRIND=1 it runs the block engine with `--timing model` on the version-2 traces under
 # callgrind instead and prints the host instructions in all and per traced instruction (process start-up
 # included): steady on a loaded machine where times are not (docs/performance.md quotes REPEAT 5, Dhrystone x5 and
 # the QEMU loop x50).
 #
-# Converts the shared VeeR EL2 Dhrystone exec.log and the QEMU AArch64 loop trace (../shared/traces) to the
-# native format (version 2, and version 1 for comparison), repeated REPEAT times (default 100 and 1000: about 34 and 29 million instructions), in a
+# Converts the shared VeeR EL2 Dhrystone exec.log, the QEMU AArch64 loop trace (../shared/traces) and the VeeR EL2
+# exec.log of bench/veer-walk (loops that walk arrays: the RTL kit's run of walk_sum.c) to the native format
+# (version 2, and version 1 for comparison), repeated REPEAT times (default 100, 1000 and 100: about 34, 29 and 20
+# million instructions), in a
 # temporary folder, then times `pmusim run` on each under every timing mode and engine (wall time and peak
 # memory from /usr/bin/time) and cachegrind (--cache-sim=yes --branch-sim=yes) on `xz -dc` of the Dhrystone
 # log. Prints one line per run: what, instructions, seconds, million instructions per second, peak MiB, and
@@ -40,14 +42,17 @@ awk -F', ' 'BEGIN { print "# pmusim trace 1" } { printf "pc=%s enc=%s size=4 isa
     "$shared/qemu/loop.a64.execlog" >"$tmp/loop1.txt"
 "$pmusim" convert --native-version 1 "$tmp/loop1.txt" "$tmp/loop1.pmt" 2>/dev/null
 repeat_native "$tmp/dhry1.pmt" "$tmp/dhry.v1.pmt" "$repeat"
+# A VeeR EL2 exec.log of a program of ours whose loops walk arrays in the DCCM (bench/veer-walk: the RTL kit's run).
+"$pmusim" convert --native-version 1 "$top/bench/veer-walk/walk_sum.exec.log.xz" "$tmp/walk1.pmt" 2>/dev/null
+repeat_native "$tmp/walk1.pmt" "$tmp/walk.v1.pmt" "$repeat"
 [ -s "$tmp/loop1.pmt" ] && repeat_native "$tmp/loop1.pmt" "$tmp/loop.v1.pmt" $((repeat * 10))
-for t in dhry loop; do
+for t in dhry loop walk; do
     [ -s "$tmp/$t.v1.pmt" ] && "$pmusim" convert "$tmp/$t.v1.pmt" "$tmp/$t.pmt" 2>/dev/null
 done
 
 if [ "${PMUSIM_BENCH_CALLGRIND:-0}" = 1 ]; then
     printf '%-44s %12s %14s %10s\n' what instructions host-instructions per-instr
-    for trace in dhry loop; do
+    for trace in dhry loop walk; do
         [ -s "$tmp/$trace.pmt" ] || continue
         platform=veer-el2
         [ $trace = loop ] && platform=cortex-a53
@@ -81,7 +86,7 @@ run() {  # label platform trace args...
     printf '%-44s %12d %8.2f %8.1f %8.1f %6.2f\n' "$label" "$n" "$secs" "$rate" "$(echo "$kib / 1024" | bc -l)" \
         "$(echo "$rate / $cg_rate" | bc -l)"
 }
-for trace in dhry loop; do
+for trace in dhry loop walk; do
     [ -s "$tmp/$trace.pmt" ] || continue
     platform=veer-el2
     [ $trace = loop ] && platform=cortex-a53
@@ -101,7 +106,7 @@ done
 # each after a warm-up, as mean and standard deviation of the wall time: steadier than the single runs above.
 command -v hyperfine >/dev/null || exit 0
 hf=()
-for trace in dhry loop; do
+for trace in dhry loop walk; do
     [ -s "$tmp/$trace.model.json" ] || continue
     platform=veer-el2
     [ $trace = loop ] && platform=cortex-a53

@@ -1698,6 +1698,16 @@ private:
             }
             case LoopMode::record: {
                 if (id != loop_anchor_) {
+                    // A loop that has ended while another whose stretches repeated runs (two loops in turn): that
+                    // one's run, once the anchor has not been met for a stretch's length.
+                    if (id < loop_good_.size() && loop_good_[id] && r_.instructions - loop_met_ > loop_min) {
+                        loop_anchor_ = id;
+                        loop_met_ = r_.instructions;
+                        loop_tried_ = 0;
+                        loop_armed_ = loop_point(true);
+                        if (loop_armed_ && loop_resume(runs)) return loop_skip<kTm, kT>(runs, n);
+                        return 0;
+                    }
                     // The anchor not met again for long (a loop that has ended): another, the next hot run.
                     if (r_.instructions - loop_met_ > loop_patience) {
                         loop_mode_ = LoopMode::wait;
