@@ -179,6 +179,18 @@ TEST(ReplayEngines, BundledSamplesAreBitIdentical) {
     compare_file("cortex-a53", std::string(PMUSIM_SOURCE_DIR) + "/traces/samples/pmu_loop.a64.tb.log.xz", false);
     // Interrupts taken in the middle of code, and an mpmc fw-halt (the VeeR EL2 RTL probe's exec.log).
     compare_file("veer-el2", std::string(PMUSIM_SOURCE_DIR) + "/tests/veer-rtl/irq/rtl/irq.exec.log.xz", true);
+    // Two loops in turn that walk arrays in the DCCM (bench/veer-walk: the stretches repeat with their addresses
+    // moved, the anchor going from one loop to the other).
+    const std::string walk = std::string(PMUSIM_SOURCE_DIR) + "/bench/veer-walk/walk_sum.exec.log.xz";
+    compare_file("veer-el2", walk, true);
+    // Its loops over 4096 words repeat as stretches moved through memory: most of the program.
+    const std::string native = ::testing::TempDir() + fmt::format("walk-sum-{}.pmt", ::getpid());
+    trace::convert(walk, "auto", reader_options("veer-el2"), native, false);
+    replay::Options o = options("veer-el2", modes[0], replay::Engine::block);
+    o.trace = native;
+    const replay::Result r = replay::run(o);
+    EXPECT_GT(r.repeated_instructions, r.instructions * 3 / 4);
+    std::remove(native.c_str());
 }
 
 TEST(ReplayEngines, SharedTracesAreBitIdentical) {
