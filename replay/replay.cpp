@@ -1558,6 +1558,7 @@ private:
         uint64_t fast_runs = 0, grouped_runs = 0, timed_blocks = 0, timed_through = 0;  // r_'s
     };
     static constexpr size_t loop_period = 16;  // checkpoints kept: a stretch may span up to this many
+    static constexpr size_t loop_walk_reach = 4;  // and one with its addresses moved up to this many
 
     // The words of a run that the timing reads beyond its shape (single-run plan `p`): its data addresses and its
     // divisions' operands; false where a division takes an operand from the register file (not in the run).
@@ -1737,16 +1738,19 @@ private:
                 const LoopPoint& now = loop_points_.back();
                 const LoopPoint* from = nullptr;
                 uint64_t shift = 0;
-                // A stretch whose addresses may move (TimingModel::shift_invariant): the anchor met now must be the
-                // stretch's first run so moved (a walk of 4 bytes an iteration repeats from a checkpoint whose
-                // distance is a multiple of 16). A stretch with the same addresses first, the nearest moved one
-                // after (a loop that walks one pointer and keeps another would repeat only its first run).
+                // Where addresses may move (TimingModel::shift_invariant), a stretch with the same addresses first
+                // (pass 0: as elsewhere, loop_skip then checks its first run), else one moved (pass 1) from the last
+                // loop_walk_reach checkpoints only, whose first run is the anchor met now so moved: a loop that walks
+                // repeats from one of those (a walk of 4 bytes an iteration, 1,024 instructions a checkpoint, moves
+                // a multiple of 16 bytes in 4), where a stretch moved over more checkpoints is a pattern that seldom
+                // lasts (Dhrystone: 6,560 instructions, found again at a cost in every copy).
                 const bool walks = tm_->shift_invariant();
                 for (int pass = walks ? 0 : 1; pass < 2 && !from; ++pass)
                     for (size_t j = loop_points_.size() - 1; j-- > 0 && !from;)
                         if (loop_points_[j].state == now.state && timing::TimingModel::loop_hits_only(loop_points_[j].marks, now.marks) &&
                             shifted(loop_points_[j].addrs, now.addrs, shift) && (pass == 1 || shift == 0) &&
-                            (!walks || anchor_fits(runs[0], loop_points_[j], shift, pass == 1 && now.addrs.empty())))
+                            (!walks || pass == 0 || j + 1 + loop_walk_reach >= loop_points_.size()) &&
+                            (pass == 0 || !walks || anchor_fits(runs[0], loop_points_[j], shift, now.addrs.empty())))
                             from = &loop_points_[j];
                 if (!from) {
                     if (++loop_tried_ >= loop_tries) loop_give_up();
