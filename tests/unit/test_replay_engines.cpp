@@ -433,6 +433,23 @@ std::vector<TraceRecord> loop_program(const Isa& isa, const std::vector<LoopPhas
     return out;
 }
 
+// The block engine on `native` (records written in version 2) under mode `m`, with repeated stretches and with
+// the block timing checked: its counts must be the reference stepper's (`ref`, on the records) and the block
+// engine's without repeats, which repeats nothing. Returns the run with repeats.
+replay::Result repeats_checked(const std::string& platform, const Mode& m, const std::string& native,
+                               const replay::Result& ref, const std::string& what) {
+    replay::Options bo = options(platform, m, replay::Engine::block);
+    bo.trace = native;
+    bo.check_block_timing = true;
+    const replay::Result on = replay::run(bo);
+    bo.repeat_stretches = false;
+    const replay::Result off = replay::run(bo);
+    expect_same_counts(ref, on, what);
+    expect_same(off, on, what);
+    EXPECT_EQ(off.repeated_instructions, 0u) << what;
+    return on;
+}
+
 // Stretches that repeat (Options::repeat_stretches): the block engine adds a repeated stretch's events instead of
 // timing it again. On a loop whose iterations touch the same addresses, then one that differs (the runs held back
 // are timed), then the same again, then a walk through memory (never the same addresses), the counts must be the
@@ -457,16 +474,8 @@ TEST(ReplayEngines, RepeatedStretchesCountAsTimed) {
             const std::string what = fmt::format("{} under {}", isa->platform, m.name);
             const replay::Result ref = replay::run(options(isa->platform, m, replay::Engine::reference),
                                                    std::make_unique<VectorReader>(recs));
-            replay::Options bo = options(isa->platform, m, replay::Engine::block);
-            bo.trace = native;
-            bo.check_block_timing = true;
-            const replay::Result on = replay::run(bo);
-            bo.repeat_stretches = false;
-            const replay::Result off = replay::run(bo);
+            const replay::Result on = repeats_checked(isa->platform, m, native, ref, what);
             EXPECT_EQ(ref.instructions, recs.size()) << what;
-            expect_same_counts(ref, on, what);
-            expect_same(off, on, what);
-            EXPECT_EQ(off.repeated_instructions, 0u) << what;
             EXPECT_EQ(ref.repeated_instructions, 0u) << what;
             if (m.timing_events && m.timing != replay::Timing::trace) {
                 EXPECT_GT(on.repeated_instructions, recs.size() / 2) << what;
@@ -511,15 +520,8 @@ TEST(ReplayEngines, StretchesThatWalkRepeatMoved) {
             const std::string what = fmt::format("{} under {}", prog.name, m.name);
             const replay::Result ref = replay::run(options("veer-el2", m, replay::Engine::reference),
                                                    std::make_unique<VectorReader>(recs));
-            replay::Options bo = options("veer-el2", m, replay::Engine::block);
-            bo.trace = native;
-            bo.check_block_timing = true;
-            const replay::Result on = replay::run(bo);
-            bo.repeat_stretches = false;
-            const replay::Result off = replay::run(bo);
+            const replay::Result on = repeats_checked("veer-el2", m, native, ref, what);
             EXPECT_EQ(ref.instructions, recs.size()) << what;
-            expect_same_counts(ref, on, what);
-            expect_same(off, on, what);
             if (m.timing_events && m.timing != replay::Timing::trace && prog.repeated == 1) {
                 EXPECT_GT(on.repeated_instructions, recs.size() / 2) << what;
             }

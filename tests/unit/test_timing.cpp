@@ -1469,6 +1469,28 @@ TEST(BlockTiming, PredictionGroupsAreKeyedByWhereTheBranchesGo) {
     }
 }
 
+// A random instruction stream (the tests of repeated stretches below): each instruction with its accesses, its
+// address and its successor's.
+struct RandomStream {
+    std::vector<std::pair<isa::RetiredInsn, std::vector<MemRef>>> insns;
+    std::vector<uint64_t> pcs, next;
+    // `i` at `pc`, a conditional branch taken 2 times in 3 to one of 256 instructions from `code`; `pc` becomes
+    // its successor's.
+    template <class Rnd>
+    void add(isa::RetiredInsn i, std::vector<MemRef> mem, uint64_t& pc, uint64_t code, Rnd& rnd) {
+        uint64_t to = pc + 4;
+        if (i.cls == isa::InsnClass::branch) {
+            const bool taken = rnd(3) != 0;
+            i.branch = static_cast<uint8_t>(isa::br_immediate | isa::br_conditional | (taken ? isa::br_taken : 0));
+            if (taken) to = code + 4 * rnd(256);
+        }
+        insns.emplace_back(i, std::move(mem));
+        pcs.push_back(pc);
+        next.push_back(to);
+        pc = to;
+    }
+};
+
 // A model moved on in time by skip_loop (repeated stretches, model/timing/loop_state.cpp) must time what follows as
 // the model it was copied from, shifted: the same cycles and events for every instruction, and the same state words
 // after each. Random streams (ALU, multiplies, divisions, fences and CSR accesses, loads and stores near and far,
@@ -1488,8 +1510,7 @@ TEST(TimingModel, StateMovedOnInTimeTimesTheSameShifted) {
         unsigned moved = 0;
         for (unsigned round = 0; round < 40; ++round) {
             // A stretch on the original alone, then a copy moved on, then both through the same instructions.
-            std::vector<std::pair<isa::RetiredInsn, std::vector<MemRef>>> stream;
-            std::vector<uint64_t> pcs, next;
+            RandomStream stream;
             for (unsigned k = 0; k < 400; ++k) {
                 isa::RetiredInsn i;
                 const uint32_t r = rnd(100);
@@ -1511,21 +1532,12 @@ TEST(TimingModel, StateMovedOnInTimeTimesTheSameShifted) {
                     i.regs.src |= i.regs.addr;
                     mem.push_back({data + 4 * rnd(rnd(10) ? 64 : 4096) + (rnd(20) ? 0u : 0x10000000u), i.cls == C::store, 4});
                 }
-                uint64_t to = pc + 4;
-                if (i.cls == C::branch) {
-                    const bool taken = rnd(3) != 0;
-                    i.branch = static_cast<uint8_t>(isa::br_immediate | isa::br_conditional | (taken ? isa::br_taken : 0));
-                    if (taken) to = code + 4 * rnd(256);
-                }
-                stream.emplace_back(i, mem);
-                pcs.push_back(pc);
-                next.push_back(to);
-                pc = to;
+                stream.add(i, std::move(mem), pc, code, rnd);
             }
             EventBatch ea, eb;
             auto step = [&](TimingModel& m, size_t k, EventBatch& b) {
-                const auto& [i, mem] = stream[k];
-                return m.step(i, pcs[k], 4, next[k], mem.data(), static_cast<unsigned>(mem.size()), b);
+                const auto& [i, mem] = stream.insns[k];
+                return m.step(i, stream.pcs[k], 4, stream.next[k], mem.data(), static_cast<unsigned>(mem.size()), b);
             };
             for (size_t k = 0; k < 200; ++k) step(a, k, ea);
             std::vector<uint64_t> words;
@@ -1538,7 +1550,7 @@ TEST(TimingModel, StateMovedOnInTimeTimesTheSameShifted) {
             std::vector<uint64_t> wb;
             ASSERT_TRUE(b.loop_state(wb)) << platform;
             EXPECT_EQ(words, wb) << platform << " round " << round;
-            for (size_t k = 200; k < stream.size(); ++k) {
+            for (size_t k = 200; k < stream.insns.size(); ++k) {
                 EventBatch xa, xb;
                 ASSERT_EQ(step(a, k, xa), step(b, k, xb)) << platform << " round " << round << " instruction " << k;
                 auto counts = [](const EventBatch& e) {
@@ -1578,8 +1590,7 @@ TEST(TimingModel, StateWithAddressesMovedTimesTheSameMovedStream) {
     uint64_t pc = code;
     unsigned moved = 0, with_addresses = 0;
     for (unsigned round = 0; round < 60; ++round) {
-        std::vector<std::pair<isa::RetiredInsn, std::vector<MemRef>>> stream;
-        std::vector<uint64_t> pcs, next;
+        RandomStream stream;
         for (unsigned k = 0; k < 300; ++k) {
             isa::RetiredInsn i;
             const uint32_t r = rnd(100);
@@ -1595,22 +1606,13 @@ TEST(TimingModel, StateWithAddressesMovedTimesTheSameMovedStream) {
                 const uint64_t at = (rnd(2) ? dccm : bus) + 0x100 + size * rnd(12);
                 mem.push_back({at, i.cls == C::store, static_cast<uint8_t>(size)});
             }
-            uint64_t to = pc + 4;
-            if (i.cls == C::branch) {
-                const bool taken = rnd(3) != 0;
-                i.branch = static_cast<uint8_t>(isa::br_immediate | isa::br_conditional | (taken ? isa::br_taken : 0));
-                if (taken) to = code + 4 * rnd(256);
-            }
-            stream.emplace_back(i, mem);
-            pcs.push_back(pc);
-            next.push_back(to);
-            pc = to;
+            stream.add(i, std::move(mem), pc, code, rnd);
         }
         EventBatch ea;
         auto step = [&](TimingModel& m, size_t k, uint64_t d, EventBatch& b) {
-            auto mem = stream[k].second;
+            auto mem = stream.insns[k].second;
             for (MemRef& x : mem) x.addr += d;
-            return m.step(stream[k].first, pcs[k], 4, next[k], mem.data(), static_cast<unsigned>(mem.size()), b);
+            return m.step(stream.insns[k].first, stream.pcs[k], 4, stream.next[k], mem.data(), static_cast<unsigned>(mem.size()), b);
         };
         // Moved at the first instruction from the 150th where the state can be put in words (not while the D-bus
         // buffer holds a store, say).
@@ -1635,7 +1637,7 @@ TEST(TimingModel, StateWithAddressesMovedTimesTheSameMovedStream) {
         EXPECT_EQ(words, wb) << "round " << round;
         ASSERT_EQ(addrs.size(), ab.size()) << "round " << round;
         for (size_t j = 0; j < addrs.size(); ++j) EXPECT_EQ(ab[j], addrs[j] + d) << "round " << round;
-        for (size_t k = split; k < stream.size(); ++k) {
+        for (size_t k = split; k < stream.insns.size(); ++k) {
             EventBatch xa, xb;
             ASSERT_EQ(step(a, k, 0, xa), step(b, k, d, xb)) << "round " << round << " instruction " << k;
             auto counts = [](const EventBatch& e) {
