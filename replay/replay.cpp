@@ -1813,8 +1813,6 @@ private:
         return k;
     }
 
-    // The values of the runs held back that still lie in the reader's buffer, copied (the caller reads the next
-    // runs, which may reuse it).
     // Whether the data addresses `to` are those of `from` moved by one distance (returned in `shift`), a multiple of
     // loop_shift_unit, each of the same kind (TimingModel::shift_invariant; both empty: 0). On a model where a
     // shift is not invariant, loop_state() keeps the addresses in its words: both are empty.
@@ -1883,6 +1881,8 @@ private:
         return true;
     }
 
+    // The values of the runs held back that still lie in the reader's buffer, copied (the caller reads the next
+    // runs, which may reuse it).
     void loop_pin() {
         size_t bytes = 0;
         for (size_t j = loop_pinned_; j < loop_held_.size(); ++j) bytes += loop_held_[j].shape->value_bytes;
@@ -1952,7 +1952,7 @@ private:
                 ++loop_bad_[loop_anchor_];  // after two such, never an anchor again
                 loop_mode_ = LoopMode::wait;
                 if (++loop_anchors_ >= loop_tries) loop_give_up();
-            } else if (!loop_kept_valid_ || loop_kept_.shapes.data() != loop_.shapes.data()) {
+            } else {
                 // A stretch that repeated: kept, to be taken again when its anchor meets its state (loop_resume).
                 loop_kept_ = loop_;
                 loop_kept_valid_ = true;
