@@ -1689,26 +1689,14 @@ private:
                 const bool good = id < loop_good_.size() && loop_good_[id];
                 if (!good && (++loop_heat_[id] < loop_heat || r_.instructions < loop_wait_until_ || (id < loop_bad_.size() && loop_bad_[id] >= 2)))
                     return 0;
-                loop_anchor_ = id;
-                loop_met_ = r_.instructions;
-                loop_mode_ = LoopMode::record;
-                loop_tried_ = 0;
-                loop_armed_ = loop_point(true);
-                if (loop_armed_ && loop_resume(runs)) return loop_skip<kTm, kT>(runs, n);
-                return 0;
+                return loop_anchor_at<kTm, kT>(runs, n);
             }
             case LoopMode::record: {
                 if (id != loop_anchor_) {
                     // A loop that has ended while another whose stretches repeated runs (two loops in turn): that
                     // one's run, once the anchor has not been met for a stretch's length.
-                    if (id < loop_good_.size() && loop_good_[id] && r_.instructions - loop_met_ > loop_min) {
-                        loop_anchor_ = id;
-                        loop_met_ = r_.instructions;
-                        loop_tried_ = 0;
-                        loop_armed_ = loop_point(true);
-                        if (loop_armed_ && loop_resume(runs)) return loop_skip<kTm, kT>(runs, n);
-                        return 0;
-                    }
+                    if (id < loop_good_.size() && loop_good_[id] && r_.instructions - loop_met_ > loop_min)
+                        return loop_anchor_at<kTm, kT>(runs, n);
                     // The anchor not met again for long (a loop that has ended): another, the next hot run.
                     if (r_.instructions - loop_met_ > loop_patience) {
                         loop_mode_ = LoopMode::wait;
@@ -1749,8 +1737,8 @@ private:
                     for (size_t j = loop_points_.size() - 1; j-- > 0 && !from;)
                         if (loop_points_[j].state == now.state && timing::TimingModel::loop_hits_only(loop_points_[j].marks, now.marks) &&
                             shifted(loop_points_[j].addrs, now.addrs, shift) && (pass == 1 || shift == 0) &&
-                            (!walks || pass == 0 || j + 1 + loop_walk_reach >= loop_points_.size()) &&
-                            (pass == 0 || !walks || anchor_fits(runs[0], loop_points_[j], shift, now.addrs.empty())))
+                            (pass == 0 || !walks ||
+                             (j + 1 + loop_walk_reach >= loop_points_.size() && anchor_fits(runs[0], loop_points_[j], shift, loop_free()))))
                             from = &loop_points_[j];
                 if (!from) {
                     if (++loop_tried_ >= loop_tries) loop_give_up();
@@ -1760,13 +1748,8 @@ private:
                 // finds the anchor itself differing from the stretch's first run, and loop_abort drops the anchor.
                 loop_take(*from);
                 loop_.shift = shift;
-                loop_.free = now.addrs.empty() && tm_->shift_invariant();
-                loop_shift_ = shift;  // the first repeat starts from the state moved by `shift`
-                loop_shift_set_ = !loop_.free;
-                loop_events_ = false;
-                loop_mode_ = LoopMode::skip;
-                loop_release();
-                loop_repeats_ = 0;
+                loop_.free = loop_free();
+                loop_enter(shift);
                 return loop_skip<kTm, kT>(runs, n);
             }
             case LoopMode::skip:
@@ -1864,21 +1847,41 @@ private:
     // the runs that follow are compared with it, as after loop_take.
     bool loop_resume(const trace::Run* runs) {
         const LoopStretch& k = loop_kept_;
-        if (!loop_kept_valid_ || k.anchor != loop_anchor_ || loop_points_.empty()) return false;
+        if (k.shapes.empty() || k.anchor != loop_anchor_ || loop_points_.empty()) return false;
         const LoopPoint& now = loop_points_.back();
         uint64_t shift = 0;
-        const bool free = now.addrs.empty() && tm_->shift_invariant();
         if (now.state != k.from_state || !shifted(k.from_addrs, now.addrs, shift) ||
-            !anchor_fits(runs[0], k.words.data(), k.words.size(), shift, free))
+            !anchor_fits(runs[0], k.words.data(), k.words.size(), shift, loop_free()))
             return false;
         loop_ = k;
-        loop_shift_ = shift;
-        loop_shift_set_ = !free;
+        loop_enter(shift);
+        return true;
+    }
+
+    // Whether the state at the last checkpoint holds no data address where addresses may move: a repeat may then
+    // lie anywhere (LoopStretch::free).
+    bool loop_free() const { return loop_points_.back().addrs.empty() && tm_->shift_invariant(); }
+
+    // Skipping loop_ from the anchor met now, the state's addresses moved by `shift` from the stretch's start.
+    void loop_enter(uint64_t shift) {
+        loop_shift_ = shift;  // the first repeat starts from the state moved by `shift`
+        loop_shift_set_ = !loop_.free;
         loop_events_ = false;
         loop_mode_ = LoopMode::skip;
         loop_release();
         loop_repeats_ = 0;
-        return true;
+    }
+
+    // Runs[0]'s shape becomes the anchor and a recording starts there; the stretch kept for it is taken at once
+    // where it starts from this state (loop_resume). Returns the runs taken, as loop_unit.
+    template <bool kTm, Timing kT>
+    size_t loop_anchor_at(const trace::Run* runs, size_t n) {
+        loop_anchor_ = runs[0].shape->id;
+        loop_met_ = r_.instructions;
+        loop_mode_ = LoopMode::record;
+        loop_tried_ = 0;
+        loop_armed_ = loop_point(true);
+        return loop_armed_ && loop_resume(runs) ? loop_skip<kTm, kT>(runs, n) : 0;
     }
 
     // The values of the runs held back that still lie in the reader's buffer, copied (the caller reads the next
@@ -1955,7 +1958,6 @@ private:
             } else {
                 // A stretch that repeated: kept, to be taken again when its anchor meets its state (loop_resume).
                 loop_kept_ = loop_;
-                loop_kept_valid_ = true;
             }
         }
         if (loop_held_.empty()) return;
@@ -2022,8 +2024,7 @@ private:
     std::vector<uint8_t> loop_bad_;    // per shape: times it was the anchor and differed from the stretch's start
     std::vector<uint8_t> loop_good_;   // per shape: an anchor whose stretch repeated
     size_t loop_at_ = 0, loop_word_at_ = 0;  // skip: runs of the stretch matched, and their words
-    LoopStretch loop_kept_;          // the last stretch that repeated (loop_resume)
-    bool loop_kept_valid_ = false;
+    LoopStretch loop_kept_;          // the last stretch that repeated (loop_resume; none: no runs)
     bool loop_aborting_ = false;     // loop_abort() times the runs it held back
     uint64_t loop_shift_ = 0;        // skip: how far this repeat's data addresses lie from the stretch's
     bool loop_shift_set_ = true;     // and whether that is known yet (LoopStretch::free: at its first address)

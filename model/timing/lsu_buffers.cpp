@@ -173,7 +173,7 @@ void LsuBuffers::split_addresses(uint64_t* w, size_t n, std::vector<uint64_t>& a
 void LsuBuffers::shift_addresses(uint64_t words) {
     for (unsigned i = 0; i < n_; ++i) buf_[i] += words;
     for (uint64_t c = cursor_ + 1; c < cursor_ + 9; ++c)
-        if (Slot* s = const_cast<Slot*>(at(c)); s && (s->store || s->load)) {
+        if (Slot* s = at(c); s && (s->store || s->load)) {
             s->lo += words;
             s->hi += words;
         }

@@ -113,6 +113,7 @@ private:
         const Slot& s = slots_[c & 7u];
         return s.c == c ? &s : nullptr;
     }
+    Slot* at(uint64_t c) { return const_cast<Slot*>(static_cast<const LsuBuffers*>(this)->at(c)); }
     void enter(uint64_t word) {  // a store's word enters the store buffer, unless an entry holds it (coalesces)
         for (unsigned k = 0; k < n_; ++k)
             if (buf_[k] == word) return;
