@@ -158,4 +158,11 @@ std::vector<std::string> split_list(const std::string& s) {
     return v;
 }
 
+namespace {
+char** saved_command_line = nullptr;
+}  // namespace
+
+void set_command_line(char** argv) { saved_command_line = argv; }
+char** command_line() { return saved_command_line; }
+
 }  // namespace pmusim::cli

@@ -43,6 +43,10 @@ const Platform* platform_from_args(std::string& name, const std::string& file, c
 // The platform's PMU built with its options, or nullptr with a message.
 std::unique_ptr<Pmu> make_pmu(const Platform& p, const PlatformOptions& opts, std::ostream& err);
 
+// The process's command line as main() received it (null-terminated): what systemc_exec.cpp passes on.
+void set_command_line(char** argv);
+char** command_line();
+
 // "a,b,c" -> {"a", "b", "c"}; empty -> {}.
 std::vector<std::string> split_list(const std::string& s);
 

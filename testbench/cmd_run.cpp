@@ -22,7 +22,7 @@
 #include "traces/convert.hpp"
 #include "traces/elf_symbols.hpp"
 #include "traces/native.hpp"
-#include "testbench/virtual_platform.hpp"
+#include "testbench/systemc_host.hpp"
 
 namespace pmusim::cli {
 

@@ -7,7 +7,7 @@
 
 #include "testbench/cli_common.hpp"
 #include "testbench/script_runner.hpp"
-#include "testbench/virtual_platform.hpp"
+#include "testbench/systemc_host.hpp"
 
 namespace pmusim::cli {
 

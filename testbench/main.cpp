@@ -9,6 +9,7 @@
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 
+#include "testbench/cli_common.hpp"
 #include "testbench/commands.hpp"
 #include "traces/message.hpp"
 
@@ -38,9 +39,11 @@ commands:
 
 }  // namespace
 
-// libsystemc's own main() calls sc_main; pmusim has its main() and starts the SystemC kernel itself where a
-// command needs it, so sc_main is never called.
+#ifdef PMUSIM_SYSTEMC_HOST
+// libsystemc's own main() calls sc_main; pmusim-systemc has its main() and starts the SystemC kernel itself where
+// a command needs it, so sc_main is never called.
 extern "C" int sc_main(int, char*[]) { return 2; }
+#endif
 
 namespace {
 
@@ -86,6 +89,7 @@ int dispatch(const std::vector<std::string>& args) {
 }  // namespace
 
 int main(int argc, char** argv) {
+    pmusim::cli::set_command_line(argv);
     std::vector<std::string> args(argv + 1, argv + argc);
     spdlog::set_default_logger(spdlog::stderr_color_mt("pmusim"));  // logs on stderr: stdout is the results
     spdlog::set_level(spdlog::level::warn);

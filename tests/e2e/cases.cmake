@@ -46,6 +46,9 @@ pmusim_case(vp_failing_setup 1 "FAIL" vp --platform cortex-a53 --setup ${E2E}/fa
 pmusim_case(script_vcd 0 "PMCCNTR_EL0 = 0x0000000000000400" script --vcd ${CMAKE_CURRENT_BINARY_DIR}/first-steps.vcd ${PROJECT_SOURCE_DIR}/testbench/samples/first-steps.pmus)
 pmusim_case(script_vcd_malformed 2 "malformed.pmus:4: error: unknown register" script --vcd ${CMAKE_CURRENT_BINARY_DIR}/malformed.vcd ${E2E}/malformed.pmus)
 pmusim_case(script_vcd_platform_change 2 "cannot change it" script --vcd ${CMAKE_CURRENT_BINARY_DIR}/change.vcd ${E2E}/platform_change.pmus)
+# The SystemC commands above ran in pmusim-systemc (testbench/systemc_host.hpp); pmusim itself does not load it.
+add_test(NAME e2e.systemc_host
+  COMMAND ${CMAKE_COMMAND} -DPMUSIM=$<TARGET_FILE:pmusim> -DWORK=${CMAKE_CURRENT_BINARY_DIR} -P ${E2E}/systemc_host.cmake)
 
 # Trace replay and conversion, on the real traces beside the checkout: skipped when they are absent (a clone
 # with no ../shared beside it still passes its whole suite).

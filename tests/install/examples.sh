@@ -25,4 +25,7 @@ c++ -std=c++17 -Wall -Wextra -Werror "$src/pmu_basics.cpp" -o "$work/pmu_basics_
 cc -Wall -Wextra -Werror "$src/c_scoreboard.c" -o "$work/c_scoreboard_pc" $(pkg-config --cflags --libs pmusim-c) \
    -Wl,-rpath,"$libdir"
 "$work/c_scoreboard_pc" | tail -1
+# The installed command hands its SystemC commands to libexec/pmusim/pmusim-systemc (testbench/systemc_host.hpp).
+"$prefix/bin/pmusim" vp --platform cortex-a53 --instructions 100 | grep -q "cortex-a53: 100 instructions in 100 cycles" \
+    || { echo "examples: the installed pmusim vp did not run"; exit 1; }
 echo "examples: all passed"
