@@ -15,6 +15,7 @@
 #include "isa/arm_classify.hpp"
 #include "isa/reg_use.hpp"
 #include "isa/rv32.hpp"
+#include "model/core/zeroed_table.hpp"
 #include "platforms/timing_params.hpp"
 
 namespace pmusim::replay {
@@ -339,7 +340,7 @@ private:
     std::vector<RegionCount> counts_;  // open_at_end doubles as "inside" while replaying
     bool inside_ = false, next_ = false;
     uint64_t instructions_ = 0, cycles_ = 0;
-    std::vector<uint64_t> totals_ = std::vector<uint64_t>(65536, 0);
+    ZeroedTable<uint64_t> totals_{65536};  // by event number (16 bits)
 };
 
 // --timing cpi1: one cycle per instruction leaves no cycle for a stall, so the timing model is built without its
@@ -353,7 +354,7 @@ timing::TimingParams without_stalls(timing::TimingParams t) {
 
 class Replayer {
 public:
-    Replayer(const Options& o, const Platform& p) : o_(o), p_(p), totals_(65536, 0), roi_(o.roi) {
+    Replayer(const Options& o, const Platform& p) : o_(o), p_(p), totals_(65536), roi_(o.roi) {
         if (o.pmu) {
             pmu_ = o.pmu;
         } else {
@@ -1991,7 +1992,7 @@ private:
     const trace::TraceReader* reader_ = nullptr;
     bool noted_values_ = false;
     uint64_t gpr_[32] = {};
-    std::vector<uint64_t> totals_;
+    ZeroedTable<uint64_t> totals_;  // by event number (16 bits)
     DecodeCache cache_;
     // A block body's data accesses for the block timing (kept: a MemRef array on the stack is built per call).
     std::vector<timing::MemRef> body_mem_ = std::vector<timing::MemRef>(Block::max * TraceRecord::max_mem);

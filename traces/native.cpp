@@ -2,6 +2,7 @@
 
 #include <cerrno>
 #include <array>
+#include <algorithm>
 #include <cstring>
 #include <stdexcept>
 #include <string>
@@ -295,6 +296,7 @@ public:
         std::memmove(buf_.data(), buf_.data() + pos_, avail());
         end_ -= pos_;
         pos_ = 0;
+        if (n > buf_.size()) buf_.resize(std::max(n, 2 * buf_.size()));  // a shape larger than the buffer
         while (end_ < n) {
             const size_t got = src_.read(reinterpret_cast<char*>(buf_.data()) + end_, buf_.size() - end_);
             if (got == 0) break;
@@ -312,7 +314,9 @@ public:
 
 private:
     ByteSource& src_;
-    std::vector<unsigned char> buf_ = std::vector<unsigned char>(size_t{1} << 20);
+    // 128 KiB: as fast to read() through as larger ones, and each 4 KiB page first touched is a page fault
+    // (docs/performance.md, "Process start-up").
+    std::vector<unsigned char> buf_ = std::vector<unsigned char>(size_t{128} << 10);
     size_t pos_ = 0, end_ = 0;
 };
 

@@ -403,7 +403,7 @@ void BranchPredictor::set_memo(bool on) {
     recording_ = false;
     if (!on || cfg_.direction != PredictorConfig::Direction::veer_el2 || cfg_.history_bits > 16 || veer_ras_.size() > 255)
         return;
-    memo_ = std::make_shared<std::vector<VeerMemo>>(memo_entries);
+    memo_ = std::make_shared<ZeroedTable<VeerMemo>>(memo_entries);
     sig_ = veer_table_sig();
 }
 

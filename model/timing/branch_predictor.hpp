@@ -10,6 +10,8 @@
 #include <memory>
 #include <vector>
 
+#include "model/core/zeroed_table.hpp"
+
 namespace pmusim::timing {
 
 // A multiply-xorshift mix of 64 bits (every input bit moves about half the output bits): the tables' signatures.
@@ -249,7 +251,7 @@ private:
     bool grouping_ = false;
     std::vector<Write> group_log_;  // the table writes since group_begin()
     static constexpr size_t memo_entries = 4096;
-    std::shared_ptr<std::vector<VeerMemo>> memo_;
+    std::shared_ptr<ZeroedTable<VeerMemo>> memo_;  // zero bytes: an empty entry (valid false)
     uint64_t sig_ = 0, memo_hits_ = 0;
     // The other predictors' counters and targets as a signature (loop_state): the XOR of a mix of each entry that
     // differs from its reset value, kept by conditional() and indirect().
