@@ -250,7 +250,10 @@ public:
 private:
     bool grouping_ = false;
     std::vector<Write> group_log_;  // the table writes since group_begin()
-    static constexpr size_t memo_entries = 4096;
+    // Entries of about 350 bytes each, direct-mapped by a hash: the VeeR probes and Dhrystone hit as often with 256
+    // as with 4,096, and a table spread over fewer pages misses the host's caches and TLB less (docs/performance.md,
+    // "Process start-up").
+    static constexpr size_t memo_entries = 1024;
     std::shared_ptr<ZeroedTable<VeerMemo>> memo_;  // zero bytes: an empty entry (valid false)
     uint64_t sig_ = 0, memo_hits_ = 0;
     // The other predictors' counters and targets as a signature (loop_state): the XOR of a mix of each entry that
