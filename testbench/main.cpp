@@ -19,6 +19,18 @@
 #include "testbench/commands.hpp"
 #include "traces/message.hpp"
 
+// A sanitizer brings its own allocator (gcc says so with __SANITIZE_ADDRESS__, clang with __has_feature).
+#if defined(__SANITIZE_ADDRESS__)
+#define PMUSIM_SANITIZED 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(memory_sanitizer) || __has_feature(thread_sanitizer)
+#define PMUSIM_SANITIZED 1
+#endif
+#endif
+#ifndef PMUSIM_SANITIZED
+#define PMUSIM_SANITIZED 0
+#endif
+
 namespace {
 
 constexpr const char* usage = R"(usage: pmusim [-v|--verbose] [--quiet] [--version] COMMAND [ARGS] [--help]
@@ -92,10 +104,6 @@ int dispatch(const std::vector<std::string>& args) {
     return 2;
 }
 
-}  // namespace
-
-namespace {
-
 // The heap in transparent huge pages. Every 4 KiB page a process touches first is a page fault, about 11 us on the
 // virtual machines pmusim is measured on: a replay that builds 8 MiB of plans and recordings spent 20 ms in them,
 // as long as its replay. Linux maps a region advised MADV_HUGEPAGE (where transparent huge pages are "madvise",
@@ -104,7 +112,7 @@ namespace {
 // than from mmap of their own. Nothing changes but where memory comes from; where the heap is not glibc's brk heap
 // (a sanitizer's or valgrind's allocator) or the advice is refused, nothing is done.
 void heap_in_huge_pages() {
-#if !defined(__SANITIZE_ADDRESS__)
+#if !PMUSIM_SANITIZED
     constexpr size_t huge = size_t{2} << 20;
     if (mallopt(M_MMAP_THRESHOLD, 32 << 20) != 1 || mallopt(M_TOP_PAD, 64 << 20) != 1 ||
         mallopt(M_TRIM_THRESHOLD, 128 << 20) != 1)
