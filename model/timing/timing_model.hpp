@@ -408,6 +408,9 @@ public:
     // skip_loop() moves them on by `shift`.
     static constexpr uint64_t loop_shift_unit = 16;
     bool shift_invariant() const { return !l1d_ && !dtlb_; }
+    // Whether any cache or TLB is modelled: a stretch repeated from its hits alone (skip_loop) is then exact only
+    // right after it was timed, when the lines it touches are the most recent, in its own order.
+    bool has_caches() const { return l1d_ || l1i_ || l2_ || itlb_ || dtlb_ || main_tlb_; }
     bool same_data_kind(uint64_t a, uint64_t b) const;
     LoopMarks loop_marks() const;
     static bool loop_hits_only(const LoopMarks& from, const LoopMarks& to);
