@@ -1848,10 +1848,6 @@ private:
     // the runs that follow are compared with it, as after loop_take.
     bool loop_resume(const trace::Run* runs) {
         const LoopStretch& k = loop_kept_;
-        // Not where caches are modelled: since the kept stretch last ran, other code may have evicted its lines or
-        // made other lines of their sets more recent, and its repeats count hits and leave the LRU order as it is
-        // (TimingModel::skip_loop). The recorded stretches are exact because they repeat at once.
-        if (tm_->has_caches()) return false;
         if (k.shapes.empty() || k.anchor != loop_anchor_ || loop_points_.empty()) return false;
         const LoopPoint& now = loop_points_.back();
         uint64_t shift = 0;
@@ -1960,8 +1956,11 @@ private:
                 ++loop_bad_[loop_anchor_];  // after two such, never an anchor again
                 loop_mode_ = LoopMode::wait;
                 if (++loop_anchors_ >= loop_tries) loop_give_up();
-            } else {
+            } else if (!tm_->has_caches()) {
                 // A stretch that repeated: kept, to be taken again when its anchor meets its state (loop_resume).
+                // Not where caches are modelled: by then other code may have evicted its lines or made other lines
+                // of their sets more recent, and its repeats count hits and leave the LRU order as it is
+                // (TimingModel::skip_loop). The recorded stretches are exact because they repeat at once.
                 loop_kept_ = loop_;
             }
         }

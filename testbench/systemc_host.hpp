@@ -1,7 +1,7 @@
 // The commands that run under SystemC: `pmusim vp`, `pmusim run --vcd` and `pmusim script --vcd/--plot`.
 //
-// libsystemc costs about 15 ms at every process start (its static constructors fill megabytes of pools), which
-// is more than replaying ten million instructions. So the `pmusim` command does not link it: these entry points
+// libsystemc costs about 15 ms at every process start (its static constructors fill megabytes of pools), as long
+// as replaying about three million instructions. So the `pmusim` command does not link it: these entry points
 // are defined twice, by the SystemC host (virtual_platform.cpp, linked into `pmusim-systemc`) and by
 // systemc_exec.cpp (linked into `pmusim`), which replaces the process with `pmusim-systemc` and the same command
 // line. Both programs are built from main.cpp and run the same commands (docs/systemc.md).
