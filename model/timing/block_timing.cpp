@@ -417,14 +417,21 @@ uint64_t TimingModel::record_body(BlockMemo& m, const MemRef* mem, const uint8_t
 // timed() does not touch. Each goes to the next instruction: the fall-through, or (taken) its target.
 void TimingModel::predict_inner(const BlockMemo& m, EventBatch& b) {
     if (inner_flush_.size() < m.inner_.size()) inner_flush_.resize(m.inner_.size());
+    uint64_t counted = 0;  // counted_branch()es: their predictable event added once
     for (size_t k = 0; k < m.inner_.size(); ++k) {
         const size_t i = m.inner_[k];
         const isa::RetiredInsn& in = m.insns_[i];
         uint64_t next = m.pcs_[i] + m.sizes_[i];
         if ((in.branch & isa::br_taken) && !in.cond_failed && (i + 1 < m.pcs_.size() || m.after_))
             next = i + 1 < m.pcs_.size() ? m.pcs_[i + 1] : m.after_;
-        inner_flush_[k] = predict(in, m.pcs_[i], m.sizes_[i], next, b);
+        if (counted_branch(in)) {
+            inner_flush_[k] = predict_counted(in, m.pcs_[i], m.sizes_[i], next, b);
+            ++counted;
+        } else {
+            inner_flush_[k] = predict_other(in, m.pcs_[i], m.sizes_[i], next, b);
+        }
     }
+    if (counted && p_.ev_predictable != no_event) b.add(p_.ev_predictable, counted);
 }
 
 uint64_t TimingModel::step_block(BlockMemo& m, const MemRef* mem, const uint8_t* n_mem, EventBatch& b) {

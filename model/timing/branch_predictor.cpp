@@ -20,30 +20,19 @@ BranchPredictor::BranchPredictor(const PredictorConfig& c)
     for (size_t i = 0; i < slot_memos; ++i) slot_memo_[i].end = ((i + 1) % slot_memos) << 1;
 }
 
-bool BranchPredictor::conditional(uint64_t pc, uint64_t target, bool taken) {
+// conditional() where the counters' inline path (counted) does not apply: prediction off, a fixed direction, or
+// a table under another direction's name.
+bool BranchPredictor::conditional_other(uint64_t pc, uint64_t target, bool taken) {
     if (!cfg_.enabled) return taken;  // prediction off: every branch is predicted not taken
-    bool predicted = false;
     switch (cfg_.direction) {
-        case PredictorConfig::Direction::not_taken: predicted = false; break;
-        case PredictorConfig::Direction::btfn: predicted = target < pc; break;
+        case PredictorConfig::Direction::not_taken: return taken;
+        case PredictorConfig::Direction::btfn: return (target < pc) != taken;
         case PredictorConfig::Direction::bimodal:
         case PredictorConfig::Direction::gshare:
-        case PredictorConfig::Direction::veer_el2: {  // the timing model calls veer() instead
-            const uint64_t mask = counters_.size() - 1;
-            uint64_t idx = pc >> 1;
-            if (cfg_.direction == PredictorConfig::Direction::gshare) idx ^= s_.history;
-            uint8_t& c = counters_[idx & mask];
-            predicted = c >= 2;
-            const uint8_t was = c;
-            if (taken && c < 3) ++c;
-            if (!taken && c > 0) --c;
-            // The tables' signature (loop_state): an entry's mix out, its new value's in.
-            if (c != was) plain_sig_ ^= mix64((idx & mask) << 2 | was) ^ mix64((idx & mask) << 2 | c);
-            if (cfg_.history_bits) s_.history = ((s_.history << 1) | (taken ? 1u : 0u)) & hmask_;
-            break;
-        }
+        case PredictorConfig::Direction::veer_el2:  // the timing model calls veer() instead
+            return counted(pc, taken);
     }
-    return predicted != taken;
+    return taken;
 }
 
 bool BranchPredictor::indirect(uint64_t pc, uint64_t target, bool is_return) {

@@ -46,7 +46,11 @@ public:
     explicit BranchPredictor(const PredictorConfig& c);
 
     // A conditional branch at `pc` to `target` that was or was not taken: true when mispredicted.
-    bool conditional(uint64_t pc, uint64_t target, bool taken);
+    bool conditional(uint64_t pc, uint64_t target, bool taken) {
+        if (cfg_.enabled && (cfg_.direction == PredictorConfig::Direction::bimodal || cfg_.direction == PredictorConfig::Direction::gshare))
+            return counted(pc, taken);
+        return conditional_other(pc, target, taken);
+    }
     // An indirect jump at `pc` that went to `target`: true when mispredicted. Returns use the return stack
     // when there is one.
     bool indirect(uint64_t pc, uint64_t target, bool is_return);
@@ -101,6 +105,23 @@ public:
     static constexpr size_t max_group_writes = 32;
 
 private:
+    // conditional() with a table of 2-bit counters (bimodal, gshare), prediction on: inline, the common case.
+    bool counted(uint64_t pc, bool taken) {
+        const uint64_t mask = counters_.size() - 1;
+        uint64_t idx = pc >> 1;
+        if (cfg_.direction == PredictorConfig::Direction::gshare) idx ^= s_.history;
+        idx &= mask;
+        uint8_t& c = counters_[idx];
+        const uint8_t was = c;
+        const bool predicted = was >= 2;
+        if (taken && was < 3) c = static_cast<uint8_t>(was + 1);
+        if (!taken && was > 0) c = static_cast<uint8_t>(was - 1);
+        // The tables' signature (loop_state): an entry's mix out, its new value's in.
+        if (c != was) plain_sig_ ^= mix64(idx << 2 | was) ^ mix64(idx << 2 | c);
+        if (cfg_.history_bits) s_.history = ((s_.history << 1) | (taken ? 1u : 0u)) & hmask_;
+        return predicted != taken;
+    }
+    bool conditional_other(uint64_t pc, uint64_t target, bool taken);
     PredictorConfig cfg_;
     std::vector<uint8_t> counters_;
     std::vector<uint64_t> targets_;

@@ -30,7 +30,9 @@ uint32_t trap_entry(uint32_t mstatus) { return (mstatus & ~0x88u) | ((mstatus & 
 
 }  // namespace
 
-TimingModel::TimingModel(const TimingParams& p) : p_(p), bp_(p.predictor), seen_target_(1024, 0) {
+TimingModel::TimingModel(const TimingParams& p)
+    : p_(p), bp_(p.predictor), seen_target_(1024, 0) {
+    plain_predictor_ = p.predictor.direction != PredictorConfig::Direction::veer_el2;
     if (p.fetch_queue > fetched_.size()) throw std::invalid_argument("timing: fetch_queue is at most 4");
     if (p.store_buffer > 8 || p.bus_buffer > 8) throw std::invalid_argument("timing: store_buffer and bus_buffer are at most 8");
     if (p.store_buffer) {
@@ -193,7 +195,7 @@ void TimingModel::predict_grouped(BlockMemo& m, const BlockTail* t, EventBatch& 
 
 // Branches: direction for conditional ones (an A32/T32 branch whose condition failed is one not taken), target
 // for indirect ones. Only the predictor's state is read and written here, and only prediction events are added.
-unsigned TimingModel::predict(const isa::RetiredInsn& insn, uint64_t pc, unsigned size, uint64_t next_pc, EventBatch& b) {
+unsigned TimingModel::predict_other(const isa::RetiredInsn& insn, uint64_t pc, unsigned size, uint64_t next_pc, EventBatch& b) {
     const bool taken = (insn.branch & isa::br_taken) && !insn.cond_failed;
     const bool conditional = (insn.branch & isa::br_conditional) || insn.cond_failed;
     if (p_.predictor.direction == PredictorConfig::Direction::veer_el2) {
@@ -241,7 +243,10 @@ unsigned TimingModel::predict(const isa::RetiredInsn& insn, uint64_t pc, unsigne
         if (bp_.enabled() && p_.predictor.ras_depth) emit(b, p_.ev_ras_push);
     }
     if (predictable) emit(b, p_.ev_predictable);
-    if (!mispredicted) return 0;
+    return mispredicted ? mispredicted_flush(b) : 0;
+}
+
+unsigned TimingModel::mispredicted_flush(EventBatch& b) {
     emit(b, p_.ev_mispredict);
     if (p_.flush_fetch_stall) emit(b, p_.ev_fetch_stall, p_.flush_fetch_stall);
     if (p_.wrong_path) {

@@ -462,7 +462,36 @@ private:
     static bool pairs(isa::InsnClass older, isa::InsnClass younger);
     // step() in two: a branch's prediction (the predictor's state and events alone; returns the flush's cycles,
     // 0 when none), then the timing, which depends on the prediction only through those cycles.
-    unsigned predict(const isa::RetiredInsn& insn, uint64_t pc, unsigned size, uint64_t next_pc, EventBatch& b);
+    // A conditional direct branch that is not a call, its condition not failed, with a predictor of counters (not
+    // VeeR EL2's), the common case, inline; predict_other() the rest. The same rules (predict_other's comments).
+    unsigned predict(const isa::RetiredInsn& insn, uint64_t pc, unsigned size, uint64_t next_pc, EventBatch& b) {
+        if (!counted_branch(insn)) return predict_other(insn, pc, size, next_pc, b);
+        const unsigned flush = predict_counted(insn, pc, size, next_pc, b);
+        if (p_.ev_predictable != no_event) b.add(p_.ev_predictable);
+        return flush;
+    }
+    bool counted_branch(const isa::RetiredInsn& insn) const {
+        constexpr uint8_t other = isa::br_register | isa::br_call | isa::br_exc_return;
+        return plain_predictor_ && (insn.branch & isa::br_conditional) && !(insn.branch & other) && !insn.cond_failed;
+    }
+    // predict() of a counted_branch() but for its event (predictable: the caller adds it).
+    __attribute__((always_inline)) unsigned predict_counted(const isa::RetiredInsn& insn, uint64_t pc, unsigned size,
+                                                            uint64_t next_pc, EventBatch& b) {
+        const bool taken = insn.branch & isa::br_taken;
+        // The target last seen taken stands in for an untaken one's (predict_other: a trace shows it only when taken).
+        const size_t si = (pc >> 1) & (seen_target_.size() - 1);
+        uint64_t& seen = seen_target_[si];
+        if (taken && seen != next_pc) {
+            seen_sig_ ^= mix64(seen ^ mix64(si)) ^ mix64(next_pc ^ mix64(si));
+            seen = next_pc;
+        }
+        const bool mispredicted = bp_.conditional(pc, taken ? next_pc : (seen ? seen : pc + size), taken);
+        return mispredicted ? mispredicted_flush(b) : 0;
+    }
+    unsigned predict_other(const isa::RetiredInsn& insn, uint64_t pc, unsigned size, uint64_t next_pc, EventBatch& b);
+    // A misprediction's events and the flush's cycles (a plain predictor's).
+    unsigned mispredicted_flush(EventBatch& b);
+    bool plain_predictor_ = false;  // p_.predictor.direction is not VeeR EL2's
     uint64_t timed(const isa::RetiredInsn& insn, uint64_t pc, unsigned size, const MemRef* mem, unsigned n_mem,
                    EventBatch& b, unsigned flush);
     // The block timing (model/timing/block_timing.cpp).
