@@ -29,6 +29,8 @@ void TimingModel::prepare(BlockMemo& m, const uint8_t* n_mem) const {
     m.inner_.clear();
     for (size_t i = 0; i < n; ++i)
         if (m.insns_[i].branch) m.inner_.push_back(static_cast<uint32_t>(i));
+    m.inner_at_.clear();
+    for (const uint32_t i : m.inner_) m.inner_at_.push_back({m.pcs_[i], m.inner_next(i), i, m.sizes_[i], counted_branch(m.insns_[i])});
     if (m.inner_.size() > BlockMemo::max_inner) return;
     if (n == 0 || n > BlockMemo::max_insns || m.total_mem_ > 4 * BlockMemo::max_insns) return;
     const uint64_t pc0 = m.pcs_[0];
@@ -416,19 +418,18 @@ uint64_t TimingModel::record_body(BlockMemo& m, const MemRef* mem, const uint8_t
 // The body's branches predicted in order, before it is timed: predict() reads and writes only the predictor, which
 // timed() does not touch. Each goes to the next instruction: the fall-through, or (taken) its target.
 void TimingModel::predict_inner(const BlockMemo& m, EventBatch& b) {
-    if (inner_flush_.size() < m.inner_.size()) inner_flush_.resize(m.inner_.size());
+    const size_t n = m.inner_at_.size();
+    if (inner_flush_.size() < n) inner_flush_.resize(n);
+    unsigned* flush = inner_flush_.data();
     uint64_t counted = 0;  // counted_branch()es: their predictable event added once
-    for (size_t k = 0; k < m.inner_.size(); ++k) {
-        const size_t i = m.inner_[k];
-        const isa::RetiredInsn& in = m.insns_[i];
-        uint64_t next = m.pcs_[i] + m.sizes_[i];
-        if ((in.branch & isa::br_taken) && !in.cond_failed && (i + 1 < m.pcs_.size() || m.after_))
-            next = i + 1 < m.pcs_.size() ? m.pcs_[i + 1] : m.after_;
-        if (counted_branch(in)) {
-            inner_flush_[k] = predict_counted(in, m.pcs_[i], m.sizes_[i], next, b);
+    for (size_t k = 0; k < n; ++k) {
+        const BlockMemo::InnerBranch& x = m.inner_at_[k];
+        const isa::RetiredInsn& in = m.insns_[x.i];
+        if (x.counted) {
+            flush[k] = predict_counted(in, x.pc, x.size, x.next, b);
             ++counted;
         } else {
-            inner_flush_[k] = predict_other(in, m.pcs_[i], m.sizes_[i], next, b);
+            flush[k] = predict_other(in, x.pc, x.size, x.next, b);
         }
     }
     if (counted && p_.ev_predictable != no_event) b.add(p_.ev_predictable, counted);

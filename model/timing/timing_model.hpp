@@ -238,7 +238,10 @@ public:
     }
     // The address of the instruction after the body (the block's last): where a taken branch that ends the body
     // goes. Without it, a body's branches are taken to fall through.
-    void set_after(uint64_t pc) { after_ = pc; }
+    void set_after(uint64_t pc) {
+        after_ = pc;
+        for (InnerBranch& x : inner_at_) x.next = inner_next(x.i);
+    }
     size_t size() const { return body_; }  // the body's instructions
     bool has_tail() const { return has_tail_; }
     // The caller gives the same access counts (n_mem) at every execution: they are not compared with the first's.
@@ -311,6 +314,22 @@ private:
     bool prepared_ = false, usable_ = false, fetch_path_ = false, has_div_ = false, fixed_counts_ = false;
     uint32_t live_in_ = 0;  // registers read before the body writes them
     std::vector<uint32_t> inner_;  // the body's branches, in order (prepare)
+    // The same with what predict_inner() hands predict() for each: its address, size and successor (inner_next),
+    // and whether it is a counted_branch().
+    struct InnerBranch {
+        uint64_t pc, next;
+        uint32_t i;
+        uint8_t size;
+        bool counted;
+    };
+    std::vector<InnerBranch> inner_at_;
+    // Where the branch at i goes: the next instruction, or taken the one after it in the body, or after_.
+    uint64_t inner_next(uint32_t i) const {
+        const isa::RetiredInsn& in = insns_[i];
+        if ((in.branch & isa::br_taken) && !in.cond_failed && (i + 1 < pcs_.size() || after_))
+            return i + 1 < pcs_.size() ? pcs_[i + 1] : after_;
+        return pcs_[i] + sizes_[i];
+    }
     uint64_t after_ = 0;  // set_after (0: none)
     // The predictions of the body's branches and its tail from one predictor state (TimingModel::predict_body):
     // the key (the predictor's state words, the body's exit address, the tail's address, successor and kind), the
