@@ -975,7 +975,7 @@ private:
                           r.isa != recs[i].isa))
                 break;
             const Decoded& d = cache_.get(r.encoding, r.isa, r.size);
-            if (d.is_csr || d.is_sysreg || !d.retires) break;
+            if (d.is_csr || (d.is_sysreg && !plain_sysreg(d)) || !d.retires) break;
             b->keys.push_back(record_key(r));
             b->insns.push_back(d.insn);
             b->kinds.push_back(d.kind);
@@ -1353,6 +1353,12 @@ private:
         batch_.cycles += cycles;
         p_.retire(insn, 1, batch_);
         if (reg) flush();
+    }
+
+    // A system-register access that sysreg() retires as any other instruction: none of the PMU's registers (say
+    // TPIDR_EL0, DCZID_EL0), and not SCTLR (whose Z bit some platforms follow). A block may go on through it.
+    bool plain_sysreg(const Decoded& d) const {
+        return !(d.space == EncodingSpace::cp15 && d.key == sctlr_key_) && pmu_->bank().find(d.space, d.key) == nullptr;
     }
 
     // A CSR instruction at its point in the trace (the traced program programs its own PMU).

@@ -215,6 +215,7 @@ struct Isa {
     uint32_t alu, alu_compressed, load, store, mul, cond_branch, call, ret;
     uint32_t pmu_read, pmu_write, pmu_enable;  // a counter read into register 14/3, writes from register 15/4/5
     unsigned read_rd, write_rs, enable_rs;
+    uint32_t other_sysreg;  // a read of a system register that is none of the PMU's (0: none)
     uint32_t enable_value, event_value;
     bool conditional_execution;  // A32: any instruction may fail its condition
 };
@@ -223,17 +224,17 @@ struct Isa {
 // csrr a4,mhpmcounter3; csrw mhpmevent3,a5; csrw mcountinhibit,x0 (all counting) - RISC-V unprivileged and
 // privileged ISA encodings.
 const Isa rv32{IsaState::rv32, "veer-el2", 0x00150513u, 0x0505u, 0x00062583u, 0x00B62223u, 0x02B50533u,
-               0x00D51063u, 0x000000EFu, 0x00008067u, 0xB0302773u, 0x32379073u, 0x32001073u, 14, 15, 0,
+               0x00D51063u, 0x000000EFu, 0x00008067u, 0xB0302773u, 0x32379073u, 0x32001073u, 14, 15, 0, 0,
                0, 4 /* VeeR EL2 event 4: instructions committed */, false};
 // A64: add x0,x0,#1; ldr x1,[x2]; str x1,[x2,#8]; b.ne; bl; ret; mrs x3,pmccntr_el0; msr pmcr_el0,x4;
-// msr pmcntenset_el0,x5 (ARM ARM C6).
+// msr pmcntenset_el0,x5; mrs x3,tpidr_el0 (ARM ARM C6).
 const Isa a64{IsaState::a64, "cortex-a53", 0x91000400u, 0, 0xF9400041u, 0xF9000441u, 0x9B017C00u, 0x54000001u,
-              0x94000000u, 0xD65F03C0u, 0xD53B9D03u, 0xD51B9C04u, 0xD51B9C25u, 3, 4, 5,
+              0x94000000u, 0xD65F03C0u, 0xD53B9D03u, 0xD51B9C04u, 0xD51B9C25u, 3, 4, 5, 0xD53BD043u,
               0x8000000Fu, 1 /* PMCR.E */, false};
 // A32: add r0,r0,#1; ldr r1,[r2]; str r1,[r2,#4]; mul r0,r1,r0; bne; bl; bx lr; mrc PMCCNTR into r3;
-// mcr PMCR from r4; mcr PMCNTENSET from r5 (ARM ARM v7 A8, B4.1.117).
+// mcr PMCR from r4; mcr PMCNTENSET from r5; mrc TPIDRURO into r3 (ARM ARM v7 A8, B4.1.117, B4.1.150).
 const Isa a32{IsaState::a32, "cortex-a7", 0xE2800001u, 0, 0xE5921000u, 0xE5821004u, 0xE0000091u, 0x1A000000u,
-              0xEB000000u, 0xE12FFF1Eu, 0xEE193F1Du, 0xEE094F1Cu, 0xEE094F3Cu, 3, 4, 5,
+              0xEB000000u, 0xE12FFF1Eu, 0xEE193F1Du, 0xEE094F1Cu, 0xEE094F3Cu, 3, 4, 5, 0xEE1D3F70u,
               0x8000000Fu, 1, true};
 
 std::vector<TraceRecord> generate(const Isa& isa, unsigned seed, size_t count) {
@@ -243,7 +244,8 @@ std::vector<TraceRecord> generate(const Isa& isa, unsigned seed, size_t count) {
     struct Insn {
         uint32_t enc;
         uint8_t size;
-        int role;  // 0 alu, 1 load, 2 store, 3 mul, 4 pmu read, 5 pmu write, 6 enable, 7 branch, 8 call, 9 ret
+        int role;  // 0 alu, 1 load, 2 store, 3 mul, 4 pmu read, 5 pmu write, 6 enable, 7 branch, 8 call, 9 ret,
+                   // 10 another system register's read
     };
     // 24 blocks of 1-12 instructions at consecutive addresses.
     std::vector<std::vector<Insn>> blocks(24);
@@ -261,6 +263,7 @@ std::vector<TraceRecord> generate(const Isa& isa, unsigned seed, size_t count) {
             else if (r < 43) in = {isa.pmu_read, 4, 4};
             else if (r < 44) in = {isa.pmu_write, 4, 5};
             else if (r < 45) in = {isa.pmu_enable, 4, 6};
+            else if (r < 47 && isa.other_sysreg) in = {isa.other_sysreg, 4, 10};
             else if (r < 60 && isa.alu_compressed) in = {isa.alu_compressed, 2, 0};
             b.push_back(in);
             pc += in.size;
@@ -300,6 +303,7 @@ std::vector<TraceRecord> generate(const Isa& isa, unsigned seed, size_t count) {
         }
         if (in.role == 0 && coin(30)) r.add_reg(trace::RegKind::gpr, static_cast<uint16_t>(rnd(16)), rng());
         if (in.role == 4) r.add_reg(trace::RegKind::gpr, static_cast<uint16_t>(isa.read_rd), rnd(4) ? time : rng());
+        if (in.role == 10) r.add_reg(trace::RegKind::gpr, 3, 0x7FF0001000u);
         // The values the PMU writes take come from the register file.
         if (in.role == 5) {
             out.push_back(r);  // first an instruction that sets the source register
