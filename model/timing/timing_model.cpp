@@ -30,8 +30,7 @@ uint32_t trap_entry(uint32_t mstatus) { return (mstatus & ~0x88u) | ((mstatus & 
 
 }  // namespace
 
-TimingModel::TimingModel(const TimingParams& p)
-    : p_(p), bp_(p.predictor), seen_target_(1024, 0) {
+TimingModel::TimingModel(const TimingParams& p) : p_(p), bp_(p.predictor), seen_target_(1024, 0) {
     plain_predictor_ = p.predictor.direction != PredictorConfig::Direction::veer_el2;
     if (p.fetch_queue > fetched_.size()) throw std::invalid_argument("timing: fetch_queue is at most 4");
     if (p.store_buffer > 8 || p.bus_buffer > 8) throw std::invalid_argument("timing: store_buffer and bus_buffer are at most 8");
