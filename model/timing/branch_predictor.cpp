@@ -21,7 +21,8 @@ BranchPredictor::BranchPredictor(const PredictorConfig& c)
 }
 
 // conditional() where the counters' inline path (counted) does not apply: prediction off, a fixed direction, or
-// a table under another direction's name.
+// veer_el2's table (the timing model calls veer() instead). Bimodal and gshare with prediction on
+// never come here: conditional() takes counted() for them.
 bool BranchPredictor::conditional_other(uint64_t pc, uint64_t target, bool taken) {
     if (!cfg_.enabled) return taken;  // prediction off: every branch is predicted not taken
     switch (cfg_.direction) {
@@ -29,7 +30,7 @@ bool BranchPredictor::conditional_other(uint64_t pc, uint64_t target, bool taken
         case PredictorConfig::Direction::btfn: return (target < pc) != taken;
         case PredictorConfig::Direction::bimodal:
         case PredictorConfig::Direction::gshare:
-        case PredictorConfig::Direction::veer_el2:  // the timing model calls veer() instead
+        case PredictorConfig::Direction::veer_el2:
             return counted(pc, taken);
     }
     return taken;
