@@ -524,7 +524,10 @@ private:
         const trace::Run* runs = nullptr;
         const trace::RunShape* held = nullptr;
         std::vector<unsigned char> held_values;
-        if (kTm && o_.repeat_stretches && kT != Timing::trace) loop_mode_ = LoopMode::wait;
+        if (kTm && o_.repeat_stretches && kT != Timing::trace) {
+            loop_mode_ = LoopMode::wait;
+            tm_->loop_journal(true);  // stretches that refill lines, compared set by set (loop_same_caches)
+        }
         for (size_t n; (n = reader.next_runs(runs)) != 0;) {
             const uint64_t before = r_.records;
             if (held) {
@@ -1585,6 +1588,13 @@ private:
         if (!ok) {
             loop_armed_ = false;  // not replayable from values: again from the anchor's next execution
             loop_events_ = false;
+            if (loop_sparse_gap_) {
+                // A sparse anchor's stretch would hold such a run each time, and so would any other anchor's with
+                // the same gap (another run of the same iteration): none again.
+                loop_sparse_hopeless_.push_back(loop_sparse_gap_);
+                loop_sparse_failed();
+                loop_mode_ = LoopMode::wait;
+            }
         } else if (loop_log_shapes_.size() > loop_max_runs) {
             loop_give_up();
         }
@@ -1592,12 +1602,49 @@ private:
 
     // No anchor for a while: after too many tries with one, or a stretch too long.
     void loop_give_up() {
+        loop_sparse_failed();
         loop_mode_ = LoopMode::wait;
         loop_armed_ = false;
         loop_events_ = false;
         loop_anchors_ = 0;
         loop_wait_until_ = r_.instructions + loop_backoff_;
         loop_backoff_ = std::min<uint64_t>(loop_backoff_ * 2, uint64_t{1} << 24);
+    }
+
+    // Sparse anchors: a run met again after exactly as many instructions as the time before, more than
+    // loop_patience (the head of an outer loop whose iterations are alike, the start of a program traced again and
+    // again), where the stretches of other anchors repeated less than half of that gap. It becomes the anchor at
+    // once (not while a stretch repeats), its stretch one gap long, spanning the inner loops between: where the
+    // iterations are alike they leave the state words as they found them, and the caches too where every set the
+    // stretch accesses ends as it started (TimingModel::loop_same_caches).
+    static constexpr unsigned loop_sparse_tries = 2;            // checkpoints without a stretch before giving it up
+    static constexpr uint64_t loop_sparse_backoff0 = uint64_t{1} << 20;  // instructions without one after that
+    bool loop_sparse(uint32_t id) {
+        if (id >= loop_last_.size()) {
+            loop_last_.resize(id + 1, 0);
+            loop_gap_.resize(id + 1, 0);
+            loop_last_repeated_.resize(id + 1, 0);
+        }
+        const uint64_t at = r_.instructions + 1, last = loop_last_[id];  // 0: never met
+        const uint64_t gap = last ? at - last : 0;
+        const bool again = gap > loop_patience && gap == loop_gap_[id];
+        // Where the inner stretches repeated most of the gap already, they are kept (one anchor at a time).
+        const uint64_t repeated = r_.repeated_instructions - loop_last_repeated_[id];
+        loop_last_[id] = at;
+        loop_gap_[id] = gap;
+        loop_last_repeated_[id] = r_.repeated_instructions;
+        if (!again || repeated * 2 > gap || r_.instructions < loop_sparse_until_) return false;
+        if (std::find(loop_sparse_hopeless_.begin(), loop_sparse_hopeless_.end(), gap) != loop_sparse_hopeless_.end()) return false;
+        if (loop_mode_ == LoopMode::record && loop_sparse_gap_) return false;  // one already (its meetings: record)
+        return id >= loop_bad_.size() || loop_bad_[id] < 2;
+    }
+    unsigned loop_max_tries() const { return loop_sparse_gap_ ? loop_sparse_tries : loop_tries; }
+    // A sparse anchor given up (no stretch found, or its stretch differed at once): none for a while.
+    void loop_sparse_failed() {
+        if (!loop_sparse_gap_) return;
+        loop_sparse_gap_ = 0;
+        loop_sparse_until_ = r_.instructions + loop_sparse_backoff_;
+        loop_sparse_backoff_ = std::min<uint64_t>(loop_sparse_backoff_ * 2, uint64_t{1} << 32);
     }
 
     // A checkpoint now (the anchor met): false where the model's state cannot be put in words. `first`: the
@@ -1614,7 +1661,8 @@ private:
         pt.state.reserve(loop_points_.empty() ? 64 : loop_points_.back().state.size());
         if (!tm_->loop_state(pt.state, &pt.addrs)) return false;
         pt.state.push_back(priv_);
-        pt.marks = tm_->loop_marks();
+        pt.marks = tm_->loop_mark();
+        if (first) tm_->loop_forget(pt.marks);
         pt.runs = loop_log_shapes_.size();
         pt.words = loop_log_words_.size();
         pt.instructions = r_.instructions;
@@ -1626,6 +1674,7 @@ private:
         if (loop_points_.size() == loop_period + 1) {  // the oldest goes, with its part of the log
             loop_points_.erase(loop_points_.begin());
             const LoopPoint& o = loop_points_.front();
+            tm_->loop_forget(o.marks);
             const size_t dr = o.runs, dw = o.words;
             loop_log_shapes_.erase(loop_log_shapes_.begin(), loop_log_shapes_.begin() + static_cast<std::ptrdiff_t>(dr));
             loop_log_words_.erase(loop_log_words_.begin(), loop_log_words_.begin() + static_cast<std::ptrdiff_t>(dw));
@@ -1687,6 +1736,8 @@ private:
         // next anchor after them starts again.
         if (loop_aborting_) return 0;
         const uint32_t id = runs[0].shape->id;
+        if ((loop_mode_ == LoopMode::wait || loop_mode_ == LoopMode::record) && loop_sparse(id))
+            return loop_anchor_at<kTm, kT>(runs, n, loop_gap_[id]);
         switch (loop_mode_) {
             case LoopMode::off:
                 return 0;
@@ -1701,11 +1752,13 @@ private:
             case LoopMode::record: {
                 if (id != loop_anchor_) {
                     // A loop that has ended while another whose stretches repeated runs (two loops in turn): that
-                    // one's run, once the anchor has not been met for a stretch's length.
-                    if (id < loop_good_.size() && loop_good_[id] && r_.instructions - loop_met_ > loop_min)
+                    // one's run, once the anchor has not been met for a stretch's length (a sparse anchor keeps
+                    // its turn: the inner loops run between its meetings).
+                    if (!loop_sparse_gap_ && id < loop_good_.size() && loop_good_[id] && r_.instructions - loop_met_ > loop_min)
                         return loop_anchor_at<kTm, kT>(runs, n);
                     // The anchor not met again for long (a loop that has ended): another, the next hot run.
-                    if (r_.instructions - loop_met_ > loop_patience) {
+                    if (r_.instructions - loop_met_ > (loop_sparse_gap_ ? 2 * loop_sparse_gap_ : loop_patience)) {
+                        loop_sparse_failed();
                         loop_mode_ = LoopMode::wait;
                         loop_armed_ = loop_events_ = false;
                         if (++loop_anchors_ >= loop_tries) loop_give_up();
@@ -1716,7 +1769,8 @@ private:
                 if (!loop_armed_) {
                     // The model's state cannot be put in words here (the D-bus buffer holds a store, say): another
                     // anchor, the next hot run.
-                    if (!(loop_armed_ = loop_point(true)) && ++loop_tried_ >= loop_tries) {
+                    if (!(loop_armed_ = loop_point(true)) && ++loop_tried_ >= loop_max_tries()) {
+                        loop_sparse_failed();
                         loop_mode_ = LoopMode::wait;
                         if (++loop_anchors_ >= loop_tries) loop_give_up();
                     }
@@ -1742,13 +1796,15 @@ private:
                 const bool walks = tm_->shift_invariant();
                 for (int pass = walks ? 0 : 1; pass < 2 && !from; ++pass)
                     for (size_t j = loop_points_.size() - 1; j-- > 0 && !from;)
-                        if (loop_points_[j].state == now.state && timing::TimingModel::loop_hits_only(loop_points_[j].marks, now.marks) &&
-                            shifted(loop_points_[j].addrs, now.addrs, shift) && (pass == 1 || shift == 0) &&
+                        if (loop_points_[j].state == now.state && shifted(loop_points_[j].addrs, now.addrs, shift) &&
+                            (shift == 0 ? tm_->loop_same_caches(loop_points_[j].marks, now.marks)
+                                        : timing::TimingModel::loop_hits_only(loop_points_[j].marks, now.marks)) &&
+                            (pass == 1 || shift == 0) &&
                             (pass == 0 || !walks ||
                              (j + 1 + loop_walk_reach >= loop_points_.size() && anchor_fits(runs[0], loop_points_[j], shift, loop_free()))))
                             from = &loop_points_[j];
                 if (!from) {
-                    if (++loop_tried_ >= loop_tries) loop_give_up();
+                    if (++loop_tried_ >= loop_max_tries()) loop_give_up();
                     return 0;
                 }
                 // Elsewhere a loop walking through memory leaves the same state with other addresses: loop_skip then
@@ -1882,8 +1938,9 @@ private:
     // Runs[0]'s shape becomes the anchor and a recording starts there; the stretch kept for it is taken at once
     // where it starts from this state (loop_resume). Returns the runs taken, as loop_unit.
     template <bool kTm, Timing kT>
-    size_t loop_anchor_at(const trace::Run* runs, size_t n) {
+    size_t loop_anchor_at(const trace::Run* runs, size_t n, uint64_t sparse_gap = 0) {
         loop_anchor_ = runs[0].shape->id;
+        loop_sparse_gap_ = sparse_gap;
         loop_met_ = r_.instructions;
         loop_mode_ = LoopMode::record;
         loop_tried_ = 0;
@@ -1926,6 +1983,7 @@ private:
         loop_good_[loop_anchor_] = 1;
         ++loop_repeats_;
         loop_backoff_ = loop_min;
+        if (loop_sparse_gap_) loop_sparse_backoff_ = loop_sparse_backoff0;
         loop_anchors_ = 0;
         for (const auto& e : l.events.events) batch_.add(e.event, e.count);
         batch_.cycles += l.events.cycles;
@@ -1958,6 +2016,7 @@ private:
             // those of the stretch's start), or the stretch never repeated before it differed: another anchor, the
             // next hot run.
             if (loop_held_.empty() || loop_repeats_ == 0) {
+                loop_sparse_failed();
                 if (loop_bad_.size() <= loop_anchor_) loop_bad_.resize(loop_anchor_ + 1, 0);
                 ++loop_bad_[loop_anchor_];  // after two such, never an anchor again
                 loop_mode_ = LoopMode::wait;
@@ -2033,6 +2092,12 @@ private:
     std::vector<uint32_t> loop_heat_;  // executions per shape (wait)
     std::vector<uint8_t> loop_bad_;    // per shape: times it was the anchor and differed from the stretch's start
     std::vector<uint8_t> loop_good_;   // per shape: an anchor whose stretch repeated
+    std::vector<uint64_t> loop_last_;  // per shape: r_.instructions + 1 when last met (loop_sparse; 0: never)
+    std::vector<uint64_t> loop_gap_;   // and the instructions between that meeting and the one before
+    std::vector<uint64_t> loop_last_repeated_;  // and r_.repeated_instructions then
+    uint64_t loop_sparse_gap_ = 0;     // the anchor's gap where it is a sparse one (else 0)
+    uint64_t loop_sparse_until_ = 0, loop_sparse_backoff_ = loop_sparse_backoff0;  // no sparse anchor before this
+    std::vector<uint64_t> loop_sparse_hopeless_;  // gaps whose stretches hold a run not replayable from values
     size_t loop_at_ = 0, loop_word_at_ = 0;  // skip: runs of the stretch matched, and their words
     LoopStretch loop_kept_;          // the last stretch that repeated (loop_resume; none: no runs)
     bool loop_aborting_ = false;     // loop_abort() times the runs it held back

@@ -1,5 +1,6 @@
 #include "model/timing/cache.hpp"
 
+#include <algorithm>
 #include <cassert>
 
 namespace pmusim::timing {
@@ -21,6 +22,7 @@ Cache::Result Cache::access(uint64_t addr, bool write) {
     ++clock_;
     const uint64_t line = addr >> line_shift_;
     const unsigned set = set_of(line);
+    if (journal_) note(set);
     const uint64_t tag = tag_of(line);
     Way* base = &ways_[static_cast<size_t>(set) * cfg_.ways];
     Result r;
@@ -49,6 +51,78 @@ Cache::Result Cache::access(uint64_t addr, bool write) {
     r.refill = true;
     ++refills_;
     return r;
+}
+
+void Cache::set_journal(bool on) {
+    journal_ = on;
+    jmark_ = 0;
+    jset_.assign(on ? sets_ : 0, 0);
+    jseen_.assign(on ? sets_ : 0, 0);
+    jseen_gen_ = 0;
+    jsaved_.clear();
+    jways_.clear();
+}
+
+uint32_t Cache::mark() {
+    if (!journal_) return 0;
+    return ++jmark_;
+}
+
+void Cache::save_set(size_t set) {
+    jset_[set] = jmark_;
+    jsaved_.push_back({static_cast<uint32_t>(set), jmark_});
+    const auto base = ways_.begin() + static_cast<std::ptrdiff_t>(set * cfg_.ways);
+    jways_.insert(jways_.end(), base, base + cfg_.ways);
+}
+
+// Two states of a set alike: the same lines with the same dirty parts in the same LRU order, whichever ways
+// hold them (access() picks the least recent way; the empty ways, tag ~0, are alike).
+bool Cache::same_set(const Way* a, const Way* b) const {
+    const unsigned n = cfg_.ways;
+    auto lru_order = [n](const Way* w, const Way** out) {
+        for (unsigned i = 0; i < n; ++i) {  // insertion sort by (stamp, tag): n is a few ways
+            unsigned j = i;
+            while (j > 0 && (out[j - 1]->used > w[i].used || (out[j - 1]->used == w[i].used && out[j - 1]->tag > w[i].tag))) {
+                out[j] = out[j - 1];
+                --j;
+            }
+            out[j] = &w[i];
+        }
+    };
+    const Way* sa[max_ways];
+    const Way* sb[max_ways];
+    lru_order(a, sa);
+    lru_order(b, sb);
+    for (unsigned i = 0; i < n; ++i)
+        if (sa[i]->tag != sb[i]->tag || sa[i]->dirty != sb[i]->dirty) return false;
+    return true;
+}
+
+bool Cache::same_since(uint32_t m) {
+    if (!journal_ || m == 0 || m > jmark_) return false;
+    if (++jseen_gen_ == 0) {  // the scratch marks wrapped: start them again
+        std::fill(jseen_.begin(), jseen_.end(), 0);
+        jseen_gen_ = 1;
+    }
+    const auto first = std::lower_bound(jsaved_.begin(), jsaved_.end(), m, [](const Saved& x, uint32_t v) { return x.mark < v; });
+    const unsigned n = cfg_.ways;
+    if (n > max_ways) return false;
+    for (auto it = first; it != jsaved_.end(); ++it) {
+        // The first save of a set at or after m holds it as it was at m (not accessed in between).
+        if (jseen_[it->set] == jseen_gen_) continue;
+        jseen_[it->set] = jseen_gen_;
+        const Way* then = &jways_[static_cast<size_t>(it - jsaved_.begin()) * n];
+        const Way* now = &ways_[static_cast<size_t>(it->set) * n];
+        if (!same_set(then, now)) return false;
+    }
+    return true;
+}
+
+void Cache::forget_before(uint32_t m) {
+    const auto first = std::lower_bound(jsaved_.begin(), jsaved_.end(), m, [](const Saved& x, uint32_t v) { return x.mark < v; });
+    const size_t k = static_cast<size_t>(first - jsaved_.begin());
+    jsaved_.erase(jsaved_.begin(), first);
+    jways_.erase(jways_.begin(), jways_.begin() + static_cast<std::ptrdiff_t>(k * cfg_.ways));
 }
 
 bool Cache::same_state(const Cache& o) const {

@@ -45,6 +45,7 @@ public:
     bool probe(uint64_t addr) const { return find(addr) >= 0; }
     // What access() does on a hit, on the way find(addr) returned (no other access in between).
     void hit(int way, uint64_t addr, bool write) {
+        if (journal_) note(static_cast<size_t>(way) / cfg_.ways);
         ++accesses_;
         ++clock_;
         Way& w = ways_[static_cast<size_t>(way)];
@@ -56,12 +57,27 @@ public:
 
     uint64_t accesses() const { return accesses_; }
     uint64_t clock() const { return clock_; }
-    // Accesses that all hit lines already in the cache, in an order that leaves the LRU order as it is
-    // (TimingModel::skip_loop: a stretch repeated with no refill): only the counts and the clock move.
-    void skip_hits(uint64_t accesses, uint64_t clock) {
+    // Accesses that leave every line where it is, in the LRU order it is in (TimingModel::skip_loop: a stretch
+    // repeated that hit throughout, or that left each set it refilled as it found it): only the counts and the
+    // clock move. The epoch moves with the refills: a way found before is looked up again.
+    void skip(uint64_t accesses, uint64_t clock, uint64_t refills, uint64_t writebacks) {
         accesses_ += accesses;
         clock_ += clock;
+        refills_ += refills;
+        writebacks_ += writebacks;
     }
+
+    // The sets' journal (TimingModel::loop_mark, loop_same_caches). While it is on, each set's ways are saved as
+    // they are before its first access after each mark, so that the cache can later be compared with itself as
+    // it was at a mark. Off, it costs a test per access.
+    void set_journal(bool on);
+    // A new mark: its number (1, 2, ...; 0 while the journal is off).
+    uint32_t mark();
+    // Whether every set accessed since mark `m` (not 0) now holds what it held at `m`: the same line in each way,
+    // the same dirty parts, its ways in the same LRU order. (A set not accessed since holds it unchanged.)
+    bool same_since(uint32_t m);
+    // The saved sets that only marks before `m` need, dropped.
+    void forget_before(uint32_t m);
     uint64_t refills() const { return refills_; }
     // Changes whenever a line enters the cache, the only way one leaves it: while it stays the same, every line
     // find() found is still in the way it was found in.
@@ -79,12 +95,29 @@ private:
     // The set and tag of a line (a shift and a mask when the sets are a power of two, as they usually are).
     unsigned set_of(uint64_t line) const { return static_cast<unsigned>(set_shift_ ? line & (sets_ - 1) : line % sets_); }
     uint64_t tag_of(uint64_t line) const { return set_shift_ ? line >> (set_shift_ - 1) : line / sets_; }
+    void note(size_t set) {
+        if (jset_[set] != jmark_) save_set(set);
+    }
+    void save_set(size_t set);
+    static constexpr unsigned max_ways = 64;  // same_since() compares sets of up to this many ways
+    bool same_set(const Way* a, const Way* b) const;
     CacheConfig cfg_;
     unsigned sets_ = 0, line_shift_ = 0, part_shift_ = 0;
     unsigned set_shift_ = 0;  // log2(sets) + 1 when sets is a power of two, else 0
     std::vector<Way> ways_;
     mutable size_t hint_ = 0;  // the way find() found last
     uint64_t clock_ = 0, accesses_ = 0, refills_ = 0, writebacks_ = 0;
+    // The journal: per set the mark it was last saved under; the saved sets in the order saved (so by mark) with
+    // their ways (cfg_.ways each) in jways_; a scratch mark per set for same_since().
+    bool journal_ = false;
+    uint32_t jmark_ = 0;
+    std::vector<uint32_t> jset_, jseen_;
+    uint32_t jseen_gen_ = 0;
+    struct Saved {
+        uint32_t set, mark;
+    };
+    std::vector<Saved> jsaved_;
+    std::vector<Way> jways_;
 };
 
 }  // namespace pmusim::timing

@@ -173,9 +173,38 @@ void TimingModel::skip_loop(const LoopMarks& from, const LoopMarks& to, uint64_t
     }
     size_t k = 0;
     for (std::optional<Cache>* c : {&l1d_, &l1i_, &l2_, &itlb_, &dtlb_, &main_tlb_}) {
-        if (*c) (*c)->skip_hits(to.caches[k] - from.caches[k], to.caches[k + 1] - from.caches[k + 1]);
+        if (*c)
+            (*c)->skip(to.caches[k] - from.caches[k], to.caches[k + 1] - from.caches[k + 1],
+                       to.caches[k + 2] - from.caches[k + 2], to.caches[k + 3] - from.caches[k + 3]);
         k += 4;
     }
+}
+
+void TimingModel::loop_journal(bool on) {
+    for (std::optional<Cache>* c : {&l1d_, &l1i_, &l2_, &itlb_, &dtlb_, &main_tlb_})
+        if (*c) (*c)->set_journal(on);
+}
+
+TimingModel::LoopMarks TimingModel::loop_mark() {
+    LoopMarks m = loop_marks();
+    for (std::optional<Cache>* c : {&l1d_, &l1i_, &l2_, &itlb_, &dtlb_, &main_tlb_})
+        if (*c) m.journal = (*c)->mark();  // every cache marked at once: the same number
+    return m;
+}
+
+void TimingModel::loop_forget(const LoopMarks& m) {
+    for (std::optional<Cache>* c : {&l1d_, &l1i_, &l2_, &itlb_, &dtlb_, &main_tlb_})
+        if (*c) (*c)->forget_before(m.journal);
+}
+
+bool TimingModel::loop_same_caches(const LoopMarks& from, const LoopMarks& to) {
+    size_t k = 0;
+    for (std::optional<Cache>* c : {&l1d_, &l1i_, &l2_, &itlb_, &dtlb_, &main_tlb_}) {
+        const bool hits_only = from.caches[k + 2] == to.caches[k + 2] && from.caches[k + 3] == to.caches[k + 3];
+        if (*c && !hits_only && (from.journal == 0 || !(*c)->same_since(from.journal))) return false;
+        k += 4;
+    }
+    return true;
 }
 
 }  // namespace pmusim::timing

@@ -408,13 +408,17 @@ public:
     //    loop_fresh cycles ago, or to come) and as it is where it is old (loop_stale cycles ago or more), or as
     //    "past" where no rule can tell it from any earlier cycle (a register ready for any use, a divider free);
     //    it returns false where a cycle lies between recent and old or the LSU buffers cannot be saved.
-    //  - The caches are left out: a stretch counts as repeatable only when none of them took in or wrote back a
-    //    line in it (loop_hits_only on the marks before and after): every access hit, so the same accesses hit
-    //    again from any LRU order, and leave the order among the lines they touch as the stretch left it.
+    //  - The caches are left out of the words. A stretch counts as repeatable where each cache either took in
+    //    and wrote back no line in it (loop_hits_only on the marks before and after: every access hit, so the same
+    //    accesses hit again from any LRU order, and leave the order among the lines they touch as the stretch left
+    //    it), or, with the journal on (loop_journal), holds at the end in every set the stretch accessed what it
+    //    held at the start (Cache::same_since): the same lines, dirty parts and LRU order, so the same accesses
+    //    miss, evict and hit again as they did, and leave it so again.
     static constexpr uint64_t loop_fresh = uint64_t{1} << 20, loop_stale = uint64_t{1} << 21;
     struct LoopMarks {
         uint64_t now = 0;
         std::array<uint64_t, 4 * 6> caches{};  // per cache: accesses, clock, refills, write-backs
+        uint32_t journal = 0;                   // the caches' journal mark (loop_mark; 0: none)
     };
     bool loop_state(std::vector<uint64_t>& out, std::vector<uint64_t>* addrs = nullptr) const;
     // A stretch that walks through memory (loop_state with `addrs`, skip_loop with a shift). Where no data cache or
@@ -433,8 +437,16 @@ public:
     bool same_data_kind(uint64_t a, uint64_t b) const;
     LoopMarks loop_marks() const;
     static bool loop_hits_only(const LoopMarks& from, const LoopMarks& to);
+    // The caches' journals (Cache::set_journal) on or off; loop_mark() marks them all (the number in the marks
+    // it returns); loop_forget() drops what only marks before `m`'s need.
+    void loop_journal(bool on);
+    LoopMarks loop_mark();
+    void loop_forget(const LoopMarks& m);
+    // Whether, at `to` (now), every cache leaves a repeat of the stretch from `from` to `to` exact (above): it hit
+    // throughout, or its journal finds every set the stretch accessed as it was at `from`.
+    bool loop_same_caches(const LoopMarks& from, const LoopMarks& to);
     // The stretch from `from` to `to` again, from a state loop_state() puts in the same words as at `to`: every
-    // recent cycle moves on by to.now - from.now, the caches count the stretch's hits.
+    // recent cycle moves on by to.now - from.now, the caches count the stretch's accesses, refills and write-backs.
     void skip_loop(const LoopMarks& from, const LoopMarks& to, uint64_t shift = 0);
 
     // The event numbers this model produces on this platform; those that need the trace's data addresses.

@@ -537,6 +537,74 @@ TEST(ReplayEngines, StretchesThatWalkRepeatMoved) {
     }
 }
 
+// An outer loop whose iterations are alike: `functions` pieces of code 16 KiB apart, each an inner loop (ALU, load,
+// ALU, store, multiply, a branch taken back) run 20-32 times, then an ALU instruction and a branch taken to the
+// next piece (the last to the first). Their code lines share one I-cache set and their data (8 KiB apart) one
+// D-cache set on the ARM platforms, so every iteration refills lines and writes dirty ones back. Each piece's code
+// is its own, met once an iteration: only a stretch one iteration long repeats.
+std::vector<TraceRecord> outer_program(const Isa& isa, unsigned functions, unsigned iterations, uint64_t data) {
+    const uint32_t body[] = {isa.alu, isa.load, isa.alu, isa.store, isa.mul, isa.cond_branch};
+    const uint64_t code = isa.state == IsaState::rv32 ? 0x80000000u : 0x100000u;
+    std::vector<TraceRecord> out;
+    uint64_t time = 100, line = 1;
+    auto put = [&](uint64_t pc, uint32_t enc, const trace::MemAccess* m) {
+        TraceRecord r;
+        r.pc = pc;
+        r.encoding = enc;
+        r.size = 4;
+        r.isa = isa.state;
+        r.privilege = isa.state == IsaState::rv32 ? 3 : 1;
+        r.has_time = true;
+        r.time = ++time;
+        r.line = line++;
+        if (m) r.add_mem(*m);
+        out.push_back(r);
+    };
+    for (unsigned it = 0; it < iterations; ++it)
+        for (unsigned f = 0; f < functions; ++f) {
+            const uint64_t pc = code + uint64_t{f} * 0x4000u;
+            const uint64_t addr = data + uint64_t{f} * 0x2000u;
+            for (unsigned t = 0, trips = 20 + (f * 7) % 13; t < trips; ++t)
+                for (size_t k = 0; k < std::size(body); ++k) {
+                    trace::MemAccess m;
+                    m.addr = addr + (k == 3 ? 8 : 0);
+                    m.size = 4;
+                    m.is_write = k == 3;
+                    put(pc + 4 * k, body[k], k == 1 || k == 3 ? &m : nullptr);
+                }
+            put(pc + 24, isa.alu, nullptr);
+            put(pc + 28, isa.cond_branch, nullptr);  // taken to the next piece
+        }
+    return out;
+}
+
+// Stretches as long as an outer loop's iteration (Replayer::loop_sparse), more than loop_patience instructions,
+// that refill and write back lines: repeated where every set they touch ends as it started (Cache::same_since).
+// The counts must be the reference stepper's and the block engine's without repeats, and under the timing model
+// most instructions must come from repeats on the ARM platforms, which model caches (the first 4-6 iterations are
+// timed: the caches and the predictor settle, the anchor is chosen at the third, its first checkpoint may fall
+// where the state cannot be put in words, the last iteration is not followed by the anchor).
+TEST(ReplayEngines, OuterLoopsRepeatAcrossCacheRefills) {
+    const Mode& model = modes[0];
+    for (const Isa* isa : {&a64, &a32}) {
+        // 112 pieces of 128-200 instructions: 17,648 instructions an iteration, 16 iterations.
+        const auto recs = outer_program(*isa, 112, 16, 0x20000000u);
+        const std::string native = ::testing::TempDir() + fmt::format("outer-v2-{}-{}.pmt", ::getpid(), isa->platform);
+        {
+            auto w = trace::make_native_writer(native, false);
+            for (const auto& r : recs) w->write(r);
+            w->finish();
+        }
+        const std::string what = fmt::format("{} outer loop", isa->platform);
+        const replay::Result ref = replay::run(options(isa->platform, model, replay::Engine::reference),
+                                               std::make_unique<VectorReader>(recs));
+        const replay::Result on = repeats_checked(isa->platform, model, native, ref, what);
+        EXPECT_EQ(ref.instructions, recs.size()) << what;
+        EXPECT_GT(on.repeated_instructions, recs.size() / 2) << what;
+        std::remove(native.c_str());
+    }
+}
+
 // --architectural: no timing model, so its events are not modelled; the retirement counts are those of the run
 // with the model (the same trace, the same retirement).
 TEST(ReplayEngines, ArchitecturalDropsOnlyTheModelsEvents) {

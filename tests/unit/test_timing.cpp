@@ -78,6 +78,63 @@ TEST(Cache, DirtyLinesAreWrittenBackWhenEvicted) {
     EXPECT_EQ(c.refills(), 96u);
 }
 
+// The journal (Cache::same_since): a set compared with itself as it was at a mark, by its lines, their dirty parts
+// and their LRU order, whichever ways hold them. Set 0 of the small cache (2 ways) holds lines at multiples of
+// 2048; set 1 starts at 64.
+TEST(Cache, JournalComparesTheSetsAccessedSinceAMark) {
+    Cache c(small_cache());
+    c.set_journal(true);
+    c.access(0, false);     // way 0
+    c.access(2048, false);  // way 1, the more recent
+    const uint32_t m1 = c.mark();
+    EXPECT_EQ(m1, 1u);
+    EXPECT_TRUE(c.same_since(m1));  // nothing accessed since
+    // 4096 evicts 0 (least recent) into way 0; 0 evicts 2048 into way 1; 2048 evicts 4096 into way 0. The set
+    // holds 0 then 2048 again, in the same LRU order, in swapped ways: the same state.
+    EXPECT_TRUE(c.access(4096, false).refill);
+    EXPECT_TRUE(c.access(0, false).refill);
+    EXPECT_TRUE(c.access(2048, false).refill);
+    EXPECT_TRUE(c.same_since(m1));
+    // A hit that reverses the order: 0 the more recent. Not the state at m1, nor at m2 (taken before it).
+    const uint32_t m2 = c.mark();
+    c.access(0, false);
+    EXPECT_FALSE(c.same_since(m1));
+    EXPECT_FALSE(c.same_since(m2));
+    // Back in order (2048 the more recent), but 2048 now dirty: differs from m2 by its dirty part alone.
+    c.access(2048, true);
+    EXPECT_FALSE(c.same_since(m2));
+    const uint32_t m3 = c.mark();
+    c.access(2048, true);  // dirty already, the more recent already
+    EXPECT_TRUE(c.same_since(m3));
+    // Another line in set 1 since m3: set 1 held nothing then.
+    c.access(64, false);
+    EXPECT_FALSE(c.same_since(m3));
+    // Marks before the last one forgotten: the last compares as before; an older one may no longer be asked.
+    const uint32_t m4 = c.mark();
+    c.forget_before(m4);
+    c.access(64, false);
+    EXPECT_TRUE(c.same_since(m4));
+    // Off, it keeps nothing and marks nothing.
+    c.set_journal(false);
+    EXPECT_EQ(c.mark(), 0u);
+    EXPECT_FALSE(c.same_since(m4));
+}
+
+// A repeat skipped (TimingModel::skip_loop) adds its accesses, refills and write-backs; the epoch moves with the
+// refills, so ways found before are looked up again.
+TEST(Cache, SkipAddsTheStretchsCounts) {
+    Cache c(small_cache());
+    c.access(0, true);
+    const uint64_t epoch = c.epoch();
+    c.skip(10, 12, 3, 2);
+    EXPECT_EQ(c.accesses(), 11u);
+    EXPECT_EQ(c.clock(), 13u);
+    EXPECT_EQ(c.refills(), 4u);
+    EXPECT_EQ(c.writebacks(), 2u);
+    EXPECT_NE(c.epoch(), epoch);
+    EXPECT_TRUE(c.access(0, false).hit);  // the line stays
+}
+
 TEST(Cache, WriteThroughWithoutAllocationLeavesNothingDirty) {
     CacheConfig cfg = small_cache();
     cfg.write_back = false;
