@@ -1636,7 +1636,17 @@ private:
         if (!again || repeated * 2 > gap || r_.instructions < loop_sparse_until_) return false;
         if (std::find(loop_sparse_hopeless_.begin(), loop_sparse_hopeless_.end(), gap) != loop_sparse_hopeless_.end()) return false;
         if (loop_mode_ == LoopMode::record && loop_sparse_gap_) return false;  // one already (its meetings: record)
+        if (id < loop_unsparse_.size() && loop_unsparse_[id]) return false;
         return id >= loop_bad_.size() || loop_bad_[id] < 2;
+    }
+    // A sparse anchor met where the model's state cannot be put in words (the LSU buffers busy, say): never a sparse
+    // anchor again, and the next run with a gap of its own tried at once (another run of the same iteration).
+    size_t loop_sparse_unarmed() {
+        if (loop_unsparse_.size() <= loop_anchor_) loop_unsparse_.resize(loop_anchor_ + 1, 0);
+        loop_unsparse_[loop_anchor_] = 1;
+        loop_sparse_gap_ = 0;
+        loop_mode_ = LoopMode::wait;
+        return 0;
     }
     unsigned loop_max_tries() const { return loop_sparse_gap_ ? loop_sparse_tries : loop_tries; }
     // A sparse anchor given up (no stretch found, or its stretch differed at once): none for a while.
@@ -1757,7 +1767,7 @@ private:
                     if (!loop_sparse_gap_ && id < loop_good_.size() && loop_good_[id] && r_.instructions - loop_met_ > loop_min)
                         return loop_anchor_at<kTm, kT>(runs, n);
                     // The anchor not met again for long (a loop that has ended): another, the next hot run.
-                    if (r_.instructions - loop_met_ > (loop_sparse_gap_ ? 2 * loop_sparse_gap_ : loop_patience)) {
+                    if (r_.instructions - loop_met_ > (loop_sparse_gap_ ? 4 * loop_sparse_gap_ : loop_patience)) {
                         loop_sparse_failed();
                         loop_mode_ = LoopMode::wait;
                         loop_armed_ = loop_events_ = false;
@@ -1769,8 +1779,8 @@ private:
                 if (!loop_armed_) {
                     // The model's state cannot be put in words here (the D-bus buffer holds a store, say): another
                     // anchor, the next hot run.
-                    if (!(loop_armed_ = loop_point(true)) && ++loop_tried_ >= loop_max_tries()) {
-                        loop_sparse_failed();
+                    if (!(loop_armed_ = loop_point(true)) && loop_sparse_gap_) return loop_sparse_unarmed();
+                    if (!loop_armed_ && ++loop_tried_ >= loop_max_tries()) {
                         loop_mode_ = LoopMode::wait;
                         if (++loop_anchors_ >= loop_tries) loop_give_up();
                     }
@@ -1945,6 +1955,7 @@ private:
         loop_mode_ = LoopMode::record;
         loop_tried_ = 0;
         loop_armed_ = loop_point(true);
+        if (!loop_armed_ && sparse_gap) return loop_sparse_unarmed();
         return loop_armed_ && loop_resume(runs) ? loop_skip<kTm, kT>(runs, n) : 0;
     }
 
@@ -2097,6 +2108,7 @@ private:
     std::vector<uint64_t> loop_last_repeated_;  // and r_.repeated_instructions then
     uint64_t loop_sparse_gap_ = 0;     // the anchor's gap where it is a sparse one (else 0)
     uint64_t loop_sparse_until_ = 0, loop_sparse_backoff_ = loop_sparse_backoff0;  // no sparse anchor before this
+    std::vector<uint8_t> loop_unsparse_;         // per shape: met as a sparse anchor where no checkpoint could be taken
     std::vector<uint64_t> loop_sparse_hopeless_;  // gaps whose stretches hold a run not replayable from values
     size_t loop_at_ = 0, loop_word_at_ = 0;  // skip: runs of the stretch matched, and their words
     LoopStretch loop_kept_;          // the last stretch that repeated (loop_resume; none: no runs)

@@ -539,8 +539,8 @@ TEST(ReplayEngines, StretchesThatWalkRepeatMoved) {
 
 // An outer loop whose iterations are alike: `functions` pieces of code 16 KiB apart, each an inner loop (ALU, load,
 // ALU, store, multiply, a branch taken back) run 20-32 times, then an ALU instruction and a branch taken to the
-// next piece (the last to the first). Their code lines share one I-cache set and their data (8 KiB apart) one
-// D-cache set on the ARM platforms, so every iteration refills lines and writes dirty ones back. Each piece's code
+// next piece (the last to the first). Their code lines share one I-cache set, and on the ARM platforms their data
+// (8 KiB apart) one D-cache set, so every iteration refills lines and writes dirty ones back. Each piece's code
 // is its own, met once an iteration: only a stretch one iteration long repeats.
 std::vector<TraceRecord> outer_program(const Isa& isa, unsigned functions, unsigned iterations, uint64_t data) {
     const uint32_t body[] = {isa.alu, isa.load, isa.alu, isa.store, isa.mul, isa.cond_branch};
@@ -581,14 +581,15 @@ std::vector<TraceRecord> outer_program(const Isa& isa, unsigned functions, unsig
 // Stretches as long as an outer loop's iteration (Replayer::loop_sparse), more than loop_patience instructions,
 // that refill and write back lines: repeated where every set they touch ends as it started (Cache::same_since).
 // The counts must be the reference stepper's and the block engine's without repeats, and under the timing model
-// most instructions must come from repeats on the ARM platforms, which model caches (the first 4-6 iterations are
-// timed: the caches and the predictor settle, the anchor is chosen at the third, its first checkpoint may fall
-// where the state cannot be put in words, the last iteration is not followed by the anchor).
+// most instructions must come from repeats (the first 4-6 iterations are timed: the caches and the predictor
+// settle, the anchor is chosen at the third, a run that starts a unit in one iteration may not in the next, the
+// last iteration is not followed by the anchor). On VeeR EL2 the code lines share a set of its 2-way I-cache; it has
+// no data cache, and the data of most pieces lie beyond the DCCM, on the bus.
 TEST(ReplayEngines, OuterLoopsRepeatAcrossCacheRefills) {
     const Mode& model = modes[0];
-    for (const Isa* isa : {&a64, &a32}) {
+    for (const Isa* isa : {&a64, &a32, &rv32}) {
         // 112 pieces of 128-200 instructions: 17,648 instructions an iteration, 16 iterations.
-        const auto recs = outer_program(*isa, 112, 16, 0x20000000u);
+        const auto recs = outer_program(*isa, 112, 16, isa == &rv32 ? 0xF0040000u : 0x20000000u);
         const std::string native = ::testing::TempDir() + fmt::format("outer-v2-{}-{}.pmt", ::getpid(), isa->platform);
         {
             auto w = trace::make_native_writer(native, false);
