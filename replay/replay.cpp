@@ -1620,30 +1620,26 @@ private:
     static constexpr unsigned loop_sparse_tries = 2;            // checkpoints without a stretch before giving it up
     static constexpr uint64_t loop_sparse_backoff0 = uint64_t{1} << 20;  // instructions without one after that
     bool loop_sparse(uint32_t id) {
-        if (id >= loop_last_.size()) {
-            loop_last_.resize(id + 1, 0);
-            loop_gap_.resize(id + 1, 0);
-            loop_last_repeated_.resize(id + 1, 0);
-        }
-        const uint64_t at = r_.instructions + 1, last = loop_last_[id];  // 0: never met
-        const uint64_t gap = last ? at - last : 0;
-        const bool again = gap > loop_patience && gap == loop_gap_[id];
+        if (id >= loop_seen_.size()) loop_seen_.resize(id + 1);
+        LoopSeen& seen = loop_seen_[id];
+        const uint64_t at = r_.instructions + 1;
+        const uint64_t gap = seen.last ? at - seen.last : 0;
+        const bool again = gap > loop_patience && gap == seen.gap;
         // Where the inner stretches repeated most of the gap already, they are kept (one anchor at a time).
-        const uint64_t repeated = r_.repeated_instructions - loop_last_repeated_[id];
-        loop_last_[id] = at;
-        loop_gap_[id] = gap;
-        loop_last_repeated_[id] = r_.repeated_instructions;
+        const uint64_t repeated = r_.repeated_instructions - seen.repeated;
+        seen.last = at;
+        seen.gap = gap;
+        seen.repeated = r_.repeated_instructions;
         if (!again || repeated * 2 > gap || r_.instructions < loop_sparse_until_) return false;
         if (std::find(loop_sparse_hopeless_.begin(), loop_sparse_hopeless_.end(), gap) != loop_sparse_hopeless_.end()) return false;
         if (loop_mode_ == LoopMode::record && loop_sparse_gap_) return false;  // one already (its meetings: record)
-        if (id < loop_unsparse_.size() && loop_unsparse_[id]) return false;
+        if (seen.unarmed) return false;
         return id >= loop_bad_.size() || loop_bad_[id] < 2;
     }
     // A sparse anchor met where the model's state cannot be put in words (the LSU buffers busy, say): never a sparse
     // anchor again, and the next run with a gap of its own tried at once (another run of the same iteration).
     size_t loop_sparse_unarmed() {
-        if (loop_unsparse_.size() <= loop_anchor_) loop_unsparse_.resize(loop_anchor_ + 1, 0);
-        loop_unsparse_[loop_anchor_] = 1;
+        loop_seen_[loop_anchor_].unarmed = true;  // loop_sparse() sized it when it chose the anchor
         loop_sparse_gap_ = 0;
         loop_mode_ = LoopMode::wait;
         return 0;
@@ -1747,7 +1743,7 @@ private:
         if (loop_aborting_) return 0;
         const uint32_t id = runs[0].shape->id;
         if ((loop_mode_ == LoopMode::wait || loop_mode_ == LoopMode::record) && loop_sparse(id))
-            return loop_anchor_at<kTm, kT>(runs, n, loop_gap_[id]);
+            return loop_anchor_at<kTm, kT>(runs, n, loop_seen_[id].gap);
         switch (loop_mode_) {
             case LoopMode::off:
                 return 0;
@@ -2103,12 +2099,15 @@ private:
     std::vector<uint32_t> loop_heat_;  // executions per shape (wait)
     std::vector<uint8_t> loop_bad_;    // per shape: times it was the anchor and differed from the stretch's start
     std::vector<uint8_t> loop_good_;   // per shape: an anchor whose stretch repeated
-    std::vector<uint64_t> loop_last_;  // per shape: r_.instructions + 1 when last met (loop_sparse; 0: never)
-    std::vector<uint64_t> loop_gap_;   // and the instructions between that meeting and the one before
-    std::vector<uint64_t> loop_last_repeated_;  // and r_.repeated_instructions then
+    struct LoopSeen {           // per shape, at the start of a unit (loop_sparse)
+        uint64_t last = 0;      // r_.instructions + 1 when last met (0: never)
+        uint64_t gap = 0;       // the instructions between that meeting and the one before
+        uint64_t repeated = 0;  // r_.repeated_instructions when last met
+        bool unarmed = false;   // met as a sparse anchor where no checkpoint could be taken
+    };
+    std::vector<LoopSeen> loop_seen_;
     uint64_t loop_sparse_gap_ = 0;     // the anchor's gap where it is a sparse one (else 0)
     uint64_t loop_sparse_until_ = 0, loop_sparse_backoff_ = loop_sparse_backoff0;  // no sparse anchor before this
-    std::vector<uint8_t> loop_unsparse_;         // per shape: met as a sparse anchor where no checkpoint could be taken
     std::vector<uint64_t> loop_sparse_hopeless_;  // gaps whose stretches hold a run not replayable from values
     size_t loop_at_ = 0, loop_word_at_ = 0;  // skip: runs of the stretch matched, and their words
     LoopStretch loop_kept_;          // the last stretch that repeated (loop_resume; none: no runs)
