@@ -15,6 +15,8 @@ Cache::Cache(const CacheConfig& c) : cfg_(c) {
     ways_.resize(static_cast<size_t>(sets_) * c.ways);
     if ((sets_ & (sets_ - 1)) == 0)
         while ((1u << set_shift_) <= sets_) ++set_shift_;
+    if ((c.ways & (c.ways - 1)) == 0)
+        while ((1u << way_shift_) <= c.ways) ++way_shift_;
 }
 
 Cache::Result Cache::access(uint64_t addr, bool write) {
@@ -55,7 +57,7 @@ Cache::Result Cache::access(uint64_t addr, bool write) {
 
 void Cache::set_journal(bool on) {
     journal_ = on;
-    jmark_ = 0;
+    jmark_ = jforgotten_ = 0;
     jset_.assign(on ? sets_ : 0, 0);
     jseen_.assign(on ? sets_ : 0, 0);
     jseen_gen_ = 0;
@@ -99,7 +101,7 @@ bool Cache::same_set(const Way* a, const Way* b) const {
 }
 
 bool Cache::same_since(uint32_t m) {
-    if (!journal_ || m == 0 || m > jmark_) return false;
+    if (!journal_ || m == 0 || m > jmark_ || m < jforgotten_) return false;
     if (++jseen_gen_ == 0) {  // the scratch marks wrapped: start them again
         std::fill(jseen_.begin(), jseen_.end(), 0);
         jseen_gen_ = 1;
@@ -119,6 +121,7 @@ bool Cache::same_since(uint32_t m) {
 }
 
 void Cache::forget_before(uint32_t m) {
+    jforgotten_ = std::max(jforgotten_, m);
     const auto first = std::lower_bound(jsaved_.begin(), jsaved_.end(), m, [](const Saved& x, uint32_t v) { return x.mark < v; });
     const size_t k = static_cast<size_t>(first - jsaved_.begin());
     jsaved_.erase(jsaved_.begin(), first);

@@ -45,7 +45,7 @@ public:
     bool probe(uint64_t addr) const { return find(addr) >= 0; }
     // What access() does on a hit, on the way find(addr) returned (no other access in between).
     void hit(int way, uint64_t addr, bool write) {
-        if (journal_) note(static_cast<size_t>(way) / cfg_.ways);
+        if (journal_) note(way_shift_ ? static_cast<size_t>(way) >> (way_shift_ - 1) : static_cast<size_t>(way) / cfg_.ways);
         ++accesses_;
         ++clock_;
         Way& w = ways_[static_cast<size_t>(way)];
@@ -74,9 +74,10 @@ public:
     // A new mark: its number (1, 2, ...; 0 while the journal is off).
     uint32_t mark();
     // Whether every set accessed since mark `m` (not 0) now holds what it held at `m`: the same line in each way,
-    // the same dirty parts, its ways in the same LRU order. (A set not accessed since holds it unchanged.)
+    // the same dirty parts, its ways in the same LRU order. (A set not accessed since holds it unchanged.) False
+    // for a mark forgotten.
     bool same_since(uint32_t m);
-    // The saved sets that only marks before `m` need, dropped.
+    // The saved sets that only marks before `m` need, dropped: those marks are forgotten.
     void forget_before(uint32_t m);
     uint64_t refills() const { return refills_; }
     // Changes whenever a line enters the cache, the only way one leaves it: while it stays the same, every line
@@ -104,13 +105,14 @@ private:
     CacheConfig cfg_;
     unsigned sets_ = 0, line_shift_ = 0, part_shift_ = 0;
     unsigned set_shift_ = 0;  // log2(sets) + 1 when sets is a power of two, else 0
+    unsigned way_shift_ = 0;  // log2(ways) + 1 when ways is a power of two, else 0
     std::vector<Way> ways_;
     mutable size_t hint_ = 0;  // the way find() found last
     uint64_t clock_ = 0, accesses_ = 0, refills_ = 0, writebacks_ = 0;
     // The journal: per set the mark it was last saved under; the saved sets in the order saved (so by mark) with
     // their ways (cfg_.ways each) in jways_; a scratch mark per set for same_since().
     bool journal_ = false;
-    uint32_t jmark_ = 0;
+    uint32_t jmark_ = 0, jforgotten_ = 0;  // the current mark; marks before jforgotten_ are forgotten
     std::vector<uint32_t> jset_, jseen_;
     uint32_t jseen_gen_ = 0;
     struct Saved {

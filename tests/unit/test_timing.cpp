@@ -114,6 +114,12 @@ TEST(Cache, JournalComparesTheSetsAccessedSinceAMark) {
     c.forget_before(m4);
     c.access(64, false);
     EXPECT_TRUE(c.same_since(m4));
+    // A forgotten mark compares false, even where nothing was accessed since.
+    const uint32_t m5 = c.mark();
+    const uint32_t m6 = c.mark();
+    c.forget_before(m6);
+    EXPECT_TRUE(c.same_since(m6));
+    EXPECT_FALSE(c.same_since(m5));
     // Off, it keeps nothing and marks nothing.
     c.set_journal(false);
     EXPECT_EQ(c.mark(), 0u);
