@@ -399,6 +399,21 @@ struct LoopPhase {
     bool walk;
     uint32_t load_step = 4, store_step = 4;  // bytes an iteration, where it walks
 };
+// A 4-byte instruction of `isa` at `pc` as the generated programs trace it: its own line, one time step after the
+// last (`time` and `line` move on).
+TraceRecord generated_record(const Isa& isa, uint64_t pc, uint32_t encoding, uint64_t& time, uint64_t& line) {
+    TraceRecord r;
+    r.pc = pc;
+    r.encoding = encoding;
+    r.size = 4;
+    r.isa = isa.state;
+    r.privilege = isa.state == IsaState::rv32 ? 3 : 1;
+    r.has_time = true;
+    r.time = ++time;
+    r.line = line++;
+    return r;
+}
+
 std::vector<TraceRecord> loop_program(const Isa& isa, const std::vector<LoopPhase>& phases) {
     const uint32_t encs[] = {isa.alu, isa.load, isa.alu, isa.store, isa.mul, isa.cond_branch};
     const uint64_t start = isa.state == IsaState::rv32 ? 0x80000000u : 0x10000u;
@@ -407,15 +422,7 @@ std::vector<TraceRecord> loop_program(const Isa& isa, const std::vector<LoopPhas
     for (const LoopPhase& ph : phases)
         for (size_t it = 0; it < ph.iterations; ++it)
             for (size_t k = 0; k < std::size(encs); ++k) {
-                TraceRecord r;
-                r.pc = start + 4 * k;
-                r.encoding = encs[k];
-                r.size = 4;
-                r.isa = isa.state;
-                r.privilege = isa.state == IsaState::rv32 ? 3 : 1;
-                r.has_time = true;
-                r.time = ++time;
-                r.line = line++;
+                TraceRecord r = generated_record(isa, start + 4 * k, encs[k], time, line);
                 if (k == 1 || k == 3) {
                     trace::MemAccess m;
                     m.addr = (k == 1 ? ph.load : ph.store) + (ph.walk ? (k == 1 ? ph.load_step : ph.store_step) * static_cast<uint32_t>(it) : 0);
@@ -550,15 +557,7 @@ std::vector<TraceRecord> outer_program(const Isa& isa, unsigned functions, unsig
     std::vector<TraceRecord> out;
     uint64_t time = 100, line = 1;
     auto put = [&](uint64_t pc, uint32_t enc, const trace::MemAccess* m) {
-        TraceRecord r;
-        r.pc = pc;
-        r.encoding = enc;
-        r.size = 4;
-        r.isa = isa.state;
-        r.privilege = isa.state == IsaState::rv32 ? 3 : 1;
-        r.has_time = true;
-        r.time = ++time;
-        r.line = line++;
+        TraceRecord r = generated_record(isa, pc, enc, time, line);
         if (m) r.add_mem(*m);
         out.push_back(r);
     };
@@ -581,6 +580,27 @@ std::vector<TraceRecord> outer_program(const Isa& isa, unsigned functions, unsig
     return out;
 }
 
+// outer_program() on `isa` (16 iterations of 112 pieces, `odd` as there) under the timing model, through
+// repeats_checked(): the block engine with repeats against the reference stepper and against itself without.
+// Returns the instructions and those repeated.
+std::pair<uint64_t, uint64_t> outer_checked(const Isa& isa, unsigned odd, const std::string& what) {
+    const Mode& model = modes[0];
+    // 112 pieces of 128-200 instructions: 17,648 instructions an iteration.
+    const auto recs = outer_program(isa, 112, 16, isa.state == IsaState::rv32 ? 0xF0040000u : 0x20000000u, odd);
+    const std::string native = ::testing::TempDir() + fmt::format("outer-v2-{}-{}-{}.pmt", ::getpid(), isa.platform, odd);
+    {
+        auto w = trace::make_native_writer(native, false);
+        for (const auto& r : recs) w->write(r);
+        w->finish();
+    }
+    const replay::Result ref = replay::run(options(isa.platform, model, replay::Engine::reference),
+                                           std::make_unique<VectorReader>(recs));
+    const replay::Result on = repeats_checked(isa.platform, model, native, ref, what);
+    EXPECT_EQ(ref.instructions, recs.size()) << what;
+    std::remove(native.c_str());
+    return {recs.size(), on.repeated_instructions};
+}
+
 // Stretches as long as an outer loop's iteration (Replayer::loop_sparse), more than loop_patience instructions,
 // that refill and write back lines: repeated where every set they touch ends as it started (Cache::same_since).
 // The counts must be the reference stepper's and the block engine's without repeats, and under the timing model
@@ -589,23 +609,10 @@ std::vector<TraceRecord> outer_program(const Isa& isa, unsigned functions, unsig
 // last iteration is not followed by the anchor). On VeeR EL2 the code lines share a set of its 2-way I-cache; it has
 // no data cache, and the data of most pieces lie beyond the DCCM, on the bus.
 TEST(ReplayEngines, OuterLoopsRepeatAcrossCacheRefills) {
-    const Mode& model = modes[0];
     for (const Isa* isa : {&a64, &a32, &rv32}) {
-        // 112 pieces of 128-200 instructions: 17,648 instructions an iteration, 16 iterations.
-        const auto recs = outer_program(*isa, 112, 16, isa == &rv32 ? 0xF0040000u : 0x20000000u);
-        const std::string native = ::testing::TempDir() + fmt::format("outer-v2-{}-{}.pmt", ::getpid(), isa->platform);
-        {
-            auto w = trace::make_native_writer(native, false);
-            for (const auto& r : recs) w->write(r);
-            w->finish();
-        }
         const std::string what = fmt::format("{} outer loop", isa->platform);
-        const replay::Result ref = replay::run(options(isa->platform, model, replay::Engine::reference),
-                                               std::make_unique<VectorReader>(recs));
-        const replay::Result on = repeats_checked(isa->platform, model, native, ref, what);
-        EXPECT_EQ(ref.instructions, recs.size()) << what;
-        EXPECT_GT(on.repeated_instructions, recs.size() / 2) << what;
-        std::remove(native.c_str());
+        const auto [instructions, repeated] = outer_checked(*isa, ~0u, what);
+        EXPECT_GT(repeated, instructions / 2) << what;
     }
 }
 
@@ -614,24 +621,12 @@ TEST(ReplayEngines, OuterLoopsRepeatAcrossCacheRefills) {
 // stepper's and the block engine's without repeats. The iterations after it leave the caches and the predictor
 // as before only after they settle again; repeats may resume then.
 TEST(ReplayEngines, OuterLoopsStopAtAnIterationThatDiffers) {
-    const Mode& model = modes[0];
     for (const Isa* isa : {&a64, &rv32}) {
-        const auto recs = outer_program(*isa, 112, 16, isa == &rv32 ? 0xF0040000u : 0x20000000u, 9);
-        const std::string native = ::testing::TempDir() + fmt::format("outer-odd-v2-{}-{}.pmt", ::getpid(), isa->platform);
-        {
-            auto w = trace::make_native_writer(native, false);
-            for (const auto& r : recs) w->write(r);
-            w->finish();
-        }
         const std::string what = fmt::format("{} outer loop, one iteration differs", isa->platform);
-        const replay::Result ref = replay::run(options(isa->platform, model, replay::Engine::reference),
-                                               std::make_unique<VectorReader>(recs));
-        const replay::Result on = repeats_checked(isa->platform, model, native, ref, what);
-        EXPECT_EQ(ref.instructions, recs.size()) << what;
+        const auto [instructions, repeated] = outer_checked(*isa, 9, what);
         // Repeated before the odd iteration (from the fifth or so), not that one: at least 3 iterations, at most 14.
-        EXPECT_GT(on.repeated_instructions, recs.size() / 6) << what;
-        EXPECT_LT(on.repeated_instructions, recs.size() * 14 / 16) << what;
-        std::remove(native.c_str());
+        EXPECT_GT(repeated, instructions / 6) << what;
+        EXPECT_LT(repeated, instructions * 14 / 16) << what;
     }
 }
 
