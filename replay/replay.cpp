@@ -705,7 +705,8 @@ private:
         std::vector<uint32_t> div_offs;  // loop_offs after the addresses
         for (size_t i = 0; i < n; ++i) {
             const TraceRecord& r = recs[i];
-            fast &= !r.trapped && !r.interrupt && !r.cond_failed && r.privilege == p->privilege && r.isa == recs[0].isa;
+            // A failed condition is part of the run's shape: its blocks carry it (make_block).
+            fast &= !r.trapped && !r.interrupt && r.privilege == p->privilege && r.isa == recs[0].isa;
             fast &= i == 0 || p->joins[i - 1] || r.pc == recs[i - 1].pc + recs[i - 1].size;
             if (o_.timing == Timing::trace) fast &= r.has_time;
             p->mem |= r.n_mem != 0;
@@ -982,6 +983,9 @@ private:
             b->keys.push_back(record_key(r));
             b->insns.push_back(d.insn);
             b->kinds.push_back(d.kind);
+            // A run's records are fixed: a failed condition is the instruction's, as complete() would make it (its
+            // retire kind, and step() times it so). The block cache's records may go either way: completed per record.
+            if (through) b->insns.back().cond_failed = r.cond_failed;
             // A division timed from its operands ends a plan's block: stepped on its own, with its operands, after
             // the body before it (a body with one is stepped record by record).
             if (through && d.insn.cls == isa::InsnClass::div && tm_ && tm_->params().divider_from_operands) break;

@@ -499,6 +499,35 @@ TEST(ReplayEngines, RepeatedStretchesCountAsTimed) {
     }
 }
 
+// A32 code whose conditions fail (the loop's multiply made `mulne`, its condition failing every iteration): a
+// failed condition is part of a run's shape, so the runs stay fast (their blocks carry it) and their stretches
+// repeat. The counts must be the reference stepper's and the block engine's without repeats.
+TEST(ReplayEngines, FailedConditionsKeepRunsFast) {
+    auto recs = loop_program(a32, {{3000, 0x20000100u, 0x20000200u, false}});
+    for (TraceRecord& r : recs)
+        if (r.encoding == a32.mul) {
+            r.encoding = (a32.mul & 0x0FFFFFFFu) | 0x10000000u;  // cond NE (ARM ARM A8.3)
+            r.cond_failed = true;
+        }
+    const std::string native = ::testing::TempDir() + fmt::format("cond-v2-{}.pmt", ::getpid());
+    {
+        auto w = trace::make_native_writer(native, false);
+        for (const auto& r : recs) w->write(r);
+        w->finish();
+    }
+    for (const Mode& m : modes) {
+        const std::string what = fmt::format("cortex-a7 under {}", m.name);
+        const replay::Result ref = replay::run(options("cortex-a7", m, replay::Engine::reference),
+                                               std::make_unique<VectorReader>(recs));
+        const replay::Result on = repeats_checked("cortex-a7", m, native, ref, what);
+        EXPECT_GT(on.fast_runs, 0u) << what;
+        if (m.timing_events && m.timing != replay::Timing::trace) {
+            EXPECT_GT(on.repeated_instructions, recs.size() / 2) << what;
+        }
+    }
+    std::remove(native.c_str());
+}
+
 // Stretches that walk through memory (TimingModel::shift_invariant): on VeeR EL2, which has no data cache, a loop
 // whose loads and stores move on by the same distance each iteration repeats with its addresses moved. Walks of 4
 // and 8 bytes an iteration through the DCCM, one that leaves the DCCM for the bus midway (the accesses' kind
