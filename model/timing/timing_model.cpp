@@ -211,16 +211,7 @@ unsigned TimingModel::predict_other(const isa::RetiredInsn& insn, uint64_t pc, u
     }
     bool mispredicted = false, predictable = false;
     if (conditional) {
-        // A trace shows a branch's target only when taken: an untaken one uses the target it last went to
-        // (unknown: taken as forward, the usual layout of an if).
-        const size_t si = (pc >> 1) & (seen_target_.size() - 1);
-        uint64_t& seen = seen_target_[si];
-        if (taken && seen != next_pc) {
-            seen_sig_ ^= mix64(seen ^ mix64(si)) ^ mix64(next_pc ^ mix64(si));  // loop_state's signature of the table
-            seen = next_pc;
-        }
-        const uint64_t target = taken ? next_pc : (seen ? seen : pc + size);
-        mispredicted = bp_.conditional(pc, target, taken);
+        mispredicted = bp_.conditional(pc, conditional_target(pc, size, next_pc, taken), taken);
         predictable = true;
     }
     if (taken && (insn.branch & isa::br_exc_return) && !p_.predict_exc_return) {

@@ -509,15 +509,20 @@ private:
     __attribute__((always_inline)) unsigned predict_counted(const isa::RetiredInsn& insn, uint64_t pc, unsigned size,
                                                             uint64_t next_pc, EventBatch& b) {
         const bool taken = insn.branch & isa::br_taken;
-        // The target last seen taken stands in for an untaken one's (predict_other: a trace shows it only when taken).
+        const bool mispredicted = bp_.conditional(pc, conditional_target(pc, size, next_pc, taken), taken);
+        return mispredicted ? mispredicted_flush(b) : 0;
+    }
+    // The target a conditional branch is predicted with. A trace shows a branch's target only when taken: an untaken
+    // one uses the target it last went to (unknown: taken as forward, the usual layout of an if). A taken one
+    // records its target (seen_target_, and loop_state's signature of that table, seen_sig_).
+    __attribute__((always_inline)) uint64_t conditional_target(uint64_t pc, unsigned size, uint64_t next_pc, bool taken) {
         const size_t si = (pc >> 1) & (seen_target_.size() - 1);
         uint64_t& seen = seen_target_[si];
         if (taken && seen != next_pc) {
             seen_sig_ ^= mix64(seen ^ mix64(si)) ^ mix64(next_pc ^ mix64(si));
             seen = next_pc;
         }
-        const bool mispredicted = bp_.conditional(pc, taken ? next_pc : (seen ? seen : pc + size), taken);
-        return mispredicted ? mispredicted_flush(b) : 0;
+        return taken ? next_pc : (seen ? seen : pc + size);
     }
     unsigned predict_other(const isa::RetiredInsn& insn, uint64_t pc, unsigned size, uint64_t next_pc, EventBatch& b);
     // A misprediction's events and the flush's cycles (a plain predictor's).
