@@ -81,45 +81,45 @@ void TimingModel::prepare(BlockMemo& m, const uint8_t* n_mem) const {
 // returns how many, or 0 when it cannot be keyed (cycles too far apart).
 size_t TimingModel::body_key(const BlockMemo& m, const MemRef* mem, const uint8_t* n_mem, uint64_t* key, bool with_tail) const {
     size_t n = 0;
-    const bool pair = p_.dual_issue && pair_open_;
+    const bool pair = p_.dual_issue && s_.pair_open;
     const bool cacheable = !p_.follows_mrac || region_cacheable(m.pcs_[0]);
-    key[n++] = uint64_t{pending_extra_} | uint64_t{(mstatus_ & 8u) != 0} << 32 | uint64_t{pair} << 33 |
-                uint64_t{next_fetch_new_} << 34 | uint64_t{cacheable} << 35 | uint64_t{flushed_} << 36 |
-                (pair ? uint64_t{static_cast<uint8_t>(prev_cls_)} << 40 : 0);
+    key[n++] = uint64_t{s_.pending_extra} | uint64_t{(s_.mstatus & 8u) != 0} << 32 | uint64_t{pair} << 33 |
+                uint64_t{s_.next_fetch_new} << 34 | uint64_t{cacheable} << 35 | uint64_t{s_.flushed} << 36 |
+                (pair ? uint64_t{static_cast<uint8_t>(s_.prev_cls)} << 40 : 0);
     if (pair) {
-        if (now_ - prev_issue_ >= (uint64_t{1} << 31)) return 0;
-        key[n++] = prev_dst_ | (now_ - prev_issue_) << 32;
+        if (s_.now - s_.prev_issue >= (uint64_t{1} << 31)) return 0;
+        key[n++] = s_.prev_dst | (s_.now - s_.prev_issue) << 32;
     } else {
         key[n++] = 0;
     }
     // The divider's time also tells a store whether its data is a division's result (late_store_data_div).
-    key[n++] = (m.has_div_ || !p_.late_store_data_div) && divider_free_ > now_ ? divider_free_ - now_ : 0;
+    key[n++] = (m.has_div_ || !p_.late_store_data_div) && s_.divider_free > s_.now ? s_.divider_free - s_.now : 0;
     // The first instruction's wait behind a postsync instruction before the body.
-    key[n++] = postsync_until_ > now_ ? postsync_until_ - now_ : 0;
-    // The first instruction forgets the last fetch after a taken branch (step(): next_fetch_new_).
-    const bool forget = m.fetch_path_ && next_fetch_new_;
-    key[n++] = forget ? ~uint64_t{0} : last_ifetch_line_;
-    key[n++] = forget ? ~uint64_t{0} : last_fetch_;
-    key[n++] = fill_line_;
+    key[n++] = s_.postsync_until > s_.now ? s_.postsync_until - s_.now : 0;
+    // The first instruction forgets the last fetch after a taken branch (step(): s_.next_fetch_new).
+    const bool forget = m.fetch_path_ && s_.next_fetch_new;
+    key[n++] = forget ? ~uint64_t{0} : s_.last_ifetch_line;
+    key[n++] = forget ? ~uint64_t{0} : s_.last_fetch;
+    key[n++] = s_.fill_line;
     // How long the fill buffer still serves that line (fill_buffer_cycles), from the earliest cycle the body's
     // fetches can come (the last fetch's next, or 2 before the first commit after a flush); recorded bodies never
-    // refill (every lookup hits), so fill_at_ is the entry's at the exit too.
+    // refill (every lookup hits), so s_.fill_at is the entry's at the exit too.
     // With fill_redirect_commit, also how long a redirect into that line still waits (recorded bodies never refill:
-    // fill_start_ is the entry's at the exit too).
-    if (((p_.fill_buffer_cycles && p_.fetch_queue) || p_.fill_redirect_commit) && fill_line_ != ~uint64_t{0}) {
-        const uint64_t base = std::min(fetch_at_ + 1, now_ - 2), until = fill_at_ + p_.fill_buffer_cycles;
-        const uint64_t due = fill_start_ + p_.fill_redirect_commit;
-        const uint64_t wait = p_.fill_redirect_commit && due > now_ ? due - now_ : 0;
+    // s_.fill_start is the entry's at the exit too).
+    if (((p_.fill_buffer_cycles && p_.fetch_queue) || p_.fill_redirect_commit) && s_.fill_line != ~uint64_t{0}) {
+        const uint64_t base = std::min(s_.fetch_at + 1, s_.now - 2), until = s_.fill_at + p_.fill_buffer_cycles;
+        const uint64_t due = s_.fill_start + p_.fill_redirect_commit;
+        const uint64_t wait = p_.fill_redirect_commit && due > s_.now ? due - s_.now : 0;
         if (wait >= (uint64_t{1} << 31)) return 0;
         key[n++] = (p_.fill_buffer_cycles && p_.fetch_queue && until > base ? until - base : 0) | wait << 32;
     }
     // How far back the last fetch was (fetch_queue; timed() keeps it within reach), or that the next follows a flush.
-    if (p_.fetch_queue && !refetch_) {
-        if (now_ - fetch_at_ >= (uint64_t{1} << 30)) return 0;
-        uint64_t w = (now_ - fetch_at_) << 1;
+    if (p_.fetch_queue && !s_.refetch) {
+        if (s_.now - s_.fetch_at >= (uint64_t{1} << 30)) return 0;
+        uint64_t w = (s_.now - s_.fetch_at) << 1;
         for (size_t k = 0; k < p_.fetch_queue; ++k) {  // oldest first; one that cannot hold a fetch back is 0
             const uint64_t c = fetched_held(k);
-            const uint64_t d = c ? c - fetch_at_ : 0;
+            const uint64_t d = c ? c - s_.fetch_at : 0;
             if (d >= (uint64_t{1} << 8)) return 0;
             w |= d << (31 + 8 * k);
         }
@@ -127,16 +127,16 @@ size_t TimingModel::body_key(const BlockMemo& m, const MemRef* mem, const uint8_
     } else {
         key[n++] = p_.fetch_queue ? 1 : 0;
     }
-    // The line whose fetches start at an odd halfword, as the first instruction leaves it (step(): phase_line_).
-    key[n++] = forget ? (p_.fetch_keeps_halfword && (m.pcs_[0] & 2u) ? l1i_->line_of(m.pcs_[0]) : ~uint64_t{0}) : phase_line_;
+    // The line whose fetches start at an odd halfword, as the first instruction leaves it (step(): s_.phase_line).
+    key[n++] = forget ? (p_.fetch_keeps_halfword && (m.pcs_[0] & 2u) ? l1i_->line_of(m.pcs_[0]) : ~uint64_t{0}) : s_.phase_line;
     for (uint32_t live = m.live_in_; live; live &= live - 1) {
         const unsigned r = static_cast<unsigned>(__builtin_ctz(live));
-        const uint64_t ready = ready_[r];
-        if (ready + p_.early_address <= now_ && (!pair || ready <= prev_issue_)) {
+        const uint64_t ready = s_.ready[r];
+        if (ready + p_.early_address <= s_.now && (!pair || ready <= s_.prev_issue)) {
             key[n++] = ready_sentinel;
             continue;
         }
-        const int64_t d = static_cast<int64_t>(ready - now_);
+        const int64_t d = static_cast<int64_t>(ready - s_.now);
         if (d >= (int64_t{1} << 40) || d <= -(int64_t{1} << 40)) return 0;
         key[n++] = static_cast<uint64_t>(d);
     }
@@ -174,14 +174,14 @@ size_t TimingModel::body_key(const BlockMemo& m, const MemRef* mem, const uint8_
     // The D-bus buffer (dbus_queue): its state as it acts from now on, then per bus access of the body its place in
     // its 8-byte beat and which earlier addresses (the state's, the body's) share its word and its beat.
     if (p_.dbus_queue) {
-        if (dbus_.quiet() && nb == 0) {
+        if (s_.dbus.quiet() && nb == 0) {
             // Nothing buffered, no bus access: only when the command channel is free matters.
-            key[n++] = dbus_.free > now_ ? dbus_.free - now_ : 0;
+            key[n++] = s_.dbus.free > s_.now ? s_.dbus.free - s_.now : 0;
         } else {
-            const DbusState d = dbus_canonical(now_);
-            const uint64_t free_d = d.free - now_, last_d = d.ibuf ? now_ - d.ibuf_last : 0;
-            const uint64_t sent_d = d.sent_word != ~uint64_t{0} ? d.sent_until - now_ + 1 : 0;
-            const uint64_t read_d = d.read_beat != ~uint64_t{0} ? d.read_resp - now_ + 1 : 0;
+            const DbusState d = dbus_canonical(s_.now);
+            const uint64_t free_d = d.free - s_.now, last_d = d.ibuf ? s_.now - d.ibuf_last : 0;
+            const uint64_t sent_d = d.sent_word != ~uint64_t{0} ? d.sent_until - s_.now + 1 : 0;
+            const uint64_t read_d = d.read_beat != ~uint64_t{0} ? d.read_resp - s_.now + 1 : 0;
             if (free_d >= (uint64_t{1} << 12) || last_d >= (uint64_t{1} << 8) || sent_d >= (uint64_t{1} << 12) ||
                 read_d >= (uint64_t{1} << 12))
                 return 0;
@@ -300,11 +300,11 @@ uint64_t TimingModel::record_body(BlockMemo& m, const MemRef* mem, const uint8_t
                                   const uint64_t* key, size_t key_len, bool with_tail) {
     const size_t stepped = m.size() + (with_tail ? 1 : 0);  // instructions timed, the tail's included
     BlockMemo::Recording r;
-    // The instructions that look up the I-cache: those that enter a new line (step(): last_ifetch_line_), on
+    // The instructions that look up the I-cache: those that enter a new line (step(): s_.last_ifetch_line), on
     // the cacheable path only.
     const bool cacheable = (key[0] >> 35) & 1u;
     if (m.fetch_path_ && cacheable) {
-        uint64_t last = key[4];  // last_ifetch_line_ as body_key() put it
+        uint64_t last = key[4];  // s_.last_ifetch_line as body_key() put it
         for (size_t i = 0; i < stepped; ++i) {
             const uint64_t line = l1i_->line_of(m.pcs_[i]);
             if (line != last) r.ifetch.push_back(static_cast<uint8_t>(i));
@@ -332,8 +332,8 @@ uint64_t TimingModel::record_body(BlockMemo& m, const MemRef* mem, const uint8_t
     };
     const Counts i0 = counts(l1i_), it0 = counts(itlb_), d0 = counts(l1d_), dt0 = counts(dtlb_), l20 = counts(l2_),
                  mt0 = counts(main_tlb_);
-    const uint64_t now0 = now_;
-    if (p_.dbus_queue) dbus_entry_ = dbus_canonical(now_);
+    const uint64_t now0 = s_.now;
+    if (p_.dbus_queue) dbus_entry_ = dbus_canonical(s_.now);
     body_events_.clear();
     std::vector<std::pair<uint64_t, uint64_t>> commits;  // the body's loads' and stores' commits (store_buffer)
     if (lsu_) ls_log_ = &commits;
@@ -356,24 +356,24 @@ uint64_t TimingModel::record_body(BlockMemo& m, const MemRef* mem, const uint8_t
     for (size_t i = 0; i < stepped; ++i) written |= m.insns_[i].regs.dst;
     for (uint32_t w = written; w; w &= w - 1) {
         const unsigned reg = static_cast<unsigned>(__builtin_ctz(w));
-        r.ready.emplace_back(static_cast<uint8_t>(reg), static_cast<int64_t>(ready_[reg] - now0));
+        r.ready.emplace_back(static_cast<uint8_t>(reg), static_cast<int64_t>(s_.ready[reg] - now0));
     }
-    r.prev_issue = static_cast<int64_t>(prev_issue_ - now0);
-    r.divider_free = static_cast<int64_t>(divider_free_ - now0);
-    r.prev_dst = prev_dst_;
-    r.prev_cls = prev_cls_;
-    r.pair_open = pair_open_;
-    r.next_fetch_new = next_fetch_new_;
-    r.flushed = flushed_;
-    r.last_ifetch_line = last_ifetch_line_;
-    r.last_fetch = last_fetch_;
-    r.fill_line = fill_line_;
-    r.phase_line = phase_line_;
-    r.fetch_at = static_cast<int64_t>(fetch_at_ - now0);
-    // An entry that holds nothing back is kept as fetch_at_ (no later than fetch_at_ + 1: the same to timed()).
+    r.prev_issue = static_cast<int64_t>(s_.prev_issue - now0);
+    r.divider_free = static_cast<int64_t>(s_.divider_free - now0);
+    r.prev_dst = s_.prev_dst;
+    r.prev_cls = s_.prev_cls;
+    r.pair_open = s_.pair_open;
+    r.next_fetch_new = s_.next_fetch_new;
+    r.flushed = s_.flushed;
+    r.last_ifetch_line = s_.last_ifetch_line;
+    r.last_fetch = s_.last_fetch;
+    r.fill_line = s_.fill_line;
+    r.phase_line = s_.phase_line;
+    r.fetch_at = static_cast<int64_t>(s_.fetch_at - now0);
+    // An entry that holds nothing back is kept as s_.fetch_at (no later than s_.fetch_at + 1: the same to timed()).
     for (size_t k = 0; k < r.fetched.size(); ++k)
-        r.fetched[k] = (k < p_.fetch_queue && fetched_held(k) ? fetched_held(k) : fetch_at_) - now0;
-    r.refetch = refetch_;
+        r.fetched[k] = (k < p_.fetch_queue && fetched_held(k) ? fetched_held(k) : s_.fetch_at) - now0;
+    r.refetch = s_.refetch;
     if (lsu_) {
         // The model's commits; a replay takes off the holds still pending then, as timed() does.
         size_t k = 0;
@@ -390,7 +390,7 @@ uint64_t TimingModel::record_body(BlockMemo& m, const MemRef* mem, const uint8_t
     if (p_.dbus_queue) {
         uint64_t bus_addr[BlockMemo::max_bus];
         const size_t nb = bus_addresses(m, mem, bus_addr);
-        const DbusState& x = dbus_;
+        const DbusState& x = s_.dbus;
         auto& rd = r.dbus;
         rd.free = static_cast<int64_t>(x.free - now0);
         rd.ibuf = x.ibuf;
@@ -487,27 +487,27 @@ void TimingModel::replay_body(BlockMemo& m, const BlockMemo::Recording& r, const
     ++m.replayed;
     touch_body(m, r);
     for (const auto& e : r.events) b.add(e.event, e.count);
-    const uint64_t now0 = now_;
+    const uint64_t now0 = s_.now;
     if (lsu_) lsu_replay(r, mem, now0);
-    for (const auto& [reg, d] : r.ready) ready_[reg] = now0 + static_cast<uint64_t>(d);
-    prev_issue_ = now0 + static_cast<uint64_t>(r.prev_issue);
-    if (m.has_div_) divider_free_ = now0 + static_cast<uint64_t>(r.divider_free);
-    prev_dst_ = r.prev_dst;
-    prev_cls_ = r.prev_cls;
-    pair_open_ = r.pair_open;
-    pending_extra_ = 0;
-    postsync_until_ = 0;  // the body has no postsync instruction (prepare)
-    next_fetch_new_ = r.next_fetch_new;
-    flushed_ = r.flushed;
-    last_ifetch_line_ = r.last_ifetch_line;
-    last_fetch_ = r.last_fetch;
-    fill_line_ = r.fill_line;
-    phase_line_ = r.phase_line;
-    fetch_at_ = now0 + static_cast<uint64_t>(r.fetch_at);
-    for (size_t k = 0; k < p_.fetch_queue; ++k) fetched_[k] = now0 + r.fetched[k];  // timed() reads no other
-    refetch_ = r.refetch;
-    if (p_.dbus_queue && !r.dbus.ibuf && !r.dbus.sent_word && !r.dbus.read_beat && dbus_.quiet()) {
-        dbus_.free = now0 + static_cast<uint64_t>(r.dbus.free);  // nothing buffered before or after: the rest is 0
+    for (const auto& [reg, d] : r.ready) s_.ready[reg] = now0 + static_cast<uint64_t>(d);
+    s_.prev_issue = now0 + static_cast<uint64_t>(r.prev_issue);
+    if (m.has_div_) s_.divider_free = now0 + static_cast<uint64_t>(r.divider_free);
+    s_.prev_dst = r.prev_dst;
+    s_.prev_cls = r.prev_cls;
+    s_.pair_open = r.pair_open;
+    s_.pending_extra = 0;
+    s_.postsync_until = 0;  // the body has no postsync instruction (prepare)
+    s_.next_fetch_new = r.next_fetch_new;
+    s_.flushed = r.flushed;
+    s_.last_ifetch_line = r.last_ifetch_line;
+    s_.last_fetch = r.last_fetch;
+    s_.fill_line = r.fill_line;
+    s_.phase_line = r.phase_line;
+    s_.fetch_at = now0 + static_cast<uint64_t>(r.fetch_at);
+    for (size_t k = 0; k < p_.fetch_queue; ++k) s_.fetched[k] = now0 + r.fetched[k];  // timed() reads no other
+    s_.refetch = r.refetch;
+    if (p_.dbus_queue && !r.dbus.ibuf && !r.dbus.sent_word && !r.dbus.read_beat && s_.dbus.quiet()) {
+        s_.dbus.free = now0 + static_cast<uint64_t>(r.dbus.free);  // nothing buffered before or after: the rest is 0
     } else if (p_.dbus_queue) {
         const auto& rd = r.dbus;
         uint64_t bus_addr[BlockMemo::max_bus];
@@ -523,32 +523,32 @@ void TimingModel::replay_body(BlockMemo& m, const BlockMemo::Recording& r, const
             if (src == 3) return entry.read_beat;
             return src < 4 + BlockMemo::max_bus ? bus_addr[src - 4] >> 2 : bus_addr[src - 4 - BlockMemo::max_bus] >> 3;
         };
-        dbus_.free = now0 + static_cast<uint64_t>(rd.free);
-        dbus_.ibuf = rd.ibuf;
-        dbus_.ibuf_join = rd.ibuf_join;
-        dbus_.ibuf_bytes = rd.ibuf_bytes;
-        dbus_.sent_bytes = rd.sent_bytes;
-        dbus_.ibuf_word = rd.ibuf ? from(rd.ibuf_word) : 0;
-        dbus_.sent_word = from(rd.sent_word);
-        dbus_.read_beat = from(rd.read_beat);
+        s_.dbus.free = now0 + static_cast<uint64_t>(rd.free);
+        s_.dbus.ibuf = rd.ibuf;
+        s_.dbus.ibuf_join = rd.ibuf_join;
+        s_.dbus.ibuf_bytes = rd.ibuf_bytes;
+        s_.dbus.sent_bytes = rd.sent_bytes;
+        s_.dbus.ibuf_word = rd.ibuf ? from(rd.ibuf_word) : 0;
+        s_.dbus.sent_word = from(rd.sent_word);
+        s_.dbus.read_beat = from(rd.read_beat);
         // A part that holds nothing keeps its cycle as 0 (dbus_drain, dbus_canonical).
-        dbus_.ibuf_last = rd.ibuf ? now0 + static_cast<uint64_t>(rd.ibuf_last) : 0;
-        dbus_.sent_until = rd.sent_word ? now0 + static_cast<uint64_t>(rd.sent_until) : 0;
-        dbus_.read_resp = rd.read_beat ? now0 + static_cast<uint64_t>(rd.read_resp) : 0;
+        s_.dbus.ibuf_last = rd.ibuf ? now0 + static_cast<uint64_t>(rd.ibuf_last) : 0;
+        s_.dbus.sent_until = rd.sent_word ? now0 + static_cast<uint64_t>(rd.sent_until) : 0;
+        s_.dbus.read_resp = rd.read_beat ? now0 + static_cast<uint64_t>(rd.read_resp) : 0;
     }
-    now_ = now0 + r.cycles;
+    s_.now = now0 + r.cycles;
 }
 
 // The recording's loads and stores to the LSU buffers, then the buffers settled to the body's end (as
-// emit_lsu_buffers() would next). Where the buffers' state at the entry, lsu_pending_ and the accesses' addresses are
+// emit_lsu_buffers() would next). Where the buffers' state at the entry, s_.lsu_pending and the accesses' addresses are
 // those of the replay the recording's LsuMemo kept (the bus buffer empty before and after), the result is that
 // replay's, shifted to this entry: set from the memo. The engines' differential test compares the buffers after
 // every replayed body (replay_checked, same_state).
 void TimingModel::lsu_replay(const BlockMemo::Recording& r, const MemRef* mem, uint64_t now0) {
     size_t k = 0;
     if (const size_t n = lsu_->save(now0, lsu_key_.data() + 2)) {
-        lsu_key_[0] = lsu_pending_;
-        lsu_key_[1] = lsu_prev_eff_ - now0;  // the first access's predecessor (a dual one marks from it)
+        lsu_key_[0] = s_.lsu_pending;
+        lsu_key_[1] = s_.lsu_prev_eff - now0;  // the first access's predecessor (a dual one marks from it)
         k = 2 + n;
         for (const auto& c : r.ls_commit) {
             if (!c.has_mem) continue;
@@ -565,26 +565,26 @@ void TimingModel::lsu_replay(const BlockMemo::Recording& r, const MemRef* mem, u
     if (k && memo.key.size() == k && std::memcmp(memo.key.data(), lsu_key_.data(), k * sizeof(uint64_t)) == 0) {
         lsu_->load(now0, memo.exit.data(), memo.exit.size());
         lsu_->add_full(memo.full);
-        lsu_pending_ = memo.pending;
-        lsu_prev_eff_ = now0 + r.cycles - lsu_pending_;
+        s_.lsu_pending = memo.pending;
+        s_.lsu_prev_eff = now0 + r.cycles - s_.lsu_pending;
         return;
     }
     const uint64_t full0 = lsu_->full();
     for (const auto& c : r.ls_commit) {
-        if (!c.store) lsu_pending_ = 0;
-        const uint64_t eff = now0 + c.commit - lsu_pending_;
+        if (!c.store) s_.lsu_pending = 0;
+        const uint64_t eff = now0 + c.commit - s_.lsu_pending;
         const MemRef* a = c.has_mem ? mem + c.mem : nullptr;
-        lsu_commit(c.store, eff, lsu_prev_eff_, a, a ? 1 : 0, c.data ? now0 + c.data : 0);
-        lsu_prev_eff_ = eff;  // a body has no dual access: only the last one's matters (below)
+        lsu_commit(c.store, eff, s_.lsu_prev_eff, a, a ? 1 : 0, c.data ? now0 + c.data : 0);
+        s_.lsu_prev_eff = eff;  // a body has no dual access: only the last one's matters (below)
     }
-    lsu_prev_eff_ = now0 + r.cycles - lsu_pending_;
-    lsu_->settle(lsu_prev_eff_);
+    s_.lsu_prev_eff = now0 + r.cycles - s_.lsu_pending;
+    lsu_->settle(s_.lsu_prev_eff);
     if (!k) return;
     if (const size_t n = lsu_->save(now0, lsu_exit_.data())) {
         memo.key.assign(lsu_key_.begin(), lsu_key_.begin() + static_cast<std::ptrdiff_t>(k));
         memo.exit.assign(lsu_exit_.begin(), lsu_exit_.begin() + static_cast<std::ptrdiff_t>(n));
         memo.full = lsu_->full() - full0;
-        memo.pending = lsu_pending_;
+        memo.pending = s_.lsu_pending;
     }
 }
 
@@ -613,7 +613,7 @@ uint64_t TimingModel::replay_checked(BlockMemo& m, const BlockMemo::Recording& r
     EventBatch eb;
     BlockMemo plain(m);
     const uint64_t c = check.step_body(plain, mem, n_mem, eb, with_tail);
-    if (check.lsu_) check.lsu_->settle(check.lsu_prev_eff_);  // as the replay did (lsu_replay), as emit_lsu_buffers would
+    if (check.lsu_) check.lsu_->settle(check.s_.lsu_prev_eff);  // as the replay did (lsu_replay), as emit_lsu_buffers would
     auto sorted = [](std::vector<EventCount> v) {
         std::sort(v.begin(), v.end(), [](const EventCount& x, const EventCount& y) { return x.event < y.event; });
         return v;
@@ -627,28 +627,36 @@ uint64_t TimingModel::replay_checked(BlockMemo& m, const BlockMemo::Recording& r
     return r.cycles;
 }
 
-// The fetch buffer's state as timed() reads it (fetched_held: the ring's order and spent entries do not matter).
-bool TimingModel::same_fetch(const TimingModel& o) const {
-    if (fetch_at_ != o.fetch_at_) return false;
-    for (size_t k = 0; k < p_.fetch_queue; ++k)
-        if (fetched_held(k) != o.fetched_held(k)) return false;
-    return true;
+// Every field of the state as same_state compares it (PipelineState::visit): as it is, but a held cycle (a fetch
+// buffer entry, the last fetch) only while it can still hold a fetch back.
+namespace {
+struct StateCollect {
+    std::vector<uint64_t>& out;
+    template <class T>
+    void operator()(const T& f, FieldKind k, bool live) {
+        out.push_back(k == FieldKind::held && !live ? 0 : static_cast<uint64_t>(f));
+    }
+    template <class N>
+    void nested(const N& n) {
+        N::visit(n, [&](const auto& f, FieldKind, bool) { out.push_back(static_cast<uint64_t>(f)); });
+    }
+};
+}  // namespace
+
+void TimingModel::state_words(std::vector<uint64_t>& out) const {
+    PipelineState::visit(s_, StateCollect{out}, StateLiveness(*this));
 }
 
 bool TimingModel::same_state(const TimingModel& o) const {
     auto same_cache = [](const std::optional<Cache>& a, const std::optional<Cache>& b) {
         return a.has_value() == b.has_value() && (!a || a->same_state(*b));
     };
-    return now_ == o.now_ && ready_ == o.ready_ && prev_issue_ == o.prev_issue_ && prev_dst_ == o.prev_dst_ &&
-           prev_cls_ == o.prev_cls_ && pair_open_ == o.pair_open_ && pending_extra_ == o.pending_extra_ &&
-           divider_free_ == o.divider_free_ && mstatus_ == o.mstatus_ && cacheable_ == o.cacheable_ &&
-           last_ifetch_line_ == o.last_ifetch_line_ && last_fetch_ == o.last_fetch_ && fill_line_ == o.fill_line_ && fill_at_ == o.fill_at_ && fill_start_ == o.fill_start_ && phase_line_ == o.phase_line_ &&
-           refetch_ == o.refetch_ && (!p_.fetch_queue || refetch_ || same_fetch(o)) &&
-           last_miss_line_ == o.last_miss_line_ && next_fetch_new_ == o.next_fetch_new_ && flushed_ == o.flushed_ && next_csr_ == o.next_csr_ &&
-           postsync_until_ == o.postsync_until_ && csr_write_issue_ == o.csr_write_issue_ && dbus_ == o.dbus_ &&
-           lsu_ == o.lsu_ && lsu_pending_ == o.lsu_pending_ && lsu_prev_eff_ == o.lsu_prev_eff_ && same_cache(l1i_, o.l1i_) &&
-           same_cache(l1d_, o.l1d_) && same_cache(l2_, o.l2_) && same_cache(itlb_, o.itlb_) &&
-           same_cache(dtlb_, o.dtlb_) && same_cache(main_tlb_, o.main_tlb_);
+    std::vector<uint64_t> mine, theirs;
+    state_words(mine);
+    o.state_words(theirs);
+    return mine == theirs && lsu_ == o.lsu_ && same_cache(l1i_, o.l1i_) && same_cache(l1d_, o.l1d_) &&
+           same_cache(l2_, o.l2_) && same_cache(itlb_, o.itlb_) && same_cache(dtlb_, o.dtlb_) &&
+           same_cache(main_tlb_, o.main_tlb_);
 }
 
 }  // namespace pmusim::timing

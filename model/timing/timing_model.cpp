@@ -32,7 +32,7 @@ uint32_t trap_entry(uint32_t mstatus) { return (mstatus & ~0x88u) | ((mstatus & 
 
 TimingModel::TimingModel(const TimingParams& p) : p_(p), bp_(p.predictor), seen_target_(1024, 0) {
     plain_predictor_ = p.predictor.direction != PredictorConfig::Direction::veer_el2;
-    if (p.fetch_queue > fetched_.size()) throw std::invalid_argument("timing: fetch_queue is at most 4");
+    if (p.fetch_queue > s_.fetched.size()) throw std::invalid_argument("timing: fetch_queue is at most 4");
     if (p.store_buffer > 8 || p.bus_buffer > 8) throw std::invalid_argument("timing: store_buffer and bus_buffer are at most 8");
     if (p.store_buffer) {
         LsuBuffers::Config c;
@@ -88,20 +88,20 @@ uint64_t TimingModel::fetches_started(uint64_t pc, unsigned size, bool cached, u
     const unsigned granule = p_.fetch_bytes ? p_.fetch_bytes : 4;
     // In the line a redirect entered at an odd halfword the fetches start there (fetch_keeps_halfword).
     auto fetch_of = [&](uint64_t a) {
-        return (cached && phase_line_ != ~uint64_t{0} && l1i_->line_of(a) == phase_line_ ? a - 2 : a) / granule;
+        return (cached && s_.phase_line != ~uint64_t{0} && l1i_->line_of(a) == s_.phase_line ? a - 2 : a) / granule;
     };
     const uint64_t first = fetch_of(pc), last = fetch_of(pc + size - 1);
     if (span) *span = static_cast<unsigned>(last - first + 1);
-    const uint64_t n = last - first + (first != last_fetch_ ? 1 : 0);
-    last_fetch_ = last;
+    const uint64_t n = last - first + (first != s_.last_fetch ? 1 : 0);
+    s_.last_fetch = last;
     return n;
 }
 
 void TimingModel::set_mrac(uint32_t value) {
-    mrac_ = value;
-    cacheable_ = 0;
+    s_.mrac = value;
+    s_.cacheable = 0;
     for (unsigned r = 0; r < 16; ++r)
-        if (((value >> (2 * r)) & 3u) == 1u) cacheable_ = static_cast<uint16_t>(cacheable_ | (1u << r));
+        if (((value >> (2 * r)) & 3u) == 1u) s_.cacheable = static_cast<uint16_t>(s_.cacheable | (1u << r));
 }
 
 // VeeR EL2's divider (el2_exu_div_ctl.sv, el2_exu_div_new_4bit_fullshortq, the default build's DIV_NEW = 1,
@@ -128,21 +128,21 @@ unsigned TimingModel::veer_div_time(unsigned full, uint32_t a, uint32_t b, bool 
 }
 
 void TimingModel::set_mstatus(uint32_t value) {
-    mstatus_ = value;
-    pending_extra_ += p_.mstatus_write_extra;
+    s_.mstatus = value;
+    s_.pending_extra += p_.mstatus_write_extra;
 }
 
 void TimingModel::take_interrupt(unsigned cause, bool from_halt) {
-    mstatus_ = trap_entry(mstatus_);
+    s_.mstatus = trap_entry(s_.mstatus);
     // Woken from fw-halt: the handler's first instruction takes the fw_halt_wake cycles the core ran in the trace's
     // gap (tests/veer-rtl/irq), its own included.
-    pending_extra_ += from_halt && p_.fw_halt_wake ? p_.fw_halt_wake - 1 : p_.interrupt_entry;
+    s_.pending_extra += from_halt && p_.fw_halt_wake ? p_.fw_halt_wake - 1 : p_.interrupt_entry;
     if (cause == 11 && p_.ext_interrupt_freeze) {  // machine external interrupt (privileged spec 3.1.9)
-        pending_extra_ += p_.ext_interrupt_freeze;
-        pending_freeze_ += p_.ext_interrupt_freeze;
+        s_.pending_extra += p_.ext_interrupt_freeze;
+        s_.pending_freeze += p_.ext_interrupt_freeze;
     }
-    next_fetch_new_ = true;  // the handler is fetched anew
-    refetch_ = true;
+    s_.next_fetch_new = true;  // the handler is fetched anew
+    s_.refetch = true;
 }
 
 uint64_t TimingModel::step(const isa::RetiredInsn& insn, uint64_t pc, unsigned size, uint64_t next_pc,
@@ -202,7 +202,7 @@ unsigned TimingModel::predict_other(const isa::RetiredInsn& insn, uint64_t pc, u
         const auto kind = veer_kind(insn);
         // The last instruction before an interrupt entry (set_next_interrupted): the trace shows the handler as
         // its successor, not where it went: taken to go where predicted.
-        const auto o = next_interrupted_ ? bp_.veer_as_predicted(pc, size, kind) : bp_.veer(pc, size, kind, taken, next_pc);
+        const auto o = s_.next.interrupted ? bp_.veer_as_predicted(pc, size, kind) : bp_.veer(pc, size, kind, taken, next_pc);
         if (o.mispredicted) {
             emit(b, p_.ev_mispredict);
             ++mispredicts_;
@@ -251,19 +251,19 @@ uint64_t TimingModel::timed(const isa::RetiredInsn& insn, uint64_t pc, unsigned 
     using C = isa::InsnClass;
     const size_t cls = static_cast<size_t>(insn.cls);
     if (p_.dbus_queue) {
-        if (!dbus_.quiet())
-            dbus_ = dbus_canonical(now_);
-        else if (dbus_.free < now_)
-            dbus_.free = now_;
+        if (!s_.dbus.quiet())
+            s_.dbus = dbus_canonical(s_.now);
+        else if (s_.dbus.free < s_.now)
+            s_.dbus.free = s_.now;
     }
     // Dual issue: alongside the previous instruction, in its cycle, when the pair is allowed and the sources are
     // ready then (never the older one's own result).
     const uint32_t src = insn.regs.src;
     bool paired = false;
-    if (p_.dual_issue && pair_open_ && p_.class_extra[cls] == 0 && pairs_[static_cast<size_t>(prev_cls_)][cls] && !(src & prev_dst_)) {
+    if (p_.dual_issue && s_.pair_open && p_.class_extra[cls] == 0 && pairs_[static_cast<size_t>(s_.prev_cls)][cls] && !(src & s_.prev_dst)) {
         paired = true;
         for (uint32_t m = src; m && paired; m &= m - 1)
-            if (ready_[ctz(m)] > prev_issue_) paired = false;
+            if (s_.ready[ctz(m)] > s_.prev_issue) paired = false;
     }
     // Result-use stall: the instruction issues when its sources are ready (address registers `early_address`
     // cycles before the rest, the data a store writes `late_store_data` cycles after).
@@ -276,21 +276,21 @@ uint64_t TimingModel::timed(const isa::RetiredInsn& insn, uint64_t pc, unsigned 
             late = 0;
         for (uint32_t m = src; m; m &= m - 1) {
             const unsigned r = ctz(m);
-            const uint64_t need = ready_[r] + ((insn.regs.addr >> r) & 1u ? p_.early_address : 0u);
+            const uint64_t need = s_.ready[r] + ((insn.regs.addr >> r) & 1u ? p_.early_address : 0u);
             // A register ready when the divider frees holds the last division's result (its ready time is the
             // division's time, below).
-            const bool from_divider = !p_.late_store_data_div && ready_[r] == divider_free_;
+            const bool from_divider = !p_.late_store_data_div && s_.ready[r] == s_.divider_free;
             const unsigned slack = (late >> r) & 1u && !from_divider ? p_.late_store_data : 0u;
-            if (need > now_ + stall + slack) stall = need - now_ - slack;
+            if (need > s_.now + stall + slack) stall = need - s_.now - slack;
         }
     }
     // A division waits for the divider.
-    if (insn.cls == C::div && p_.divider_busy && divider_free_ > now_ + stall) stall = divider_free_ - now_;
+    if (insn.cls == C::div && p_.divider_busy && s_.divider_free > s_.now + stall) stall = s_.divider_free - s_.now;
     // Pre- and post-sync, and a CSR read behind a write-only CSR instruction (VeeR EL2 el2_dec_decode_ctl.sv:
     // presync_stall, ps_stall, prior_csr_write; the instructions from dec/decode and dec/csrdecode_m).
-    const uint16_t csr = next_csr_;
-    next_csr_ = 0;
-    next_interrupted_ = false;  // read by predict()
+    const uint16_t csr = s_.next.csr;
+    s_.next.csr = 0;
+    s_.next.interrupted = false;  // read by predict()
     bool postsync = false;
     if (p_.sync_stall) {
         const bool csr_insn = insn.cls == C::csr_read || insn.cls == C::csr_read_write || insn.cls == C::csr_write;
@@ -299,13 +299,13 @@ uint64_t TimingModel::timed(const isa::RetiredInsn& insn, uint64_t pc, unsigned 
         const bool presync = both || insn.cls == C::fence || (insn.cls == C::csr_read && listed(p_.presync_csrs));
         postsync = both || insn.cls == C::ecall || insn.cls == C::ebreak || insn.cls == C::mret || listed(p_.postsync_csrs);
         // Presync: the older instructions have left X and R sync_stall cycles after the previous one's issue.
-        const uint64_t after_prev = prev_issue_ + 1 + p_.sync_stall;
-        const uint64_t pre_wait = presync && after_prev > now_ ? after_prev - now_ : 0;
-        const uint64_t post_wait = postsync_until_ > now_ ? postsync_until_ - now_ : 0;
+        const uint64_t after_prev = s_.prev_issue + 1 + p_.sync_stall;
+        const uint64_t pre_wait = presync && after_prev > s_.now ? after_prev - s_.now : 0;
+        const uint64_t post_wait = s_.postsync_until > s_.now ? s_.postsync_until - s_.now : 0;
         uint64_t block_wait = 0;
         if (p_.csr_write_block && (insn.cls == C::csr_read || insn.cls == C::csr_read_write)) {
-            const uint64_t after_write = csr_write_issue_ + 1 + p_.csr_write_block;
-            if (after_write > now_) block_wait = after_write - now_;
+            const uint64_t after_write = s_.csr_write_issue + 1 + p_.csr_write_block;
+            if (after_write > s_.now) block_wait = after_write - s_.now;
         }
         stall = std::max({stall, pre_wait, post_wait, block_wait});
         emit(b, p_.ev_presync, pre_wait);  // both count where the two waits overlap (tests/veer-rtl/csr)
@@ -313,15 +313,15 @@ uint64_t TimingModel::timed(const isa::RetiredInsn& insn, uint64_t pc, unsigned 
     }
     if (stall) emit(b, p_.ev_dep_stall, stall);
     // It issues after the cycles the previous instruction left to it (a redirect: trap_redirect, interrupt_entry).
-    const uint64_t issue = paired ? prev_issue_ : now_ + stall + pending_extra_;
+    const uint64_t issue = paired ? s_.prev_issue : s_.now + stall + s_.pending_extra;
     // A division's time: fixed, or (VeeR EL2) from its operands; the divider is busy as long as its result takes.
     unsigned div_time = p_.divider_busy;
     if (insn.cls == C::div && p_.divider_from_operands)
-        div_time = div_known_ ? veer_div_time(p_.result_latency[cls], div_a_, div_b_, div_rem_) : p_.result_latency[cls];
-    if (insn.cls == C::div) divider_free_ = issue + div_time;
-    if (insn.cls == C::csr_write) csr_write_issue_ = issue;
+        div_time = s_.next.div_known ? veer_div_time(p_.result_latency[cls], s_.next.div_a, s_.next.div_b, s_.next.div_rem) : p_.result_latency[cls];
+    if (insn.cls == C::div) s_.divider_free = issue + div_time;
+    if (insn.cls == C::csr_write) s_.csr_write_issue = issue;
     // Postsync: the next instruction waits until this one has left X and R (after its own extra cycles).
-    postsync_until_ = postsync ? issue + p_.class_extra[cls] + 1 + p_.sync_stall : 0;
+    s_.postsync_until = postsync ? issue + p_.class_extra[cls] + 1 + p_.sync_stall : 0;
     // Loads and stores outside the tightly coupled data memory go on the bus.
     const bool data = (insn.cls == C::load || insn.cls == C::store) && !insn.cond_failed;
     bool bus = false;
@@ -341,8 +341,8 @@ uint64_t TimingModel::timed(const isa::RetiredInsn& insn, uint64_t pc, unsigned 
             bus_extra = forwarded ? 0 : r;
         } else {
             dbus_drain(issue + p_.dbus_read_cmd);
-            dbus_.free = std::max(dbus_.free, issue + p_.dbus_read_cmd) + 1;
-            dbus_.forget_read();
+            s_.dbus.free = std::max(s_.dbus.free, issue + p_.dbus_read_cmd) + 1;
+            s_.dbus.forget_read();
         }
     }
     // A conditional instruction that fails its condition writes nothing.
@@ -351,25 +351,25 @@ uint64_t TimingModel::timed(const isa::RetiredInsn& insn, uint64_t pc, unsigned 
                                  ? div_time
                                  : p_.result_latency[cls] +
                                        (bus && insn.cls == C::load && !forwarded ? p_.bus_load_latency + bus_extra : 0u);
-    for (uint32_t m = dst; m; m &= m - 1) ready_[ctz(m)] = issue + latency;
-    uint64_t cycles = (paired ? 0 : 1) + stall + p_.class_extra[cls] + pending_extra_;
+    for (uint32_t m = dst; m; m &= m - 1) s_.ready[ctz(m)] = issue + latency;
+    uint64_t cycles = (paired ? 0 : 1) + stall + p_.class_extra[cls] + s_.pending_extra;
     unsigned freeze = 0;  // cycles of a fast interrupt's freeze: decode stalled, interrupts still enabled
-    if (pending_extra_) {
-        freeze = pending_freeze_;
+    if (s_.pending_extra) {
+        freeze = s_.pending_freeze;
         if (freeze) emit(b, p_.ev_dep_stall, freeze);
-        pending_freeze_ = 0;
+        s_.pending_freeze = 0;
     }
-    pending_extra_ = 0;
+    s_.pending_extra = 0;
     // ecall, ebreak and mret: the redirect's cycle shows on the next instruction (tests/veer-rtl/traps: mret 1 cycle
     // after its postsync wait, its target 4 after it; irq).
-    if (insn.cls == C::ecall || insn.cls == C::ebreak || insn.cls == C::mret) pending_extra_ = p_.trap_redirect;
+    if (insn.cls == C::ecall || insn.cls == C::ebreak || insn.cls == C::mret) s_.pending_extra = p_.trap_redirect;
     // Interrupts disabled: this instruction's cycles count while MIE is 0; a trap clears MIE, mret restores it.
-    const bool mie_before = mstatus_ & 8u;
+    const bool mie_before = s_.mstatus & 8u;
     const bool trap_flush = insn.cls == C::ecall || insn.cls == C::ebreak || insn.cls == C::mret;
     if (insn.cls == C::ecall || insn.cls == C::ebreak)
-        mstatus_ = trap_entry(mstatus_);
+        s_.mstatus = trap_entry(s_.mstatus);
     else if (insn.cls == C::mret)
-        mstatus_ = (mstatus_ & ~8u) | ((mstatus_ & 0x80u) ? 8u : 0u) | 0x80u;
+        s_.mstatus = (s_.mstatus & ~8u) | ((s_.mstatus & 0x80u) ? 8u : 0u) | 0x80u;
     const uint64_t base = cycles;
     // A branch's flush (predict()): the refetch costs the penalty.
     const uint64_t flush_cycles = flush;
@@ -379,11 +379,11 @@ uint64_t TimingModel::timed(const isa::RetiredInsn& insn, uint64_t pc, unsigned 
     // longer: where fetches keep bit 1 after the redirect (fetch_keeps_halfword) only when its upper half lies in
     // the next line (the line's last fetch is its last halfword alone).
     uint64_t split_cycles = 0;  // not a fetch stall: the fetches are not held up
-    if (flushed_ && size == 4 && (pc & 2u) &&
+    if (s_.flushed && size == 4 && (pc & 2u) &&
         (!p_.fetch_keeps_halfword || !l1i_ || l1i_->line_of(pc) != l1i_->line_of(pc + 2)))
         split_cycles = p_.split_fetch_after_flush;
     cycles += split_cycles;
-    flushed_ = flush != 0;
+    s_.flushed = flush != 0;
     uint64_t fetch_walk = 0;  // page-table walks: in the cycles, not in ev_fetch_stall
     // Instruction fetch: one access per line entered, sequentially or by a taken branch.
     const bool local_code = p_.local_code && p_.local_code->contains(pc);
@@ -392,14 +392,14 @@ uint64_t TimingModel::timed(const isa::RetiredInsn& insn, uint64_t pc, unsigned 
     unsigned span = 1;
     bool refilled = false;  // the line missed: the fetch waited for it (wfm), not for room in the buffer
     if (l1i_ && !local_code) {
-        const bool redirected = next_fetch_new_;
-        if (next_fetch_new_) {
-            last_ifetch_line_ = last_fetch_ = ~uint64_t{0};
-            phase_line_ = p_.fetch_keeps_halfword && (pc & 2u) ? l1i_->line_of(pc) : ~uint64_t{0};
+        const bool redirected = s_.next_fetch_new;
+        if (s_.next_fetch_new) {
+            s_.last_ifetch_line = s_.last_fetch = ~uint64_t{0};
+            s_.phase_line = p_.fetch_keeps_halfword && (pc & 2u) ? l1i_->line_of(pc) : ~uint64_t{0};
         }
         // After a taken branch, a trap or mret the next instruction is fetched anew (a redirect).
         const bool redirect = (insn.branch & isa::br_taken) && !insn.cond_failed;
-        next_fetch_new_ = redirect || insn.cls == C::ecall || insn.cls == C::ebreak || insn.cls == C::mret;
+        s_.next_fetch_new = redirect || insn.cls == C::ecall || insn.cls == C::ebreak || insn.cls == C::mret;
         if (p_.follows_mrac && !region_cacheable(pc)) {
             // Not cacheable (VeeR mrac): every fetch goes over the I-bus.
             const uint64_t fetches = fetches_started(pc, size, false);
@@ -411,23 +411,23 @@ uint64_t TimingModel::timed(const isa::RetiredInsn& insn, uint64_t pc, unsigned 
             // Redirected into the line still being refilled: the fetch waits for the refill (tests/veer-rtl/irq,
             // its first window: a loop's branch back into the line it missed on, and a jump within a line a
             // straddling store missed on, both commit their target 16 cycles after the line's first instruction).
-            if (p_.fill_redirect_commit && redirected && line == fill_line_) {
-                const uint64_t due = fill_start_ + p_.fill_redirect_commit, at = now_ + cycles;
+            if (p_.fill_redirect_commit && redirected && line == s_.fill_line) {
+                const uint64_t due = s_.fill_start + p_.fill_redirect_commit, at = s_.now + cycles;
                 if (due > at) cycles += due - at;
             }
-            if (line != last_ifetch_line_) {
-                last_ifetch_line_ = line;
+            if (line != s_.last_ifetch_line) {
+                s_.last_ifetch_line = line;
                 cycles += tlb(itlb_, pc, p_.ev_itlb_refill, b, &fetch_walk);
                 const auto r = l1i_->access(pc, false);
-                if (!r.refill) fill_line_ = ~uint64_t{0};  // a line entered from the cache, not the fill buffer
+                if (!r.refill) s_.fill_line = ~uint64_t{0};  // a line entered from the cache, not the fill buffer
                 emit(b, p_.ev_l1i_access);
                 if (r.refill) {
                     refill = true;
                     refilled = true;
-                    const bool sequential = p_.l1i_sequential_refill_penalty && line == last_miss_line_ + 1;
-                    last_miss_line_ = line;
-                    fill_line_ = line;
-                    fill_start_ = issue;
+                    const bool sequential = p_.l1i_sequential_refill_penalty && line == s_.last_miss_line + 1;
+                    s_.last_miss_line = line;
+                    s_.fill_line = line;
+                    s_.fill_start = issue;
                     cycles += (sequential ? p_.l1i_sequential_refill_penalty : p_.l1i_refill_penalty) + next_level(pc, false, b);
                     emit(b, p_.ev_l1i_refill);
                     emit(b, p_.ev_ibus_access, p_.l1i->line / p_.ibus_beat);
@@ -436,7 +436,7 @@ uint64_t TimingModel::timed(const isa::RetiredInsn& insn, uint64_t pc, unsigned 
             if (p_.fetch_bytes) {  // hits: the fetches this instruction starts, but a refill's first
                 const uint64_t fetches = fetches_started(pc, size, true, &span);
                 started = fetches;
-                if (p_.fill_buffer_fetches && line == fill_line_) {
+                if (p_.fill_buffer_fetches && line == s_.fill_line) {
                     if (refill) emit(b, p_.ev_l1i_hit);  // the rest of the line comes from the fill buffer
                     // Until fill_buffer_cycles after the refill: the fetches' cycles decide (the fetch queue below).
                     if (p_.fill_buffer_cycles && p_.fetch_queue) fill_fetches = fetches - (refill ? 1 : 0);
@@ -466,36 +466,36 @@ uint64_t TimingModel::timed(const isa::RetiredInsn& insn, uint64_t pc, unsigned 
         // Cycles in this model are counted from 0: the first instructions' fetches are taken at cycle 0 at the earliest.
         const uint64_t exec = std::max<uint64_t>(issue + fetch_cycles, 2);
         const size_t q = p_.fetch_queue;
-        if (refilled) fill_at_ = exec - 2;
+        if (refilled) s_.fill_at = exec - 2;
         // A fetch in the refilled line after the fill buffer has written it to the cache is a hit (el2_ifu_mem_ctl.sv:
         // ic_byp_hit_f, then ic_act_hit_f; tests/veer-rtl/busgap on fetch_trace.sh's copy: 16 cycles after the
         // refill's first fetch, whatever the fetches in between).
         auto from_cache = [&](uint64_t k, uint64_t at) {
-            if (k + fill_fetches >= started && at >= fill_at_ + p_.fill_buffer_cycles) emit(b, p_.ev_l1i_hit);
+            if (k + fill_fetches >= started && at >= s_.fill_at + p_.fill_buffer_cycles) emit(b, p_.ev_l1i_hit);
         };
-        if (refetch_) {  // emptied by the flush: the fetch starts again here (in this entry when a branch not
+        if (s_.refetch) {  // emptied by the flush: the fetch starts again here (in this entry when a branch not
                          // taken flushed)
-            fetched_.fill(0);
-            fetch_at_ = exec - 2;
+            s_.fetched.fill(0);
+            s_.fetch_at = exec - 2;
             if (fill_fetches)
-                for (uint64_t k = 0; k < started; ++k) from_cache(k, fetch_at_);
+                for (uint64_t k = 0; k < started; ++k) from_cache(k, s_.fetch_at);
         } else {
-            for (uint64_t k = 0; k < started; ++k) {  // each takes the room of the oldest entry, fetched_[0]
-                const uint64_t at = refilled ? exec - 2 : std::min(exec - 2, std::max(fetch_at_ + 1, fetched_[0]));
-                if (!refilled && at > fetch_at_ + 2) emit(b, p_.ev_fetch_stall, at - fetch_at_ - 2);
-                fetch_at_ = at;
+            for (uint64_t k = 0; k < started; ++k) {  // each takes the room of the oldest entry, s_.fetched[0]
+                const uint64_t at = refilled ? exec - 2 : std::min(exec - 2, std::max(s_.fetch_at + 1, s_.fetched[0]));
+                if (!refilled && at > s_.fetch_at + 2) emit(b, p_.ev_fetch_stall, at - s_.fetch_at - 2);
+                s_.fetch_at = at;
                 if (fill_fetches) from_cache(k, at);
-                std::copy(fetched_.begin() + 1, fetched_.begin() + static_cast<std::ptrdiff_t>(q), fetched_.begin());
+                std::copy(s_.fetched.begin() + 1, s_.fetched.begin() + static_cast<std::ptrdiff_t>(q), s_.fetched.begin());
             }
         }
         // The entries this instruction lies in are consumed when it is (the last instruction in each so far).
-        for (size_t k = 1; k <= span && k <= q; ++k) fetched_[q - k] = exec;
-        refetch_ = flush || trap_flush;
-        if (refetch_) {
+        for (size_t k = 1; k <= span && k <= q; ++k) s_.fetched[q - k] = exec;
+        s_.refetch = flush || trap_flush;
+        if (s_.refetch) {
             const uint64_t lands = flush ? exec - 1 : exec + 1;
-            uint64_t at = fetch_at_, wrong = 0, stalled = 0;
+            uint64_t at = s_.fetch_at, wrong = 0, stalled = 0;
             for (size_t k = 0;; ++k) {
-                const uint64_t room = k < q ? fetched_[k] : ~uint64_t{0};
+                const uint64_t room = k < q ? s_.fetched[k] : ~uint64_t{0};
                 const uint64_t next = std::max(at + 1, room);
                 if (next >= lands) {  // no room (or no time) left before the flush
                     if (room > at + 1) stalled += room > lands ? lands - 1 - at : room - at - 2;
@@ -574,30 +574,30 @@ uint64_t TimingModel::timed(const isa::RetiredInsn& insn, uint64_t pc, unsigned 
     if (back) emit(b, p_.ev_stall_backend, back);
     // The next instruction may pair with this one if it issued alone, took one cycle and did not branch away.
     if (!mie_before) emit(b, p_.ev_irq_disabled, cycles - freeze);
-    pair_open_ = !paired && cycles == base && base == 1 + stall && !((insn.branch & isa::br_taken) && !insn.cond_failed);
-    prev_issue_ = issue;
-    prev_dst_ = dst;
-    prev_cls_ = insn.cls;
-    now_ += cycles;
+    s_.pair_open = !paired && cycles == base && base == 1 + stall && !((insn.branch & isa::br_taken) && !insn.cond_failed);
+    s_.prev_issue = issue;
+    s_.prev_dst = dst;
+    s_.prev_cls = insn.cls;
+    s_.now += cycles;
     if (lsu_) {
-        // The commit the LSU buffers see (lsu_pending_); a bus load's data returns 2 cycles before its value is
+        // The commit the LSU buffers see (s_.lsu_pending); a bus load's data returns 2 cycles before its value is
         // ready (the exec.log's nbL line), a misaligned one's 2 before the instruction after it (its hold).
-        const uint64_t prev = lsu_prev_eff_;
+        const uint64_t prev = s_.lsu_prev_eff;
         uint64_t eff;
         if (data && insn.cls == C::load) {
-            lsu_pending_ = 0;
-            eff = now_ - bus_hold;
+            s_.lsu_pending = 0;
+            eff = s_.now - bus_hold;
         } else {
-            if (data) lsu_pending_ += bus_hold;
-            eff = now_ - lsu_pending_;
+            if (data) s_.lsu_pending += bus_hold;
+            eff = s_.now - s_.lsu_pending;
         }
         if (data) {
             uint64_t ret = 0;
-            if (bus && insn.cls == C::load) ret = insn.unaligned ? now_ - 1 : issue + latency - 2;
+            if (bus && insn.cls == C::load) ret = insn.unaligned ? s_.now - 1 : issue + latency - 2;
             lsu_commit(insn.cls == C::store, eff, prev, mem, n_mem, ret);
-            if (ls_log_) ls_log_->emplace_back(now_, ret);
+            if (ls_log_) ls_log_->emplace_back(s_.now, ret);
         }
-        lsu_prev_eff_ = eff;
+        s_.lsu_prev_eff = eff;
     }
     return cycles;
 }
@@ -613,7 +613,7 @@ uint64_t TimingModel::timed(const isa::RetiredInsn& insn, uint64_t pc, unsigned 
 //  - obuf_nosend: a load of the beat of the read before it, while that read waits for its response, sends nothing
 //    (busmix's struct copy: 4 word loads, 2 reads).
 // The ibuf's store leaves for the command channel: its command at `cmd`, no sooner than the channel is free.
-void TimingModel::DbusState::send(uint64_t cmd) {
+void DbusState::send(uint64_t cmd) {
     cmd = std::max(cmd, free);
     free = cmd + 1;
     sent_word = ibuf_word;
@@ -624,8 +624,8 @@ void TimingModel::DbusState::send(uint64_t cmd) {
     ibuf_bytes = 0;
 }
 
-TimingModel::DbusState TimingModel::dbus_canonical(uint64_t now) const {
-    DbusState d = dbus_;
+DbusState TimingModel::dbus_canonical(uint64_t now) const {
+    DbusState d = s_.dbus;
     if (d.ibuf && d.ibuf_last + p_.ibuf_timeout < now) d.send(d.ibuf_last + p_.ibuf_timeout);  // gone on its timer
     if (d.ibuf && d.ibuf_join && now > d.ibuf_last + p_.ibuf_merge_window) d.ibuf_join = false;
     if (d.free < now) d.free = now;
@@ -639,7 +639,7 @@ TimingModel::DbusState TimingModel::dbus_canonical(uint64_t now) const {
 }
 
 void TimingModel::dbus_drain(uint64_t due) {
-    if (dbus_.ibuf) dbus_.send(std::min(due, dbus_.ibuf_last + p_.ibuf_timeout));
+    if (s_.dbus.ibuf) s_.dbus.send(std::min(due, s_.dbus.ibuf_last + p_.ibuf_timeout));
 }
 
 unsigned TimingModel::dbus_access(uint64_t at, const MemRef& m, bool load, unsigned& transactions) {
@@ -648,31 +648,31 @@ unsigned TimingModel::dbus_access(uint64_t at, const MemRef& m, bool load, unsig
     const uint64_t read = at + p_.dbus_read_cmd;
     transactions = 0;
     if (!load) {
-        if (dbus_.ibuf && dbus_.ibuf_join && dbus_.ibuf_word == word && at <= dbus_.ibuf_last + p_.ibuf_merge_window) {
-            dbus_.ibuf_bytes |= bytes;  // ibuf_merge_en: the same transaction
-            dbus_.ibuf_last = at;
+        if (s_.dbus.ibuf && s_.dbus.ibuf_join && s_.dbus.ibuf_word == word && at <= s_.dbus.ibuf_last + p_.ibuf_merge_window) {
+            s_.dbus.ibuf_bytes |= bytes;  // ibuf_merge_en: the same transaction
+            s_.dbus.ibuf_last = at;
             return 0;
         }
         dbus_drain(read + 1);  // the new store's write pushes the buffered one out (ibuf_wr_en)
-        dbus_.ibuf = dbus_.ibuf_join = true;
-        dbus_.ibuf_word = word;
-        dbus_.ibuf_bytes = bytes;
-        dbus_.ibuf_last = at;
+        s_.dbus.ibuf = s_.dbus.ibuf_join = true;
+        s_.dbus.ibuf_word = word;
+        s_.dbus.ibuf_bytes = bytes;
+        s_.dbus.ibuf_last = at;
         transactions = 1;
         return 0;
     }
-    const bool in_ibuf = dbus_.ibuf && dbus_.ibuf_word == word && (bytes & ~dbus_.ibuf_bytes) == 0;
-    const bool in_sent = dbus_.sent_word == word && at <= dbus_.sent_until && (bytes & ~dbus_.sent_bytes) == 0;
+    const bool in_ibuf = s_.dbus.ibuf && s_.dbus.ibuf_word == word && (bytes & ~s_.dbus.ibuf_bytes) == 0;
+    const bool in_sent = s_.dbus.sent_word == word && at <= s_.dbus.sent_until && (bytes & ~s_.dbus.sent_bytes) == 0;
     // A load 2 or more cycles behind the buffered store pushes it out, its command ahead of the load's; one right
     // behind it leaves it to its timer.
-    if (dbus_.ibuf && at >= dbus_.ibuf_last + 2) dbus_drain(read);
-    dbus_.ibuf_join = false;  // no store joins one that a load came after (busgap: a store, a load, a store)
+    if (s_.dbus.ibuf && at >= s_.dbus.ibuf_last + 2) dbus_drain(read);
+    s_.dbus.ibuf_join = false;  // no store joins one that a load came after (busgap: a store, a load, a store)
     if (in_ibuf || in_sent) return ~0u;
-    if (dbus_.read_beat == (m.addr >> 3) && read <= dbus_.read_resp) return 0;  // shares the read before it
-    const uint64_t cmd = std::max(read, dbus_.free);
-    dbus_.free = cmd + 1;
-    dbus_.read_beat = m.addr >> 3;
-    dbus_.read_resp = cmd + 1;
+    if (s_.dbus.read_beat == (m.addr >> 3) && read <= s_.dbus.read_resp) return 0;  // shares the read before it
+    const uint64_t cmd = std::max(read, s_.dbus.free);
+    s_.dbus.free = cmd + 1;
+    s_.dbus.read_beat = m.addr >> 3;
+    s_.dbus.read_resp = cmd + 1;
     transactions = 1;
     return static_cast<unsigned>(cmd - read);
 }

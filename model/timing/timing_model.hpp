@@ -16,6 +16,7 @@
 #include "model/timing/branch_predictor.hpp"
 #include "model/timing/cache.hpp"
 #include "model/timing/lsu_buffers.hpp"
+#include "model/timing/pipeline_state.hpp"
 
 namespace pmusim::timing {
 
@@ -258,19 +259,19 @@ public:
 
 private:
     friend class TimingModel;
-    // What step() did from one entry state (the key; see step_block), relative to the entry's cycle now_.
+    // What step() did from one entry state (the key; see step_block), relative to the entry's cycle s_.now.
     struct Recording {
         std::vector<uint64_t> key;
         uint64_t cycles = 0;
         std::vector<EventCount> events;
-        std::vector<std::pair<uint8_t, int64_t>> ready;  // registers written: their ready cycle - now_
+        std::vector<std::pair<uint8_t, int64_t>> ready;  // registers written: their ready cycle - s_.now
         int64_t prev_issue = 0, divider_free = 0;
         uint32_t prev_dst = 0;
         isa::InsnClass prev_cls = isa::InsnClass::alu;
         bool pair_open = false, next_fetch_new = false, flushed = false;
         uint64_t last_ifetch_line = 0, last_fetch = 0, fill_line = 0, phase_line = 0;
         int64_t fetch_at = 0;
-        std::array<uint64_t, 4> fetched{};  // fetched_ as fetched_held() has it, relative to the entry (record_body)
+        std::array<uint64_t, 4> fetched{};  // s_.fetched as fetched_held() has it, relative to the entry (record_body)
         bool refetch = false;
         // store_buffer: per load and store of the body, in order, where its access lies in the body's, its commit
         // cycle and (a bus load) the cycle its data returns, relative to the entry (as step() timed them).
@@ -281,9 +282,9 @@ private:
         };
         std::vector<LsCommit> ls_commit;
         // The LSU buffers' part of the last replay that could be saved (lsu_replay). The key: the buffers' state at
-        // the entry (LsuBuffers::save, relative to the entry), lsu_pending_, lsu_prev_eff_ and the accesses' addresses
+        // the entry (LsuBuffers::save, relative to the entry), s_.lsu_pending, s_.lsu_prev_eff and the accesses' addresses
         // and sizes. The result: the state after the feed and the settle to the body's end, the cycles counted full
-        // meanwhile and lsu_pending_ after. A replay with the same key sets these instead of feeding the buffers
+        // meanwhile and s_.lsu_pending after. A replay with the same key sets these instead of feeding the buffers
         // access by access.
         struct LsuMemo {
             std::vector<uint64_t> key, exit;
@@ -368,15 +369,15 @@ public:
     // The entry state a recording is keyed by is everything step() reads for an instruction that is not a branch
     // (whoever adds state to step() must add it here, in body_key(), and to the Recording's exit state, or make
     // such bodies unusable in prepare()):
-    //  - pending_extra_; mstatus_ MIE; flushed_; with dual issue, pair_open_ and then prev_cls_, prev_dst_ and
-    //    now_ - prev_issue_;
-    //  - per live-in register r (read before the body writes it): ready_[r] - now_, or "ready" when it can no
-    //    longer delay the body (ready_[r] + early_address <= now_, and <= prev_issue_ when a pair is open);
-    //  - if the body divides: divider_free_ - now_ (0 when the divider is free);
-    //  - postsync_until_ - now_ (0 when past): the first instruction's wait behind a postsync one (sync_stall;
-    //    with it, bodies hold no CSR, fence or fence.i instruction, so next_csr_ is 0 and csr_write_issue_ unused);
-    //  - the fetch state: next_fetch_new_, last_ifetch_line_ and last_fetch_ as the first instruction sees them,
-    //    fill_line_, phase_line_ as the first instruction leaves it, and the mrac cacheability of the body's region (a body lies in one 256 MiB region, and wholly
+    //  - s_.pending_extra; s_.mstatus MIE; s_.flushed; with dual issue, s_.pair_open and then s_.prev_cls, s_.prev_dst and
+    //    s_.now - s_.prev_issue;
+    //  - per live-in register r (read before the body writes it): s_.ready[r] - s_.now, or "ready" when it can no
+    //    longer delay the body (s_.ready[r] + early_address <= s_.now, and <= s_.prev_issue when a pair is open);
+    //  - if the body divides: s_.divider_free - s_.now (0 when the divider is free);
+    //  - s_.postsync_until - s_.now (0 when past): the first instruction's wait behind a postsync one (sync_stall;
+    //    with it, bodies hold no CSR, fence or fence.i instruction, so s_.next.csr is 0 and s_.csr_write_issue unused);
+    //  - the fetch state: s_.next_fetch_new, s_.last_ifetch_line and s_.last_fetch as the first instruction sees them,
+    //    s_.fill_line, s_.phase_line as the first instruction leaves it, and the mrac cacheability of the body's region (a body lies in one 256 MiB region, and wholly
     //    in or out of local_code);
     //  - per instruction how many accesses (those of the first execution: other counts are stepped), and per
     //    access its direction, whether it leaves local_data (goes
@@ -404,7 +405,7 @@ public:
     // the trace that leaves the model in the state it found it in, shifted in time, does the same again when the
     // same instructions with the same data addresses follow it: the replay then adds the stretch's events and
     // shifts the model (skip_loop) instead of timing it again.
-    //  - loop_state() appends the state as words, every cycle in it relative to now_ where it is recent (less than
+    //  - loop_state() appends the state as words, every cycle in it relative to s_.now where it is recent (less than
     //    loop_fresh cycles ago, or to come) and as it is where it is old (loop_stale cycles ago or more), or as
     //    "past" where no rule can tell it from any earlier cycle (a register ready for any use, a divider free);
     //    it returns false where a cycle lies between recent and old or the LSU buffers cannot be saved.
@@ -458,32 +459,32 @@ public:
     // is clear (PRM ch. 3 "Region Access Control Register"; both set is not a legal combination and reads as
     // side effect only).
     void set_mrac(uint32_t value);
-    uint32_t mrac() const { return mrac_; }
+    uint32_t mrac() const { return s_.mrac; }
     // mstatus (CSR 0x300) as written by the program: MIE (bit 3), MPIE (bit 7). The write's extra cost
     // (mstatus_write_extra) goes to the next instruction.
     void set_mstatus(uint32_t value);
     // The operands of the division step() times next (VeeR EL2, divider_from_operands): dividend, divisor,
     // whether it is a remainder, and whether the trace gives register values at all (if not: no shortcut).
     void set_div_operands(uint32_t dividend, uint32_t divisor, bool rem, bool known) {
-        div_a_ = dividend;
-        div_b_ = divisor;
-        div_rem_ = rem;
-        div_known_ = known;
+        s_.next.div_a = dividend;
+        s_.next.div_b = divisor;
+        s_.next.div_rem = rem;
+        s_.next.div_known = known;
     }
     // VeeR EL2: a division's cycles from issue to result, and the divider's, from its operands (`full`: without
     // a shortcut).
     static unsigned veer_div_time(unsigned full, uint32_t a, uint32_t b, bool rem);
-    uint32_t mstatus() const { return mstatus_; }
+    uint32_t mstatus() const { return s_.mstatus; }
     // An interrupt taken before the next instruction (RISC-V privileged spec 3.1.6.1: MPIE = MIE, MIE = 0), with
     // its exception code (`cause`) and whether it woke the core from pmu/fw-halt; its cost (interrupt_entry, or
     // fw_halt_wake, and ext_interrupt_freeze) goes to that instruction, the handler's first.
     void take_interrupt(unsigned cause = 0, bool from_halt = false);
     // VeeR EL2 mpmc with haltie (PRM ch. 5): entering fw-halt sets mstatus.MIE, at no cost of its own.
-    void set_mie() { mstatus_ |= 8u; }
+    void set_mie() { s_.mstatus |= 8u; }
     // The CSR the next step()'s instruction accesses (its pre- and post-sync depend on it: sync_stall).
-    void set_next_csr(uint16_t csr) { next_csr_ = csr; }
+    void set_next_csr(uint16_t csr) { s_.next.csr = csr; }
     // The next step()'s instruction is the last before an interrupt entry: its successor is not in the trace.
-    void set_next_interrupted() { next_interrupted_ = true; }
+    void set_next_interrupted() { s_.next.interrupted = true; }
 
 private:
     // The next level for an L1 refill (write: an L1 write-back): extra cycles beyond the L1 refill penalty.
@@ -514,12 +515,12 @@ private:
     }
     // The target a conditional branch is predicted with. A trace shows a branch's target only when taken: an untaken
     // one uses the target it last went to (unknown: taken as forward, the usual layout of an if). A taken one
-    // records its target (seen_target_, and loop_state's signature of that table, seen_sig_).
+    // records its target (seen_target_, and loop_state's signature of that table, s_.seen_sig).
     __attribute__((always_inline)) uint64_t conditional_target(uint64_t pc, unsigned size, uint64_t next_pc, bool taken) {
         const size_t si = (pc >> 1) & (seen_target_.size() - 1);
         uint64_t& seen = seen_target_[si];
         if (taken && seen != next_pc) {
-            seen_sig_ ^= mix64(seen ^ mix64(si)) ^ mix64(next_pc ^ mix64(si));
+            s_.seen_sig ^= mix64(seen ^ mix64(si)) ^ mix64(next_pc ^ mix64(si));
             seen = next_pc;
         }
         return taken ? next_pc : (seen ? seen : pc + size);
@@ -546,6 +547,7 @@ private:
     // loop_state() (`out`, d = 0) and skip_loop() (no `out`: the state moved on by `d`) in one walk
     // (model/timing/loop_state.cpp).
     bool loop_walk(std::vector<uint64_t>* out, uint64_t d, std::vector<uint64_t>* addrs = nullptr);
+    struct LoopWalk;  // its visitor of the state (PipelineState::visit)
     // The fetches of `fetch_bytes` (4 if 0) an instruction starts: it may straddle two, or share one with the last.
     // `cached`: through the I-cache, where fetch_keeps_halfword applies (the uncached fetches' cost was calibrated
     // on 4-byte aligned fetches: hello_world).
@@ -556,47 +558,39 @@ private:
     BranchPredictor bp_;
     std::optional<Cache> l1d_, l1i_, l2_, itlb_, dtlb_, main_tlb_;
     std::vector<uint64_t> seen_target_;
-    uint64_t seen_sig_ = 0;  // the XOR of a mix of each seen_target_ entry that is not 0 (loop_state)
-    uint64_t last_ifetch_line_ = ~uint64_t{0};
-    uint64_t last_fetch_ = ~uint64_t{0};  // the last fetch granule (fetch_bytes)
-    uint32_t mrac_ = 0x55555555u;          // every region cacheable
-    uint16_t cacheable_ = 0xFFFF;          // a bit per 256 MiB region
-    bool region_cacheable(uint64_t addr) const { return (cacheable_ >> ((addr >> 28) & 15u)) & 1u; }  // its region's bit
-    uint32_t mstatus_ = 0;                 // reset: MIE = MPIE = 0
-    unsigned pending_extra_ = 0;           // cycles the previous instruction left to the next one
-    // Of those, the cycles of a fast interrupt's freeze (ext_interrupt_freeze): interrupts still enabled, decode
-    // stalled. Set by take_interrupt() only, whose record is always stepped: 0 at a body's entry.
-    unsigned pending_freeze_ = 0;
-    uint64_t divider_free_ = 0;            // the cycle the divider takes a new division
-    uint32_t div_a_ = 0, div_b_ = 0;       // the next division's operands (set_div_operands)
-    bool div_rem_ = false, div_known_ = false;
-    uint64_t last_miss_line_ = ~uint64_t{0};
-    uint64_t fill_line_ = ~uint64_t{0};    // the line last refilled (fetched from the fill buffer)
-    uint64_t fill_at_ = 0;                 // fill_buffer_cycles: the cycle of that refill's first fetch
-    uint64_t fill_start_ = 0;              // fill_redirect_commit: the issue of the instruction that refilled it
-    // The line a redirect entered at an odd halfword (fetch_keeps_halfword; ~0: none): its fetches start there.
-    uint64_t phase_line_ = ~uint64_t{0};
-    // The model's cycle at the start of the next instruction; it starts late enough that the registers' initial
-    // values (ready at 0) are ready even for an Early Reg.
-    uint64_t now_ = 256;
-    bool pair_open_ = false;            // the previous instruction issued alone and could take a partner
-    uint64_t prev_issue_ = 0;
-    uint32_t prev_dst_ = 0;  // registers the previous instruction wrote
-    isa::InsnClass prev_cls_ = isa::InsnClass::alu;
-    std::array<uint64_t, 32> ready_{};  // the cycle each register's value is ready
-    bool next_fetch_new_ = false;
-    // VeeR EL2's fetch ahead of commit (fetch_queue): the cycle of the last fetch, and whether the next one
-    // follows a flush's redirect.
-    uint64_t fetch_at_ = 0;
-    // Per fetch buffer entry (the first fetch_queue), oldest first, the commit of its last instruction.
-    std::array<uint64_t, 4> fetched_{};
-    bool same_fetch(const TimingModel& o) const;
-    // fetched_[k], or 0 where it can no longer hold a fetch back (at or before fetch_at_ + 1).
+    PipelineState s_;  // the state between two instructions (pipeline_state.hpp)
+    // Which of the state's cycles a rule can still tell from any earlier one (PipelineState::visit's `live`),
+    // judged on the state as it is when made: a register ready for any use (by now even as an address, and by
+    // the previous issue for a pair), a divider free, a wait over, a fetch entry that can no longer hold a fetch
+    // back is past.
+    struct StateLiveness {
+        const TimingParams& p;
+        uint64_t now, prev_issue, fetch_base;
+        bool fetch_queue, lsu;
+        StateLiveness(const TimingModel& m)
+            : p(m.p_), now(m.s_.now), prev_issue(m.s_.prev_issue),
+              fetch_base(std::min(m.s_.fetch_at + 1, m.s_.now - 2)), fetch_queue(m.p_.fetch_queue && !m.s_.refetch),
+              lsu(m.lsu_.has_value()), fetch_at(m.s_.fetch_at) {}
+        bool ready(uint64_t r) const { return !(r + p.early_address <= now && r <= prev_issue); }
+        bool divider(uint64_t t) const { return t > now; }
+        bool postsync(uint64_t t) const { return t > now; }
+        bool csr_write(uint64_t t) const { return t + 1 + p.csr_write_block > now; }
+        bool fill_at(uint64_t t) const { return fetch_queue && t + p.fill_buffer_cycles > fetch_base; }
+        bool fill_start(uint64_t t) const { return t + p.fill_redirect_commit > now; }
+        bool queue() const { return fetch_queue; }
+        bool fetched(uint64_t f) const { return fetch_queue && f > fetch_at + 1; }
+        bool lsu_followed() const { return lsu; }
+
+    private:
+        uint64_t fetch_at;
+    };
+    uint64_t mispredicts_ = 0;  // predict()'s mispredictions (VeeR EL2): a group's are the difference across it
+    bool region_cacheable(uint64_t addr) const { return (s_.cacheable >> ((addr >> 28) & 15u)) & 1u; }  // its region's bit
+    void state_words(std::vector<uint64_t>& out) const;
+    // s_.fetched[k], or 0 where it can no longer hold a fetch back (at or before s_.fetch_at + 1).
     uint64_t fetched_held(size_t k) const {
-        return fetched_[k] > fetch_at_ + 1 ? fetched_[k] : 0;
+        return s_.fetched[k] > s_.fetch_at + 1 ? s_.fetched[k] : 0;
     }
-    bool refetch_ = false;
-    bool flushed_ = false;  // the previous instruction was a branch that flushed (split_fetch_after_flush)
     bool check_blocks_ = false;
     std::array<uint64_t, BlockMemo::max_key_words> key_{};  // step_block's scratch
     // The ways probe_body() found: two per fetch line, two per data access at most.
@@ -614,58 +608,21 @@ private:
     // predict_inner() and, with `t`, the tail's predict() into tail_flush_: with the VeeR EL2 predictor's memo on,
     // as one group from BlockMemo::predicted_ where the same state meets the same branches again.
     void predict_body(BlockMemo& m, const BlockTail* t, EventBatch& b) {
-        if (bp_.memo() && bp_.enabled() && !next_interrupted_ && (t || !m.inner_.empty())) return predict_grouped(m, t, b);
+        if (bp_.memo() && bp_.enabled() && !s_.next.interrupted && (t || !m.inner_.empty())) return predict_grouped(m, t, b);
         predict_inner(m, b);
         if (t) tail_flush_ = predict(*t->insn, t->pc, t->size, t->next_pc, b);
     }
     void predict_grouped(BlockMemo& m, const BlockTail* t, EventBatch& b);
-    uint64_t mispredicts_ = 0;  // predict()'s mispredictions (VeeR EL2): a group's are the difference across it
-    // State that affects step() beyond the fields above (pre/post-sync and CSR write blocking, sync_stall): the CSR
-    // of the next instruction (set_next_csr; consumed by step()), the cycle the next instruction may issue after a
-    // postsync instruction before it (0: none), and the issue cycle of the last write-only CSR instruction. Also
-    // whether the next instruction is the last before an interrupt entry (set_next_interrupted; consumed by step()
-    // and only set right before it: a body's instructions have their successors in the body, never an entry).
-    uint16_t next_csr_ = 0;
-    bool next_interrupted_ = false;
-    uint64_t postsync_until_ = 0;
-    uint64_t csr_write_issue_ = 0;
-    // The D-bus buffer (dbus_queue): the first cycle the command channel is free; the write-coalescing buffer
-    // (its word, bytes written, the issue of its last store); the store that left it, until its command goes;
-    // the last read command's 8-byte beat and the cycle its response comes.
-    struct DbusState {
-        uint64_t free = 0;
-        bool ibuf = false, ibuf_join = false;  // a store in the ibuf; later stores may still join it
-        uint8_t ibuf_bytes = 0, sent_bytes = 0;
-        uint64_t ibuf_word = 0, ibuf_last = 0;
-        uint64_t sent_word = ~uint64_t{0}, sent_until = 0;
-        uint64_t read_beat = ~uint64_t{0}, read_resp = 0;
-        void send(uint64_t cmd);
-        // Nothing buffered, no read to share: only `free` matters (every other field is then 0 or none).
-        bool quiet() const { return !ibuf && sent_word == ~uint64_t{0} && read_beat == ~uint64_t{0}; }
-        void forget_read() {
-            read_beat = ~uint64_t{0};
-            read_resp = 0;
-        }
-        bool operator==(const DbusState& o) const {
-            return free == o.free && ibuf == o.ibuf && ibuf_join == o.ibuf_join && ibuf_bytes == o.ibuf_bytes && sent_bytes == o.sent_bytes &&
-                   ibuf_word == o.ibuf_word && ibuf_last == o.ibuf_last && sent_word == o.sent_word &&
-                   sent_until == o.sent_until && read_beat == o.read_beat && read_resp == o.read_resp;
-        }
-    };
-    DbusState dbus_, dbus_entry_;  // dbus_entry_: record_body's scratch
+    DbusState dbus_entry_;  // record_body's scratch
     // The LSU buffers (store_buffer > 0): fed by timed() with each load's and store's commit, and by a replayed
     // recording with the commits it recorded; their count is handed out by step() and step_block() alone, so that
     // no recording holds it. ls_log_: record_body's list of the body's commit and data-return cycles (nullptr when
-    // not recording; the model's commits, before lsu_pending_).
+    // not recording; the model's commits, before s_.lsu_pending).
     std::optional<LsuBuffers> lsu_;
     std::vector<std::pair<uint64_t, uint64_t>>* ls_log_ = nullptr;
     std::array<uint64_t, 2 + LsuBuffers::max_snapshot + 2 * 4 * BlockMemo::max_insns> lsu_key_{};  // lsu_replay's
     std::array<uint64_t, LsuBuffers::max_snapshot> lsu_exit_{};
     void lsu_replay(const BlockMemo::Recording& r, const MemRef* mem, uint64_t now0);
-    // The model charges a misaligned bus access's hold to the access itself, the RTL to what follows it (a load's
-    // to the next instruction, a store's to the next load at decode): the commits the buffers see are the model's
-    // less the holds the RTL has not yet shown (lsu_pending_: the stores'), and the last one's (lsu_prev_eff_).
-    uint64_t lsu_pending_ = 0, lsu_prev_eff_ = 0;
     void lsu_commit(bool store, uint64_t commit, uint64_t prev, const MemRef* mem, unsigned n_mem, uint64_t data) {
         LsuAccess a;
         a.commit = commit;
@@ -682,7 +639,7 @@ private:
     }
     void emit_lsu_buffers(EventBatch& b) {
         if (lsu_) {
-            lsu_->settle(lsu_prev_eff_);
+            lsu_->settle(s_.lsu_prev_eff);
             if (const uint64_t n = lsu_->take()) b.add(p_.ev_store_buffer_full, n);
         }
     }

@@ -1722,3 +1722,45 @@ TEST(TimingModel, StateWithAddressesMovedTimesTheSameMovedStream) {
     EXPECT_GT(moved, 10u);
     EXPECT_GT(with_addresses, 5u);  // states that hold addresses were moved, not only empty buffers
 }
+
+// One state, one list of its fields (STYLE.md 12): PipelineState::visit names every member of the state and of its
+// nested structs once, each array element once. A member added without a visit() line changes member_count and
+// fails here; the visitor counts what visit() names.
+namespace {
+struct FieldCounter {
+    size_t fields = 0, nested_fields = 0;
+    template <class T>
+    void operator()(const T&, timing::FieldKind, bool) {
+        ++fields;
+    }
+    template <class N>
+    void nested(const N& n) {
+        N::visit(n, [&](const auto&, timing::FieldKind, bool) { ++nested_fields; });
+        ++fields;
+    }
+};
+struct AllLive {
+    bool ready(uint64_t) const { return true; }
+    bool divider(uint64_t) const { return true; }
+    bool postsync(uint64_t) const { return true; }
+    bool csr_write(uint64_t) const { return true; }
+    bool fill_at(uint64_t) const { return true; }
+    bool fill_start(uint64_t) const { return true; }
+    bool queue() const { return true; }
+    bool fetched(uint64_t) const { return true; }
+    bool lsu_followed() const { return true; }
+};
+}  // namespace
+
+TEST(PipelineState, VisitNamesEveryField) {
+    PipelineState s;
+    FieldCounter c;
+    PipelineState::visit(s, c, AllLive{});
+    // The arrays are visited element by element: ready (32) and fetched (4) count as one member each.
+    EXPECT_EQ(c.fields - (s.ready.size() - 1) - (s.fetched.size() - 1), member_count<PipelineState>());
+    EXPECT_EQ(c.nested_fields, member_count<DbusState>() + member_count<StepInputs>());
+    // The counts themselves, worked out from the struct declarations: a member_count that counted wrong would
+    // let both sides agree on nothing.
+    EXPECT_EQ(member_count<DbusState>(), 11u);
+    EXPECT_EQ(member_count<StepInputs>(), 6u);
+}
