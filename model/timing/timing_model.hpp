@@ -23,6 +23,14 @@ namespace pmusim::timing {
 // An event the platform does not have (event 0 is a real event on some cores: ARM11 ICACHE_MISS).
 constexpr uint32_t no_event = ~uint32_t{0};
 
+// Adds `n` of a model event the platform may not have.
+inline void emit(EventBatch& b, uint32_t ev, uint64_t n = 1) {
+    if (ev != no_event) b.add(ev, n);
+}
+inline unsigned ctz(uint32_t m) { return static_cast<unsigned>(__builtin_ctz(m)); }
+// mstatus on entry to a trap handler (RISC-V privileged spec 3.1.6.1): MPIE = MIE, MIE = 0.
+inline uint32_t trap_entry(uint32_t mstatus) { return (mstatus & ~0x88u) | ((mstatus & 8u) ? 0x80u : 0u); }
+
 constexpr size_t class_count = static_cast<size_t>(isa::InsnClass::fence_i) + 1;
 
 struct TimingParams {
@@ -531,6 +539,38 @@ private:
     bool plain_predictor_ = false;  // p_.predictor.direction is not VeeR EL2's
     uint64_t timed(const isa::RetiredInsn& insn, uint64_t pc, unsigned size, const MemRef* mem, unsigned n_mem,
                    EventBatch& b, unsigned flush);
+    // timed()'s stages (step.cpp) and what they hand each other.
+    struct StepScratch {
+        const isa::RetiredInsn& insn;
+        uint64_t pc;
+        unsigned size;
+        const MemRef* mem;
+        unsigned n_mem;
+        unsigned flush;  // the branch's flush (predict())
+        bool paired = false, postsync = false, data = false, bus = false, queued = false, forwarded = false;
+        bool trap_flush = false, mie_before = false, local_code = false, refilled = false;
+        unsigned bus_extra = 0, bus_transactions = 0, div_time = 0, freeze = 0, span = 1;
+        uint32_t dst = 0;
+        uint64_t stall = 0, issue = 0, latency = 0, cycles = 0, base = 0, before_fetch = 0, split_cycles = 0;
+        uint64_t fetch_walk = 0, started = 0, fill_fetches = 0, fetch_cycles = 0, bus_hold = 0;
+    };
+    static bool needs_full_step(const TimingParams& p);
+    template <bool kFull>
+    uint64_t timed_k(StepScratch& st, EventBatch& b);
+    template <bool kFull>
+    void issue_stage(StepScratch& st, EventBatch& b);
+    uint64_t sync_stage(StepScratch& st, uint16_t csr, uint64_t stall, EventBatch& b);
+    void bus_issue_stage(StepScratch& st);
+    template <bool kFull>
+    void result_stage(StepScratch& st, EventBatch& b);
+    template <bool kFull>
+    void fetch_stage(StepScratch& st, EventBatch& b);
+    void fetch_queue_stage(StepScratch& st, EventBatch& b);
+    void data_stage(StepScratch& st, EventBatch& b);
+    void bus_stage(StepScratch& st, EventBatch& b);
+    void lsu_stage(const StepScratch& st);
+    // Whether a VeeR EL2 mechanism is on (needs_full_step): timed() takes the full step, else the lean one.
+    bool full_ = true;
     // The block timing (model/timing/block_timing.cpp).
     void prepare(BlockMemo& m, const uint8_t* n_mem) const;
     size_t body_key(const BlockMemo& m, const MemRef* mem, const uint8_t* n_mem, uint64_t* key, bool with_tail) const;

@@ -1,0 +1,430 @@
+// The per-instruction step (TimingModel::timed), the definition every shortcut is tested against: one retired
+// instruction's issue, its instruction fetch, its data accesses and its stall events, in that order, each a
+// stage of its own. It is compiled twice (kFull): with every VeeR EL2 mechanism (the D-bus buffer, pre- and
+// post-sync, the fetch buffer, the LSU buffers, the DCCM and ICCM, mrac, the divider from operands, the fill
+// buffer), and without them, chosen once when the model is built (TimingModel::full_) from whether the
+// parameters turn any of them on. Both give the same results on a platform without them: the lean one only
+// leaves out tests that are false there.
+#include <algorithm>
+
+#include "model/timing/timing_model.hpp"
+
+namespace pmusim::timing {
+
+namespace {
+
+bool is_trap(isa::InsnClass c) {
+    return c == isa::InsnClass::ecall || c == isa::InsnClass::ebreak || c == isa::InsnClass::mret;
+}
+
+}  // namespace
+
+// Whether any parameter turns on a mechanism the lean step leaves out (step.cpp).
+bool TimingModel::needs_full_step(const TimingParams& p) {
+    return p.dbus_queue || p.sync_stall || p.csr_write_block || p.fetch_queue || p.store_buffer || p.local_data ||
+           p.local_code || p.follows_mrac || p.divider_from_operands || p.fetch_bytes || p.fill_buffer_fetches ||
+           p.fill_redirect_commit || p.split_fetch_after_flush || p.fetch_keeps_halfword || !p.late_store_data_side_effect;
+}
+
+// Issue: alongside the previous instruction (dual issue), or when its sources are ready, the divider free and
+// the pre- and post-sync waits over.
+template <bool kFull>
+[[gnu::always_inline]] inline void TimingModel::issue_stage(StepScratch& st, EventBatch& b) {
+    using C = isa::InsnClass;
+    const isa::RetiredInsn& insn = st.insn;
+    const size_t cls = static_cast<size_t>(insn.cls);
+    // Dual issue: alongside the previous instruction, in its cycle, when the pair is allowed and the sources are
+    // ready then (never the older one's own result).
+    const uint32_t src = insn.regs.src;
+    if (p_.dual_issue && s_.pair_open && p_.class_extra[cls] == 0 && pairs_[static_cast<size_t>(s_.prev_cls)][cls] &&
+        !(src & s_.prev_dst)) {
+        st.paired = true;
+        for (uint32_t m = src; m && st.paired; m &= m - 1)
+            if (s_.ready[ctz(m)] > s_.prev_issue) st.paired = false;
+    }
+    // Result-use stall: the instruction issues when its sources are ready (address registers `early_address`
+    // cycles before the rest, the data a store writes `late_store_data` cycles after).
+    uint64_t stall = 0;
+    if (!st.paired) {
+        uint32_t late = insn.cls == C::store ? src & ~insn.regs.addr : 0u;
+        // A store to a side-effect region over the bus (late_store_data_side_effect false): no slack.
+        if (kFull && late && !p_.late_store_data_side_effect && st.n_mem && p_.local_data &&
+            !p_.local_data->contains(st.mem[0].addr) && !region_cacheable(st.mem[0].addr))
+            late = 0;
+        for (uint32_t m = src; m; m &= m - 1) {
+            const unsigned r = ctz(m);
+            const uint64_t need = s_.ready[r] + ((insn.regs.addr >> r) & 1u ? p_.early_address : 0u);
+            // A register ready when the divider frees holds the last division's result (its ready time is the
+            // division's time, below).
+            const bool from_divider = !p_.late_store_data_div && s_.ready[r] == s_.divider_free;
+            const unsigned slack = (late >> r) & 1u && !from_divider ? p_.late_store_data : 0u;
+            if (need > s_.now + stall + slack) stall = need - s_.now - slack;
+        }
+    }
+    // A division waits for the divider.
+    if (insn.cls == C::div && p_.divider_busy && s_.divider_free > s_.now + stall) stall = s_.divider_free - s_.now;
+    const uint16_t csr = s_.next.csr;
+    s_.next.csr = 0;
+    s_.next.interrupted = false;  // read by predict()
+    if (kFull && p_.sync_stall) stall = sync_stage(st, csr, stall, b);
+    if (stall) emit(b, p_.ev_dep_stall, stall);
+    st.stall = stall;
+    // It issues after the cycles the previous instruction left to it (a redirect: trap_redirect, interrupt_entry).
+    st.issue = st.paired ? s_.prev_issue : s_.now + stall + s_.pending_extra;
+    // A division's time: fixed, or (VeeR EL2) from its operands; the divider is busy as long as its result takes.
+    st.div_time = p_.divider_busy;
+    if (kFull && insn.cls == C::div && p_.divider_from_operands)
+        st.div_time = s_.next.div_known ? veer_div_time(p_.result_latency[cls], s_.next.div_a, s_.next.div_b, s_.next.div_rem)
+                                        : p_.result_latency[cls];
+    if (insn.cls == C::div) s_.divider_free = st.issue + st.div_time;
+    if (insn.cls == C::csr_write) s_.csr_write_issue = st.issue;
+    // Postsync: the next instruction waits until this one has left X and R (after its own extra cycles).
+    s_.postsync_until = st.postsync ? st.issue + p_.class_extra[cls] + 1 + p_.sync_stall : 0;
+    st.data = (insn.cls == C::load || insn.cls == C::store) && !insn.cond_failed;
+}
+
+// Pre- and post-sync, and a CSR read behind a write-only CSR instruction (VeeR EL2 el2_dec_decode_ctl.sv:
+// presync_stall, ps_stall, prior_csr_write; the instructions from dec/decode and dec/csrdecode_m). Returns the
+// stall with their waits.
+[[gnu::always_inline]] inline uint64_t TimingModel::sync_stage(StepScratch& st, uint16_t csr, uint64_t stall, EventBatch& b) {
+    using C = isa::InsnClass;
+    const C cls = st.insn.cls;
+    const bool csr_insn = cls == C::csr_read || cls == C::csr_read_write || cls == C::csr_write;
+    auto listed = [&](const std::vector<uint16_t>& v) { return csr_insn && std::find(v.begin(), v.end(), csr) != v.end(); };
+    const bool both = cls == C::csr_read_write || cls == C::fence_i;
+    const bool presync = both || cls == C::fence || (cls == C::csr_read && listed(p_.presync_csrs));
+    st.postsync = both || cls == C::ecall || cls == C::ebreak || cls == C::mret || listed(p_.postsync_csrs);
+    // Presync: the older instructions have left X and R sync_stall cycles after the previous one's issue.
+    const uint64_t after_prev = s_.prev_issue + 1 + p_.sync_stall;
+    const uint64_t pre_wait = presync && after_prev > s_.now ? after_prev - s_.now : 0;
+    const uint64_t post_wait = s_.postsync_until > s_.now ? s_.postsync_until - s_.now : 0;
+    uint64_t block_wait = 0;
+    if (p_.csr_write_block && (cls == C::csr_read || cls == C::csr_read_write)) {
+        const uint64_t after_write = s_.csr_write_issue + 1 + p_.csr_write_block;
+        if (after_write > s_.now) block_wait = after_write - s_.now;
+    }
+    emit(b, p_.ev_presync, pre_wait);  // both count where the two waits overlap (tests/veer-rtl/csr)
+    emit(b, p_.ev_postsync, post_wait);
+    return std::max({stall, pre_wait, post_wait, block_wait});
+}
+
+// Loads and stores outside the tightly coupled data memory go on the bus. The D-bus buffer (dbus_queue): an
+// aligned access to memory without side effects goes through it; any other bus access pushes the buffer out and
+// takes the command channel.
+[[gnu::always_inline]] inline void TimingModel::bus_issue_stage(StepScratch& st) {
+    if (st.data && p_.local_data)
+        for (unsigned k = 0; k < st.n_mem; ++k) st.bus |= !p_.local_data->contains(st.mem[k].addr);
+    if (!st.bus || !p_.dbus_queue) return;
+    const MemRef& m0 = st.mem[0];
+    st.queued = st.n_mem == 1 && !st.insn.unaligned && m0.size && m0.size <= 4 && (m0.addr & (m0.size - 1)) == 0 &&
+                region_cacheable(m0.addr);
+    if (st.queued) {
+        const unsigned r = dbus_access(st.issue, m0, st.insn.cls == isa::InsnClass::load, st.bus_transactions);
+        st.forwarded = r == ~0u;
+        st.bus_extra = st.forwarded ? 0 : r;
+    } else {
+        dbus_drain(st.issue + p_.dbus_read_cmd);
+        s_.dbus.free = std::max(s_.dbus.free, st.issue + p_.dbus_read_cmd) + 1;
+        s_.dbus.forget_read();
+    }
+}
+
+// The result's latency and the instruction's own cycles: issue, its class's extra cycles, what the previous
+// instruction left to it, a trap's redirect, mstatus, the branch's flush.
+template <bool kFull>
+[[gnu::always_inline]] inline void TimingModel::result_stage(StepScratch& st, EventBatch& b) {
+    using C = isa::InsnClass;
+    const isa::RetiredInsn& insn = st.insn;
+    const size_t cls = static_cast<size_t>(insn.cls);
+    // A conditional instruction that fails its condition writes nothing.
+    st.dst = insn.cond_failed ? 0u : insn.regs.dst;
+    st.latency = kFull && insn.cls == C::div && p_.divider_from_operands
+                     ? st.div_time
+                     : p_.result_latency[cls] +
+                           (kFull && st.bus && insn.cls == C::load && !st.forwarded ? p_.bus_load_latency + st.bus_extra : 0u);
+    for (uint32_t m = st.dst; m; m &= m - 1) s_.ready[ctz(m)] = st.issue + st.latency;
+    st.cycles = (st.paired ? 0 : 1) + st.stall + p_.class_extra[cls] + s_.pending_extra;
+    if (s_.pending_extra) {
+        st.freeze = s_.pending_freeze;
+        if (st.freeze) emit(b, p_.ev_dep_stall, st.freeze);
+        s_.pending_freeze = 0;
+    }
+    s_.pending_extra = 0;
+    // ecall, ebreak and mret: the redirect's cycle shows on the next instruction (tests/veer-rtl/traps: mret 1 cycle
+    // after its postsync wait, its target 4 after it; irq).
+    st.trap_flush = is_trap(insn.cls);
+    if (st.trap_flush) s_.pending_extra = p_.trap_redirect;
+    // Interrupts disabled: this instruction's cycles count while MIE is 0; a trap clears MIE, mret restores it.
+    st.mie_before = s_.mstatus & 8u;
+    if (insn.cls == C::ecall || insn.cls == C::ebreak)
+        s_.mstatus = trap_entry(s_.mstatus);
+    else if (insn.cls == C::mret)
+        s_.mstatus = (s_.mstatus & ~8u) | ((s_.mstatus & 0x80u) ? 8u : 0u) | 0x80u;
+    st.base = st.cycles;
+    // A branch's flush (predict()): the refetch costs the penalty.
+    st.cycles += st.flush;
+    st.before_fetch = st.cycles;
+    // After a branch's flush, a 32-bit instruction at an odd halfword that the fetch brings in two pieces takes
+    // longer: where fetches keep bit 1 after the redirect (fetch_keeps_halfword) only when its upper half lies in
+    // the next line (the line's last fetch is its last halfword alone).
+    if (kFull && s_.flushed && st.size == 4 && (st.pc & 2u) &&
+        (!p_.fetch_keeps_halfword || !l1i_ || l1i_->line_of(st.pc) != l1i_->line_of(st.pc + 2)))
+        st.split_cycles = p_.split_fetch_after_flush;  // not a fetch stall: the fetches are not held up
+    st.cycles += st.split_cycles;
+    s_.flushed = st.flush != 0;
+}
+
+// Instruction fetch: one access per line entered, sequentially or by a taken branch.
+template <bool kFull>
+[[gnu::always_inline]] inline void TimingModel::fetch_stage(StepScratch& st, EventBatch& b) {
+    using C = isa::InsnClass;
+    const isa::RetiredInsn& insn = st.insn;
+    st.local_code = kFull && p_.local_code && p_.local_code->contains(st.pc);
+    if (!l1i_ || st.local_code) return;
+    const bool redirected = s_.next_fetch_new;
+    if (s_.next_fetch_new) {
+        s_.last_ifetch_line = s_.last_fetch = ~uint64_t{0};
+        s_.phase_line = kFull && p_.fetch_keeps_halfword && (st.pc & 2u) ? l1i_->line_of(st.pc) : ~uint64_t{0};
+    }
+    // After a taken branch, a trap or mret the next instruction is fetched anew (a redirect).
+    const bool redirect = (insn.branch & isa::br_taken) && !insn.cond_failed;
+    s_.next_fetch_new = redirect || insn.cls == C::ecall || insn.cls == C::ebreak || insn.cls == C::mret;
+    if (kFull && p_.follows_mrac && !region_cacheable(st.pc)) {
+        // Not cacheable (VeeR mrac): every fetch goes over the I-bus.
+        const uint64_t fetches = fetches_started(st.pc, st.size, false);
+        emit(b, p_.ev_ibus_access, fetches);
+        st.cycles += fetches * p_.uncached_fetch_penalty;
+        return;
+    }
+    const uint64_t line = l1i_->line_of(st.pc);
+    bool refill = false;
+    // Redirected into the line still being refilled: the fetch waits for the refill (tests/veer-rtl/irq, its first
+    // window: a loop's branch back into the line it missed on, and a jump within a line a straddling store missed
+    // on, both commit their target 16 cycles after the line's first instruction).
+    if (kFull && p_.fill_redirect_commit && redirected && line == s_.fill_line) {
+        const uint64_t due = s_.fill_start + p_.fill_redirect_commit, at = s_.now + st.cycles;
+        if (due > at) st.cycles += due - at;
+    }
+    if (line != s_.last_ifetch_line) {
+        s_.last_ifetch_line = line;
+        st.cycles += tlb(itlb_, st.pc, p_.ev_itlb_refill, b, &st.fetch_walk);
+        const auto r = l1i_->access(st.pc, false);
+        if (!r.refill) s_.fill_line = ~uint64_t{0};  // a line entered from the cache, not the fill buffer
+        emit(b, p_.ev_l1i_access);
+        if (r.refill) {
+            refill = true;
+            st.refilled = true;
+            const bool sequential = p_.l1i_sequential_refill_penalty && line == s_.last_miss_line + 1;
+            s_.last_miss_line = line;
+            s_.fill_line = line;
+            s_.fill_start = st.issue;
+            st.cycles += (sequential ? p_.l1i_sequential_refill_penalty : p_.l1i_refill_penalty) +
+                         next_level(st.pc, false, b);
+            emit(b, p_.ev_l1i_refill);
+            emit(b, p_.ev_ibus_access, p_.l1i->line / p_.ibus_beat);
+        }
+    }
+    if (kFull && p_.fetch_bytes) {  // hits: the fetches this instruction starts, but a refill's first
+        const uint64_t fetches = fetches_started(st.pc, st.size, true, &st.span);
+        st.started = fetches;
+        if (p_.fill_buffer_fetches && line == s_.fill_line) {
+            if (refill) emit(b, p_.ev_l1i_hit);  // the rest of the line comes from the fill buffer
+            // Until fill_buffer_cycles after the refill: the fetches' cycles decide (the fetch queue).
+            if (p_.fill_buffer_cycles && p_.fetch_queue) st.fill_fetches = fetches - (refill ? 1 : 0);
+        } else if (fetches > (refill ? 1u : 0u)) {
+            emit(b, p_.ev_l1i_hit, fetches - (refill ? 1 : 0));
+        }
+    }
+}
+
+// VeeR EL2's fetch buffer (tests/veer-rtl, measured cycle by cycle on a copy of the RTL that prints each fetch and
+// the buffer's state: tests/veer-rtl/fetch_trace.sh). The fetch brings 4 bytes a cycle (a predicted taken branch
+// redirects it without a gap) into a buffer of `fetch_queue` (3) entries (el2_ifu_ifc_ctl.sv: fb_full_f), and an
+// entry is free again once the instruction that ends in it leaves for decode: a fetch can happen no sooner than
+// the commit of the last instruction in the entry `fetch_queue` fetches before it (`exec` here is the model's
+// commit cycle), and no later than 2 cycles before its own instruction commits, as it does after a flush or a
+// refill.
+//  - Event 28 (ifu_pmu_fetch_stall): the cycles the fetch waits with the buffer full and nothing consumed (all
+//    but the one in which room is made), plus the cycles waiting for an I-cache refill (wfm; fetch_cycles).
+//  - Event 2 counts every fetch in F that hits until exu_flush_final drops it (el2_ifu_mem_ctl.sv:
+//    ic_act_hit_f): past a flush, the fetch goes on down the wrong path, a fetch a cycle while the buffer has
+//    room (the wrong path's own entries are never consumed), until the flush lands: a branch's a cycle before it
+//    commits (el2_exu.sv, exu_flush_final from the i0 branch), that of ecall, ebreak and mret a cycle after
+//    (el2_dec_tlu_ctl.sv, dec_tlu_flush_lower_wb).
+[[gnu::always_inline]] inline void TimingModel::fetch_queue_stage(StepScratch& st, EventBatch& b) {
+    // Cycles in this model are counted from 0: the first instructions' fetches are taken at cycle 0 at the earliest.
+    const uint64_t exec = std::max<uint64_t>(st.issue + st.fetch_cycles, 2);
+    const size_t q = p_.fetch_queue;
+    if (st.refilled) s_.fill_at = exec - 2;
+    // A fetch in the refilled line after the fill buffer has written it to the cache is a hit (el2_ifu_mem_ctl.sv:
+    // ic_byp_hit_f, then ic_act_hit_f; tests/veer-rtl/busgap on fetch_trace.sh's copy: 16 cycles after the
+    // refill's first fetch, whatever the fetches in between).
+    auto from_cache = [&](uint64_t k, uint64_t at) {
+        if (k + st.fill_fetches >= st.started && at >= s_.fill_at + p_.fill_buffer_cycles) emit(b, p_.ev_l1i_hit);
+    };
+    if (s_.refetch) {  // emptied by the flush: the fetch starts again here (in this entry when a branch not
+                       // taken flushed)
+        s_.fetched.fill(0);
+        s_.fetch_at = exec - 2;
+        if (st.fill_fetches)
+            for (uint64_t k = 0; k < st.started; ++k) from_cache(k, s_.fetch_at);
+    } else {
+        for (uint64_t k = 0; k < st.started; ++k) {  // each takes the room of the oldest entry, fetched[0]
+            const uint64_t at =
+                st.refilled ? exec - 2 : std::min(exec - 2, std::max(s_.fetch_at + 1, s_.fetched[0]));
+            if (!st.refilled && at > s_.fetch_at + 2) emit(b, p_.ev_fetch_stall, at - s_.fetch_at - 2);
+            s_.fetch_at = at;
+            if (st.fill_fetches) from_cache(k, at);
+            std::copy(s_.fetched.begin() + 1, s_.fetched.begin() + static_cast<std::ptrdiff_t>(q), s_.fetched.begin());
+        }
+    }
+    // The entries this instruction lies in are consumed when it is (the last instruction in each so far).
+    for (size_t k = 1; k <= st.span && k <= q; ++k) s_.fetched[q - k] = exec;
+    s_.refetch = st.flush || st.trap_flush;
+    if (!s_.refetch) return;
+    const uint64_t lands = st.flush ? exec - 1 : exec + 1;
+    uint64_t at = s_.fetch_at, wrong = 0, stalled = 0;
+    for (size_t k = 0;; ++k) {
+        const uint64_t room = k < q ? s_.fetched[k] : ~uint64_t{0};
+        const uint64_t next = std::max(at + 1, room);
+        if (next >= lands) {  // no room (or no time) left before the flush
+            if (room > at + 1) stalled += room > lands ? lands - 1 - at : room - at - 2;
+            break;
+        }
+        if (next > at + 2) stalled += next - at - 2;
+        ++wrong;
+        at = next;
+    }
+    emit(b, p_.ev_l1i_hit, wrong);
+    emit(b, p_.ev_fetch_stall, stalled);
+}
+
+// The data accesses: micro TLB (and main TLB, a walk), L1 D-cache, its write-backs and refills through L2.
+[[gnu::always_inline]] inline void TimingModel::data_stage(StepScratch& st, EventBatch& b) {
+    const MemRef* mem = st.mem;
+    for (unsigned k = 0; k < st.n_mem; ++k) {
+        const bool sequential =
+            p_.count_line_once && k && l1d_ && l1d_->line_of(mem[k].addr) == l1d_->line_of(mem[k - 1].addr);
+        if (sequential) {  // the line the previous access brought in: a hit, not counted again
+            l1d_->access(mem[k].addr, mem[k].write);
+            continue;
+        }
+        st.cycles += tlb(dtlb_, mem[k].addr, p_.ev_dtlb_refill, b);
+        if (!l1d_) continue;
+        const auto r = l1d_->access(mem[k].addr, mem[k].write);
+        emit(b, p_.ev_l1d_access);
+        emit(b, p_.ev_l1d_access_cacheable);
+        if (r.writeback) {
+            emit(b, p_.ev_l1d_writeback, r.dirty_parts);
+            st.cycles += next_level(r.victim, true, b);
+        }
+        if (r.refill) {
+            st.cycles += p_.l1d_refill_penalty + next_level(mem[k].addr, false, b);
+            emit(b, p_.ev_l1d_refill);
+        }
+        if (!r.hit) emit(b, p_.ev_l1d_external);
+    }
+}
+
+// The data bus (VeeR EL2: outside the DCCM): transactions, misaligned holds, the load and store penalties.
+[[gnu::always_inline]] inline void TimingModel::bus_stage(StepScratch& st, EventBatch& b) {
+    using C = isa::InsnClass;
+    const isa::RetiredInsn& insn = st.insn;
+    const MemRef* mem = st.mem;
+    for (unsigned k = 0; k < st.n_mem; ++k) {
+        if (p_.local_data->contains(mem[k].addr)) continue;
+        // Two transactions when the access crosses a bus beat.
+        const bool split = p_.dbus_beat && mem[k].size > 1 &&
+                           mem[k].addr / p_.dbus_beat != (mem[k].addr + mem[k].size - 1) / p_.dbus_beat;
+        emit(b, p_.ev_bus_access, st.queued ? st.bus_transactions : split ? 2 : 1);
+        // A misaligned load holds decode until its data returns; a misaligned store, once per bus transaction,
+        // until the bus buffer drains (the RTL stalls the next load or store at decode): decode stalls.
+        if (insn.unaligned) {
+            emit(b, p_.ev_bus_misaligned);
+            const unsigned hold = insn.cls == C::load ? p_.bus_misaligned_load_penalty
+                                                      : p_.bus_misaligned_store_penalty * (split ? 2u : 1u);
+            st.cycles += hold;
+            st.bus_hold += hold;
+            emit(b, p_.ev_dep_stall, hold);
+        }
+    }
+    emit(b, insn.cls == C::load ? p_.ev_bus_load : p_.ev_bus_store);
+    if (insn.cls == C::load) {
+        st.cycles += p_.bus_load_penalty;
+        return;
+    }
+    bool side_effect = !p_.store_penalty_side_effect_only;
+    for (unsigned k = 0; k < st.n_mem && !side_effect; ++k) side_effect = !region_cacheable(mem[k].addr);
+    if (side_effect) st.cycles += p_.bus_store_penalty;
+}
+
+// The commit the LSU buffers see (lsu_pending); a bus load's data returns 2 cycles before its value is ready (the
+// exec.log's nbL line), a misaligned one's 2 before the instruction after it (its hold).
+[[gnu::always_inline]] inline void TimingModel::lsu_stage(const StepScratch& st) {
+    using C = isa::InsnClass;
+    const uint64_t prev = s_.lsu_prev_eff;
+    uint64_t eff;
+    if (st.data && st.insn.cls == C::load) {
+        s_.lsu_pending = 0;
+        eff = s_.now - st.bus_hold;
+    } else {
+        if (st.data) s_.lsu_pending += st.bus_hold;
+        eff = s_.now - s_.lsu_pending;
+    }
+    if (st.data) {
+        uint64_t ret = 0;
+        if (st.bus && st.insn.cls == C::load) ret = st.insn.unaligned ? s_.now - 1 : st.issue + st.latency - 2;
+        lsu_commit(st.insn.cls == C::store, eff, prev, st.mem, st.n_mem, ret);
+        if (ls_log_) ls_log_->emplace_back(s_.now, ret);
+    }
+    s_.lsu_prev_eff = eff;
+}
+
+template <bool kFull>
+uint64_t TimingModel::timed_k(StepScratch& st, EventBatch& b) {
+    const isa::RetiredInsn& insn = st.insn;
+    if (kFull && p_.dbus_queue) {
+        if (!s_.dbus.quiet())
+            s_.dbus = dbus_canonical(s_.now);
+        else if (s_.dbus.free < s_.now)
+            s_.dbus.free = s_.now;
+    }
+    issue_stage<kFull>(st, b);
+    if (kFull) bus_issue_stage(st);
+    result_stage<kFull>(st, b);
+    fetch_stage<kFull>(st, b);
+    st.fetch_cycles = st.cycles - st.before_fetch;
+    if (kFull && p_.fetch_queue && l1i_ && !st.local_code) {
+        fetch_queue_stage(st, b);
+    } else {
+        if (st.flush) emit(b, p_.ev_l1i_hit, p_.flush_fetch_hits);
+        if (st.trap_flush) emit(b, p_.ev_l1i_hit, p_.trap_flush_fetch_hits);
+    }
+    if (st.data) data_stage(st, b);
+    if (kFull && st.bus) bus_stage(st, b);
+    // Stall cycles by cause: fetch misses and refetch after a misprediction starve the front end; result-use
+    // waits, multi-cycle execution and data misses hold the back end.
+    if (st.fetch_cycles > st.fetch_walk + st.split_cycles)
+        emit(b, p_.ev_fetch_stall, st.fetch_cycles - st.fetch_walk - st.split_cycles);
+    if (st.fetch_cycles + st.flush) emit(b, p_.ev_stall_frontend, st.fetch_cycles + st.flush);
+    const uint64_t back = st.cycles - st.fetch_cycles - st.flush - (st.paired ? 0 : 1);
+    if (back) emit(b, p_.ev_stall_backend, back);
+    if (!st.mie_before) emit(b, p_.ev_irq_disabled, st.cycles - st.freeze);
+    // The next instruction may pair with this one if it issued alone, took one cycle and did not branch away.
+    s_.pair_open = !st.paired && st.cycles == st.base && st.base == 1 + st.stall &&
+                   !((insn.branch & isa::br_taken) && !insn.cond_failed);
+    s_.prev_issue = st.issue;
+    s_.prev_dst = st.dst;
+    s_.prev_cls = insn.cls;
+    s_.now += st.cycles;
+    if (kFull && lsu_) lsu_stage(st);
+    return st.cycles;
+}
+
+uint64_t TimingModel::timed(const isa::RetiredInsn& insn, uint64_t pc, unsigned size, const MemRef* mem, unsigned n_mem,
+                            EventBatch& b, unsigned flush) {
+    StepScratch st{insn, pc, size, mem, n_mem, flush};
+    return full_ ? timed_k<true>(st, b) : timed_k<false>(st, b);
+}
+
+}  // namespace pmusim::timing
