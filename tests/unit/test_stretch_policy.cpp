@@ -10,6 +10,14 @@ namespace {
 
 using P = StretchPolicy;
 
+// Meets shape `id` at t, t + gap and t + 2 * gap, nothing repeated in between: whether the third meeting makes it a
+// sparse anchor.
+bool met_thrice(P& p, uint32_t id, uint64_t t, uint64_t gap) {
+    p.sparse_anchor(id, t, 0, false);
+    p.sparse_anchor(id, t + gap, 0, false);
+    return p.sparse_anchor(id, t + 2 * gap, 0, false);
+}
+
 TEST(StretchPolicy, AShapeBecomesTheAnchorAtItsSixteenthExecution) {
     P p;
     for (int i = 1; i <= 15; ++i) EXPECT_FALSE(p.hot_anchor(4, 100)) << i;
@@ -118,9 +126,7 @@ TEST(StretchPolicy, NoSparseAnchorWhereInnerStretchesRepeatedMoreThanHalfTheGap)
 
 TEST(StretchPolicy, ASparseAnchorGivenUpWaits2To20ThenTwiceAsLong) {
     P p;
-    p.sparse_anchor(3, 100, 0, false);
-    p.sparse_anchor(3, 20100, 0, false);
-    ASSERT_TRUE(p.sparse_anchor(3, 40100, 0, false));
+    ASSERT_TRUE(met_thrice(p, 3, 100, 20000));
     p.anchored(3, 20000, 40100);
     p.sparse_failed(40100);  // none before 40,100 + 1,048,576 = 1,088,676
     EXPECT_EQ(p.sparse_gap(), 0u);
@@ -136,9 +142,7 @@ TEST(StretchPolicy, ASparseAnchorGivenUpWaits2To20ThenTwiceAsLong) {
     P q;
     q.anchored(1, 0, 0);
     q.sparse_failed(0);
-    q.sparse_anchor(3, 100, 0, false);
-    q.sparse_anchor(3, 20100, 0, false);
-    EXPECT_TRUE(q.sparse_anchor(3, 40100, 0, false));
+    EXPECT_TRUE(met_thrice(q, 3, 100, 20000));
 }
 
 TEST(StretchPolicy, AGapWhoseStretchCannotBeReplayedIsNeverTriedAgain) {
@@ -149,20 +153,14 @@ TEST(StretchPolicy, AGapWhoseStretchCannotBeReplayedIsNeverTriedAgain) {
     EXPECT_TRUE(p.sparse_hopeless(0));
     // Another run with the same gap, long after the wait: no.
     const uint64_t t = 5000000;
-    p.sparse_anchor(4, t, 0, false);
-    p.sparse_anchor(4, t + 20000, 0, false);
-    EXPECT_FALSE(p.sparse_anchor(4, t + 40000, 0, false));
+    EXPECT_FALSE(met_thrice(p, 4, t, 20000));
     // Another gap: yes.
-    p.sparse_anchor(5, t, 0, false);
-    p.sparse_anchor(5, t + 30000, 0, false);
-    EXPECT_TRUE(p.sparse_anchor(5, t + 60000, 0, false));
+    EXPECT_TRUE(met_thrice(p, 5, t, 30000));
 }
 
 TEST(StretchPolicy, ASparseAnchorWithoutACheckpointIsNeverOneAgain) {
     P p;
-    p.sparse_anchor(3, 0, 0, false);
-    p.sparse_anchor(3, 20000, 0, false);
-    ASSERT_TRUE(p.sparse_anchor(3, 40000, 0, false));
+    ASSERT_TRUE(met_thrice(p, 3, 0, 20000));
     p.anchored(3, 20000, 40000);
     p.sparse_unarmed();
     EXPECT_EQ(p.sparse_gap(), 0u);
