@@ -1,0 +1,267 @@
+// The block engine on a file that stores runs (native format version 2, traces/runs.hpp): a run whose plan is fast
+// (replay/run_plan.hpp) is replayed from its values alone, without a record per instruction, a few runs at a time
+// where each would be (the block that ends one and the one that starts the next timed as one); any other (a register
+// access, a trap, an interrupt, an unaligned access, another privilege) is expanded into records for the block
+// runner. With the timing model, stretches of runs that repeat are added again as a whole (replay/stretches.hpp).
+// Exactly what the record stepper does with the same records (tests/unit/test_replay_engines.cpp).
+#pragma once
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <vector>
+
+#include "replay/block_runner.hpp"
+#include "replay/core.hpp"
+#include "replay/run_plan.hpp"
+#include "replay/session.hpp"
+#include "replay/stepper.hpp"
+#include "replay/stretches.hpp"
+
+namespace pmusim::replay {
+
+class RunReplayer {
+public:
+    RunReplayer(Session& s, Core& c, RecordStepper& stepper, BlockRunner& blocks)
+        : s_(s), c_(c), stepper_(stepper), blocks_(blocks), plans_(c, blocks), stretches_(s, c, plans_) {}
+
+    // Every run of `reader`. A run waits for the next (its successor's PC); its values are copied when it waits
+    // across two calls of the reader.
+    template <bool kTm, Timing kT>
+    void run(trace::TraceReader& reader);
+
+private:
+    // runs[0..n-1), each with its successor after it (runs[n - 1] only a successor).
+    template <bool kTm, Timing kT>
+    void replay_units(const trace::Run* runs, size_t n);
+    // The runs the stretches held back and found to differ, timed as usual.
+    template <bool kTm, Timing kT>
+    void replay_aborted();
+    // One execution of shape `s` with its values; `next` is its successor's shape (none at the end of the trace).
+    // A run an interrupt entry follows is replayed record by record (its last record's step is told).
+    template <bool kTm, Timing kT>
+    void replay_run(const trace::RunShape& s, const unsigned char* v, const trace::RunShape* next);
+    // Up to RunPlanner::max_group runs from runs[0] (`n` at hand: the last is only a successor) as one fast plan,
+    // when each would replay from its values: how many it took (0: none, nothing done).
+    template <bool kTm, Timing kT>
+    size_t replay_group(const trace::Run* runs, size_t n);
+    // A run of a fast plan: per block, its body timed from the recording (or stepped), its last record stepped, its
+    // retirement added per kind; the register file's live-outs at the end.
+    template <bool kTm, Timing kT>
+    void replay_fast(RunPlan& p, const unsigned char* v, uint64_t next_pc);
+    // What a fast run leaves besides its timing: the last record's time and the register file's live-outs.
+    void settle(const RunPlan& p, const unsigned char* v) {
+        c_.prev_time = last_time(p, v);
+        for (const auto& [g, off] : p.live_out) c_.gpr[g] = trace::run_value(v, off, p.width);
+    }
+    // The data accesses `slots[0..n)` of a fast run with values `v` (of `width` bytes) into `out`.
+    static void gather(const RunPlan::Slot* slots, size_t n, const unsigned char* v, unsigned width, timing::MemRef* out) {
+        for (size_t a = 0; a < n; ++a) out[a] = timing::MemRef{trace::run_value(v, slots[a].off, width), slots[a].write, slots[a].size};
+    }
+    // A division of a fast run: its operands to the timing model.
+    void div_operands(const RunPlan::Segment::Div& d, const unsigned char* v, unsigned width) {
+        uint64_t x[2];
+        for (unsigned o = 0; o < 2; ++o) x[o] = d.off[o] == trace::ValueOffsets::none ? c_.gpr[d.reg[o]] : trace::run_value(v, d.off[o], width);
+        c_.tm->set_div_operands(static_cast<uint32_t>(x[0]), static_cast<uint32_t>(x[1]), d.rem, c_.reader->has_register_values());
+    }
+
+    Session& s_;
+    Core& c_;
+    RecordStepper& stepper_;
+    BlockRunner& blocks_;
+    RunPlanner plans_;
+    Stretches stretches_;
+    std::vector<unsigned char> group_values_;  // replay_group: the runs' values, one after the other
+    std::vector<TraceRecord> run_recs_;        // a run expanded into records, and its successor
+    // A block body's data accesses for the block timing (kept: a MemRef array on the stack is built per call).
+    std::vector<timing::MemRef> body_mem_ = std::vector<timing::MemRef>(Block::max * TraceRecord::max_mem);
+};
+
+template <bool kTm, Timing kT>
+void RunReplayer::run(trace::TraceReader& reader) {
+    const Options& o = c_.o;
+    Result& r = s_.r;
+    const trace::Run* runs = nullptr;
+    const trace::RunShape* held = nullptr;
+    std::vector<unsigned char> held_values;
+    if (kTm && o.repeat_stretches && kT != Timing::trace) stretches_.start();
+    for (size_t n; (n = reader.next_runs(runs)) != 0;) {
+        const uint64_t before = r.records;
+        if (held) {
+            const trace::Run unit[2] = {{held, held_values.data()}, runs[0]};
+            replay_units<kTm, kT>(unit, 2);
+        }
+        replay_units<kTm, kT>(runs, n);
+        held = runs[n - 1].shape;
+        held_values.assign(runs[n - 1].values, runs[n - 1].values + held->value_bytes);
+        if (o.on_progress && (before >> 18) != (r.records >> 18)) o.on_progress(Progress{r.records, reader.bytes_read(), false});
+        if (o.stop && *o.stop) break;  // Ctrl-C: every record read is replayed, no more are read
+    }
+    if (o.stop && *o.stop) r.interrupted = true;
+    if (held) {
+        if constexpr (kTm) {  // runs held back as a stretch's first runs: timed now
+            stretches_.abort(held);
+            replay_aborted<kTm, kT>();
+        }
+        replay_run<kTm, kT>(*held, held_values.data(), nullptr);
+        r.records += held->records;
+    }
+}
+
+template <bool kTm, Timing kT>
+void RunReplayer::replay_units(const trace::Run* runs, size_t n) {
+    Result& r = s_.r;
+    for (size_t i = 0; i + 1 < n; ++i) {
+        if constexpr (kTm) {
+            if (stretches_.on()) {
+                const size_t k = stretches_.unit(runs + i, n - i);
+                if (stretches_.has_aborted()) replay_aborted<kTm, kT>();
+                if (k) {
+                    i += k - 1;
+                    continue;
+                }
+            }
+        }
+        const uint64_t fast0 = r.fast_runs;
+        size_t k = kTm ? replay_group<kTm, kT>(runs + i, n - i) : 0;
+        if (k == 0) {
+            replay_run<kTm, kT>(*runs[i].shape, runs[i].values, runs[i + 1].shape);
+            k = 1;
+        }
+        for (size_t j = i; j < i + k; ++j) r.records += runs[j].shape->records;
+        if constexpr (kTm) {
+            if (stretches_.logging()) stretches_.log(runs + i, k, r.fast_runs - fast0 == k);
+        }
+        i += k - 1;
+    }
+}
+
+template <bool kTm, Timing kT>
+void RunReplayer::replay_aborted() {
+    std::vector<std::unique_ptr<unsigned char[]>> chunks;  // the held runs' values while others may be held back
+    std::vector<trace::Run> runs = stretches_.aborted(chunks);
+    if (runs.empty()) return;
+    stretches_.aborting(true);
+    replay_units<kTm, kT>(runs.data(), runs.size());
+    stretches_.aborting(false);
+}
+
+template <bool kTm, Timing kT>
+void RunReplayer::replay_run(const trace::RunShape& s, const unsigned char* v, const trace::RunShape* next) {
+    RunPlan& p = plans_.plan(s, v);
+    const bool next_interrupt = next && first_interrupt(*next);
+    bool fast = p.fast && next && !next_interrupt && p.privilege == c_.priv;
+    for (const auto& [off, size] : p.align) fast &= trace::run_value(v, off, p.width) % size == 0;  // as unaligned()
+    if (fast) {
+        ++s_.r.fast_runs;
+        replay_fast<kTm, kT>(p, v, first_pc(*next));
+        return;
+    }
+    const size_t n = s.records;
+    if (run_recs_.size() < n + 1) run_recs_.resize(trace::RunShape::max + 1);
+    s.expand(v, run_recs_.data());
+    if (next) {
+        run_recs_[n].pc = first_pc(*next);  // the successor: its PC and interrupt are all a record's step reads of it
+        run_recs_[n].interrupt = next_interrupt;
+        blocks_.replay_records<kTm, kT>(run_recs_.data(), n);
+    } else {
+        blocks_.replay_records<kTm, kT>(run_recs_.data(), n - 1);
+        stepper_.step(run_recs_[n - 1], nullptr);
+    }
+}
+
+template <bool kTm, Timing kT>
+size_t RunReplayer::replay_group(const trace::Run* runs, size_t n) {
+    RunPlan* p = &plans_.plan(*runs[0].shape, runs[0].values);
+    if (!p->fast || p->privilege != c_.priv) return 0;
+    size_t used = 1;
+    for (; used < RunPlanner::max_group && used + 1 < n; ++used) {
+        RunPlan* e = plans_.group(*p, *runs[used].shape, runs[used].values);
+        if (!e || !e->fast || e->privilege != c_.priv) break;
+        p = e;
+    }
+    const trace::RunShape& next = *runs[used].shape;
+    if (used < 2 || first_interrupt(next)) return 0;
+    if (group_values_.size() < p->value_bytes) group_values_.resize(p->value_bytes);
+    for (size_t k = 0, at = 0; k < used; at += runs[k].shape->value_bytes, ++k)
+        std::memcpy(group_values_.data() + at, runs[k].values, runs[k].shape->value_bytes);
+    const unsigned char* v = group_values_.data();
+    for (const auto& [off, size] : p->align)
+        if (trace::run_value(v, off, p->width) % size != 0) return 0;  // as unaligned()
+    s_.r.fast_runs += used;
+    s_.r.grouped_runs += used;
+    replay_fast<kTm, kT>(*p, v, first_pc(next));
+    return used;
+}
+
+// Exactly what BlockRunner::replay_records() does with the same records.
+template <bool kTm, Timing kT>
+void RunReplayer::replay_fast(RunPlan& p, const unsigned char* v, uint64_t next_pc) {
+    c_.mem_seen |= p.mem;
+    const size_t nsegs = p.segs.size();
+    for (size_t g = 0; g < nsegs; ++g) {
+        RunPlan::Segment& seg = p.segs[g];
+        const Block& b = *seg.block;
+        const size_t n = b.size();
+        const TraceRecord* recs = p.protos.data() + seg.first;
+        const TraceRecord& last = recs[n - 1];
+        const uint64_t after = g + 1 < nsegs ? p.protos[p.segs[g + 1].first].pc : next_pc;
+        isa::RetiredInsn last_insn = b.insns[n - 1];
+        const bool taken = last_insn.branch && branch_taken(last_insn, last.isa, last.pc, last.size, after);
+        if (taken) last_insn.branch = static_cast<uint8_t>(last_insn.branch | isa::br_taken);
+        uint64_t cycles = 0;
+        if constexpr (kTm) {
+            timing::TimingModel& tm = *c_.tm;
+            timing::MemRef last_mem[TraceRecord::max_mem];
+            gather(seg.last_mem.data(), seg.last_mem.size(), v, p.width, last_mem);
+            const auto n_last = static_cast<unsigned>(seg.last_mem.size());
+            if (b.memo) {
+                timing::MemRef* mem = body_mem_.data();
+                gather(seg.body_mem.data(), seg.body_mem.size(), v, p.width, mem);
+                const uint64_t replayed = b.memo->replayed;
+                const uint8_t* n_mem = seg.body_n.data();
+                if (b.memo->has_tail()) {
+                    const timing::BlockTail tail{&last_insn, last.pc, last.size, after, last_mem, n_last};
+                    cycles = tm.step_block(*b.memo, mem, n_mem, tail, s_.batch);
+                } else {
+                    cycles = tm.step_block(*b.memo, mem, n_mem, s_.batch);
+                    if (!seg.divs.empty()) div_operands(seg.divs.back(), v, p.width);  // the last, the body has none
+                    cycles += stepper_.step_raw(last_insn, last.pc, last.size, after, last_mem, n_last);
+                }
+                s_.r.timed_blocks += b.memo->replayed - replayed;
+                if (seg.through) s_.r.timed_through += b.memo->replayed - replayed;
+            } else {
+                // Stepped record by record (a branch before the last falls through).
+                size_t at = 0;
+                const auto* div = seg.divs.data();
+                const auto* divs_end = seg.divs.data() + seg.divs.size();
+                for (size_t k = 0; k + 1 < n; at += recs[k].n_mem, ++k) {
+                    const TraceRecord& r = recs[k];
+                    timing::MemRef mem[TraceRecord::max_mem];
+                    gather(seg.body_mem.data() + at, r.n_mem, v, p.width, mem);
+                    if (div != divs_end && div->record == k) div_operands(*div++, v, p.width);
+                    cycles += stepper_.step_raw(b.insns[k], r.pc, r.size, recs[k + 1].pc, mem, r.n_mem);
+                }
+                if (div != divs_end) div_operands(*div, v, p.width);
+                cycles += stepper_.step_raw(last_insn, last.pc, last.size, after, last_mem, n_last);
+            }
+        }
+        if constexpr (kT == Timing::trace) {
+            cycles = 0;
+            for (size_t k = 0; k < n; ++k) {
+                const uint64_t t = trace::run_value(v, p.offs[seg.first + k].time, p.width);
+                cycles += t - std::min(t, c_.prev_time);
+                c_.prev_time = t;
+            }
+        }
+        if constexpr (kT == Timing::cpi1) cycles = n;
+        ++seg.execs.execs[taken];
+        s_.count_execs(seg.execs);
+        s_.retired(n, cycles);
+    }
+    if constexpr (kT != Timing::trace) settle(p, v);
+    else
+        for (const auto& [g, off] : p.live_out) c_.gpr[g] = trace::run_value(v, off, p.width);
+}
+
+}  // namespace pmusim::replay
