@@ -62,8 +62,9 @@ private:
 // Lines of a ByteSource, as views valid until the next call, with their 1-based numbers.
 class LineReader {
 public:
-    // The read buffer: lines are found in place in it, one read() (or decoder call) per megabyte.
-    static constexpr size_t buffer_size = size_t{1} << 20;
+    // The read buffer: lines are found in place in it, one read() (or decoder call) per 128 KiB. Larger gains
+    // nothing measurable and faults in more zeroed pages at every start (docs/performance.md, "Process start-up").
+    static constexpr size_t buffer_size = size_t{1} << 17;
     explicit LineReader(ByteSource& src) : src_(src) {}
     // Inline where the buffer holds the whole line (all but one line in a buffer's worth): one memchr.
     bool next(std::string_view& line) {
