@@ -5,7 +5,8 @@
 // writes files). PMUSIM_BENCH_TRACE=PATH adds BM_Reader/file (and BM_Reader/file-runs for a native version-2 file):
 // that trace read to its end. BM_ReaderShared/<trace> reads each plain-text trace of ../shared/traces (real
 // producers' lines: disassembly, data addresses, register dumps) repeated in memory to about PMUSIM_BENCH_LINES lines
-// (default 4 million), reader only; they are left out where ../shared is absent. See docs/performance.md.
+// (default 4 million; PMUSIM_BENCH_RECORDS where only that is set), reader only; they are left out where ../shared is
+// absent. See docs/performance.md.
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -385,8 +386,11 @@ void BM_ReaderShared(benchmark::State& state, const std::string& path, const Sha
         state.SkipWithError("cannot read the trace");
         return;
     }
+    // PMUSIM_BENCH_LINES, else PMUSIM_BENCH_RECORDS where it is set (the test suite's brief smoke run), else 4 million.
     const char* e = std::getenv("PMUSIM_BENCH_LINES");
-    const uint64_t wanted = e ? std::strtoull(e, nullptr, 10) : 4000000ull;
+    const uint64_t wanted = e                                    ? std::strtoull(e, nullptr, 10)
+                            : std::getenv("PMUSIM_BENCH_RECORDS") ? records_wanted()
+                                                                  : 4000000ull;
     c.total = c.body.size() * std::max<uint64_t>(1, wanted / body_lines);
     const auto open = [&] {
         rewind(c);
