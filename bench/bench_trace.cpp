@@ -3,7 +3,10 @@
 // (a block of each format, rendered once before the timed loop and cycled through fopencookie), PMUSIM_BENCH_RECORDS
 // records each (default 50 million); only the native block goes through a small temporary file (the native writer
 // writes files). PMUSIM_BENCH_TRACE=PATH adds BM_Reader/file (and BM_Reader/file-runs for a native version-2 file):
-// that trace read to its end. See docs/performance.md.
+// that trace read to its end. BM_ReaderShared/<trace> reads each plain-text trace of ../shared/traces (real
+// producers' lines: disassembly, data addresses, register dumps) repeated in memory to about PMUSIM_BENCH_LINES lines
+// (default 4 million; PMUSIM_BENCH_RECORDS where only that is set), reader only; they are left out where ../shared is
+// absent. See docs/performance.md.
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -348,6 +351,67 @@ void BM_Reader(benchmark::State& state, const std::string& format) {
     read_to_end(state, open, by_runs, binary ? 0 : lines_of(c));
 }
 
+// The shared traces by format, for BM_ReaderShared: real producers' text, each repeated in memory (a repeated input
+// is fine for a reader's speed: the reader keeps no state across lines that the repetition could favour, but the
+// VeeR reader's decode table and the QEMU -d reader's block listings, which a real trace of the same program fills alike).
+struct SharedTrace {
+    const char* name;    // the benchmark's name
+    const char* path;    // under ../shared/traces
+    const char* format;  // the reader
+    pmusim::trace::IsaState isa;  // for the formats that do not say
+};
+constexpr SharedTrace shared_traces[] = {
+    {"qemu-execlog/a64_bm", "qemu/a64_bm.execlog", "qemu-execlog", pmusim::trace::IsaState::a64},
+    {"qemu-execlog/loop.a64", "qemu/loop.a64.execlog", "qemu-execlog", pmusim::trace::IsaState::a64},
+    {"qemu-execlog/a32_bm", "qemu/a32_bm.execlog", "qemu-execlog", pmusim::trace::IsaState::a32},
+    {"qemu-execlog/rv32_bm", "qemu/rv32_bm.execlog", "qemu-execlog", pmusim::trace::IsaState::rv32},
+    {"qemu-log/a64_bm.cpu", "qemu/a64_bm.cpu.log.head3000", "qemu-log", pmusim::trace::IsaState::a64},
+    {"spike/rv32", "spike/rv32.spike.log", "spike", pmusim::trace::IsaState::unknown},
+    {"tarmac/a64-fastmodel", "tarmac/calculator-aarch64-fastmodel.tarmac", "tarmac", pmusim::trace::IsaState::unknown},
+    {"tarmac/a32-es-ld-st", "tarmac/calculator-aarch32-es-ld-st-style.tarmac", "tarmac", pmusim::trace::IsaState::unknown},
+    {"veer/hello_world", "veer-el2/hello_world.exec.log", "veer", pmusim::trace::IsaState::unknown},
+};
+
+// A shared trace repeated to about PMUSIM_BENCH_LINES lines, read to its end by its reader (malformed lines skipped:
+// where a repetition joins two copies, a QEMU -d log's register dump can be cut).
+void BM_ReaderShared(benchmark::State& state, const std::string& path, const SharedTrace& t) {
+    Cycle c;
+    if (std::FILE* f = std::fopen(path.c_str(), "rb")) {
+        char buf[65536];
+        for (size_t n; (n = std::fread(buf, 1, sizeof buf, f)) > 0;) c.body.append(buf, n);
+        std::fclose(f);
+    }
+    const uint64_t body_lines = static_cast<uint64_t>(std::count(c.body.begin(), c.body.end(), '\n'));
+    if (body_lines == 0) {
+        state.SkipWithError("cannot read the trace");
+        return;
+    }
+    // PMUSIM_BENCH_LINES, else PMUSIM_BENCH_RECORDS where it is set (the test suite's brief smoke run), else 4 million.
+    const char* e = std::getenv("PMUSIM_BENCH_LINES");
+    const uint64_t wanted = e                                    ? std::strtoull(e, nullptr, 10)
+                            : std::getenv("PMUSIM_BENCH_RECORDS") ? records_wanted()
+                                                                  : 4000000ull;
+    c.total = c.body.size() * std::max<uint64_t>(1, wanted / body_lines);
+    const auto open = [&] {
+        rewind(c);
+        Opened o;
+        o.file.reset(open_cycle(c));
+        auto src = std::make_unique<pmusim::trace::ByteSource>(o.file.get(), path);
+        pmusim::trace::ReaderOptions ro;
+        ro.replay_all = true;
+        ro.skip_bad_lines = true;
+        ro.isa = t.isa;
+        const std::string f = t.format;
+        if (f == "veer") o.reader = pmusim::trace::make_veer_reader(std::move(src), ro);
+        else if (f == "spike") o.reader = pmusim::trace::make_spike_reader(std::move(src), ro);
+        else if (f == "tarmac") o.reader = pmusim::trace::make_tarmac_reader(std::move(src), ro);
+        else if (f == "qemu-execlog") o.reader = pmusim::trace::make_qemu_execlog_reader(std::move(src), ro);
+        else o.reader = pmusim::trace::make_qemu_log_reader(std::move(src), ro);
+        return o;
+    };
+    read_to_end(state, open, false, lines_of(c));
+}
+
 // A trace file (PMUSIM_BENCH_TRACE, any format, read as `pmusim` reads it): record by record, or by runs where
 // it stores them (a native version-2 file).
 void BM_ReaderFile(benchmark::State& state, const std::string& path, bool by_runs) {
@@ -391,6 +455,17 @@ int main(int argc, char** argv) {
         benchmark::RegisterBenchmark(fmt::format("BM_Reader/{}", f).c_str(), BM_Reader, std::string(f))
             ->Iterations(1)
             ->Unit(benchmark::kMillisecond);
+#ifdef PMUSIM_SHARED_DIR
+    for (const SharedTrace& t : shared_traces) {
+        const std::string path = std::string(PMUSIM_SHARED_DIR) + "/traces/" + t.path;
+        if (std::FILE* f = std::fopen(path.c_str(), "rb")) {
+            std::fclose(f);
+            benchmark::RegisterBenchmark(fmt::format("BM_ReaderShared/{}", t.name).c_str(), BM_ReaderShared, path, t)
+                ->Iterations(1)
+                ->Unit(benchmark::kMillisecond);
+        }
+    }
+#endif
     if (const char* path = std::getenv("PMUSIM_BENCH_TRACE")) {
         benchmark::RegisterBenchmark("BM_Reader/file", BM_ReaderFile, std::string(path), false)->Iterations(1)->Unit(benchmark::kMillisecond);
         bool runs = false;

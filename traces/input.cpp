@@ -179,7 +179,7 @@ std::string_view ByteSource::peek(size_t n) {
     return std::string_view(peeked_.data() + peek_pos_, peeked_.size() - peek_pos_);
 }
 
-bool LineReader::next(std::string_view& line) {
+bool LineReader::refill_next(std::string_view& line) {
     for (;;) {
         const char* start = buf_.data() + begin_;
         const void* nl = std::memchr(start, '\n', end_ - begin_);

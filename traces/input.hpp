@@ -3,6 +3,7 @@
 #pragma once
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -61,14 +62,30 @@ private:
 // Lines of a ByteSource, as views valid until the next call, with their 1-based numbers.
 class LineReader {
 public:
+    // The read buffer: lines are found in place in it, one read() (or decoder call) per 128 KiB. Larger gains
+    // nothing measurable and faults in more zeroed pages at every start (docs/performance.md, "Process start-up").
+    static constexpr size_t buffer_size = size_t{1} << 17;
     explicit LineReader(ByteSource& src) : src_(src) {}
-    bool next(std::string_view& line);
+    // Inline where the buffer holds the whole line (all but one line in a buffer's worth): one memchr.
+    bool next(std::string_view& line) {
+        const char* start = buf_.data() + begin_;
+        if (const void* nl = std::memchr(start, '\n', end_ - begin_)) {
+            const size_t len = static_cast<size_t>(static_cast<const char*>(nl) - start);
+            line = std::string_view(start, len);
+            if (len && start[len - 1] == '\r') line.remove_suffix(1);
+            begin_ += len + 1;
+            ++line_no_;
+            return true;
+        }
+        return refill_next(line);
+    }
     uint64_t line_number() const { return line_no_; }
     ByteSource& source() { return src_; }
 
 private:
+    bool refill_next(std::string_view& line);  // next() where the buffer ends before the line's newline
     ByteSource& src_;
-    std::vector<char> buf_ = std::vector<char>(1 << 16);
+    std::vector<char> buf_ = std::vector<char>(buffer_size);  // grows only for a longer line
     size_t begin_ = 0, end_ = 0;
     bool eof_ = false;
     uint64_t line_no_ = 0;

@@ -1,6 +1,7 @@
 // The native format's text form (docs/trace-formats.md "The native format"): hand-written teaching traces, and
 // `pmusim convert --text`.
 #include <cctype>
+#include <cstring>
 
 #include <fmt/format.h>
 
@@ -103,57 +104,81 @@ public:
     }
 
 private:
-    bool parse(std::string_view t, TraceRecord& r) {
-        const uint64_t no = lines_.line_number();
-        r.clear();
-        r.line = no;
-        bool have_pc = false;
-        for (std::string_view w = scan::word(t); !w.empty(); w = scan::word(t)) {
-            if (scan::is(w, "cf")) {
-                r.cond_failed = true;
-                continue;
-            }
-            if (scan::is(w, "trap")) {
-                r.trapped = true;
-                continue;
-            }
-            if (scan::is(w, "irq")) {  // an interrupt taken before it, cause unknown
-                r.interrupt = true;
-                continue;
-            }
-            const size_t eq = scan::find(w, '=');
-            const std::string_view k = w.substr(0, eq), v = eq == std::string_view::npos ? std::string_view{} : w.substr(eq + 1);
-            uint64_t n = 0;
-            bool ok = eq != std::string_view::npos;
-            if (!ok) {
-            } else if (scan::is(k, "pc")) {
+    // Keys of key=value words, by the key's length and first letter (each compared whole once found).
+    enum class Key { none, pc, wb, enc, isa, irq, mem, gpr, csr, sys, size, priv, time };
+    static Key key_of(std::string_view k) {
+        switch (k.size()) {
+            case 2: return scan::is(k, "pc") ? Key::pc : scan::is(k, "wb") ? Key::wb : Key::none;
+            case 3:
+                switch (k[0]) {
+                    case 'e': return scan::is(k, "enc") ? Key::enc : Key::none;
+                    case 'i': return scan::is(k, "isa") ? Key::isa : scan::is(k, "irq") ? Key::irq : Key::none;
+                    case 'm': return scan::is(k, "mem") ? Key::mem : Key::none;
+                    case 'g': return scan::is(k, "gpr") ? Key::gpr : Key::none;
+                    case 'c': return scan::is(k, "csr") ? Key::csr : Key::none;
+                    case 's': return scan::is(k, "sys") ? Key::sys : Key::none;
+                    default: return Key::none;
+                }
+            case 4:
+                return scan::is(k, "size") ? Key::size : scan::is(k, "priv") ? Key::priv : scan::is(k, "time") ? Key::time : Key::none;
+            default: return Key::none;
+        }
+    }
+
+    // One word of a record into r; false when it is not a word of the form.
+    static bool word(std::string_view w, TraceRecord& r, bool& have_pc) {
+        if (scan::is(w, "cf")) {
+            r.cond_failed = true;
+            return true;
+        }
+        if (scan::is(w, "trap")) {
+            r.trapped = true;
+            return true;
+        }
+        if (scan::is(w, "irq")) {  // an interrupt taken before it, cause unknown
+            r.interrupt = true;
+            return true;
+        }
+        const size_t eq = scan::find(w, '=');
+        if (eq == std::string_view::npos) return false;
+        const std::string_view k = w.substr(0, eq), v = w.substr(eq + 1);
+        uint64_t n = 0;
+        bool ok;
+        switch (const Key key = key_of(k)) {
+            case Key::pc:
                 ok = scan::hex(v, r.pc);
                 have_pc = ok;
-            } else if (scan::is(k, "enc")) {
+                return ok;
+            case Key::enc:
                 ok = scan::hex(v, n) && n <= 0xFFFFFFFFu;
                 r.encoding = static_cast<uint32_t>(n);
-            } else if (scan::is(k, "size")) {
+                return ok;
+            case Key::size:
                 ok = scan::dec(v, n) && (n == 2 || n == 4);
                 r.size = static_cast<uint8_t>(n);
-            } else if (scan::is(k, "isa")) {
-                ok = true;
+                return ok;
+            case Key::isa:
                 if (scan::is(v, "a64")) r.isa = IsaState::a64;
                 else if (scan::is(v, "a32")) r.isa = IsaState::a32;
                 else if (scan::is(v, "t32")) r.isa = IsaState::t32;
                 else if (scan::is(v, "rv32")) r.isa = IsaState::rv32;
                 else if (scan::is(v, "rv64")) r.isa = IsaState::rv64;
-                else ok = false;
-            } else if (scan::is(k, "priv")) {
+                else return false;
+                return true;
+            case Key::priv:
                 ok = scan::dec(v, n) && n <= 3;
                 r.privilege = static_cast<uint8_t>(n);
-            } else if (scan::is(k, "irq")) {  // irq=N: an interrupt taken before it, cause N (decimal)
+                return ok;
+            case Key::irq:  // irq=N: an interrupt taken before it, cause N (decimal)
                 ok = scan::dec(v, n) && n < TraceRecord::unknown_cause;
                 r.interrupt = true;
                 r.cause = static_cast<uint16_t>(n);
-            } else if (scan::is(k, "time")) {
+                return ok;
+            case Key::time:
                 ok = scan::dec(v, r.time);
                 r.has_time = ok;
-            } else if (scan::is(k, "mem")) {
+                return ok;
+            case Key::mem: {
                 // dir:size:addr[:data]
                 MemAccess m;
                 std::string_view parts[4];
@@ -169,8 +194,12 @@ private:
                 m.is_write = scan::is(parts[0], "w");
                 m.size = static_cast<uint8_t>(n);
                 m.data_known = np == 4;
-                ok = ok && r.add_mem(m);
-            } else if (scan::is(k, "gpr") || scan::is(k, "csr") || scan::is(k, "sys") || scan::is(k, "wb")) {
+                return ok && r.add_mem(m);
+            }
+            case Key::gpr:
+            case Key::csr:
+            case Key::sys:
+            case Key::wb: {
                 const size_t c = scan::find(v, ':');
                 uint64_t idx = 0, val = 0;
                 // The index is decimal (gpr=15 is x15 / r15) unless written with 0x (csr=0xb02); the value is hex.
@@ -178,13 +207,120 @@ private:
                 const bool hex_index = is.size() > 2 && is[0] == '0' && (is[1] == 'x' || is[1] == 'X');
                 ok = c != std::string_view::npos && (hex_index ? scan::hex(is, idx) : scan::dec(is, idx)) && idx <= 0xFFFF &&
                      scan::hex(v.substr(c + 1), val);
-                const bool wb = scan::is(k, "wb");
-                const RegKind kind = scan::is(k, "gpr") || wb ? RegKind::gpr : scan::is(k, "csr") ? RegKind::csr : RegKind::sysreg;
-                ok = ok && r.add_reg(kind, static_cast<uint16_t>(idx), val, wb);
-            } else {
-                ok = false;
+                const bool wb = key == Key::wb;
+                const RegKind kind = key == Key::gpr || wb ? RegKind::gpr : key == Key::csr ? RegKind::csr : RegKind::sysreg;
+                return ok && r.add_reg(kind, static_cast<uint16_t>(idx), val, wb);
             }
-            if (!ok) {
+            case Key::none: return false;
+        }
+        return false;
+    }
+
+    // The words as the writer writes them, read in one pass over the line without splitting it into words first:
+    // each key recognised by its first letters, each number read in place (scan::hex_run: eight digits at a time).
+    // Anything else (other spellings, a word out of its form, an error) returns false, and parse() reads the line
+    // word by word: the fast pass takes only what parse() takes, with the same result.
+    static bool fast(const char* p, const char* e, TraceRecord& r) {
+        bool have_pc = false;
+        // A number that ends the word: hexadecimal (0x optional, as scan::hex) or decimal (up to 19 digits).
+        const auto ends = [&p, e] { return p == e || scan::space(*p); };
+        const auto hexnum = [&p, e, &ends](uint64_t& v) {
+            if (e - p > 2 && p[0] == '0' && (p[1] == 'x' || p[1] == 'X') && scan::hex_digit(p[2]) < 16) p += 2;
+            return scan::hex_run(p, e, v) && ends();
+        };
+        const auto decnum = [&p, e, &ends](uint64_t& v) {
+            const char* s = p;
+            uint64_t n = 0;
+            for (; p < e && static_cast<unsigned char>(*p - '0') < 10; ++p) n = n * 10 + static_cast<unsigned>(*p - '0');
+            v = n;
+            return p != s && p - s <= 19 && ends();
+        };
+        const auto lit = [&p, e](const auto& s) {  // a literal, its length known at compile time (memcmp inlined)
+            constexpr size_t n = sizeof s - 1;
+            if (static_cast<size_t>(e - p) < n || std::memcmp(p, s, n) != 0) return false;
+            p += n;
+            return true;
+        };
+        for (p = scan::detail::skip_space(p, e); p < e; p = scan::detail::skip_space(p, e)) {
+            uint64_t n = 0;
+            bool ok = false;
+            if (lit("pc=")) {
+                ok = have_pc = hexnum(r.pc);
+            } else if (lit("enc=")) {
+                ok = hexnum(n) && n <= 0xFFFFFFFFu;
+                r.encoding = static_cast<uint32_t>(n);
+            } else if (lit("size=")) {
+                ok = decnum(n) && (n == 2 || n == 4);
+                r.size = static_cast<uint8_t>(n);
+            } else if (lit("isa=")) {
+                ok = true;
+                if (lit("rv32")) r.isa = IsaState::rv32;
+                else if (lit("a64")) r.isa = IsaState::a64;
+                else if (lit("a32")) r.isa = IsaState::a32;
+                else if (lit("t32")) r.isa = IsaState::t32;
+                else if (lit("rv64")) r.isa = IsaState::rv64;
+                else ok = false;
+                ok = ok && ends();
+            } else if (lit("priv=")) {
+                ok = decnum(n) && n <= 3;
+                r.privilege = static_cast<uint8_t>(n);
+            } else if (lit("time=")) {
+                ok = r.has_time = decnum(r.time);
+            } else if (p[0] == 'g' || p[0] == 'c' || p[0] == 's' || p[0] == 'w') {
+                const bool wb = lit("wb=");
+                const RegKind kind = wb || lit("gpr=") ? RegKind::gpr : lit("csr=") ? RegKind::csr
+                                                                          : lit("sys=") ? RegKind::sysreg
+                                                                                           : RegKind{255};
+                uint64_t idx = 0, val = 0;
+                // The index in hexadecimal as the writer writes it (0x...): a decimal one is left to parse().
+                ok = kind != RegKind{255} && lit("0x") && scan::hex_run(p, e, idx) && idx <= 0xFFFF && lit(":") &&
+                     hexnum(val) && r.add_reg(kind, static_cast<uint16_t>(idx), val, wb);
+            } else if (lit("mem=")) {
+                MemAccess m;
+                m.is_write = p < e && *p == 'w';
+                ok = (lit("r:") || lit("w:"));
+                // dir:size:addr[:data], the size decimal, the address and data with 0x.
+                const char* s = p;
+                for (; p < e && static_cast<unsigned char>(*p - '0') < 10; ++p) n = n * 10 + static_cast<unsigned>(*p - '0');
+                ok = ok && p != s && p - s <= 19 && n <= 16 && lit(":0x") && scan::hex_run(p, e, m.addr);
+                m.size = static_cast<uint8_t>(n);
+                if (ok && p < e && *p == ':') {
+                    ++p;
+                    m.data_known = true;
+                    ok = hexnum(m.data);
+                } else {
+                    ok = ok && ends();
+                }
+                ok = ok && r.add_mem(m);
+            } else if (lit("cf")) {
+                ok = ends();
+                r.cond_failed = true;
+            } else if (lit("trap")) {
+                ok = ends();
+                r.trapped = true;
+            } else if (lit("irq")) {
+                r.interrupt = true;
+                if (ends()) ok = true;
+                else if (lit("=")) {
+                    ok = decnum(n) && n < TraceRecord::unknown_cause;
+                    r.cause = static_cast<uint16_t>(n);
+                }
+            }
+            if (!ok) return false;
+        }
+        return have_pc && r.isa != IsaState::unknown;
+    }
+
+    bool parse(std::string_view t, TraceRecord& r) {
+        const uint64_t no = lines_.line_number();
+        r.clear();
+        r.line = no;
+        if (fast(t.data(), t.data() + t.size(), r)) return true;
+        r.clear();
+        r.line = no;
+        bool have_pc = false;
+        for (std::string_view w = scan::word(t); !w.empty(); w = scan::word(t)) {
+            if (!word(w, r, have_pc)) {
                 bad_line(src_->path(), no, fmt::format("bad word '{}': expected pc=, enc=, size=2|4, isa=, priv=0-3, time=, cf, trap, "
                                                        "mem=r|w:size:addr[:data], wb=|gpr=|csr=|sys=index:value",
                                                        w));

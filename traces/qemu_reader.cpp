@@ -7,6 +7,8 @@
 // halfword-aligned PC is Thumb; an A32 BLX (immediate) enters Thumb and a T32 BLX (immediate) leaves it; after a
 // BX or BLX to a register, the next PC decides (halfword-aligned: Thumb, word-aligned: A32). A Thumb branch to a
 // register that lands on a word-aligned Thumb instruction is therefore taken for A32 (docs/trace-formats.md).
+#include <cstring>
+
 #include <fmt/format.h>
 
 #include "isa/arm_classify.hpp"
@@ -29,98 +31,142 @@ public:
 
     bool next(TraceRecord& r) override {
         std::string_view line;
-        while (lines_.next(line)) {
-            const uint64_t no = lines_.line_number();
-            std::string_view t = scan::trim(line);
-            if (t.empty()) continue;
-            // QEMU's own -d int messages between instructions: "Taking exception 16 [...] on CPU 0", "...from EL1".
-            if (t.substr(0, 16) == "Taking exception" || t.substr(0, 3) == "...") continue;
-            const size_t q1 = t.find('"'), q2 = t.rfind('"');
-            if (q1 == std::string_view::npos || q2 == q1) {
-                bad_line(src_->path(), no, "expected '<vcpu>, 0x<pc>, 0x<opcode>, \"<disassembly>\"'");
-                continue;
-            }
-            std::string_view head = t.substr(0, q1), tail = t.substr(q2 + 1);
-            uint64_t vcpu, pc, op;
-            std::string_view f[3];
-            for (auto& x : f) {
-                const size_t c = head.find(',');
-                x = scan::trim(head.substr(0, c));
-                head = c == std::string_view::npos ? std::string_view{} : head.substr(c + 1);
-            }
-            if (!scan::dec(f[0], vcpu) || !scan::hex(f[1], pc) || !scan::hex(f[2], op) || op > 0xFFFFFFFFu) {
-                bad_line(src_->path(), no, "expected '<vcpu>, 0x<pc>, 0x<opcode>, \"<disassembly>\"'");
-                continue;
-            }
-            r.clear();
-            r.line = no;
-            r.pc = pc;
-            r.isa = opts_.isa;
-            const uint32_t raw = static_cast<uint32_t>(op);
-            r.encoding = raw;
-            r.size = 4;
-            if (r.isa == IsaState::rv32 || r.isa == IsaState::rv64) {
-                if ((raw & 3u) != 3u) {
-                    r.encoding = raw & 0xFFFFu;
-                    r.size = 2;
-                }
-            } else if (r.isa == IsaState::a32) {
-                if (pc & 2u) thumb_ = true;
-                else if (interworking_) thumb_ = false;
-                interworking_ = false;
-                if (thumb_) r.isa = IsaState::t32;
-            }
-            if (r.isa == IsaState::t32) {
-                const uint32_t hw1 = raw & 0xFFFFu;
-                if (isa::arm::t32_is_32bit(hw1)) r.encoding = (hw1 << 16) | (raw >> 16);
-                else {
-                    r.encoding = hw1;
-                    r.size = 2;
-                }
-                // BLX (immediate) to A32; BX/BLX (register): the next PC decides.
-                if (r.size == 4 && (r.encoding & 0xF800D001u) == 0xF000C000u) thumb_ = false;
-                if (r.size == 2 && (r.encoding & 0xFF00u) == 0x4700u) interworking_ = true;
-            } else if (r.isa == IsaState::a32) {
-                if ((raw & 0xFE000000u) == 0xFA000000u) thumb_ = true;                         // BLX (immediate)
-                if ((raw & 0x0FFFFFD0u) == 0x012FFF10u && (raw >> 28) != 0xFu) interworking_ = true;  // BX, BLX (register)
-            }
-            r.privilege = r.isa == IsaState::rv32 || r.isa == IsaState::rv64 ? 3 : 1;
-            // ", load, 0x<addr>, RAM" / ", store, ...": the accesses of this instruction, each with an optional
-            // device name after its address.
-            // (Read token by token: no vector per line.)
-            std::string_view rest = tail;
-            bool more = true;
-            const auto token = [&rest, &more]() {  // the next non-empty comma-separated token, empty at the end
-                while (more) {
-                    const size_t c = scan::find(rest, ',');
-                    const std::string_view x = scan::trim(rest.substr(0, c));
-                    if (c == std::string_view::npos) more = false;
-                    else rest = rest.substr(c + 1);
-                    if (!x.empty()) return x;
-                }
-                return std::string_view{};
-            };
-            bool ok = true;
-            for (std::string_view kind = token(); !kind.empty();) {
-                MemAccess m;
-                const std::string_view addr = token();
-                ok = (scan::is(kind, "load") || scan::is(kind, "store")) && !addr.empty() && scan::hex(addr, m.addr);
-                if (!ok) break;
-                m.is_write = scan::is(kind, "store");
-                r.add_mem(m);
-                kind = token();
-                if (!kind.empty() && !scan::is(kind, "load") && !scan::is(kind, "store")) kind = token();  // the device
-            }
-            if (!ok) {
-                bad_line(src_->path(), no, "expected ', load|store, 0x<address>[, <device>]' after the disassembly");
-                continue;
-            }
-            return true;
-        }
+        while (lines_.next(line))
+            if (parse(line, r)) return true;
         return false;
     }
 
 private:
+    static constexpr const char* head_expected = "expected '<vcpu>, 0x<pc>, 0x<opcode>, \"<disassembly>\"'";
+
+    // One line, read in place with pointers (no string_view per field, no search but for the quotes): true when it
+    // is a record (in r); false for a line that is skipped (blank, QEMU's own messages) or bad.
+    bool parse(std::string_view line, TraceRecord& r) {
+        const uint64_t no = lines_.line_number();
+        const char* b = scan::detail::skip_space(line.data(), line.data() + line.size());
+        const char* e = scan::detail::skip_space_back(b, line.data() + line.size());
+        if (b == e) return false;
+        const std::string_view t(b, static_cast<size_t>(e - b));
+        // QEMU's own -d int messages between instructions: "Taking exception 16 [...] on CPU 0", "...from EL1".
+        if ((*b == 'T' && scan::starts(t, "Taking exception")) || (*b == '.' && scan::starts(t, "..."))) return false;
+        // The disassembly lies between the first and the last double quote (it may hold quotes and commas itself).
+        const char* q1 = static_cast<const char*>(std::memchr(b, '"', t.size()));
+        const char* q2 = q1 ? static_cast<const char*>(memrchr(q1 + 1, '"', static_cast<size_t>(e - q1 - 1))) : nullptr;
+        if (!q2) {
+            bad_line(src_->path(), no, head_expected);
+            return false;
+        }
+        // Before the first quote: three comma-separated fields (more are ignored), each with spaces around it.
+        uint64_t vcpu, pc, op;
+        const char* p = b;
+        const bool head_ok = field(p, q1, vcpu, false) && field(p, q1, pc, true) && field(p, q1, op, true);
+        if (!head_ok || op > 0xFFFFFFFFu) {
+            bad_line(src_->path(), no, head_expected);
+            return false;
+        }
+        r.clear();
+        r.line = no;
+        r.pc = pc;
+        set_encoding(r, static_cast<uint32_t>(op));
+        // ", load, 0x<addr>, RAM" / ", store, ...": the accesses of this instruction, each with an optional
+        // device name after its address. Tokens are comma-separated, spaces around them ignored, empty ones skipped.
+        p = q2 + 1;
+        bool ok = true;
+        for (std::string_view kind = token(p, e); !kind.empty();) {
+            MemAccess m;
+            const std::string_view addr = token(p, e);
+            const bool load = scan::is(kind, "load"), store = !load && scan::is(kind, "store");
+            ok = (load || store) && !addr.empty() && scan::hex(addr, m.addr);
+            if (!ok) break;
+            m.is_write = store;
+            r.add_mem(m);
+            kind = token(p, e);
+            if (!kind.empty() && !scan::is(kind, "load") && !scan::is(kind, "store")) kind = token(p, e);  // the device
+        }
+        if (!ok) {
+            bad_line(src_->path(), no, "expected ', load|store, 0x<address>[, <device>]' after the disassembly");
+            return false;
+        }
+        return true;
+    }
+
+    // The next field of the head [p, end): the text up to the next comma (or end), spaces around it ignored, as a
+    // decimal or (`hex`) a hexadecimal number with or without 0x, as scan::dec and scan::hex read it; p passes the
+    // comma. False when the text is not such a number. The digits are read in place, and what follows them must
+    // end the word.
+    static bool field(const char*& p, const char* end, uint64_t& v, bool hex) {
+        const char* w = p < end && *p == ' ' ? p + 1 : p;  // the plugin's one space
+        if (w < end && scan::space(*w)) w = scan::detail::skip_space(w, end);
+        const char* x = w;
+        bool ok;
+        if (hex) {
+            if (end - x > 2 && x[0] == '0' && (x[1] == 'x' || x[1] == 'X')) x += 2;
+            ok = scan::hex_run(x, end, v);
+        } else {
+            uint64_t n = 0;
+            for (; x < end && static_cast<unsigned char>(*x - '0') < 10; ++x) n = n * 10 + static_cast<unsigned>(*x - '0');
+            v = n;
+            ok = x != w && (x - w <= 19 || scan::dec(std::string_view(w, static_cast<size_t>(x - w)), v));  // 20: overflow?
+        }
+        if (!ok) return false;
+        if (x < end && *x == ',') {  // the plugin's layout: the comma just after the number
+            p = x + 1;
+            return true;
+        }
+        if (x < end && !scan::space(*x)) return false;  // more in the word
+        x = scan::detail::skip_space(x, end);
+        if (x < end && *x != ',') return false;  // more than one word before the comma
+        p = x < end ? x + 1 : end;
+        return true;
+    }
+
+    // The next non-empty comma-separated token of [p, e) without the spaces around it; empty at the end.
+    static std::string_view token(const char*& p, const char* e) {
+        while (p < e) {
+            const char* c = scan::detail::find_char(p, e, ',');
+            const char* w = p < c && *p == ' ' ? p + 1 : p;  // the plugin's one space after the comma
+            if (w < c && scan::space(*w)) w = scan::detail::skip_space(w, c);
+            const char* x = w < c && !scan::space(c[-1]) ? c : scan::detail::skip_space_back(w, c);
+            p = c < e ? c + 1 : e;
+            if (x != w) return std::string_view(w, static_cast<size_t>(x - w));
+        }
+        return {};
+    }
+
+    // The opcode as the plugin prints it (a 32-bit little-endian read) and the instruction set, followed on ARMv7.
+    void set_encoding(TraceRecord& r, uint32_t raw) {
+        const uint64_t pc = r.pc;
+        r.isa = opts_.isa;
+        r.encoding = raw;
+        r.size = 4;
+        if (r.isa == IsaState::rv32 || r.isa == IsaState::rv64) {
+            if ((raw & 3u) != 3u) {
+                r.encoding = raw & 0xFFFFu;
+                r.size = 2;
+            }
+        } else if (r.isa == IsaState::a32) {
+            if (pc & 2u) thumb_ = true;
+            else if (interworking_) thumb_ = false;
+            interworking_ = false;
+            if (thumb_) r.isa = IsaState::t32;
+        }
+        if (r.isa == IsaState::t32) {
+            const uint32_t hw1 = raw & 0xFFFFu;
+            if (isa::arm::t32_is_32bit(hw1)) r.encoding = (hw1 << 16) | (raw >> 16);
+            else {
+                r.encoding = hw1;
+                r.size = 2;
+            }
+            // BLX (immediate) to A32; BX/BLX (register): the next PC decides.
+            if (r.size == 4 && (r.encoding & 0xF800D001u) == 0xF000C000u) thumb_ = false;
+            if (r.size == 2 && (r.encoding & 0xFF00u) == 0x4700u) interworking_ = true;
+        } else if (r.isa == IsaState::a32) {
+            if ((raw & 0xFE000000u) == 0xFA000000u) thumb_ = true;                         // BLX (immediate)
+            if ((raw & 0x0FFFFFD0u) == 0x012FFF10u && (raw >> 28) != 0xFu) interworking_ = true;  // BX, BLX (register)
+        }
+        r.privilege = r.isa == IsaState::rv32 || r.isa == IsaState::rv64 ? 3 : 1;
+    }
+
     std::unique_ptr<ByteSource> src_;
     LineReader lines_;
     bool thumb_ = false, interworking_ = false;

@@ -176,6 +176,42 @@ inline const char* skip_word(const char* p, const char* e) {
     return p;
 }
 
+// The top bit of each byte of x that is c: exact per byte (a byte's low seven bits plus 0x7F carry into no other).
+inline uint64_t bytes_equal(uint64_t x, char c) {
+    const uint64_t v = x ^ (ones * static_cast<unsigned char>(c));  // zero bytes: c
+    return ~(((v & (ones * 0x7F)) + ones * 0x7F) | v) & (ones * 0x80);
+}
+
+// The first `c` at or after p, or e: eight characters at a time (a short distance: no library call).
+inline const char* find_char(const char* p, const char* e, char c) {
+    if constexpr (swar) {
+        for (; e - p >= 8; p += 8)
+            if (const uint64_t m = bytes_equal(load8(p), c)) return p + low_zero_bytes(m);
+    }
+    while (p < e && *p != c) ++p;
+    return p;
+}
+
+// The first character at or after p that is white space or `c`, or e: skip_word() that stops at `c` too.
+inline const char* skip_word_until(const char* p, const char* e, char c) {
+    if constexpr (swar) {
+        while (e - p >= 8) {
+            const uint64_t x = load8(p);
+            // Bytes below 0x21 as in skip_word (the lowest mark exact), or c (exact): the lowest of both is exact.
+            const uint64_t m = ((x - ones * 0x21) & ~x & (ones * 0x80)) | bytes_equal(x, c);
+            if (!m) {
+                p += 8;
+                continue;
+            }
+            p += low_zero_bytes(m);
+            if (*p == c || space(*p)) return p;
+            ++p;  // a control character that is not white space: part of the word
+        }
+    }
+    while (p < e && *p != c && !space(*p)) ++p;
+    return p;
+}
+
 }  // namespace detail
 
 inline std::string_view trim(std::string_view s) {
@@ -204,11 +240,11 @@ inline bool starts(std::string_view s, const char (&lit)[N]) {
     return s.size() >= N - 1 && std::memcmp(s.data(), lit, N - 1) == 0;
 }
 
-// The position of the first `c` in a short `s` (a word), or npos: a loop, not a library call.
+// The position of the first `c` in a short `s` (a word), or npos: eight characters at a time, not a library call.
 inline size_t find(std::string_view s, char c) {
-    for (size_t i = 0; i < s.size(); ++i)
-        if (s[i] == c) return i;
-    return std::string_view::npos;
+    const char* e = s.data() + s.size();
+    const char* p = detail::find_char(s.data(), e, c);
+    return p == e ? std::string_view::npos : static_cast<size_t>(p - s.data());
 }
 
 namespace detail {
@@ -250,12 +286,6 @@ __attribute__((always_inline)) inline bool hex8(uint64_t x, uint64_t& v) {
     return true;
 }
 
-// The top bit of each byte of x that is c: exact per byte (a byte's low seven bits plus 0x7F carry into no other).
-inline uint64_t bytes_equal(uint64_t x, char c) {
-    const uint64_t v = x ^ (ones * static_cast<unsigned char>(c));  // zero bytes: c
-    return ~(((v & (ones * 0x7F)) + ones * 0x7F) | v) & (ones * 0x80);
-}
-
 // An eight-character field as printf's "%8d" has it, as load8() has it: spaces, then one to eight decimal digits
 // (no other character). Their value, or false.
 __attribute__((always_inline)) inline bool right_dec8(uint64_t x, uint64_t& v) {
@@ -295,6 +325,17 @@ inline bool hex(std::string_view s, uint64_t& v) {
     }
     v = x;
     return true;
+}
+
+// A run of hexadecimal digits at p, read in place (no word to find first): its value and p past it; false when p
+// holds no digit or more than 16 (p is then past them too). Eight at a time where eight follow.
+inline bool hex_run(const char*& p, const char* e, uint64_t& v) {
+    const char* s = p;
+    uint64_t x = 0;
+    if (detail::swar && e - p >= 8 && detail::hex8(detail::load8(p), x)) p += 8;
+    for (unsigned d; p < e && (d = hex_digit(*p)) < 16; ++p) x = (x << 4) | d;
+    v = x;
+    return p != s && p - s <= 16;
 }
 
 // Decimal digits only, within 64 bits (19 digits always fit; 20 are checked for overflow).

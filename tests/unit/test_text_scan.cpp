@@ -4,6 +4,7 @@
 
 #include <cctype>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -288,16 +289,77 @@ TEST(Rv32, GprByName) {
 }
 
 // The line splitter under the readers, through the native text form: a record is the same whatever ends its
-// line and wherever the line falls in the 64 KiB read buffer.
+// line and wherever the line falls in the read buffer (LineReader::buffer_size).
+// scan::find, detail::find_char and detail::skip_word_until read eight characters at a time: every position of the
+// character looked for and of a white-space or control character, at every alignment, against a loop.
+TEST(Scan, FindAndWordEndsEightAtATime) {
+    const std::string specials = std::string(" \t\n\v\f\r,:=\x01\x1f\x7f\x80\xff", 15);
+    unsigned checked = 0;
+    for (size_t len = 0; len <= 20; ++len)
+        for (size_t pos = 0; pos <= len; ++pos)
+            for (const char c : specials)
+                for (size_t off = 0; off < 8; ++off) {
+                    std::string text(len, 'a');
+                    for (size_t i = 0; i < len; ++i) text[i] = static_cast<char>('a' + (i * 5 + len) % 26);
+                    if (pos < len) text[pos] = c;
+                    const std::string buf = std::string(off, ',') + text + ", :";
+                    const char* b = buf.data() + off;
+                    const char* e = b + len;
+                    const char* want_find = b;
+                    while (want_find < e && *want_find != ',') ++want_find;
+                    const char* want_word = b;
+                    while (want_word < e && *want_word != ':' && !c_space(*want_word)) ++want_word;
+                    ASSERT_EQ(trace::scan::detail::find_char(b, e, ','), want_find) << len << " " << pos << " " << int(c);
+                    ASSERT_EQ(trace::scan::detail::skip_word_until(b, e, ':'), want_word) << len << " " << pos << " " << int(c);
+                    const size_t want_i = want_find == e ? std::string_view::npos : static_cast<size_t>(want_find - b);
+                    ASSERT_EQ(trace::scan::find(std::string_view(b, len), ','), want_i);
+                    ++checked;
+                }
+    EXPECT_EQ(checked, 231u * 15u * 8u);  // 1 + 2 + ... + 21 lengths and positions, 15 characters, 8 alignments
+}
+
+// scan::hex_run reads the digits in place, where the word's end is not known first: its value is scan::hex's on the
+// digits, and it stops at the first character that is not one.
+TEST(Scan, HexRunReadsTheDigitsInPlace) {
+    struct Case {
+        const char* text;
+        bool ok;
+        uint64_t value;
+        size_t used;  // characters passed
+    };
+    const Case cases[] = {
+        {"80000000,", true, 0x80000000u, 8},   // eight digits at once
+        {"97 size=4", true, 0x97u, 2},          // fewer than eight before a space
+        {"123456789abcdefA:", true, 0x123456789ABCDEFAu, 16},
+        {"DeadBeef", true, 0xDEADBEEFu, 8},     // the end of the text after eight
+        {"0", true, 0, 1},
+        {"x1", false, 0, 0},                    // no digit
+        {"", false, 0, 0},
+        {"1ffffffffffffffff", false, 0, 17},    // seventeen digits do not fit
+    };
+    for (const Case& c : cases) {
+        const std::string buf = std::string(c.text) + "zzzzzzzz";
+        const char* p = buf.data();
+        const char* e = p + std::strlen(c.text);
+        uint64_t v = 0;
+        EXPECT_EQ(trace::scan::hex_run(p, e, v), c.ok) << c.text;
+        EXPECT_EQ(static_cast<size_t>(p - buf.data()), c.used) << c.text;
+        if (c.ok) {
+            EXPECT_EQ(v, c.value) << c.text;
+        }
+    }
+}
+
 TEST(TextLines, CrlfTabsLongLinesAndTheBufferEnd) {
+    constexpr size_t buffer = trace::LineReader::buffer_size;
     const std::string rec1 = "pc=0x80000000 enc=0x00150513 size=4 isa=rv32 priv=3 gpr=10:0x1";
     const std::string rec2 = "\tpc=0x80000004\tenc=0x00a00593 size=4 isa=rv32 priv=3\tgpr=11:0xa\t";
     std::string text = "# pmusim trace 1\r\n" + rec1 + "\r\n";
-    // A comment line of 100,000 characters: longer than the buffer, which grows for it.
-    text += "#" + std::string(100000, 'c') + "\n";
-    // Filler records up to a record that straddles the 64 KiB and 128 KiB marks.
+    // A comment line longer than the buffer, which grows for it.
+    text += "#" + std::string(buffer + 1000, 'c') + "\n";
+    // Filler records up to a record that straddles the end of the grown buffer (twice the size).
     unsigned fillers = 0;
-    while (text.size() < (1u << 17) + 20) {
+    while (text.size() < 2 * buffer + 20) {
         text += rec1 + "\n";
         ++fillers;
     }
@@ -376,5 +438,85 @@ TEST(TextLines, QemuExeclogAccessesWithAndWithoutDevice) {
         FAIL() << "an access without an address was read";
     } catch (const trace::TraceError& e) {
         EXPECT_EQ(e.line(), 1u);
+    }
+}
+
+// The native text reader takes the writer's spelling in one pass and any other spelling word by word
+// (docs/trace-formats.md "The native format"): both give the same record, and a bad word the same error.
+TEST(TextLines, NativeTextAnySpellingGivesTheSameRecord) {
+    const std::string writer = "pc=0x80000004 enc=0x182a283 size=4 isa=rv32 priv=3 time=17 irq=7 "
+                               "mem=r:4:0x1018 mem=w:1:0xd0580000:0xff wb=0xb:0x5 gpr=0x5:0x80000094 csr=0xb02:0x0\n";
+    const std::string by_hand = "  pc=80000004\tenc=0X0182A283 size=4 isa=rv32 priv=3 time=17 irq=7 "
+                                "mem=r:4:1018 mem=w:1:0XD0580000:ff wb=11:0x5 gpr=5:80000094 csr=0xB02:0   \n";
+    for (const std::string& line : {writer, by_hand}) {
+        const auto recs = testutil::read_all(testutil::temp_file("scan_nt.txt", "# pmusim trace 1\n" + line), "native-text");
+        ASSERT_EQ(recs.size(), 1u) << line;
+        const auto& r = recs[0];
+        EXPECT_EQ(r.pc, 0x80000004u);
+        EXPECT_EQ(r.encoding, 0x0182A283u);  // lw t0, 24(t0)
+        EXPECT_EQ(r.size, 4u);
+        EXPECT_EQ(r.isa, trace::IsaState::rv32);
+        EXPECT_EQ(r.privilege, 3u);
+        EXPECT_TRUE(r.has_time);
+        EXPECT_EQ(r.time, 17u);
+        EXPECT_TRUE(r.interrupt);
+        EXPECT_EQ(r.cause, 7u);  // machine timer
+        ASSERT_EQ(r.n_mem, 2u);
+        EXPECT_EQ(r.mem[0].addr, 0x1018u);
+        EXPECT_FALSE(r.mem[0].is_write);
+        EXPECT_FALSE(r.mem[0].data_known);
+        EXPECT_EQ(r.mem[0].size, 4u);
+        EXPECT_EQ(r.mem[1].addr, 0xD0580000u);  // the testbench's mailbox
+        EXPECT_TRUE(r.mem[1].is_write);
+        EXPECT_TRUE(r.mem[1].data_known);
+        EXPECT_EQ(r.mem[1].data, 0xFFu);
+        ASSERT_EQ(r.n_regs, 3u);
+        EXPECT_EQ(r.regs[0].index, 11u);
+        EXPECT_TRUE(r.regs[0].before);
+        EXPECT_EQ(r.regs[1].kind, trace::RegKind::gpr);
+        EXPECT_EQ(r.regs[1].index, 5u);
+        EXPECT_EQ(r.regs[1].value, 0x80000094u);
+        EXPECT_EQ(r.regs[2].kind, trace::RegKind::csr);
+        EXPECT_EQ(r.regs[2].index, 0xB02u);  // minstret
+    }
+    // A word out of form is an error naming it, wherever the line was read from.
+    for (const char* bad : {"pc=0x10 enc=0x13 size=4 isa=rv32 priv=3 gpr=0x5:0x1:0x2\n",
+                            "pc=0x10 enc=0x13 size=4 isa=rv32 priv=3 gpr=5:0x1:0x2\n"}) {
+        try {
+            testutil::read_all(testutil::temp_file("scan_nt_bad.txt", std::string("# pmusim trace 1\n") + bad), "native-text");
+            FAIL() << bad;
+        } catch (const trace::TraceError& e) {
+            EXPECT_EQ(e.line(), 2u);
+            EXPECT_NE(std::string(e.what()).find("bad word 'gpr="), std::string::npos) << e.what();
+        }
+    }
+}
+
+// The QEMU execlog reader reads the head's three fields in place: spaces and tabs around them, more fields before
+// the disassembly (ignored), quotes and commas inside the disassembly.
+TEST(TextLines, QemuExeclogFieldsWithAnySpacing) {
+    const std::string text = "0, 0x40080000, 0x58000340, \"ldr x0, #0x40080068\", load, 0x40080068, RAM\n"
+                             " 0 ,\t0x40080000 ,0x58000340,\"ldr x0, #0x40080068\" ,load,0x40080068 , RAM \n"
+                             "0, 40080000, 58000340, extra, \"say \"hi\", x0\", load, 40080068\n";
+    trace::ReaderOptions o;
+    o.isa = trace::IsaState::a64;
+    const auto recs = testutil::read_all(testutil::temp_file("scan_execlog2.log", text), "qemu-execlog", o);
+    ASSERT_EQ(recs.size(), 3u);
+    for (const auto& r : recs) {
+        EXPECT_EQ(r.pc, 0x40080000u);
+        EXPECT_EQ(r.encoding, 0x58000340u);  // ldr x0, literal
+        ASSERT_EQ(r.n_mem, 1u);
+        EXPECT_EQ(r.mem[0].addr, 0x40080068u);
+        EXPECT_FALSE(r.mem[0].is_write);
+    }
+    // Two words in a field, or an opcode wider than 32 bits, is an error naming the line.
+    for (const char* bad : {"0, 0x4008 0000, 0x58000340, \"ldr\"\n", "0, 0x40080000, 0x158000340, \"ldr\"\n"}) {
+        try {
+            testutil::read_all(testutil::temp_file("scan_execlog3.log", bad), "qemu-execlog", o);
+            FAIL() << bad;
+        } catch (const trace::TraceError& e) {
+            EXPECT_EQ(e.line(), 1u);
+            EXPECT_NE(std::string(e.what()).find("expected '<vcpu>, 0x<pc>"), std::string::npos) << e.what();
+        }
     }
 }
