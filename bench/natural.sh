@@ -11,7 +11,8 @@
 # the plugin (the execlog format with data addresses; one run of the program, nothing repeated), checks that the
 # program printed under QEMU what the host build prints, and converts each trace to the native format (version 2)
 # for the platform it runs on. Then, for each trace, hyperfine times in one run (RUNS, default 3, each after a
-# warm-up):
+# warm-up; the rates are per second of CPU time, user + system, which a loaded machine disturbs much less than
+# the wall time):
 #   - cachegrind (--cache-sim=yes --branch-sim=yes) on the same program built for the host (gcc, the same -O2):
 #     its rate is the host instructions it simulated (I refs) per second of wall time;
 #   - `pmusim run --timing model` on the native trace (the default engine);
@@ -19,8 +20,9 @@
 #   - `pmusim run --architectural --timing cpi1` on the execlog text itself: the text reader's rate in lines/s
 #     (one line per instruction), as near to the reader alone as a run gets;
 # and /usr/bin/time gives the peak memory of the `--timing model` run. Prints one row per trace: instructions, the
-# rates in millions per second, pmusim's ratios to cachegrind's rate, peak MiB. Nothing is asserted; the machine
-# is shared, so compare ratios, not seconds.
+# rates in millions per second, pmusim's ratios to cachegrind's rate, peak MiB, and whether the default engine's
+# JSON is byte-identical to the reference stepper's (`--engine reference`; PMUSIM_BENCH_CHECK=0 skips that run).
+# Nothing is asserted; the machine is shared, so compare ratios, not seconds.
 #
 # With PMUSIM_BENCH_CALLGRIND=1 it runs `pmusim run --timing model` on each native trace under callgrind instead
 # and prints host instructions per traced instruction (process start-up included; steady on a loaded machine
@@ -109,7 +111,8 @@ $(cat "$tmp/host.out") on the host"
         mv -f "$tmp/$name.execlog" "$log"
     fi
     if [ ! -s "$work/$name.pmt" ] || [ "$work/$name.pmt" -ot "$log" ] || [ "$work/$name.pmt" -ot "$pmusim" ]; then
-        "$pmusim" convert "$log" "$tmp/$name.pmt" --platform "$platform" >/dev/null || die "$name: convert failed"
+        "$pmusim" convert "$log" "$tmp/$name.pmt" --platform "$platform" >/dev/null 2>"$tmp/convert.txt" ||
+            die "$name: convert failed: $(cat "$tmp/convert.txt")"
         mv -f "$tmp/$name.pmt" "$work/$name.pmt"
     fi
 done
@@ -133,8 +136,8 @@ if [ "${PMUSIM_BENCH_CALLGRIND:-0}" = 1 ]; then
     exit 0
 fi
 
-printf '%-14s %-11s %11s %9s %9s %6s %9s %6s %9s %6s\n' trace platform instructions cachegrind model ratio \
-    arch ratio text-Ml/s MiB
+printf '%-14s %-11s %11s %9s %9s %6s %9s %6s %9s %6s %4s\n' trace platform instructions cachegrind model ratio \
+    arch ratio text-Ml/s MiB =ref
 for entry in "${traces[@]}"; do
     read -r name isa platform defines <<<"$entry"
     wanted "$name" || continue
@@ -142,6 +145,12 @@ for entry in "${traces[@]}"; do
     /usr/bin/time -f '%M' -o "$tmp/peak.txt" "$pmusim" run -p "$platform" -t "$pmt" --timing model --output json \
         >"$tmp/model.json" || die "$name: pmusim run --timing model failed"
     n=$(instructions_of "$tmp/model.json")
+    same=-
+    if [ "${PMUSIM_BENCH_CHECK:-1}" = 1 ]; then
+        "$pmusim" run -p "$platform" -t "$pmt" --timing model --output json --engine reference >"$tmp/reference.json" ||
+            die "$name: pmusim run --engine reference failed"
+        if cmp -s "$tmp/model.json" "$tmp/reference.json"; then same=yes; else same=NO; fi
+    fi
     valgrind --tool=cachegrind --cache-sim=yes --branch-sim=yes --cachegrind-out-file=/dev/null \
         "$work/bin/$name.host" 2>"$tmp/cg.txt" >/dev/null || die "$name: cachegrind failed"
     cg_instr=$(sed -n 's/.*I *refs: *\([0-9,]*\).*/\1/p' "$tmp/cg.txt" | tr -d ,)
@@ -152,16 +161,18 @@ for entry in "${traces[@]}"; do
         -n arch "$pmusim run -p $platform -t $pmt --architectural --timing cpi1 --output json" \
         -n text "$pmusim run -p $platform -t $work/$name.execlog --architectural --timing cpi1 --output json" \
         >/dev/null || die "$name: hyperfine failed"
-    python3 - "$tmp/hf.json" "$name" "$platform" "$n" "$cg_instr" "$lines" "$(cat "$tmp/peak.txt")" <<'PY'
+    python3 - "$tmp/hf.json" "$name" "$platform" "$same" "$n" "$cg_instr" "$lines" "$(cat "$tmp/peak.txt")" <<'PY'
 import json, sys
-hf, name, platform = sys.argv[1:4]
-n, cg_instr, lines, peak_kib = (int(v) for v in sys.argv[4:8])
-mean = {r["command"]: r["mean"] for r in json.load(open(hf))["results"]}
+hf, name, platform, same = sys.argv[1:5]
+n, cg_instr, lines, peak_kib = (int(v) for v in sys.argv[5:9])
+# CPU time (user + system), not wall time: on this shared machine a process waits for a core most of its wall
+# time, and how long depends on the others; the CPU time it used does much less.
+mean = {r["command"]: r["user"] + r["system"] for r in json.load(open(hf))["results"]}
 cg = cg_instr / mean["cachegrind"] / 1e6
 model = n / mean["model"] / 1e6
 arch = n / mean["arch"] / 1e6
 text = lines / mean["text"] / 1e6
 print(f"{name:14} {platform:11} {n:11d} {cg:9.1f} {model:9.1f} {model / cg:6.2f} {arch:9.1f} {arch / cg:6.2f}"
-      f" {text:9.1f} {peak_kib / 1024:6.1f}")
+      f" {text:9.1f} {peak_kib / 1024:6.1f} {same:>4}")
 PY
 done
