@@ -1,6 +1,7 @@
 /* Start-up of the bare-metal RV32 build (no C library) under qemu-riscv32 user mode: the Linux loader has set sp;
  * set gp for the linker's gp-relative addressing, run main, exit with its status. sys_write and sys_exit are
  * Linux's write (64) and exit (93) system calls (RISC-V Linux ABI: number in a7, arguments in a0-a2). */
+    .file "rv32_start.S"  /* not the preprocessor's temporary file: the same source builds the same binary */
     .section .text.start
     .globl _start
 _start:
