@@ -22,6 +22,9 @@
 # and /usr/bin/time gives the peak memory of the `--timing model` run. Prints one row per trace: instructions, the
 # rates in millions per second, pmusim's ratios to cachegrind's rate, peak MiB, and whether the default engine's
 # JSON is byte-identical to the reference stepper's (`--engine reference`; PMUSIM_BENCH_CHECK=0 skips that run).
+# The column cg-net is cachegrind's rate without its start-up: the program's host instructions and CPU time less
+# those of the same build running no kernel (valgrind's start-up is about 0.2-0.3 s, a large part of a run of 20-40
+# M host instructions); the ratios are to the rate with start-up, as pmusim's rates include its own.
 # Nothing is asserted; the machine is shared, so compare ratios, not seconds.
 #
 # With PMUSIM_BENCH_CALLGRIND=1 it runs `pmusim run --timing model` on each native trace under callgrind instead
@@ -86,6 +89,10 @@ build_program() {  # name isa defines...
     install_if_changed "$tmp/$name.host" "$work/bin/$name.host"
 }
 
+# The same sources with no kernel named: what cachegrind's start-up and the C library's cost without the work.
+gcc "${cflags[@]}" -o "$tmp/empty.host" "${sources[@]}"
+install_if_changed "$tmp/empty.host" "$work/bin/empty.host"
+
 plugin=$work/bin/libpmusim_execlog.so
 gcc -O2 -Wall -Wextra -Werror -std=c11 -fPIC -shared -fvisibility=hidden -o "$tmp/plugin.so" \
     "$top/bench/qemu-plugin/pmusim_execlog.c"
@@ -136,8 +143,14 @@ if [ "${PMUSIM_BENCH_CALLGRIND:-0}" = 1 ]; then
     exit 0
 fi
 
-printf '%-14s %-11s %11s %9s %9s %6s %9s %6s %9s %6s %4s\n' trace platform instructions cachegrind model ratio \
-    arch ratio text-Ml/s MiB =ref
+cachegrind=(valgrind --tool=cachegrind --cache-sim=yes --branch-sim=yes --cachegrind-out-file=/dev/null)
+# cachegrind's cost on the program that does nothing, for the net rate (column cg-net).
+"${cachegrind[@]}" "$work/bin/empty.host" 2>"$tmp/cg.txt" >/dev/null || die "cachegrind failed on an empty program"
+empty_instr=$(sed -n 's/.*I *refs: *\([0-9,]*\).*/\1/p' "$tmp/cg.txt" | tr -d ,)
+hyperfine -N --style none --warmup 1 --runs "$runs" --export-json "$tmp/empty.json" \
+    -n empty "${cachegrind[*]} $work/bin/empty.host" >/dev/null 2>"$tmp/hf.txt" || die "hyperfine failed: $(cat "$tmp/hf.txt")"
+printf '%-14s %-11s %11s %9s %6s %9s %6s %9s %6s %9s %6s %4s\n' trace platform instructions cachegrind cg-net \
+    model ratio arch ratio text-Ml/s MiB =ref
 for entry in "${traces[@]}"; do
     read -r name isa platform defines <<<"$entry"
     wanted "$name" || continue
@@ -151,28 +164,30 @@ for entry in "${traces[@]}"; do
             die "$name: pmusim run --engine reference failed"
         if cmp -s "$tmp/model.json" "$tmp/reference.json"; then same=yes; else same=NO; fi
     fi
-    valgrind --tool=cachegrind --cache-sim=yes --branch-sim=yes --cachegrind-out-file=/dev/null \
-        "$work/bin/$name.host" 2>"$tmp/cg.txt" >/dev/null || die "$name: cachegrind failed"
+    "${cachegrind[@]}" "$work/bin/$name.host" 2>"$tmp/cg.txt" >/dev/null || die "$name: cachegrind failed"
     cg_instr=$(sed -n 's/.*I *refs: *\([0-9,]*\).*/\1/p' "$tmp/cg.txt" | tr -d ,)
     lines=$(wc -l <"$work/$name.execlog")
     hyperfine -N --style none --warmup 1 --runs "$runs" --export-json "$tmp/hf.json" \
-        -n cachegrind "valgrind --tool=cachegrind --cache-sim=yes --branch-sim=yes --cachegrind-out-file=/dev/null $work/bin/$name.host" \
+        -n cachegrind "${cachegrind[*]} $work/bin/$name.host" \
         -n model "$pmusim run -p $platform -t $pmt --timing model --output json" \
         -n arch "$pmusim run -p $platform -t $pmt --architectural --timing cpi1 --output json" \
         -n text "$pmusim run -p $platform -t $work/$name.execlog --architectural --timing cpi1 --output json" \
-        >/dev/null || die "$name: hyperfine failed"
-    python3 - "$tmp/hf.json" "$name" "$platform" "$same" "$n" "$cg_instr" "$lines" "$(cat "$tmp/peak.txt")" <<'PY'
+        >/dev/null 2>"$tmp/hf.txt" || die "$name: hyperfine failed: $(cat "$tmp/hf.txt")"
+    python3 - "$tmp" "$name" "$platform" "$same" "$n" "$cg_instr" "$empty_instr" "$lines" "$(cat "$tmp/peak.txt")" <<'PY'
 import json, sys
-hf, name, platform, same = sys.argv[1:5]
-n, cg_instr, lines, peak_kib = (int(v) for v in sys.argv[5:9])
+tmp, name, platform, same = sys.argv[1:5]
+n, cg_instr, empty_instr, lines, peak_kib = (int(v) for v in sys.argv[5:10])
 # CPU time (user + system), not wall time: on this shared machine a process waits for a core most of its wall
 # time, and how long depends on the others; the CPU time it used does much less.
-mean = {r["command"]: r["user"] + r["system"] for r in json.load(open(hf))["results"]}
+def cpu(path):
+    return {r["command"]: r["user"] + r["system"] for r in json.load(open(path))["results"]}
+mean, empty = cpu(f"{tmp}/hf.json"), cpu(f"{tmp}/empty.json")["empty"]
 cg = cg_instr / mean["cachegrind"] / 1e6
+cg_net = (cg_instr - empty_instr) / (mean["cachegrind"] - empty) / 1e6
 model = n / mean["model"] / 1e6
 arch = n / mean["arch"] / 1e6
 text = lines / mean["text"] / 1e6
-print(f"{name:14} {platform:11} {n:11d} {cg:9.1f} {model:9.1f} {model / cg:6.2f} {arch:9.1f} {arch / cg:6.2f}"
+print(f"{name:14} {platform:11} {n:11d} {cg:9.1f} {cg_net:6.1f} {model:9.1f} {model / cg:6.2f} {arch:9.1f} {arch / cg:6.2f}"
       f" {text:9.1f} {peak_kib / 1024:6.1f} {same:>4}")
 PY
 done
