@@ -1,5 +1,6 @@
-/* The part of QEMU's TCG plugin API (version 1, as QEMU 6.0 to 8.1 accept it; Debian 12's QEMU 7.2 among them)
- * that pmusim_execlog.c uses, declared here because Debian ships QEMU's plugin support without its header.
+/* The part of QEMU's TCG plugin API (version 1: Debian 12's QEMU 7.2 accepts up to 1 and refuses 2, "supports
+ * only up to version 1"; the bindings of QEMU 8.1's API, qemu-plugin-sys 8.1.3 on docs.rs, also say 1) that
+ * pmusim_execlog.c uses, declared here because Debian ships QEMU's plugin support without its header.
  * Written from the API's public documentation (QEMU "TCG Plugins", docs/devel/tcg-plugins.rst, and the
  * documented functions of qemu-plugin.h); only what the plugin calls. The types are opaque handles, the
  * enumerations carry the documented values, and `qemu_info_t` has the documented layout: QEMU passes a
@@ -13,7 +14,7 @@
 
 #define PMUSIM_PLUGIN_EXPORT __attribute__((visibility("default")))
 
-/* The API level the plugin was written against; QEMU 7.2 accepts 0 and 1 (its min and cur). */
+/* The API level the plugin was written against (checked by QEMU against its own min and cur). */
 #define PMUSIM_QEMU_PLUGIN_VERSION 1
 
 typedef uint64_t qemu_plugin_id_t;
