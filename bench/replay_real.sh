@@ -25,7 +25,7 @@ pmusim=$build/testbench/pmusim
 shared=$top/../shared/traces
 [ -x "$pmusim" ] || { echo "replay_real.sh: $pmusim not built" >&2; exit 2; }
 [ -d "$shared" ] || { echo "replay_real.sh: $shared not found" >&2; exit 2; }
-command -v valgrind >/dev/null || { echo "replay_real.sh: valgrind not installed (scripts/setup.sh)" >&2; exit 2; }
+command -v valgrind >/dev/null || { echo "replay_real.sh: valgrind not installed (bash scripts/setup.sh --bench)" >&2; exit 2; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Installs every Debian package pmusim needs. Safe to run any number of times:
 # it calls apt-get only when a package is missing.
+#   bash scripts/setup.sh           the build and the tests
+#   bash scripts/setup.sh --bench   and the benchmarks' tools too (bench/natural.sh, bench/replay_real.sh)
 set -euo pipefail
 
 packages=(
@@ -19,6 +21,19 @@ packages=(
   python3-dev pybind11-dev python3-pybind11 python3-pytest
   hyperfine
 )
+# The benchmarks' tools, not needed by the tests: QEMU user mode and cross compilers to make natural traces,
+# valgrind for cachegrind and callgrind, GNU time for peak memory.
+bench_packages=(
+  qemu-user valgrind time bc
+  gcc-aarch64-linux-gnu libc6-dev-arm64-cross
+  gcc-arm-linux-gnueabihf libc6-dev-armhf-cross
+  gcc-riscv64-unknown-elf
+)
+case "${1:-}" in
+  "") ;;
+  --bench) packages+=("${bench_packages[@]}") ;;
+  *) echo "setup: unknown option '$1' (expected --bench or nothing)" >&2; exit 2 ;;
+esac
 
 missing=()
 for p in "${packages[@]}"; do
