@@ -530,6 +530,7 @@ private:
         }
         for (size_t n; (n = reader.next_runs(runs)) != 0;) {
             const uint64_t before = r_.records;
+            drop_plans();
             if (held) {
                 const trace::Run unit[2] = {{held, held_values.data()}, runs[0]};
                 replay_units<kTm, kT>(unit, 2);
@@ -634,6 +635,10 @@ private:
     static constexpr size_t max_group = 2;  // runs replayed as one plan at most (3 and 4 measured slower: more plans and recordings to warm up, bodies split at max_inner)
     // Group plans made at most (their blocks and recordings are kept): a bound on memory whatever the trace.
     static constexpr size_t max_group_plans = 4096;
+    // Single-run plans kept at most: a bound on memory whatever the number of distinct runs in the trace (a plan
+    // with its blocks and recordings takes up to some 40 KB; docs/performance.md). Past it, at the next batch of
+    // runs read, every plan is dropped (drop_plans) and made again at its shape's next execution.
+    static constexpr size_t max_plans = 4096;
 
     // The plan of shape `s`, made at its first execution (values `v`: the records' lines, for errors).
     RunPlan& plan(const trace::RunShape& s, const unsigned char* v) {
@@ -652,7 +657,21 @@ private:
         p->joins.assign(n, 0);
         plan_records(p.get());
         plans_[s.id] = std::move(p);
+        r_.run_plans_peak = std::max<uint64_t>(r_.run_plans_peak, ++plans_kept_);
         return *plans_[s.id];
+    }
+
+    // Every plan dropped (max_plans), where nothing refers to one: no stretch being repeated (its runs held back),
+    // no recording of one (given up: its log would need the plans again); the blocks' counts taken first.
+    void drop_plans() {
+        if (plans_kept_ <= max_plans || !loop_held_.empty() || loop_mode_ == LoopMode::skip) return;
+        if (loop_mode_ == LoopMode::record) loop_give_up();
+        drain_runs();
+        loop_kept_ = LoopStretch{};
+        loop_.plans.clear();
+        for (auto& p : plans_) p.reset();  // the index by shape number stays (8 bytes a shape)
+        plans_kept_ = 0;
+        group_plans_ = 0;
     }
 
     // The plan of the runs of plan `p` followed by a run of shape `c` (values `vc`): their records and values as one
@@ -2082,6 +2101,7 @@ private:
     std::vector<std::unique_ptr<RunPlan>> plans_;  // by shape number (run_runs)
     std::vector<unsigned char> group_values_;  // replay_group: the runs' values, one after the other
     size_t group_plans_ = 0;                   // extend_plan's plans made
+    size_t plans_kept_ = 0;                    // plans_ not empty (max_plans)
     std::vector<RunPlan::Segment*> counted_;        // blocks of fast runs executed since the last flush
     std::vector<TraceRecord> run_recs_;            // a run expanded into records, and its successor
     IsaState checked_isa_ = static_cast<IsaState>(0xFF);  // the instruction set last found to match the platform
