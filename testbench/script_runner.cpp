@@ -157,18 +157,43 @@ int ScriptRunner::run_text(std::string_view text, const std::string& name) {
     return finish(script_ok);
 }
 
+namespace {
+
+// A JSON value as one member of the document: indented by `indent` more spaces (dump(2) of the whole document
+// would nest it so); text that is not UTF-8 replaced.
+std::string json_member(const nlohmann::json& v, unsigned indent) {
+    const std::string pad(indent, ' ');
+    std::string s = v.dump(2, ' ', false, nlohmann::json::error_handler_t::replace), out;
+    out.reserve(s.size() + s.size() / 8);
+    for (char c : s) {
+        out += c;
+        if (c == '\n') out += pad;
+    }
+    return out;
+}
+
+}  // namespace
+
+void ScriptRunner::json_begin() {
+    if (json_open_) return;
+    json_open_ = true;
+    json_entries_ = 0;
+    out_ << "{\n  \"file\": " << json_member(file_, 2) << ",\n  \"log\": [";
+}
+
 void ScriptRunner::log(nlohmann::json entry) {
-    if (cfg_.json) log_.push_back(std::move(entry));
+    if (!cfg_.json) return;
+    json_begin();
+    out_ << (json_entries_++ ? ",\n    " : "\n    ") << json_member(entry, 4);
 }
 
 int ScriptRunner::finish(int status) {
     if (cfg_.json) {
-        const nlohmann::json doc = {{"file", file_},         {"platform", platform_ ? platform_->name : ""},
-                                    {"status", status},      {"expectations", expectations_},
-                                    {"failures", failures_}, {"cycles", now_},
-                                    {"log", log_}};
-        out_ << doc.dump(2) << "\n";
-        log_ = nlohmann::json::array();
+        json_begin();
+        out_ << (json_entries_ ? "\n  ]" : "]") << ",\n  \"cycles\": " << now_ << ",\n  \"expectations\": " << expectations_
+             << ",\n  \"failures\": " << failures_ << ",\n  \"platform\": " << json_member(platform_ ? platform_->name : "", 2)
+             << ",\n  \"status\": " << status << "\n}\n";
+        json_open_ = false;
     }
     return status;
 }
