@@ -8,6 +8,7 @@
 #include "testbench/cli_common.hpp"
 #include "testbench/script_runner.hpp"
 #include "testbench/systemc_host.hpp"
+#include "traces/output_file.hpp"
 
 namespace pmusim::cli {
 
@@ -45,8 +46,16 @@ int cmd_script(const std::vector<std::string>& args, bool quiet, std::ostream& o
         err << "pmusim: script takes --json or --vcd/--plot, not both\n";
         return usage_error;
     }
-    if (!vcd.empty() || !plot_file.empty())
+    if (!vcd.empty() || !plot_file.empty()) {
+        try {  // no output may replace the script (docs/cli.md "Output files")
+            refuse_same_file(vcd, "--vcd", {p.vm["file"].as<std::string>()});
+            refuse_same_file(plot_file, "--plot", {p.vm["file"].as<std::string>()});
+        } catch (const OutputError& e) {
+            err << fmt::format("pmusim: {}\n", e.what());
+            return usage_error;
+        }
         return vp::run_script_systemc(cfg, p.vm["file"].as<std::string>(), vcd, vcd_period, plot_file, out, err);
+    }
     ScriptRunner runner(cfg, out, err);
     return runner.run_file(p.vm["file"].as<std::string>());
 }
@@ -93,6 +102,13 @@ int cmd_vp(const std::vector<std::string>& args, bool quiet, std::ostream& out, 
         return usage_error;
     }
     if (!resolve_platform(o.platform, platform_file, true, err)) return usage_error;
+    try {  // no output may replace the setup script (docs/cli.md "Output files")
+        refuse_same_file(o.vcd, "--vcd", {o.setup});
+        refuse_same_file(o.plot, "--plot", {o.setup});
+    } catch (const OutputError& e) {
+        err << fmt::format("pmusim: {}\n", e.what());
+        return usage_error;
+    }
     return vp::run_vp(o, out, err);
 }
 
