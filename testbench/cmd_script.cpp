@@ -93,6 +93,13 @@ int cmd_vp(const std::vector<std::string>& args, bool quiet, std::ostream& out, 
         err << "pmusim: --instructions x --cpi x --period is too long a run to simulate (over 1e18 ns)\n";
         return usage_error;
     }
+    // SystemC counts time in its resolution, 1 ps by default (IEEE 1666-2011 §5.11.3): a shorter period or quantum
+    // would round to 0 (the run would end at 0 s). Up to 1 s a cycle.
+    for (const auto& [name, ns] : {std::pair{"--period", period.value}, {"--quantum", quantum.value}})
+        if (ns < 0.001 || ns > 1e9) {
+            err << fmt::format("pmusim: {} expects 0.001 to 1e9 ns (SystemC's resolution is 1 ps), got {}\n", name, ns);
+            return usage_error;
+        }
     o.instructions = instructions.value;
     o.cpi = cpi.value;
     o.quantum_ns = quantum.value;
