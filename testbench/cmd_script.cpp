@@ -73,8 +73,8 @@ int cmd_vp(const std::vector<std::string>& args, bool quiet, std::ostream& out, 
         "setup", po::value<std::string>(&o.setup), "script run on the PMU at time 0 (program the counters)")(
         "instructions", po::value<Count>(&instructions)->default_value(Count{1000000}), "instructions the core retires")(
         "cpi", po::value<Count>(&cpi)->default_value(Count{1}), "cycles per instruction of the synthetic core (1 to 1000000)")(
-        "quantum", po::value<Positive>(&quantum)->default_value(Positive{1000}), "temporal-decoupling quantum, ns (> 0)")(
-        "period", po::value<Positive>(&period)->default_value(Positive{1}), "clock period, ns (> 0)")(
+        "quantum", po::value<Positive>(&quantum)->default_value(Positive{1000}), "temporal-decoupling quantum, ns (0.001 to 1e9)")(
+        "period", po::value<Positive>(&period)->default_value(Positive{1}), "clock period, ns (0.001 to 1e9: SystemC resolves 1 ps)")(
         "vcd", po::value<std::string>(&o.vcd), "write a VCD waveform of the PMU to this file")(
         "vcd-period", po::value<uint64_t>(&o.vcd_period)->default_value(1000), "cycles between counter samples in the VCD")(
         "plot", po::value<std::string>(&o.plot), "draw the waveform's counters and lines into this SVG file");
