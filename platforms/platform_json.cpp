@@ -16,6 +16,7 @@
 #include <nlohmann/json.hpp>
 
 #include "isa/number.hpp"
+#include "traces/message.hpp"
 
 namespace pmusim {
 
@@ -33,7 +34,16 @@ constexpr std::array<const char*, timing::class_count> class_names = {
 static_assert(class_names.back() != nullptr, "a name for every isa::InsnClass");
 
 [[noreturn]] void bad(const std::string& origin, const std::string& key, const std::string& what) {
-    throw PlatformFileError(fmt::format("{}: key '{}': {}", origin, key, what));
+    throw PlatformFileError(fmt::format("{}: key '{}': {}", origin, printable(key, 120), what));
+}
+
+// A value as a message shows it: a string printable and cut, an array or object by its kind alone (a file's
+// 4 MiB array is not echoed, nor dumped through nlohmann's recursive writer), a number or literal as written.
+std::string shown(const json& v) {
+    if (v.is_string()) return "\"" + printable(v.get_ref<const std::string&>(), 120) + "\"";
+    if (v.is_array()) return fmt::format("an array of {}", v.size());
+    if (v.is_object()) return fmt::format("an object of {} keys", v.size());
+    return v.dump();
 }
 
 std::string hex(uint64_t v) { return fmt::format("{:#x}", v); }
@@ -65,18 +75,18 @@ public:
         else if (v.is_string()) n = isa::parse_number(v.get<std::string>());
         if (!n || *n > max)
             bad(origin_, key(k), fmt::format("expected a number from 0 to {:#x} (or a string such as \"0x1f\"), got {}",
-                                             max, v.dump()));
+                                             max, shown(v)));
         return *n;
     }
     uint64_t number(const std::string& k, uint64_t max) { return number_of(need(k), k, max); }
     std::string string(const std::string& k) {
         const json& v = need(k);
-        if (!v.is_string()) bad(origin_, key(k), fmt::format("expected a string, got {}", v.dump()));
+        if (!v.is_string()) bad(origin_, key(k), fmt::format("expected a string, got {}", shown(v)));
         return v.get<std::string>();
     }
     bool boolean(const std::string& k) {
         const json& v = need(k);
-        if (!v.is_boolean()) bad(origin_, key(k), fmt::format("expected true or false, got {}", v.dump()));
+        if (!v.is_boolean()) bad(origin_, key(k), fmt::format("expected true or false, got {}", shown(v)));
         return v.get<bool>();
     }
     void finish() const {
@@ -323,7 +333,7 @@ struct TimingReader {
     void csr_list(const char* k, std::vector<uint16_t>& v) {
         const json* x = r.find(k);
         if (!x) return;
-        if (!x->is_array()) bad(r.origin(), r.key(k), fmt::format("expected an array of CSR numbers, got {}", x->dump()));
+        if (!x->is_array()) bad(r.origin(), r.key(k), fmt::format("expected an array of CSR numbers, got {}", shown(*x)));
         v.clear();
         for (size_t i = 0; i < x->size(); ++i)
             v.push_back(static_cast<uint16_t>(r.number_of((*x)[i], fmt::format("{}[{}]", k, i), 0xFFF)));
@@ -336,7 +346,7 @@ struct TimingReader {
                 d = dir;
                 return;
             }
-        bad(r.origin(), r.key(k), fmt::format("expected not_taken, btfn, bimodal, gshare or veer_el2, got \"{}\"", s));
+        bad(r.origin(), r.key(k), fmt::format("expected not_taken, btfn, bimodal, gshare or veer_el2, got \"{}\"", printable(s, 120)));
     }
     template <class T>
     void per_class(const char* k, std::array<T, timing::class_count>& a) {
@@ -458,7 +468,7 @@ json number_list(const std::vector<uint32_t>& v) {
 
 std::vector<uint32_t> read_number_list(ObjectReader& r, const std::string& k) {
     const json& v = r.need(k);
-    if (!v.is_array()) bad(r.origin(), r.key(k), fmt::format("expected an array of event numbers, got {}", v.dump()));
+    if (!v.is_array()) bad(r.origin(), r.key(k), fmt::format("expected an array of event numbers, got {}", shown(v)));
     std::vector<uint32_t> out;
     for (size_t i = 0; i < v.size(); ++i)
         out.push_back(static_cast<uint32_t>(r.number_of(v[i], fmt::format("{}[{}]", k, i), 0xFFFFFFFFu)));
@@ -537,7 +547,7 @@ ArmPmuVersion read_version(ObjectReader& r, bool v8) {
     for (const auto& [name, v] : all)
         if (s == name && (v >= ArmPmuVersion::v3) == v8) return v;
     bad(r.origin(), r.key("version"),
-        fmt::format("expected {}, got \"{}\"", v8 ? "v3, v3p1, v3p4 or v3p5" : "v1 or v2", s));
+        fmt::format("expected {}, got \"{}\"", v8 ? "v3, v3p1, v3p4 or v3p5" : "v1 or v2", printable(s, 120)));
 }
 
 PlatformOptions read_options(ObjectReader& top) {
@@ -549,7 +559,7 @@ PlatformOptions read_options(ObjectReader& top) {
         if (x.is_string()) o[k] = x.get<std::string>();
         else if (x.is_boolean()) o[k] = x.get<bool>() ? "1" : "0";
         else if (x.is_number_unsigned()) o[k] = std::to_string(x.get<uint64_t>());
-        else bad(top.origin(), "options." + k, fmt::format("expected a string, got {}", x.dump()));
+        else bad(top.origin(), "options." + k, fmt::format("expected a string, got {}", shown(x)));
     }
     return o;
 }
@@ -572,7 +582,7 @@ Platform platform_from_json(const json& j, const std::string& origin) {
         try {
             return apply();
         } catch (const std::invalid_argument& e) {
-            bad(origin, "options", e.what());
+            bad(origin, "options", printable(e.what(), 2 * message_limit));
         }
     };
     Platform p;
@@ -608,7 +618,7 @@ Platform platform_from_json(const json& j, const std::string& origin) {
         if (core == "arm1136") c.core = Arm11Core::arm1136;
         else if (core == "arm1156") c.core = Arm11Core::arm1156;
         else if (core == "arm1176") c.core = Arm11Core::arm1176;
-        else bad(origin, "pmu.core", fmt::format("expected arm1136, arm1156 or arm1176, got \"{}\"", core));
+        else bad(origin, "pmu.core", fmt::format("expected arm1136, arm1156 or arm1176, got \"{}\"", printable(core, 120)));
         c.events = read_number_list(pmu, "implemented_events");
         pmu.finish();
         c = with_options([&] { return apply_arm11_options(c, options); });
@@ -619,7 +629,7 @@ Platform platform_from_json(const json& j, const std::string& origin) {
         const VeerConfig c = with_options([&] { return apply_veer_options(VeerConfig{}, options); });
         p = make_veer_platform(std::move(text), c);
     } else {
-        bad(origin, "family", fmt::format("expected armv8-pmuv3, armv7-cp15, arm11-pmnc or veer-el2, got \"{}\"", family));
+        bad(origin, "family", fmt::format("expected armv8-pmuv3, armv7-cp15, arm11-pmnc or veer-el2, got \"{}\"", printable(family, 120)));
     }
     auto events = std::make_shared<const std::vector<EventInfo>>(read_events(top));
     p.event_names = [events]() -> const std::vector<EventInfo>& { return *events; };
@@ -650,9 +660,12 @@ size_t line_of(const std::string& text, size_t at) {
     return 1 + static_cast<size_t>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(at), '\n'));
 }
 
-// A key given twice in one object (RFC 8259 §4: names SHOULD be unique; nlohmann keeps the last silently): an
-// error naming both lines. `text` is valid JSON (parsed before), so strings hold no raw newline.
-void refuse_duplicate_keys(const std::string& text, const std::string& origin) {
+// The structure of the text, in one pass that reads strings whole: nesting deeper than max_depth is refused (a
+// platform file nests 4 deep; nlohmann's writer recurses), and, with `keys` (`text` then valid JSON, parsed before:
+// strings hold no raw newline), a key given twice in one object (RFC 8259 §4: names SHOULD be unique; nlohmann
+// keeps the last silently) is an error naming both lines.
+constexpr size_t max_depth = 32;
+void scan_structure(const std::string& text, const std::string& origin, bool keys) {
     struct Frame {
         bool object;
         bool expect_key;
@@ -663,6 +676,8 @@ void refuse_duplicate_keys(const std::string& text, const std::string& origin) {
     for (size_t i = 0; i < text.size(); ++i) {
         const char c = text[i];
         if (c == '\n') ++line;
+        else if ((c == '{' || c == '[') && stack.size() == max_depth)
+            throw PlatformFileError(fmt::format("{}:{}: nested more than {} deep: not a platform file", origin, line, max_depth));
         else if (c == '{') stack.push_back({true, true, {}});
         else if (c == '[') stack.push_back({false, false, {}});
         else if ((c == '}' || c == ']') && !stack.empty()) stack.pop_back();
@@ -671,7 +686,7 @@ void refuse_duplicate_keys(const std::string& text, const std::string& origin) {
             const size_t start = i;
             for (++i; i < text.size() && text[i] != '"'; ++i)
                 if (text[i] == '\\') ++i;
-            if (stack.empty() || !stack.back().object || !stack.back().expect_key) continue;
+            if (!keys || stack.empty() || !stack.back().object || !stack.back().expect_key) continue;
             stack.back().expect_key = false;
             std::string key = text.substr(start, i + 1 - start);
             if (key.find('\\') != std::string::npos) key = json::parse(key).get<std::string>();  // escapes decoded
@@ -688,6 +703,7 @@ void refuse_duplicate_keys(const std::string& text, const std::string& origin) {
 }  // namespace
 
 Platform parse_platform(const std::string& text, const std::string& origin) {
+    scan_structure(text, origin, false);
     json j;
     try {
         j = json::parse(text);
@@ -696,7 +712,7 @@ Platform parse_platform(const std::string& text, const std::string& origin) {
     } catch (const json::exception& e) {  // a number too large for a double (1e999) and the like
         throw PlatformFileError(fmt::format("{}: not valid JSON: {}", origin, e.what()));
     }
-    refuse_duplicate_keys(text, origin);
+    scan_structure(text, origin, true);
     return platform_from_json(j, origin);
 }
 

@@ -238,7 +238,9 @@ platform_file_limits)  # platform JSON: huge numbers, folders, duplicate keys an
   line=$(grep -n '"counters": 6' base.json | cut -d: -f1)
   expect 2 "dup.json:$((line + 1)): key 'counters' is given twice in one object \\(lines $line and $((line + 1))\\)" \
     "$pmusim" regs --platform-file dup.json
-  expect 2 "/dev/zero: longer than 4 MiB" timeout 60 "$pmusim" regs --platform-file /dev/zero ;;
+  expect 2 "/dev/zero: longer than 4 MiB" timeout 60 "$pmusim" regs --platform-file /dev/zero
+  { printf '{"pmusim_platform": 1, "name": '; head -c 300000 /dev/zero | tr '\0' '['; } > deep.json
+  expect 2 "deep.json:1: nested more than 32 deep" "$pmusim" regs --platform-file deep.json ;;
 outputs_not_inputs)  # no output may replace an input: run, script, vp and run --manifest refuse, exit 2
   cp "$sample" t.pmt; cp t.pmt orig.pmt
   expect 2 "--vcd t.pmt: the same file as the input" "$pmusim" run --platform cortex-a53 --trace t.pmt --vcd t.pmt

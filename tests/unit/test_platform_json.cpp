@@ -250,6 +250,17 @@ TEST(PlatformFile, JsonLevelErrorsNameTheFile) {
     EXPECT_NE(error_of("{\"name\": \"a\",\n\"n\\u0061me\": \"b\"}").find("my.json:2: key 'name' is given twice"), std::string::npos);
     // Equal keys in different objects are no duplicates.
     EXPECT_EQ(error_of(dup).find("l1d"), std::string::npos);
+    // Nesting deeper than a platform file's (it crashed the message's recursive dump), and a long value, are not
+    // echoed whole.
+    const std::string deep = text.substr(0, at) + "\"counters\": " + std::string(100000, '[') + std::string(100000, ']') +
+                             text.substr(at + 13);
+    EXPECT_EQ(error_of(deep), fmt::format("my.json:{}: nested more than 32 deep: not a platform file", line));
+    auto j = a53();
+    j["counters"] = std::string(100000, 'x');
+    EXPECT_EQ(error_of(j.dump()), "my.json: key 'counters': expected a number from 0 to 0x1f (or a string such as \"0x1f\"), got \"" +
+                                      std::string(120, 'x') + "... (99880 more bytes)\"");
+    j["counters"] = nlohmann::ordered_json::array({1, 2, 3});
+    EXPECT_EQ(error_of(j.dump()), "my.json: key 'counters': expected a number from 0 to 0x1f (or a string such as \"0x1f\"), got an array of 3");
 }
 
 TEST(PlatformFile, FoldersAndEndlessFilesAreRefused) {
