@@ -220,6 +220,22 @@ std::function<void(const replay::Progress&)> progress_printer(const std::string&
     };
 }
 
+// A line of a manifest into `line`; false at its end. A line longer than 64 KiB (a manifest of /dev/zero) or a
+// read error is an error naming the manifest, not the end of the batch.
+constexpr size_t max_manifest_line = size_t{64} << 10;
+bool manifest_line(std::istream& in, std::string& line, const std::string& path, uint64_t line_no) {
+    line.clear();
+    int c;
+    while ((c = in.get()) != EOF && c != '\n') {
+        if (line.size() == max_manifest_line)
+            throw std::invalid_argument(fmt::format("{}:{}: a line longer than {} KiB: not a manifest", path, line_no,
+                                                    max_manifest_line >> 10));
+        line += static_cast<char>(c);
+    }
+    if (in.bad()) throw std::invalid_argument(fmt::format("{}: cannot read the manifest", path));
+    return c != EOF || !line.empty();
+}
+
 // pmusim run --manifest FILE [--shard K/N] [--out FILE] (docs/cli.md "Batches").
 int run_manifest(const std::vector<std::string>& args, po::positional_options_description& pos,
                  const po::variables_map& gvm, std::ostream& out, std::ostream& err) {
@@ -245,7 +261,8 @@ int run_manifest(const std::vector<std::string>& args, po::positional_options_de
     const std::string out_path = gvm.count("out") ? gvm["out"].as<std::string>() : "";
     if (!out_path.empty()) {  // --out must replace neither the manifest nor a trace it lists
         std::vector<std::string> inputs = {path};
-        for (std::string line; std::getline(in, line);) {
+        std::string line;
+        for (uint64_t no = 1; manifest_line(in, line, path, no); ++no) {
             std::istringstream words(line);
             std::string first;
             if (words >> first && first[0] != '#') inputs.push_back(first);
@@ -266,7 +283,7 @@ int run_manifest(const std::vector<std::string>& args, po::positional_options_de
     int status = 0;
     uint64_t index = 0, line_no = 0;
     std::string line;
-    while (std::getline(in, line)) {
+    while (manifest_line(in, line, path, line_no + 1)) {
         ++line_no;
         std::istringstream words(line);
         std::vector<std::string> tokens;

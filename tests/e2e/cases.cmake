@@ -116,7 +116,7 @@ foreach(case convert_fail_keeps_out convert_fail_symlink convert_symlink_replace
              script_repeat_total script_negative_overflow script_folder script_stdin stdout_full empty_forced_format
              header_only_trace cut_mid_line long_line_message xz_error_text isa_article bad_numbers
              platform_timing_checked platform_file_limits outputs_not_inputs interrupt_keeps_outputs
-             signals_leave_no_temp native_binary_ranges script_json_streams)
+             signals_leave_no_temp native_binary_ranges script_json_streams endless_inputs)
   add_test(NAME e2e.reliability.${case}
            COMMAND bash ${E2E}/reliability.sh $<TARGET_FILE:pmusim> ${PROJECT_SOURCE_DIR} ${case})
   set_tests_properties(e2e.reliability.${case} PROPERTIES PASS_REGULAR_EXPRESSION "PASS \\[${case}\\]|skip:"

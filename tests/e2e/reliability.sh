@@ -285,6 +285,12 @@ signals_leave_no_temp)  # a signal that ends convert or run --vcd removes the te
     [ ! -e out.pmt ] || fail "convert, $sig: a part of OUT was left"
     no_temp_left
   done ;;
+endless_inputs)  # a script or a manifest that never ends is refused once it is too long, not after the memory is gone
+  expect 2 "/dev/zero: error: longer than 64 MiB: not a script" timeout 120 "$pmusim" script /dev/zero
+  expect 2 "/dev/zero:1: a line longer than 64 KiB: not a manifest" timeout 120 "$pmusim" run -p cortex-a53 --manifest /dev/zero
+  expect 2 "/dev/zero:1: a line longer than 64 KiB" timeout 120 "$pmusim" run -p cortex-a53 --manifest /dev/zero --out o.jsonl
+  [ ! -e o.jsonl ] || fail "an output was written"
+  no_temp_left ;;
 native_binary_ranges)  # native binary records refuse what the text form refuses, naming the record
   command -v python3 > /dev/null || { echo "skip: no python3"; exit 0; }
   for field in priv:200 size:0 size:255 mem:255; do
