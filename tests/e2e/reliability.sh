@@ -285,11 +285,15 @@ signals_leave_no_temp)  # a signal that ends convert or run --vcd removes the te
     [ ! -e out.pmt ] || fail "convert, $sig: a part of OUT was left"
     no_temp_left
   done ;;
-endless_inputs)  # a script or a manifest that never ends is refused once it is too long, not after the memory is gone
+endless_inputs)  # a script, manifest or ELF file that never ends is refused, not read until the memory is gone
   expect 2 "/dev/zero: error: longer than 64 MiB: not a script" timeout 120 "$pmusim" script /dev/zero
   expect 2 "/dev/zero:1: a line longer than 64 KiB: not a manifest" timeout 120 "$pmusim" run -p cortex-a53 --manifest /dev/zero
   expect 2 "/dev/zero:1: a line longer than 64 KiB" timeout 120 "$pmusim" run -p cortex-a53 --manifest /dev/zero --out o.jsonl
   [ ! -e o.jsonl ] || fail "an output was written"
+  expect 2 "/dev/zero: not a regular file: an ELF file is read whole" timeout 120 \
+    "$pmusim" run -p cortex-a53 --trace "$sample" --elf /dev/zero --roi main
+  mkdir elf.d
+  expect 2 "elf.d: is a folder, expected an ELF file" "$pmusim" run -p cortex-a53 --trace "$sample" --elf elf.d --roi main
   no_temp_left ;;
 native_binary_ranges)  # native binary records refuse what the text form refuses, naming the record
   command -v python3 > /dev/null || { echo "skip: no python3"; exit 0; }
