@@ -10,6 +10,7 @@
 
 #include "model/core/pmu.hpp"
 #include "platforms/platform.hpp"
+#include "traces/message.hpp"
 
 struct pmusim_pmu {
     const pmusim::Platform* platform = nullptr;
@@ -25,13 +26,15 @@ namespace {
 thread_local std::string create_error;
 
 // Runs `f`, turning a model exception (a bug: models assert, they do not throw on guest input) into a status.
+// pmusim_last_message() says what the last call did: each call starts with no message.
 template <typename F>
 int guarded(pmusim_pmu* h, F&& f) {
     if (!h) return PMUSIM_E_HANDLE;
+    h->message.clear();
     try {
         return f();
     } catch (const std::exception& e) {
-        h->message = e.what();
+        h->message = pmusim::printable(e.what(), 2 * pmusim::message_limit);
         return PMUSIM_E_INTERNAL;
     }
 }
@@ -49,6 +52,9 @@ bool instruction_context(pmusim_pmu* h, int privilege, pmusim::AccessContext& ct
     ctx.secure = h->secure;
     return true;
 }
+
+// A register name as a message shows it: at most message_limit characters, unprintable bytes as \xNN.
+std::string named(const char* reg) { return fmt::format("named '{}'", pmusim::printable(reg)); }
 
 // Keeps the record and says what it did: PMUSIM_TRAPPED when refused.
 int finish(pmusim_pmu* h, pmusim::AccessRecord rec) {
@@ -117,7 +123,7 @@ pmusim_pmu* pmusim_create(const char* platform, const char* options) {
     try {
         const pmusim::Platform* p = platform ? pmusim::find_platform(platform) : nullptr;
         if (!p) {
-            create_error = fmt::format("unknown platform '{}'", platform ? platform : "(null)");
+            create_error = fmt::format("unknown platform '{}'", platform ? pmusim::printable(platform) : std::string("(null)"));
             return nullptr;
         }
         pmusim::PlatformOptions opts;
@@ -128,7 +134,7 @@ pmusim_pmu* pmusim_create(const char* platform, const char* options) {
             rest = comma == std::string_view::npos ? std::string_view{} : rest.substr(comma + 1);
             const size_t eq = kv.find('=');
             if (eq == std::string_view::npos || eq == 0) {
-                create_error = fmt::format("options: expected key=value, got '{}'", kv);
+                create_error = fmt::format("options: expected key=value, got '{}'", pmusim::printable(kv));
                 return nullptr;
             }
             opts[std::string(kv.substr(0, eq))] = std::string(kv.substr(eq + 1));
@@ -138,7 +144,7 @@ pmusim_pmu* pmusim_create(const char* platform, const char* options) {
         h->pmu = p->make(opts);  // throws std::invalid_argument naming a bad option
         return h.release();
     } catch (const std::exception& e) {
-        create_error = fmt::format("platform {}: {}", platform, e.what());
+        create_error = fmt::format("platform {}: {}", pmusim::printable(platform), pmusim::printable(e.what(), 2 * pmusim::message_limit));
         return nullptr;
     }
 }
@@ -160,15 +166,15 @@ const char* pmusim_family(const pmusim_pmu* pmu) { return pmu ? pmu->platform->f
 
 int pmusim_read(pmusim_pmu* pmu, const char* reg, int privilege, uint64_t* value) {
     return guarded(pmu, [&]() -> int {
-        return access(pmu, reg ? pmu->pmu->bank().find(reg) : nullptr, fmt::format("named '{}'", reg ? reg : ""), false,
-                      privilege, 0, value);
+        if (!reg) return fail(pmu, PMUSIM_E_ARGUMENT, "the register name is NULL");
+        return access(pmu, pmu->pmu->bank().find(reg), named(reg), false, privilege, 0, value);
     });
 }
 
 int pmusim_write(pmusim_pmu* pmu, const char* reg, int privilege, uint64_t value) {
     return guarded(pmu, [&]() -> int {
-        return access(pmu, reg ? pmu->pmu->bank().find(reg) : nullptr, fmt::format("named '{}'", reg ? reg : ""), true,
-                      privilege, value, nullptr);
+        if (!reg) return fail(pmu, PMUSIM_E_ARGUMENT, "the register name is NULL");
+        return access(pmu, pmu->pmu->bank().find(reg), named(reg), true, privilege, value, nullptr);
     });
 }
 

@@ -26,7 +26,7 @@ enum pmusim_status {
     PMUSIM_TRAPPED = 1,
     PMUSIM_E_HANDLE = -1,    /* a null handle or output pointer */
     PMUSIM_E_NOT_FOUND = -2, /* no register by that name, encoding or offset */
-    PMUSIM_E_ARGUMENT = -3,  /* a privilege, encoding space, origin or state out of range */
+    PMUSIM_E_ARGUMENT = -3,  /* a privilege, encoding space, origin or state out of range; a NULL register name */
     PMUSIM_E_INTERNAL = -4   /* a model error (a bug): the message says which */
 };
 
@@ -90,7 +90,8 @@ int pmusim_advance_event(pmusim_pmu* pmu, uint64_t cycles, uint32_t event, uint6
 int pmusim_irq(const pmusim_pmu* pmu);
 int pmusim_fiq(const pmusim_pmu* pmu);
 
-/* The last access's record: its diagnostics as "severity [code] message" lines (or the last error), and whether
+/* The last call's message: the last access's diagnostics as "severity [code] message" lines, or the last call's
+ * error (empty after a call that succeeded without diagnostics; user input in it is cut to 400 characters), and whether
  * it carried a diagnostic of a stable code ("unpredictable", "warl-legalized", ... docs/models.md). */
 const char* pmusim_last_message(const pmusim_pmu* pmu);
 int pmusim_last_has(const pmusim_pmu* pmu, const char* code);

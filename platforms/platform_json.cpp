@@ -1,9 +1,13 @@
 #include "platforms/platform_json.hpp"
 
+#include <sys/stat.h>
+
 #include <algorithm>
 #include <array>
 #include <limits>
 #include <fstream>
+#include <map>
+#include <vector>
 #include <memory>
 #include <set>
 #include <sstream>
@@ -12,6 +16,7 @@
 #include <nlohmann/json.hpp>
 
 #include "isa/number.hpp"
+#include "traces/message.hpp"
 
 namespace pmusim {
 
@@ -29,7 +34,16 @@ constexpr std::array<const char*, timing::class_count> class_names = {
 static_assert(class_names.back() != nullptr, "a name for every isa::InsnClass");
 
 [[noreturn]] void bad(const std::string& origin, const std::string& key, const std::string& what) {
-    throw PlatformFileError(fmt::format("{}: key '{}': {}", origin, key, what));
+    throw PlatformFileError(fmt::format("{}: key '{}': {}", origin, printable(key, 120), what));
+}
+
+// A value as a message shows it: a string printable and cut, an array or object by its kind alone (a file's
+// 4 MiB array is not echoed, nor dumped through nlohmann's recursive writer), a number or literal as written.
+std::string shown(const json& v) {
+    if (v.is_string()) return "\"" + printable(v.get_ref<const std::string&>(), 120) + "\"";
+    if (v.is_array()) return fmt::format("an array of {}", v.size());
+    if (v.is_object()) return fmt::format("an object of {} keys", v.size());
+    return v.dump();
 }
 
 std::string hex(uint64_t v) { return fmt::format("{:#x}", v); }
@@ -61,18 +75,18 @@ public:
         else if (v.is_string()) n = isa::parse_number(v.get<std::string>());
         if (!n || *n > max)
             bad(origin_, key(k), fmt::format("expected a number from 0 to {:#x} (or a string such as \"0x1f\"), got {}",
-                                             max, v.dump()));
+                                             max, shown(v)));
         return *n;
     }
     uint64_t number(const std::string& k, uint64_t max) { return number_of(need(k), k, max); }
     std::string string(const std::string& k) {
         const json& v = need(k);
-        if (!v.is_string()) bad(origin_, key(k), fmt::format("expected a string, got {}", v.dump()));
+        if (!v.is_string()) bad(origin_, key(k), fmt::format("expected a string, got {}", shown(v)));
         return v.get<std::string>();
     }
     bool boolean(const std::string& k) {
         const json& v = need(k);
-        if (!v.is_boolean()) bad(origin_, key(k), fmt::format("expected true or false, got {}", v.dump()));
+        if (!v.is_boolean()) bad(origin_, key(k), fmt::format("expected true or false, got {}", shown(v)));
         return v.get<bool>();
     }
     void finish() const {
@@ -96,25 +110,26 @@ private:
 
 template <class V>
 void visit_cache(V& v, timing::CacheConfig& c) {
-    v("size", c.size);
-    v("ways", c.ways);
-    v("line", c.line);
+    v("size", c.size, 0xFFFFFFFFu);  // the relations between these: check_cache
+    v("ways", c.ways, 64);           // Cache::max_ways: same_since() compares sets of up to 64 ways
+    v("line", c.line, 4096);
     v("write_back", c.write_back);
     v("write_allocate", c.write_allocate);
-    v("dirty_parts", c.dirty_parts);
+    v("dirty_parts", c.dirty_parts, 8);  // a byte of dirty bits per line (cache.hpp, Way::dirty)
 }
 
 template <class V>
 void visit_predictor(V& v, timing::PredictorConfig& c) {
     v.direction("direction", c.direction);
-    v("table_bits", c.table_bits);
-    v("history_bits", c.history_bits);
-    v("btb_bits", c.btb_bits);
-    v("btb_tag_bits", c.btb_tag_bits);
-    v("ras_depth", c.ras_depth);
-    v("wrong_path_fetch", c.wrong_path_fetch);
-    v("wrong_path_windows", c.wrong_path_windows);
-    v("refill_windows", c.refill_windows);
+    // Tables of 2^bits entries: at most 2^24 counters and 2^20 targets (16 MiB each); shifts below 64 bits.
+    v("table_bits", c.table_bits, 24);
+    v("history_bits", c.history_bits, 32);
+    v("btb_bits", c.btb_bits, 20);
+    v("btb_tag_bits", c.btb_tag_bits, 32);  // BranchPredictor::VeerSlot::tag is 32 bits
+    v("ras_depth", c.ras_depth, 256);
+    v("wrong_path_fetch", c.wrong_path_fetch, 64);
+    v("wrong_path_windows", c.wrong_path_windows, 16);
+    v("refill_windows", c.refill_windows, 16);
     v("enabled", c.enabled);
 }
 
@@ -141,12 +156,12 @@ void visit_timing(V& v, TimingParams& t) {
     v("l1i_refill_penalty", t.l1i_refill_penalty);
     v.optional("l2", t.l2, [](V& w, timing::CacheConfig& c) { visit_cache(w, c); });
     v("l2_refill_penalty", t.l2_refill_penalty);
-    v("itlb_entries", t.itlb_entries);
-    v("dtlb_entries", t.dtlb_entries);
-    v("page_size", t.page_size);
+    v("itlb_entries", t.itlb_entries, 64);  // fully associative: one set of `entries` ways (Cache::max_ways)
+    v("dtlb_entries", t.dtlb_entries, 64);
+    v("page_size", t.page_size, 65536);     // the relations of these: check_timing
     v("tlb_refill_penalty", t.tlb_refill_penalty);
-    v("main_tlb_entries", t.main_tlb_entries);
-    v("main_tlb_ways", t.main_tlb_ways);
+    v("main_tlb_entries", t.main_tlb_entries, 4096);
+    v("main_tlb_ways", t.main_tlb_ways, 64);
     v("walk_penalty", t.walk_penalty);
     v.event("ev_main_tlb_refill", t.ev_main_tlb_refill);
     v.event("ev_mispredict", t.ev_mispredict);
@@ -186,13 +201,13 @@ void visit_timing(V& v, TimingParams& t) {
     v("wrong_path", t.wrong_path);
     v.event("ev_spec0", t.ev_spec[0]);
     v.event("ev_spec1", t.ev_spec[1]);
-    v("fetch_bytes", t.fetch_bytes);
+    v("fetch_bytes", t.fetch_bytes, 64);
     v("fetch_keeps_halfword", t.fetch_keeps_halfword);
     v("flush_fetch_hits", t.flush_fetch_hits);
     v("trap_flush_fetch_hits", t.trap_flush_fetch_hits);
     v("fetch_queue", t.fetch_queue, 4);  // TimingModel's fetch buffer holds at most 4 entries
     v.event("ev_l1i_hit", t.ev_l1i_hit);
-    v("ibus_beat", t.ibus_beat);
+    v("ibus_beat", t.ibus_beat, 4096);
     v.event("ev_ibus_access", t.ev_ibus_access);
     v.event("ev_bus_misaligned", t.ev_bus_misaligned);
     v("follows_sctlr_z", t.follows_sctlr_z);
@@ -202,7 +217,7 @@ void visit_timing(V& v, TimingParams& t) {
     v("l1i_sequential_refill_penalty", t.l1i_sequential_refill_penalty);
     v("bus_misaligned_load_penalty", t.bus_misaligned_load_penalty);
     v("bus_misaligned_store_penalty", t.bus_misaligned_store_penalty);
-    v("dbus_beat", t.dbus_beat);
+    v("dbus_beat", t.dbus_beat, 4096);
     v("dbus_queue", t.dbus_queue);
     v("dbus_read_cmd", t.dbus_read_cmd);
     v("ibuf_merge_window", t.ibuf_merge_window);
@@ -279,11 +294,22 @@ struct TimingWriter {
     }
 };
 
+// The largest value of a timing parameter that visit_timing gives no limit of its own: cycles, instructions and
+// counts of fetches. 65535 is far above any core's figure and keeps every sum of them far from overflowing.
+constexpr unsigned max_count = 0xFFFF;
+// Event numbers are 16 bits: ARMv8 PMEVTYPER<n>_EL0.evtCount (PMUv3p1 and later, armv8-pmuv3.md), ARMv7 and ARM11
+// 8 bits, VeeR mhpmevent 10 bits (veer-el2-events.csv); replay::producible_events keeps a table of 2^16.
+constexpr uint32_t max_event = 0xFFFF;
+// A cache holds at most 2^20 lines (24 MiB of the model's state at most).
+constexpr uint64_t max_cache_lines = uint64_t{1} << 20;
+
 // Reads fields from a JSON object; a missing key keeps the field's default, an unknown one is an error.
 struct TimingReader {
     ObjectReader r;
-    TimingReader(const json& j, const std::string& origin, const std::string& path) : r(j, origin, path) {}
-    void operator()(const char* k, unsigned& v, unsigned max = 0xFFFFFFFFu) {
+    const std::set<uint32_t>* events;  // the platform's event numbers: an event the model produces must be one
+    TimingReader(const json& j, const std::string& origin, const std::string& path, const std::set<uint32_t>* ev)
+        : r(j, origin, path), events(ev) {}
+    void operator()(const char* k, unsigned& v, unsigned max = max_count) {
         if (const json* x = r.find(k)) v = static_cast<unsigned>(r.number_of(*x, k, max));
     }
     void operator()(const char* k, bool& v) {
@@ -293,7 +319,12 @@ struct TimingReader {
         if (const json* x = r.find(k)) v = r.number_of(*x, k, ~uint64_t{0});
     }
     void event(const char* k, uint32_t& v) {
-        if (const json* x = r.find(k)) v = x->is_null() ? timing::no_event : static_cast<uint32_t>(r.number_of(*x, k, 0xFFFFFFFEu));
+        const json* x = r.find(k);
+        if (!x) return;
+        v = x->is_null() ? timing::no_event : static_cast<uint32_t>(r.number_of(*x, k, max_event));
+        if (v != timing::no_event && events && !events->count(v))
+            bad(r.origin(), r.key(k), fmt::format("event {:#x} is not in the platform's 'events' table (give one of its "
+                                                  "numbers, or null for an event the core does not have)", v));
     }
     void string(const char* k, std::string& v) {
         if (r.find(k)) v = r.string(k);
@@ -302,7 +333,7 @@ struct TimingReader {
     void csr_list(const char* k, std::vector<uint16_t>& v) {
         const json* x = r.find(k);
         if (!x) return;
-        if (!x->is_array()) bad(r.origin(), r.key(k), fmt::format("expected an array of CSR numbers, got {}", x->dump()));
+        if (!x->is_array()) bad(r.origin(), r.key(k), fmt::format("expected an array of CSR numbers, got {}", shown(*x)));
         v.clear();
         for (size_t i = 0; i < x->size(); ++i)
             v.push_back(static_cast<uint16_t>(r.number_of((*x)[i], fmt::format("{}[{}]", k, i), 0xFFF)));
@@ -315,7 +346,7 @@ struct TimingReader {
                 d = dir;
                 return;
             }
-        bad(r.origin(), r.key(k), fmt::format("expected not_taken, btfn, bimodal, gshare or veer_el2, got \"{}\"", s));
+        bad(r.origin(), r.key(k), fmt::format("expected not_taken, btfn, bimodal, gshare or veer_el2, got \"{}\"", printable(s, 120)));
     }
     template <class T>
     void per_class(const char* k, std::array<T, timing::class_count>& a) {
@@ -331,7 +362,7 @@ struct TimingReader {
     void object(const char* k, T& v, F visit) {
         const json* x = r.find(k);
         if (!x) return;
-        TimingReader sub(*x, r.origin(), r.key(k));
+        TimingReader sub(*x, r.origin(), r.key(k), events);
         visit(sub, v);
         sub.r.finish();
     }
@@ -344,12 +375,66 @@ struct TimingReader {
             return;
         }
         T value = v.value_or(T{});
-        TimingReader sub(*x, r.origin(), r.key(k));
+        TimingReader sub(*x, r.origin(), r.key(k), events);
         visit(sub, value);
         sub.r.finish();
         v = value;
     }
 };
+
+bool power_of_two(uint64_t v) { return v && (v & (v - 1)) == 0; }
+
+// A cache's geometry (docs/platform-files.md, "Valid ranges"): what timing::Cache needs (cache.cpp: a line of a
+// power of two, whole sets, dirty parts that split the line evenly) and a bound on its memory.
+void check_cache(const timing::CacheConfig& c, const std::string& origin, const std::string& key) {
+    if (!power_of_two(c.line) || c.line < 4)
+        bad(origin, key + ".line", fmt::format("{} is not a power of two from 4 to 4096 bytes", c.line));
+    if (c.ways == 0) bad(origin, key + ".ways", "a cache has 1 to 64 ways, got 0");
+    const uint64_t way_bytes = uint64_t{c.ways} * c.line;
+    if (c.size == 0 || c.size % way_bytes != 0)
+        bad(origin, key + ".size",
+            fmt::format("{} is not sets x ways x line: a non-zero multiple of ways x line = {} x {} = {} bytes", c.size,
+                        c.ways, c.line, way_bytes));
+    if (c.size / c.line > max_cache_lines)
+        bad(origin, key + ".size", fmt::format("{} bytes of {}-byte lines is more than {} lines", c.size, c.line, max_cache_lines));
+    if (!power_of_two(c.dirty_parts) || c.dirty_parts > c.line)
+        bad(origin, key + ".dirty_parts",
+            fmt::format("{} is not 1, 2, 4 or 8 dirty bits per line (and at most the line's {} bytes)", c.dirty_parts, c.line));
+}
+
+}  // namespace
+
+void check_timing(const TimingParams& t, const std::string& origin) {
+    for (const auto& [c, key] : {std::pair{&t.l1d, "timing.l1d"}, {&t.l1i, "timing.l1i"}, {&t.l2, "timing.l2"}})
+        if (*c) check_cache(**c, origin, key);
+    // The TLBs are caches of page-sized lines (TimingModel's constructor): 1 KiB (ARMv6/v7 tiny pages) to 64 KiB
+    // (ARMv8 64 KiB granule), so that 4096 entries of them stay within the 32-bit size a Cache holds.
+    if (!power_of_two(t.page_size) || t.page_size < 1024)
+        bad(origin, "timing.page_size", fmt::format("{} is not a power of two from 1024 to 65536 bytes", t.page_size));
+    if (t.main_tlb_ways == 0) bad(origin, "timing.main_tlb_ways", "a TLB has 1 to 64 ways, got 0");
+    if (t.main_tlb_entries % t.main_tlb_ways != 0)
+        bad(origin, "timing.main_tlb_entries",
+            fmt::format("{} is not sets x ways: a multiple of main_tlb_ways ({}), or 0 for no main TLB", t.main_tlb_entries,
+                        t.main_tlb_ways));
+    // An I-cache refill is line / ibus_beat bus transactions (TimingModel::fetch, ev_ibus_access).
+    if (!power_of_two(t.ibus_beat))
+        bad(origin, "timing.ibus_beat", fmt::format("{} is not a power of two from 1 to 4096 bytes", t.ibus_beat));
+    if (t.l1i && t.ibus_beat > t.l1i->line)
+        bad(origin, "timing.ibus_beat", fmt::format("{} bytes is more than the I-cache's line ({} bytes)", t.ibus_beat, t.l1i->line));
+    if (t.dbus_beat && !power_of_two(t.dbus_beat))
+        bad(origin, "timing.dbus_beat", fmt::format("{} is not 0 (never split) or a power of two up to 4096 bytes", t.dbus_beat));
+    if (t.fetch_bytes && !power_of_two(t.fetch_bytes))
+        bad(origin, "timing.fetch_bytes", fmt::format("{} is not 0 (no hit event) or a power of two up to 64 bytes", t.fetch_bytes));
+    // veer_el2: a BHT of two banks and a BTB of two ways (BranchPredictor's constructor).
+    if (t.predictor.direction == timing::PredictorConfig::Direction::veer_el2 && t.predictor.table_bits == 0)
+        bad(origin, "timing.predictor.table_bits", "veer_el2 keeps its counters in two banks: 1 to 24 bits, got 0");
+    for (const auto& [r, key] : {std::pair{&t.local_data, "timing.local_data"}, {&t.local_code, "timing.local_code"}})
+        if (*r && (*r)->size > ~uint64_t{0} - (*r)->base)
+            bad(origin, key + std::string(".size"),
+                fmt::format("base {:#x} + size {:#x} goes past the end of the 64-bit address space", (*r)->base, (*r)->size));
+}
+
+namespace {
 
 // ---------------------------------------------------------------------------------------------------------
 // The platform
@@ -383,7 +468,7 @@ json number_list(const std::vector<uint32_t>& v) {
 
 std::vector<uint32_t> read_number_list(ObjectReader& r, const std::string& k) {
     const json& v = r.need(k);
-    if (!v.is_array()) bad(r.origin(), r.key(k), fmt::format("expected an array of event numbers, got {}", v.dump()));
+    if (!v.is_array()) bad(r.origin(), r.key(k), fmt::format("expected an array of event numbers, got {}", shown(v)));
     std::vector<uint32_t> out;
     for (size_t i = 0; i < v.size(); ++i)
         out.push_back(static_cast<uint32_t>(r.number_of(v[i], fmt::format("{}[{}]", k, i), 0xFFFFFFFFu)));
@@ -462,7 +547,7 @@ ArmPmuVersion read_version(ObjectReader& r, bool v8) {
     for (const auto& [name, v] : all)
         if (s == name && (v >= ArmPmuVersion::v3) == v8) return v;
     bad(r.origin(), r.key("version"),
-        fmt::format("expected {}, got \"{}\"", v8 ? "v3, v3p1, v3p4 or v3p5" : "v1 or v2", s));
+        fmt::format("expected {}, got \"{}\"", v8 ? "v3, v3p1, v3p4 or v3p5" : "v1 or v2", printable(s, 120)));
 }
 
 PlatformOptions read_options(ObjectReader& top) {
@@ -474,7 +559,7 @@ PlatformOptions read_options(ObjectReader& top) {
         if (x.is_string()) o[k] = x.get<std::string>();
         else if (x.is_boolean()) o[k] = x.get<bool>() ? "1" : "0";
         else if (x.is_number_unsigned()) o[k] = std::to_string(x.get<uint64_t>());
-        else bad(top.origin(), "options." + k, fmt::format("expected a string, got {}", x.dump()));
+        else bad(top.origin(), "options." + k, fmt::format("expected a string, got {}", shown(x)));
     }
     return o;
 }
@@ -497,7 +582,7 @@ Platform platform_from_json(const json& j, const std::string& origin) {
         try {
             return apply();
         } catch (const std::invalid_argument& e) {
-            bad(origin, "options", e.what());
+            bad(origin, "options", printable(e.what(), 2 * message_limit));
         }
     };
     Platform p;
@@ -533,7 +618,7 @@ Platform platform_from_json(const json& j, const std::string& origin) {
         if (core == "arm1136") c.core = Arm11Core::arm1136;
         else if (core == "arm1156") c.core = Arm11Core::arm1156;
         else if (core == "arm1176") c.core = Arm11Core::arm1176;
-        else bad(origin, "pmu.core", fmt::format("expected arm1136, arm1156 or arm1176, got \"{}\"", core));
+        else bad(origin, "pmu.core", fmt::format("expected arm1136, arm1156 or arm1176, got \"{}\"", printable(core, 120)));
         c.events = read_number_list(pmu, "implemented_events");
         pmu.finish();
         c = with_options([&] { return apply_arm11_options(c, options); });
@@ -544,16 +629,19 @@ Platform platform_from_json(const json& j, const std::string& origin) {
         const VeerConfig c = with_options([&] { return apply_veer_options(VeerConfig{}, options); });
         p = make_veer_platform(std::move(text), c);
     } else {
-        bad(origin, "family", fmt::format("expected armv8-pmuv3, armv7-cp15, arm11-pmnc or veer-el2, got \"{}\"", family));
+        bad(origin, "family", fmt::format("expected armv8-pmuv3, armv7-cp15, arm11-pmnc or veer-el2, got \"{}\"", printable(family, 120)));
     }
     auto events = std::make_shared<const std::vector<EventInfo>>(read_events(top));
     p.event_names = [events]() -> const std::vector<EventInfo>& { return *events; };
     const json& t = top.need("timing");
     if (!t.is_null()) {
+        std::set<uint32_t> numbers;
+        for (const auto& e : *events) numbers.insert(e.number);
         TimingParams params;
-        TimingReader r(t, origin, "timing");
+        TimingReader r(t, origin, "timing", &numbers);
         visit_timing(r, params);
         r.r.finish();
+        check_timing(params, origin);
         p.timing = params;
     }
     top.finish();
@@ -564,26 +652,85 @@ Platform platform_from_json(const json& j, const std::string& origin) {
 
 std::string dump_platform(const Platform& p) { return platform_json(p).dump(2) + "\n"; }
 
+namespace {
+
+// The line of byte `at` of `text` (1-based).
+size_t line_of(const std::string& text, size_t at) {
+    at = std::min(at, text.size());
+    return 1 + static_cast<size_t>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(at), '\n'));
+}
+
+// The structure of the text, in one pass that reads strings whole: nesting deeper than max_depth is refused (a
+// platform file nests 4 deep; nlohmann's writer recurses), and, with `keys` (`text` then valid JSON, parsed before:
+// strings hold no raw newline), a key given twice in one object (RFC 8259 §4: names SHOULD be unique; nlohmann
+// keeps the last silently) is an error naming both lines.
+constexpr size_t max_depth = 32;
+void scan_structure(const std::string& text, const std::string& origin, bool keys) {
+    struct Frame {
+        bool object;
+        bool expect_key;
+        std::map<std::string, size_t> keys;  // key -> line
+    };
+    std::vector<Frame> stack;
+    size_t line = 1;
+    for (size_t i = 0; i < text.size(); ++i) {
+        const char c = text[i];
+        if (c == '\n') ++line;
+        else if ((c == '{' || c == '[') && stack.size() == max_depth)
+            throw PlatformFileError(fmt::format("{}:{}: nested more than {} deep: not a platform file", origin, line, max_depth));
+        else if (c == '{') stack.push_back({true, true, {}});
+        else if (c == '[') stack.push_back({false, false, {}});
+        else if ((c == '}' || c == ']') && !stack.empty()) stack.pop_back();
+        else if (c == ',' && !stack.empty() && stack.back().object) stack.back().expect_key = true;
+        else if (c == '"') {
+            const size_t start = i;
+            for (++i; i < text.size() && text[i] != '"'; ++i)
+                if (text[i] == '\\') ++i;
+            if (!keys || stack.empty() || !stack.back().object || !stack.back().expect_key) continue;
+            stack.back().expect_key = false;
+            std::string key = text.substr(start, i + 1 - start);
+            if (key.find('\\') != std::string::npos) key = json::parse(key).get<std::string>();  // escapes decoded
+            else key = key.substr(1, key.size() - 2);
+            const auto [it, added] = stack.back().keys.emplace(key, line);
+            if (!added)
+                throw PlatformFileError(fmt::format("{}:{}: key '{}' is given twice in one object (lines {} and {})",
+                                                    origin, line, key.size() > 80 ? key.substr(0, 80) + "..." : key,
+                                                    it->second, line));
+        }
+    }
+}
+
+}  // namespace
+
 Platform parse_platform(const std::string& text, const std::string& origin) {
+    scan_structure(text, origin, false);
     json j;
     try {
         j = json::parse(text);
-    } catch (const json::parse_error& e) {
-        // The line of the byte where parsing stopped.
-        const size_t at = std::min<size_t>(e.byte, text.size());
-        const size_t line = 1 + static_cast<size_t>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(at), '\n'));
-        throw PlatformFileError(fmt::format("{}:{}: not valid JSON: {}", origin, line, e.what()));
+    } catch (const json::parse_error& e) {  // the line of the byte where parsing stopped
+        throw PlatformFileError(fmt::format("{}:{}: not valid JSON: {}", origin, line_of(text, e.byte), e.what()));
+    } catch (const json::exception& e) {  // a number too large for a double (1e999) and the like
+        throw PlatformFileError(fmt::format("{}: not valid JSON: {}", origin, e.what()));
     }
+    scan_structure(text, origin, true);
     return platform_from_json(j, origin);
 }
 
 Platform load_platform_file(const std::string& path) {
+    struct stat st {};
+    if (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode))
+        throw PlatformFileError(fmt::format("{}: is a folder, expected a platform file", path));
     std::ifstream in(path, std::ios::binary);
     if (!in) throw PlatformFileError(fmt::format("{}: cannot open the platform file", path));
-    std::ostringstream ss;
-    ss << in.rdbuf();
+    // At most max_platform_file bytes (a device such as /dev/zero never ends): read one byte more to tell.
+    std::string text(max_platform_file + 1, '\0');
+    in.read(text.data(), static_cast<std::streamsize>(text.size()));
     if (in.bad()) throw PlatformFileError(fmt::format("{}: cannot read the platform file", path));
-    return parse_platform(ss.str(), path);
+    text.resize(static_cast<size_t>(in.gcount()));
+    if (text.size() > max_platform_file)
+        throw PlatformFileError(fmt::format("{}: longer than {} MiB: not a platform file (a dump is about 20 KiB)", path,
+                                            max_platform_file >> 20));
+    return parse_platform(text, path);
 }
 
 }  // namespace pmusim

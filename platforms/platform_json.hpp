@@ -19,7 +19,13 @@ public:
 std::string dump_platform(const Platform& p);
 // A platform from JSON text; `origin` names it in messages (a file name). Throws PlatformFileError.
 Platform parse_platform(const std::string& text, const std::string& origin);
+// The longest platform file read (a dump is about 20 KiB): a longer file, or a device that never ends, is refused.
+constexpr size_t max_platform_file = size_t{4} << 20;
 // A platform from a file. Throws PlatformFileError (a file that cannot be read included).
 Platform load_platform_file(const std::string& path);
+// Checks timing parameters as a whole: every relation docs/platform-files.md ("Valid ranges") states (powers of
+// two, size = sets x ways x line, TLB sets, bus beats). The ranges of single values and the events are checked as
+// a platform file is read. Throws PlatformFileError naming `origin`, the key and the rule.
+void check_timing(const timing::TimingParams& t, const std::string& origin);
 
 }  // namespace pmusim

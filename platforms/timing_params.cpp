@@ -42,6 +42,14 @@ void arm_events(TimingParams& p) {
     p.ev_stall_backend = 0x24;   // STALL_BACKEND
 }
 
+// An ARMv7 core: events 0x20-0x3F are reserved (armv7-cp15-pmu.md: PMCEID1 is RAZ in ARMv7), so it has no
+// STALL_FRONTEND, STALL_BACKEND or L2D_TLB_REFILL; its main TLB's misses and its stalls count under no event.
+TimingParams armv7(TimingParams p) {
+    p.ev_stall_frontend = p.ev_stall_backend = timing::no_event;
+    p.ev_main_tlb_refill = timing::no_event;
+    return p;
+}
+
 // A unified L2 of `kib` KiB and its miss cost (to memory, beyond the L1 refill).
 TimingParams with_l2(TimingParams p, unsigned kib, unsigned ways, unsigned miss) {
     p.l2 = cache(kib, ways, 64);
@@ -300,7 +308,9 @@ TimingParams arm11(bool mmu) {
         p.ev_main_tlb_refill = 0x0F;
     } else {
         p.itlb_entries = p.dtlb_entries = 0;
+        p.ev_main_tlb_refill = timing::no_event;
     }
+    p.ev_spec[0] = timing::no_event;  // no speculative-instruction event (arm11-pmnc.md), and no wrong path (in order)
     // The return stack's events (ARM1176): calls, returns, returns predicted, returns mispredicted.
     p.ev_ras_push = 0x23;
     p.ev_ras_pop = 0x24;
@@ -356,20 +366,20 @@ std::optional<timing::TimingParams> platform_timing(std::string_view name) {
                                           1024, 4));
     // Cortex-A7: 8-stage in-order, L1I 2-way 32-byte lines, L1D 4-way 64-byte lines (32 KiB of 8-64 KiB).
     // Partial dual issue.
-    if (name == "cortex-a7") return in_order_dual(with_main_tlb(with_l2(arm_core(8, cache(32, 2, 32), cache(32, 4, 64), 12, std::string(assumed)), 512, 8, 100), 256, 2));
+    if (name == "cortex-a7") return armv7(in_order_dual(with_main_tlb(with_l2(arm_core(8, cache(32, 2, 32), cache(32, 4, 64), 12, std::string(assumed)), 512, 8, 100), 256, 2)));
     // Cortex-A8: 13-stage in-order dual issue, L1 32 KiB 4-way 64-byte lines; 32-entry fully associative
     // instruction and data TLBs and no main TLB, so a TLB miss walks the page tables.
     if (name == "cortex-a8") {
-        TimingParams p = in_order_dual(with_l2(arm_core(13, cache(32, 4, 64), cache(32, 4, 64), 10, std::string(assumed)), 256, 8, 100));
+        TimingParams p = armv7(in_order_dual(with_l2(arm_core(13, cache(32, 4, 64), cache(32, 4, 64), 10, std::string(assumed)), 256, 8, 100)));
         p.itlb_entries = p.dtlb_entries = 32;
         p.tlb_refill_penalty = 20;
         return p;
     }
     // Cortex-A9: out of order with an 8-cycle mispredict, L1 32 KiB 4-way 32-byte lines; its L2 (an L2C-310) is
     // outside the core and not modelled.
-    if (name == "cortex-a9") return out_of_order(with_main_tlb(arm_core(8, cache(32, 4, 32), cache(32, 4, 32), 12, std::string(assumed)), 128, 2));
+    if (name == "cortex-a9") return armv7(out_of_order(with_main_tlb(arm_core(8, cache(32, 4, 32), cache(32, 4, 32), 12, std::string(assumed)), 128, 2)));
     // Cortex-A15: out of order, 15-cycle mispredict, L1 32 KiB 2-way 64-byte lines.
-    if (name == "cortex-a15") return out_of_order(with_main_tlb(with_l2(arm_core(15, cache(32, 2, 64), cache(32, 2, 64), 15, std::string(assumed)), 1024, 16, 100), 512, 4));
+    if (name == "cortex-a15") return armv7(out_of_order(with_main_tlb(with_l2(arm_core(15, cache(32, 2, 64), cache(32, 2, 64), 15, std::string(assumed)), 1024, 16, 100), 512, 4)));
     return std::nullopt;
 }
 

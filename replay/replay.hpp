@@ -137,6 +137,9 @@ struct Result {
     // Instructions of stretches the block engine added again as a whole (Options::repeat_stretches) instead of
     // timing them. Not part of the report either.
     uint64_t repeated_instructions = 0;
+    // The most plans of native v2 runs the block engine kept at once (bounded: Replayer::max_plans). Not part of
+    // the report either.
+    uint64_t run_plans_peak = 0;
     void skipped_note(const trace::TraceReader* reader);
 };
 

@@ -49,6 +49,7 @@ RunPlan& RunPlanner::plan_for(const trace::RunShape& s, const unsigned char* v) 
     p->joins.assign(n, 0);
     plan_records(p.get());
     plans_[s.id] = std::move(p);
+    peak_ = std::max<uint64_t>(peak_, ++kept_);
     return *plans_[s.id];
 }
 

@@ -82,12 +82,23 @@ public:
     static constexpr size_t max_group = 2;  // runs replayed as one plan at most (3 and 4 measured slower: more plans and recordings to warm up, bodies split at max_inner)
     // Group plans made at most (their blocks and recordings are kept): a bound on memory whatever the trace.
     static constexpr size_t max_group_plans = 4096;
+    // Single-run plans kept at most: a bound on memory whatever the number of distinct runs in the trace (a plan
+    // with its blocks and recordings takes up to some 40 KB; docs/performance.md). Past it, the caller drops every
+    // plan (drop_all) where nothing refers to one, and each is made again at its shape's next execution.
+    static constexpr size_t max_plans = 4096;
 
     RunPlanner(Core& c, BlockRunner& blocks) : c_(c), blocks_(blocks) {}
     // The plan of shape `s`, made at its first execution (values `v`: the records' lines, for errors).
     RunPlan& plan(const trace::RunShape& s, const unsigned char* v) {
         return s.id < plans_.size() && plans_[s.id] ? *plans_[s.id] : plan_for(s, v);
     }
+    bool over_budget() const { return kept_ > max_plans; }
+    void drop_all() {
+        for (auto& p : plans_) p.reset();  // the index by shape number stays (8 bytes a shape)
+        kept_ = 0;
+        group_plans_ = 0;
+    }
+    uint64_t peak() const { return peak_; }  // the most plans kept at once
     // The plan of shape `id`, made before.
     const RunPlan* made(uint32_t id) const { return plans_[id].get(); }
     // The plan of plan `p`'s runs followed by a run of shape `s` (values `v`): kept in `p` (nullptr: none made and
@@ -110,6 +121,8 @@ private:
     BlockRunner& blocks_;
     std::vector<std::unique_ptr<RunPlan>> plans_;  // by shape number
     size_t group_plans_ = 0;                       // extend()'s plans made
+    size_t kept_ = 0;                              // plans_ not empty (max_plans)
+    uint64_t peak_ = 0;
 };
 
 }  // namespace pmusim::replay

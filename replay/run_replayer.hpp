@@ -50,6 +50,14 @@ private:
     template <bool kTm, Timing kT>
     void replay_fast(RunPlan& p, const unsigned char* v, uint64_t next_pc);
     // What a fast run leaves besides its timing: the last record's time and the register file's live-outs.
+    // Every plan dropped (RunPlanner::max_plans) where nothing refers to one: no stretch being repeated (its runs
+    // held back), no recording of one (given up); the blocks' executions retired first.
+    void drop_plans() {
+        if (!plans_.over_budget() || stretches_.holds_plans()) return;
+        stretches_.forget_plans();
+        s_.drain_execs();
+        plans_.drop_all();
+    }
     void settle(const RunPlan& p, const unsigned char* v) {
         c_.prev_time = last_time(p, v);
         for (const auto& [g, off] : p.live_out) c_.gpr[g] = trace::run_value(v, off, p.width);
@@ -87,6 +95,7 @@ void RunReplayer::run(trace::TraceReader& reader) {
     if (kTm && o.repeat_stretches && kT != Timing::trace) stretches_.start();
     for (size_t n; (n = reader.next_runs(runs)) != 0;) {
         const uint64_t before = r.records;
+        drop_plans();
         if (held) {
             const trace::Run unit[2] = {{held, held_values.data()}, runs[0]};
             replay_units<kTm, kT>(unit, 2);
@@ -98,6 +107,7 @@ void RunReplayer::run(trace::TraceReader& reader) {
         if (o.stop && *o.stop) break;  // Ctrl-C: every record read is replayed, no more are read
     }
     if (o.stop && *o.stop) r.interrupted = true;
+    r.run_plans_peak = plans_.peak();
     if (held) {
         if constexpr (kTm) {  // runs held back as a stretch's first runs: timed now
             stretches_.abort(held);

@@ -51,6 +51,8 @@ public:
     }
     // The batch to the PMU.
     void flush();
+    // The fast runs' blocks executed since the last flush, retired now (before their plans are dropped).
+    void drain_execs();
     // The PMU (or, under SystemC, the module through its hook) takes a batch.
     void advance(const EventBatch& b) {
         if (o.advance_hook) o.advance_hook(b);
@@ -66,7 +68,6 @@ public:
 
 private:
     void select_events();
-    void drain_execs();
     void collect(const trace::TraceReader& reader, const timing::TimingModel* tm, uint64_t slept, bool mem_seen, bool irq_seen);
 
     std::unique_ptr<Pmu> owned_;

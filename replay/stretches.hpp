@@ -49,6 +49,15 @@ public:
         return runs;
     }
     bool has_aborted() const { return !aborted_.empty(); }
+    // Whether the run plans are in use: runs held back, or a stretch being repeated (RunReplayer::drop_plans).
+    bool holds_plans() const { return !held_.empty() || mode_ == Mode::skip; }
+    // The plans are about to be dropped: a recording (whose log would need them again) is given up, the stretch
+    // kept for a resume forgotten.
+    void forget_plans() {
+        if (mode_ == Mode::record) give_up();
+        kept_ = Stretch{};
+        loop_.plans.clear();
+    }
     void aborting(bool on) { aborting_ = on; }
 
 private:

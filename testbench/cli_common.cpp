@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <new>
 #include <ostream>
 
 #include <fmt/format.h>
@@ -142,6 +143,29 @@ void validate(boost::any& v, const std::vector<std::string>& values, Positive*, 
 
 std::ostream& operator<<(std::ostream& o, const Count& c) { return o << c.value; }
 std::ostream& operator<<(std::ostream& o, const Positive& p) { return o << p.value; }
+
+namespace {
+
+// Out of memory, reported and never an abort: destructors that run while a std::bad_alloc unwinds allocate too
+// (nlohmann::json frees a nested value through a std::vector it allocates, in a noexcept destructor, so a second
+// failure there would end the process by std::terminate). The first failed allocation frees this reserve and
+// throws std::bad_alloc, so the unwinding has the reserve's memory to run in; main() reports "out of memory".
+constexpr size_t emergency_reserve_bytes = size_t{8} << 20;  // address space (RLIMIT_AS): not touched
+char* emergency_reserve = nullptr;
+
+void out_of_memory() {
+    if (!emergency_reserve) throw std::bad_alloc();
+    std::free(emergency_reserve);
+    emergency_reserve = nullptr;
+    throw std::bad_alloc();
+}
+
+}  // namespace
+
+void keep_memory_reserve() {
+    emergency_reserve = static_cast<char*>(std::malloc(emergency_reserve_bytes));
+    std::set_new_handler(out_of_memory);
+}
 
 std::string json_text(const nlohmann::json& j) {
     return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";

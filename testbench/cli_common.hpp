@@ -72,4 +72,8 @@ std::ostream& operator<<(std::ostream& o, const Positive& p);
 // trace line) replaced by U+FFFD instead of aborting the dump (nlohmann type_error 316).
 std::string json_text(const nlohmann::json& j);
 
+// Out of memory is reported, never an abort: keeps a reserve that the first failed allocation frees before it throws
+// std::bad_alloc, so that the destructors that run while it unwinds (which allocate too) can. Once, in main().
+void keep_memory_reserve();
+
 }  // namespace pmusim::cli

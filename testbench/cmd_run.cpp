@@ -184,7 +184,7 @@ int setup(RunArgs& a, const po::variables_map& vm, std::ostream& err) {
 volatile std::sig_atomic_t interrupted = 0;
 extern "C" void on_sigint(int) {
     interrupted = 1;
-    std::signal(SIGINT, SIG_DFL);
+    std::signal(SIGINT, pmusim_end_by_signal);  // the second: unfinished outputs' temporary files removed, then the end
 }
 // The exit status of a run stopped by SIGINT (128 + the signal's number, as shells report it).
 constexpr int interrupted_status = 128 + SIGINT;
@@ -220,6 +220,22 @@ std::function<void(const replay::Progress&)> progress_printer(const std::string&
     };
 }
 
+// A line of a manifest into `line`; false at its end. A line longer than 64 KiB (a manifest of /dev/zero) or a
+// read error is an error naming the manifest, not the end of the batch.
+constexpr size_t max_manifest_line = size_t{64} << 10;
+bool manifest_line(std::istream& in, std::string& line, const std::string& path, uint64_t line_no) {
+    line.clear();
+    int c;
+    while ((c = in.get()) != EOF && c != '\n') {
+        if (line.size() == max_manifest_line)
+            throw std::invalid_argument(fmt::format("{}:{}: a line longer than {} KiB: not a manifest", path, line_no,
+                                                    max_manifest_line >> 10));
+        line += static_cast<char>(c);
+    }
+    if (in.bad()) throw std::invalid_argument(fmt::format("{}: cannot read the manifest", path));
+    return c != EOF || !line.empty();
+}
+
 // pmusim run --manifest FILE [--shard K/N] [--out FILE] (docs/cli.md "Batches").
 int run_manifest(const std::vector<std::string>& args, po::positional_options_description& pos,
                  const po::variables_map& gvm, std::ostream& out, std::ostream& err) {
@@ -243,6 +259,18 @@ int run_manifest(const std::vector<std::string>& args, po::positional_options_de
         return usage_error;
     }
     const std::string out_path = gvm.count("out") ? gvm["out"].as<std::string>() : "";
+    if (!out_path.empty()) {  // --out must replace neither the manifest nor a trace it lists
+        std::vector<std::string> inputs = {path};
+        std::string line;
+        for (uint64_t no = 1; manifest_line(in, line, path, no); ++no) {
+            std::istringstream words(line);
+            std::string first;
+            if (words >> first && first[0] != '#') inputs.push_back(first);
+        }
+        refuse_same_file(out_path, "--out", inputs);
+        in.clear();
+        in.seekg(0);
+    }
     std::unique_ptr<OutputFile> file;
     if (!out_path.empty()) file = std::make_unique<OutputFile>(out_path);
     // One JSON object a line: to the --out file (put in place only when the batch has finished), or standard output.
@@ -255,7 +283,7 @@ int run_manifest(const std::vector<std::string>& args, po::positional_options_de
     int status = 0;
     uint64_t index = 0, line_no = 0;
     std::string line;
-    while (std::getline(in, line)) {
+    while (manifest_line(in, line, path, line_no + 1)) {
         ++line_no;
         std::istringstream words(line);
         std::vector<std::string> tokens;
@@ -340,19 +368,29 @@ int cmd_run(const std::vector<std::string>& args, std::ostream& out, std::ostrea
         replay::Series series(print_series ? 0 : 1000);
         if (!a.plot_file.empty() && !o.interval) o.interval = 16;
         if (o.interval) o.on_interval = [&series](const replay::IntervalPoint& pt) { series.add(pt); };
+        // No output may replace an input (docs/cli.md "Output files").
+        const std::string vcd = p.vm.count("vcd") ? p.vm["vcd"].as<std::string>() : "";
+        std::vector<std::string> inputs = {o.trace};
+        if (p.vm.count("elf")) inputs.push_back(p.vm["elf"].as<std::string>());
+        if (!vcd.empty()) refuse_same_file(vcd, "--vcd", inputs);
+        if (!a.plot_file.empty()) refuse_same_file(a.plot_file, "--plot", inputs);
         SigintGuard guard;
         o.stop = &interrupted;
         o.on_progress = progress_printer(o.trace);
         // The whole report is built first, and files are written only after the run: an error leaves no
         // half-written output.
-        const replay::Result r = p.vm.count("vcd") ? vp::run_replay_systemc(o, p.vm["vcd"].as<std::string>(), a.vcd_period, err)
-                                                   : replay::run(o);
+        const replay::Result r = !vcd.empty() ? vp::run_replay_systemc(o, vcd, a.vcd_period, err) : replay::run(o);
         std::ostringstream report;
         replay::print(o, *pl, r, report, print_series ? &series : nullptr);
-        if (!a.plot_file.empty())
+        // Interrupted: the counts so far are reported, but no file is replaced by a part of a run.
+        if (!a.plot_file.empty() && !r.interrupted)
             plot::write_file(a.plot_file, plot::svg(replay::figure(*pl, o.trace, series, a.plot_x == "cycles", plotted)));
         out << report.str();
-        if (r.interrupted) return interrupted_status;
+        if (r.interrupted) {
+            for (const std::string& f : {vcd, a.plot_file})
+                if (!f.empty()) err << fmt::format("pmusim: interrupted: {} not written\n", f);
+            return interrupted_status;
+        }
         // --check: a read-back that differs fails the run, after the report (docs/cli.md).
         return p.vm.count("check") && r.readbacks_matched != r.readbacks_checked ? 1 : 0;
     } catch (const trace::TraceError& e) {
@@ -419,8 +457,10 @@ int cmd_convert(const std::vector<std::string>& args, std::ostream& out, std::os
         err << fmt::format("pmusim: --native-version expects 1 or 2, got {}\n", version);
         return usage_error;
     }
-    if (in != "-" && (in == outp || same_file(in, outp))) {
-        err << fmt::format("pmusim: convert: IN and OUT are the same file ({}); writing it would destroy the input\n", in);
+    try {
+        refuse_same_file(outp, "convert: OUT", {in});
+    } catch (const OutputError& e) {
+        err << fmt::format("pmusim: {}\n", e.what());
         return usage_error;
     }
     // OUT is put in place only when the whole trace is converted (traces/output_file.hpp).

@@ -8,6 +8,7 @@
 #include "testbench/cli_common.hpp"
 #include "testbench/script_runner.hpp"
 #include "testbench/systemc_host.hpp"
+#include "traces/output_file.hpp"
 
 namespace pmusim::cli {
 
@@ -45,8 +46,16 @@ int cmd_script(const std::vector<std::string>& args, bool quiet, std::ostream& o
         err << "pmusim: script takes --json or --vcd/--plot, not both\n";
         return usage_error;
     }
-    if (!vcd.empty() || !plot_file.empty())
+    if (!vcd.empty() || !plot_file.empty()) {
+        try {  // no output may replace the script (docs/cli.md "Output files")
+            refuse_same_file(vcd, "--vcd", {p.vm["file"].as<std::string>()});
+            refuse_same_file(plot_file, "--plot", {p.vm["file"].as<std::string>()});
+        } catch (const OutputError& e) {
+            err << fmt::format("pmusim: {}\n", e.what());
+            return usage_error;
+        }
         return vp::run_script_systemc(cfg, p.vm["file"].as<std::string>(), vcd, vcd_period, plot_file, out, err);
+    }
     ScriptRunner runner(cfg, out, err);
     return runner.run_file(p.vm["file"].as<std::string>());
 }
@@ -64,8 +73,8 @@ int cmd_vp(const std::vector<std::string>& args, bool quiet, std::ostream& out, 
         "setup", po::value<std::string>(&o.setup), "script run on the PMU at time 0 (program the counters)")(
         "instructions", po::value<Count>(&instructions)->default_value(Count{1000000}), "instructions the core retires")(
         "cpi", po::value<Count>(&cpi)->default_value(Count{1}), "cycles per instruction of the synthetic core (1 to 1000000)")(
-        "quantum", po::value<Positive>(&quantum)->default_value(Positive{1000}), "temporal-decoupling quantum, ns (> 0)")(
-        "period", po::value<Positive>(&period)->default_value(Positive{1}), "clock period, ns (> 0)")(
+        "quantum", po::value<Positive>(&quantum)->default_value(Positive{1000}), "temporal-decoupling quantum, ns (0.001 to 1e9)")(
+        "period", po::value<Positive>(&period)->default_value(Positive{1}), "clock period, ns (0.001 to 1e9: SystemC resolves 1 ps)")(
         "vcd", po::value<std::string>(&o.vcd), "write a VCD waveform of the PMU to this file")(
         "vcd-period", po::value<uint64_t>(&o.vcd_period)->default_value(1000), "cycles between counter samples in the VCD")(
         "plot", po::value<std::string>(&o.plot), "draw the waveform's counters and lines into this SVG file");
@@ -84,6 +93,13 @@ int cmd_vp(const std::vector<std::string>& args, bool quiet, std::ostream& out, 
         err << "pmusim: --instructions x --cpi x --period is too long a run to simulate (over 1e18 ns)\n";
         return usage_error;
     }
+    // SystemC counts time in its resolution, 1 ps by default (IEEE 1666-2011 §5.11.3): a shorter period or quantum
+    // would round to 0 (the run would end at 0 s). Up to 1 s a cycle.
+    for (const auto& [name, ns] : {std::pair{"--period", period.value}, {"--quantum", quantum.value}})
+        if (ns < 0.001 || ns > 1e9) {
+            err << fmt::format("pmusim: {} expects 0.001 to 1e9 ns (SystemC's resolution is 1 ps), got {}\n", name, ns);
+            return usage_error;
+        }
     o.instructions = instructions.value;
     o.cpi = cpi.value;
     o.quantum_ns = quantum.value;
@@ -93,6 +109,13 @@ int cmd_vp(const std::vector<std::string>& args, bool quiet, std::ostream& out, 
         return usage_error;
     }
     if (!resolve_platform(o.platform, platform_file, true, err)) return usage_error;
+    try {  // no output may replace the setup script (docs/cli.md "Output files")
+        refuse_same_file(o.vcd, "--vcd", {o.setup});
+        refuse_same_file(o.plot, "--plot", {o.setup});
+    } catch (const OutputError& e) {
+        err << fmt::format("pmusim: {}\n", e.what());
+        return usage_error;
+    }
     return vp::run_vp(o, out, err);
 }
 

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <new>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -131,6 +132,7 @@ void heap_in_huge_pages() {
 
 int main(int argc, char** argv) {
     heap_in_huge_pages();
+    pmusim::cli::keep_memory_reserve();
     pmusim::cli::set_command_line(argv);
     std::vector<std::string> args(argv + 1, argv + argc);
     spdlog::set_default_logger(spdlog::stderr_color_mt("pmusim"));  // logs on stderr: stdout is the results

@@ -87,17 +87,34 @@ int ScriptRunner::run_file(const std::string& path) {
     return run_text(text, path == "-" ? "<stdin>" : path);
 }
 
-bool read_script_file(const std::string& path, std::string& text, std::string& why) {
-    std::ostringstream ss;
-    if (path == "-") {
-        ss << std::cin.rdbuf();
-        if (std::cin.bad()) {
-            why = "cannot read the script from standard input";
+namespace {
+
+// A script is at most 64 MiB (docs/script.md, Limits): a device that never ends (/dev/zero) is refused once that
+// much is read, not after the memory is gone.
+constexpr size_t max_script_bytes = size_t{64} << 20;
+
+// Reads `in` whole into `text`, in chunks; false with `why` on a read error or past max_script_bytes.
+bool read_script_stream(std::istream& in, std::string& text, std::string& why, const char* from) {
+    text.clear();
+    char chunk[65536];
+    while (in.read(chunk, sizeof chunk), in.gcount() > 0) {
+        if (text.size() + static_cast<size_t>(in.gcount()) > max_script_bytes) {
+            why = fmt::format("longer than {} MiB: not a script", max_script_bytes >> 20);
             return false;
         }
-        text = ss.str();
-        return true;
+        text.append(chunk, static_cast<size_t>(in.gcount()));
     }
+    if (in.bad()) {
+        why = fmt::format("cannot read the script {}", from);
+        return false;
+    }
+    return true;
+}
+
+}  // namespace
+
+bool read_script_file(const std::string& path, std::string& text, std::string& why) {
+    if (path == "-") return read_script_stream(std::cin, text, why, "from standard input");
     struct stat st {};
     if (::stat(path.c_str(), &st) != 0) {
         why = fmt::format("cannot open the script file: {}", std::strerror(errno));
@@ -112,13 +129,7 @@ bool read_script_file(const std::string& path, std::string& text, std::string& w
         why = fmt::format("cannot open the script file: {}", std::strerror(errno));
         return false;
     }
-    ss << in.rdbuf();
-    if (in.bad()) {
-        why = "cannot read the script file";
-        return false;
-    }
-    text = ss.str();
-    return true;
+    return read_script_stream(in, text, why, "file");
 }
 
 int ScriptRunner::run_text(std::string_view text, const std::string& name) {
@@ -157,18 +168,43 @@ int ScriptRunner::run_text(std::string_view text, const std::string& name) {
     return finish(script_ok);
 }
 
+namespace {
+
+// A JSON value as one member of the document: indented by `indent` more spaces (dump(2) of the whole document
+// would nest it so); text that is not UTF-8 replaced.
+std::string json_member(const nlohmann::json& v, unsigned indent) {
+    const std::string pad(indent, ' ');
+    std::string s = v.dump(2, ' ', false, nlohmann::json::error_handler_t::replace), out;
+    out.reserve(s.size() + s.size() / 8);
+    for (char c : s) {
+        out += c;
+        if (c == '\n') out += pad;
+    }
+    return out;
+}
+
+}  // namespace
+
+void ScriptRunner::json_begin() {
+    if (json_open_) return;
+    json_open_ = true;
+    json_entries_ = 0;
+    out_ << "{\n  \"file\": " << json_member(file_, 2) << ",\n  \"log\": [";
+}
+
 void ScriptRunner::log(nlohmann::json entry) {
-    if (cfg_.json) log_.push_back(std::move(entry));
+    if (!cfg_.json) return;
+    json_begin();
+    out_ << (json_entries_++ ? ",\n    " : "\n    ") << json_member(entry, 4);
 }
 
 int ScriptRunner::finish(int status) {
     if (cfg_.json) {
-        const nlohmann::json doc = {{"file", file_},         {"platform", platform_ ? platform_->name : ""},
-                                    {"status", status},      {"expectations", expectations_},
-                                    {"failures", failures_}, {"cycles", now_},
-                                    {"log", log_}};
-        out_ << doc.dump(2) << "\n";
-        log_ = nlohmann::json::array();
+        json_begin();
+        out_ << (json_entries_ ? "\n  ]" : "]") << ",\n  \"cycles\": " << now_ << ",\n  \"expectations\": " << expectations_
+             << ",\n  \"failures\": " << failures_ << ",\n  \"platform\": " << json_member(platform_ ? platform_->name : "", 2)
+             << ",\n  \"status\": " << status << "\n}\n";
+        json_open_ = false;
     }
     return status;
 }

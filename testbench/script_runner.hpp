@@ -114,7 +114,11 @@ private:
     unsigned failures_ = 0;
     EventBatch batch_;
     std::vector<AccessRecord>* capture_ = nullptr;  // `explain`: the access records go here, not to stderr
-    nlohmann::json log_ = nlohmann::json::array();  // --json
+    // --json: the document is streamed (docs/cli.md): its head and each log entry are written as they come, the
+    // totals at the end; nothing is kept per entry.
+    void json_begin();
+    bool json_open_ = false;
+    uint64_t json_entries_ = 0;
 };
 
 }  // namespace pmusim

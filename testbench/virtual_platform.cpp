@@ -321,6 +321,8 @@ replay::Result run_replay_systemc(replay::Options o, const std::string& vcd, uin
     const bool ok = start_simulation(err);
     if (failure) std::rethrow_exception(failure);  // the recorder removes its temporary file; `vcd` is untouched
     if (!ok) throw std::runtime_error("the SystemC simulation failed");
+    // Interrupted (Ctrl-C): a part of a run replaces no file; the recorder removes its temporary file.
+    if (result.interrupted) return result;
     rec.finish(cycle_at(sc_core::sc_time_stamp(), pmu->config().clock_period));
     return result;
 }

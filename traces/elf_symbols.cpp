@@ -1,6 +1,8 @@
 // ELF symbol tables, as the System V gABI (Chapter 4, "ELF Header", "Sections", "Symbol Table") lays them out.
 #include "traces/elf_symbols.hpp"
 
+#include <sys/stat.h>
+
 #include <fstream>
 #include <iterator>
 
@@ -13,6 +15,11 @@ namespace {
 class Image {
 public:
     Image(const std::string& path) : path_(path) {
+        // Read whole, so a regular file only: a folder, or a device that never ends (/dev/zero), is refused.
+        struct stat st {};
+        if (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) throw TraceError(path, 0, "is a folder, expected an ELF file");
+        if (::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode))
+            throw TraceError(path, 0, "not a regular file: an ELF file is read whole");
         std::ifstream in(path, std::ios::binary);
         if (!in) throw TraceError(path, 0, "cannot open the ELF file");
         bytes_.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());

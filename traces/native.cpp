@@ -117,12 +117,17 @@ const unsigned char* decode_header(const unsigned char* p, TraceRecord& r) {
     r.cause = r.interrupt ? cause : TraceRecord::unknown_cause;
     if (r.n_mem > TraceRecord::max_mem || r.n_regs > TraceRecord::max_regs || r.isa > IsaState::rv64)
         throw Corrupt{"corrupt (counts or instruction set out of range)"};
+    // The values the text form accepts (native_text.cpp, docs/trace-formats.md): size 2 or 4, privilege 0-3.
+    if (r.size != 2 && r.size != 4) throw Corrupt{fmt::format("corrupt (instruction size {}: expected 2 or 4)", r.size)};
+    if (r.privilege > 3) throw Corrupt{fmt::format("corrupt (privilege {}: expected 0-3)", r.privilege)};
     return p;
 }
 const unsigned char* decode_mem(const unsigned char* q, MemAccess& m) {
     m.addr = get<uint64_t>(q);
     m.data = get<uint64_t>(q);
     m.size = get<uint8_t>(q);
+    // As the text form (mem=r|w:size:...): 0 (not known) to 16 bytes.
+    if (m.size > 16) throw Corrupt{fmt::format("corrupt (memory access of {} bytes: expected 0-16)", m.size)};
     const uint8_t f = get<uint8_t>(q);
     m.is_write = f & 1;
     m.data_known = f & 2;

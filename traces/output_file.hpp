@@ -3,9 +3,11 @@
 // interrupt) the temporary file is removed and the target is left as it was. Every command that writes a file uses
 // this one class, so none of them can delete a path it did not create or leave half of a file behind.
 #pragma once
+#include <cstdint>
 #include <cstdio>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace pmusim {
 
@@ -48,10 +50,23 @@ private:
     std::string temp_;    // empty: writing directly
     std::FILE* f_ = nullptr;
     bool done_ = false;
+    size_t slot_ = SIZE_MAX;  // the temporary file's slot for the signal handler (none: SIZE_MAX)
 };
 
-// True when both paths name the same existing file (after links): `convert X X` must not truncate its input.
+// True when both paths name the same existing file (device and inode, after links): `convert X X` must not
+// truncate its input.
 bool same_file(const std::string& a, const std::string& b);
+// Throws OutputError when output `out` ("--vcd FILE") would replace one of `inputs` (the same path, or the same
+// file by device and inode): every command checks its outputs against its inputs before it writes. "-" is never
+// the same file.
+void refuse_same_file(const std::string& out, const std::string& option, const std::vector<std::string>& inputs);
+
+// Signals that end the process (SIGINT, SIGTERM, SIGHUP): while an OutputFile has a temporary file, a handler
+// removes every such temporary file (only those, by the names this process created) and ends the process by the
+// same signal. It is installed only over a signal's default action, and taken away when the last temporary file
+// is committed or removed. A command that catches SIGINT itself (pmusim run's Ctrl-C) hands the next one to
+// end_by_signal.
+extern "C" void pmusim_end_by_signal(int sig);
 
 // A whole string written to standard output as one commit (for reports built in memory).
 void write_stdout(const std::string& s);

@@ -114,7 +114,9 @@ foreach(case convert_fail_keeps_out convert_fail_symlink convert_symlink_replace
              convert_same_file convert_ok_mode convert_folder_out run_vcd_fail_keeps_files run_vcd_unwritable
              script_vcd_fail_keeps_files events_more_than_counters json_not_utf8 script_repeat_count script_repeat_depth
              script_repeat_total script_negative_overflow script_folder script_stdin stdout_full empty_forced_format
-             header_only_trace cut_mid_line long_line_message xz_error_text isa_article bad_numbers)
+             header_only_trace cut_mid_line long_line_message xz_error_text isa_article bad_numbers
+             platform_timing_checked platform_file_limits outputs_not_inputs interrupt_keeps_outputs
+             signals_leave_no_temp native_binary_ranges script_json_streams endless_inputs)
   add_test(NAME e2e.reliability.${case}
            COMMAND bash ${E2E}/reliability.sh $<TARGET_FILE:pmusim> ${PROJECT_SOURCE_DIR} ${case})
   set_tests_properties(e2e.reliability.${case} PROPERTIES PASS_REGULAR_EXPRESSION "PASS \\[${case}\\]|skip:"
@@ -285,7 +287,8 @@ pmusim_case(explain_json 0 "\"access\": \"write PMCR_EL0 1\",\n  \"accesses\": \
 # The `explain` statement: the PMUv3 blog's setup, explained step by step (PMCR_EL0 0x41033000 | 0x7).
 pmusim_case(script_explain_blog 0 "mrs x0, PMCR_EL0 is a read of PMCR_EL0.*PMCR_EL0 reads 0x41033000.*\\[15:11\\] +N +RO +0x6 +0x6.*PMUSERENR_EL0: 0x00000000 -> 0x0000000d.*accesses PMEVTYPER0_EL0.*\\[31\\] +P +RW +0x1 +0x0 +0x1 .*event 0x0 SW_INCR.*PMCCFILTR_EL0: 0x00000000 -> 0x80000000.*PMCNTENSET_EL0: 0x00000000 -> 0x8000003f.*PMCR_EL0: 0x41033000 -> 0x41033001.*action: event counters 0..5 := 0" script ${EX}/armv8_blog_setup.pmus)
 pmusim_case(script_explain_veer 0 "mhpmevent3: 0x00000000 -> 0x00000004.*event 4 INSTR_COMMITTED_ALL.*legalised 0x1d -> 0x0: event 29 is reserved" script ${EX}/veer_setup.pmus)
-pmusim_case(script_json 0 "\"expectations\": 1,\n  \"failures\": 0,.*\"instruction\": \"csrw mhpmevent4, a0 is a write of mhpmevent4 \\(CSR 0x324\\), a0 = 0x1d\",.*\"line\": 9.*\"status\": 0" script --json ${EX}/veer_setup.pmus)
+# The document is streamed (docs/cli.md): the log as the script runs, the totals after it.
+pmusim_case(script_json 0 "{\n  \"file\": [^\n]*veer_setup.pmus\",\n  \"log\": \\[.*\"instruction\": \"csrw mhpmevent4, a0 is a write of mhpmevent4 \\(CSR 0x324\\), a0 = 0x1d\",.*\"line\": 9.*\n  \\],\n  \"cycles\": [0-9]+,\n  \"expectations\": 1,\n  \"failures\": 0,\n  \"platform\": \"veer-el2\",\n  \"status\": 0\n}" script --json ${EX}/veer_setup.pmus)
 # AN195: PMNC after the overflow reads 0x00700111 (OC0 set) = 7340305; the request rises with the 1000th event.
 pmusim_case(script_json_read 0 "\"irq\": 0,\n      \"line\": 7\n    },\n    {\n      \"line\": 10,\n      \"read\": \"PMNC\",\n      \"value\": 7340305\n" script --json ${EX}/arm11_overflow.pmus)
 pmusim_case(script_json_vcd 2 "--json or --vcd/--plot, not both" script --json --vcd x.vcd ${EX}/arm11_overflow.pmus)

@@ -32,8 +32,12 @@ explain)
   printf '\000mrs x0, PMCR_EL0' > "$corpus/seed-mrs"; printf '\000msr PMEVTYPER3_EL0, x2' > "$corpus/seed-msr"
   printf '\001mcr p15, 0, r2, c9, c12, 0' > "$corpus/seed-mcr"; printf '\001mrc p15, 0, r0, c9, c13, 0' > "$corpus/seed-mrc"
   printf '\002csrw mhpmevent3, a0' > "$corpus/seed-csrw"; printf '\002csrrsi t0, mcountinhibit, 0x1f' > "$corpus/seed-csrrsi" ;;
+platform)
+  # Whole platform files (a dump is 10-20 KiB): the e2e ones, one with a timing section.
+  for f in "$src"/tests/e2e/*.json; do cp "$f" "$corpus/seed-$(basename "$f")"; done
+  max_len=32768 ;;
 esac
-"$bin" -max_total_time="$seconds" -max_len=4096 -timeout=10 -rss_limit_mb=2048 -dict="$src/tests/fuzz/$name.dict" \
+"$bin" -max_total_time="$seconds" -max_len="${max_len:-4096}" -timeout=10 -rss_limit_mb=2048 -dict="$src/tests/fuzz/$name.dict" \
   -print_final_stats=1 "$corpus" > "$corpus.log" 2>&1 || { tail -n 60 "$corpus.log"; exit 1; }
 grep -E 'stat::number_of_executed_units|stat::peak_rss_mb' "$corpus.log" || true
 echo "fuzz $name: no crash in ${seconds}s"

@@ -193,6 +193,43 @@ TEST(ReplayEngines, BundledSamplesAreBitIdentical) {
     std::remove(native.c_str());
 }
 
+// A native v2 trace of more distinct runs than the block engine keeps plans for (Replayer::max_plans, 4096): the
+// plans are dropped and made again, memory stays bounded, and the counts are the reference engine's.
+TEST(ReplayEngines, RunPlansStayBounded) {
+    // 5000 distinct runs, twice: `add x1, x1, #i` (0x91000021 | i << 10) or `sub x1, x1, #i` (0xd1000021 | i << 10),
+    // each followed by `b .+0xfc` (0x1400003f, Arm ARM C6.2.26: imm26 = 0xfc / 4) to the next run 0x100 bytes on.
+    const std::string text = ::testing::TempDir() + fmt::format("plans-{}.pmt.txt", ::getpid());
+    const std::string native = ::testing::TempDir() + fmt::format("plans-{}.pmt", ::getpid());
+    {
+        std::ofstream f(text);
+        f << "# pmusim trace 1\n";
+        for (int pass = 0; pass < 2; ++pass)
+            for (uint32_t i = 0; i < 5000; ++i) {
+                const uint64_t pc = 0x100000 + uint64_t{i} * 0x100;
+                const uint32_t enc = i < 4096 ? 0x91000021u | i << 10 : 0xd1000021u | (i - 4096) << 10;
+                f << fmt::format("pc={:#x} enc={:#x} size=4 isa=a64 priv=0\npc={:#x} enc=0x1400003f size=4 isa=a64 priv=0\n",
+                                 pc, enc, pc + 4);
+            }
+        ASSERT_TRUE(f.good());
+    }
+    trace::convert(text, "auto", reader_options("cortex-a53"), native, false);
+    replay::Options o = options("cortex-a53", modes[0], replay::Engine::reference);
+    o.trace = native;
+    const Outcome ref = outcome(o);
+    o.engine = replay::Engine::block;
+    const Outcome blk = outcome(o);
+    ASSERT_EQ(ref.error, "");
+    ASSERT_EQ(blk.error, "");
+    EXPECT_EQ(blk.result.instructions, 20000u);
+    expect_same(ref.result, blk.result, "5000 distinct runs twice");
+    EXPECT_GT(blk.result.fast_runs, 0u);
+    // At most max_plans, and the runs of one batch read past it (trace::TraceReader::run_batch) before the drop.
+    EXPECT_GT(blk.result.run_plans_peak, 0u);
+    EXPECT_LE(blk.result.run_plans_peak, 4096u + trace::TraceReader::run_batch);
+    std::remove(text.c_str());
+    std::remove(native.c_str());
+}
+
 TEST(ReplayEngines, SharedTracesAreBitIdentical) {
     if (!have_shared()) GTEST_SKIP() << "../shared/traces not found";
     compare_file("veer-el2", shared("veer-el2/hello_world.exec.log"), true);

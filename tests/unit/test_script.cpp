@@ -3,6 +3,17 @@
 
 #include <sstream>
 
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <new>
+
+#include <nlohmann/json.hpp>
+
+#include "testbench/cli_common.hpp"
+
 #include "testbench/script_runner.hpp"
 
 namespace pmusim {
@@ -231,4 +242,47 @@ TEST(Script, QuietHidesInfoDiagnostics) {
 }
 
 }  // namespace
+// Out of memory while a std::bad_alloc unwinds through nlohmann::json (whose destructor allocates, in a noexcept
+// destructor): reported, not an abort (issue 42, script --json). The child process runs under an address-space limit
+// with the reserve main() keeps (cli::keep_memory_reserve) and fills the memory with small JSON values.
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(memory_sanitizer) || __has_feature(thread_sanitizer)
+#define PMUSIM_TEST_NO_RLIMIT 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define PMUSIM_TEST_NO_RLIMIT 1
+#endif
+
+void fill_memory_with_json() {
+    // The address space in use now (/proc/self/statm: pages), and 256 MiB more at most.
+    std::ifstream statm("/proc/self/statm");
+    uint64_t pages = 0;
+    statm >> pages;
+    const rlim_t limit = static_cast<rlim_t>(pages * static_cast<uint64_t>(::sysconf(_SC_PAGESIZE)) + (uint64_t{256} << 20));
+    const struct rlimit rl = {limit, limit};
+    if (pages == 0 || ::setrlimit(RLIMIT_AS, &rl) != 0) std::_Exit(5);
+    cli::keep_memory_reserve();
+    try {
+        std::vector<nlohmann::json> keep;
+        keep.reserve(size_t{1} << 20);  // no large reallocation: every allocation is small
+        for (;;) {
+            nlohmann::json a = nlohmann::json::array();
+            for (int i = 0; i < 1000; ++i) a.push_back(nlohmann::json::array({i, "x"}));
+            keep.push_back(std::move(a));
+        }
+    } catch (const std::bad_alloc&) {
+        std::_Exit(3);
+    }
+}
+
+TEST(OutOfMemory, BadAllocUnwindsThroughJson) {
+#ifdef PMUSIM_TEST_NO_RLIMIT
+    GTEST_SKIP() << "sanitizers reserve more address space than the limit";
+#else
+    GTEST_FLAG_SET(death_test_style, "threadsafe");
+    EXPECT_EXIT(fill_memory_with_json(), ::testing::ExitedWithCode(3), "");
+#endif
+}
+
 }  // namespace pmusim
