@@ -77,7 +77,8 @@ void Series::add(const IntervalPoint& p) {
     if (cap_ && last_taken_ && points_.size() >= cap_) {
         IntervalPoint latest = points_.back();
         size_t kept = 0;  // point i was call i * stride: the even ones stay
-        for (size_t i = 0; i < points_.size(); i += 2) points_[kept++] = std::move(points_[i]);
+        for (size_t i = 0; i < points_.size(); i += 2, ++kept)
+            if (kept != i) points_[kept] = std::move(points_[i]);  // point 0 stays where it is: no move onto itself
         points_.resize(kept);
         stride_ *= 2;
         last_taken_ = n % stride_ == 0;
@@ -123,14 +124,14 @@ plot::Figure figure(const Platform& p, const std::string& trace, const Series& s
         f.subtitle += "; at 0 throughout:";
         for (const auto& n : idle) f.subtitle += " " + n;
     }
-    if (p.family != "veer-el2") {  // VeeR EL2 has no overflow interrupt
-        plot::Panel irq;
-        irq.name = "interrupt request";
-        irq.x = x;
-        irq.style = plot::Style::level;
-        for (const auto& pt : pts) irq.y.push_back(pt.irq ? 1 : 0);
-        f.panels.push_back(std::move(irq));
-    }
+    // Every plot has the request line, so that plots of two cores read alike; VeeR EL2's stays low, and its
+    // name says why (VeeR EL2 PRM: the mhpm counters raise no overflow interrupt; model/pmu/veer_pmu.hpp).
+    plot::Panel irq;
+    irq.name = p.family == "veer-el2" ? "interrupt request (VeeR EL2 has no counter-overflow interrupt)" : "interrupt request";
+    irq.x = x;
+    irq.style = plot::Style::level;
+    for (const auto& pt : pts) irq.y.push_back(pt.irq ? 1 : 0);
+    f.panels.push_back(std::move(irq));
     return f;
 }
 
