@@ -16,6 +16,7 @@
 #include "isa/reg_use.hpp"
 #include "isa/rv32.hpp"
 #include "model/core/zeroed_table.hpp"
+#include "replay/producer.hpp"
 #include "platforms/timing_params.hpp"
 
 namespace pmusim::replay {
@@ -376,6 +377,7 @@ public:
         sctlr.is_read = false;
         sctlr_key_ = isa::a32::cp15_key(sctlr);
         next_sample_ = o.sample_period ? o.sample_period : ~uint64_t{0};
+        next_interval_ = o.interval;
         if (o.on_interval)
             for (const auto& e : p.event_names())
                 if (p.implements(*pmu_, e.number)) series_events_.push_back(e.number);
@@ -390,7 +392,11 @@ public:
         reader_ = reader.get();
         r_.format = std::string(reader->format());
         if (o_.timing == Timing::trace && !reader->has_time())
-            throw std::invalid_argument(fmt::format("--timing trace: {} traces carry no timestamps", r_.format));
+            throw std::invalid_argument(fmt::format("{}: --timing trace: this {} trace carries no timestamps (use --timing model or cpi1)",
+                                                    o_.trace, r_.format));
+        producer_ = producer_of(*reader);  // what its read-backs depend on (replay/producer.hpp)
+        r_.producer = producer_.name;
+        r_.producer_timing = producer_.clock;
         // A trace from reset starts with VeeR EL2's reset mrac: no region cacheable (the program's writes follow).
         if (tm_ && tm_->params().follows_mrac && reader->starts_at_reset()) tm_->set_mrac(0);
 
@@ -418,9 +424,7 @@ public:
         if (o_.on_interval && (!last_point_ || last_point_->first != r_.instructions || last_point_->second != total_cycles_))
             interval_point();
         r_.skipped_note(reader.get());
-        if (!r_.mismatches.empty() && o_.timing == Timing::model)
-            r_.notes.push_back("read-backs differ where the traced machine's timing differs from the model's: QEMU and "
-                               "Spike count one cycle per instruction, which --timing cpi1 reproduces");
+        readback_notes();
         if (!reader->end_note().empty()) r_.notes.push_back(reader->end_note());
         collect();
         return r_;
@@ -1279,7 +1283,17 @@ private:
         }
         for (unsigned i = 0; i < rec.n_regs; ++i)
             if (!rec.regs[i].before) set_gpr(rec.regs[i], rv);
-        if (o_.interval && r_.instructions % o_.interval == 0 && d.retires && o_.on_interval) interval_point();
+        if (d.retires && interval_due()) interval_point();
+    }
+
+    // Whether the time series takes a point after this instruction (Options::interval, interval_cycles).
+    bool interval_due() {
+        if (!o_.interval || !o_.on_interval) return false;
+        if (!o_.interval_cycles) return r_.instructions % o_.interval == 0;
+        const uint64_t now = total_cycles_ + batch_.cycles;
+        if (now < next_interval_) return false;
+        next_interval_ = (now / o_.interval + 1) * o_.interval;
+        return true;
     }
 
     // An interrupt taken before `rec` (the trace shows it: TraceRecord::interrupt). After a pmu/fw-halt (an mpmc
@@ -1515,13 +1529,39 @@ private:
     // A read-back: the value the trace shows in the destination register against the predicted read, at the width
     // of that register (A64 Xt and RV64 x: 64 bits; A32/T32 Rt and RV32 x: 32), so bits the trace shows above the
     // register's width are never masked away (an MRS of a 32-bit register zero-extends into Xt: Arm ARM C5.2).
+    // A read of a counter the producer does not implement is not compared; one of the cycle counter is counted
+    // apart (replay/producer.hpp).
     void readback(const TraceRecord& rec, uint64_t traced, uint64_t predicted, const std::string& reg) {
         const bool wide = rec.isa == IsaState::a64 || rec.isa == IsaState::rv64;
         const uint64_t expect = wide ? predicted : (predicted & 0xFFFFFFFFu);
+        const ReadbackKind kind = classify_readback(*pmu_, producer_, reg);
+        if (kind == ReadbackKind::uncounted) {
+            ++r_.uncounted_readbacks;
+            return;
+        }
+        Readback rb{rec.line, reg, traced, expect};
+        rb.basis = kind == ReadbackKind::clock ? Readback::Basis::clock : Readback::Basis::trace;
         ++r_.readbacks_checked;
-        if (o_.keep_readbacks) r_.readbacks.push_back({rec.line, reg, traced, expect});
-        if (traced == expect) ++r_.readbacks_matched;
-        else r_.mismatches.push_back({rec.line, reg, traced, expect});
+        r_.clock_readbacks += kind == ReadbackKind::clock;
+        if (o_.keep_readbacks) r_.readbacks.push_back(rb);
+        if (traced == expect) {
+            ++r_.readbacks_matched;
+            r_.clock_matched += kind == ReadbackKind::clock;
+        } else {
+            r_.mismatches.push_back(rb);
+        }
+    }
+
+    // What the read-backs' figures mean (docs/accuracy.md, "Read-backs").
+    void readback_notes() {
+        if (r_.clock_readbacks && o_.timing != producer_.clock)
+            r_.notes.push_back(fmt::format("the cycle counter runs on the clock of {}, which --timing {} reproduces: "
+                                           "its read-backs are shown, not checked, under --timing {}",
+                                           producer_.name, timing_name(producer_.clock), timing_name(o_.timing)));
+        if (r_.uncounted_readbacks)
+            r_.notes.push_back(fmt::format("{} read-back{} of mhpmcounters not compared: {} does not count VeeR EL2's "
+                                           "events (its mhpmcounter3-31 read 0)",
+                                           r_.uncounted_readbacks, r_.uncounted_readbacks == 1 ? "" : "s", producer_.name));
     }
 
     // Stretches that repeat (docs/performance.md, "Stretches that repeat"). A stretch runs from an execution of
@@ -2059,12 +2099,14 @@ private:
     bool mem_seen_ = false;
     bool irq_seen_ = false, halt_pending_ = false;  // an interrupt in the trace; an mpmc fw-halt not yet woken
     uint64_t slept_ = 0;                             // cycles in pmu/fw-halt
+    uint64_t next_interval_ = 0;           // --interval-unit cycles: the next point's cycle
     uint64_t next_sample_ = 0;             // the next sample point (cycles); all ones without sampling
     std::vector<uint32_t> series_events_;  // the time series' events
     std::optional<std::pair<uint64_t, uint64_t>> last_point_;  // instructions and cycles of the last point
     std::unique_ptr<Pmu> owned_;
     Pmu* pmu_ = nullptr;
     Result r_;
+    Producer producer_;
     EventBatch batch_;
     uint64_t pending_ = 0, prev_time_ = 0, total_cycles_ = 0;
     unsigned priv_ = 0xFF;
