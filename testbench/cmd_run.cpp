@@ -71,6 +71,7 @@ struct RunArgs {
     std::vector<std::string> kvs, events;
     std::string timing = "model", output = "table", engine = "block", plot_file, plot_x = "instructions", plot_events;
     std::string interval_unit = "instructions", separator, out_file;
+    std::vector<std::string> outs;  // -o/--out as given: the report file, or platform options (below)
     Count interval;
     uint64_t vcd_period = wave::default_sample_period;
     std::string platform_file;
@@ -119,7 +120,7 @@ void describe(po::options_description& desc, RunArgs& a) {
         "manifest", po::value<std::string>(),
         "replay every trace this file lists (one a line: TRACE [run options]) and write one JSON object a line")(
         "shard", po::value<std::string>(), "with --manifest: only the K-th of N shares of its traces (K/N, 1 <= K <= N)")(
-        "out,o", po::value<std::string>(&a.out_file),
+        "out,o", po::value<std::vector<std::string>>(&a.outs),
         "write the report to this file (as perf stat -o; complete, or not at all), never over the trace; with "
         "--manifest, the JSON lines. A -o KEY=VALUE whose KEY is a platform option is still --option KEY=VALUE");
     add_vcd_period_option(desc, a.vcd_period);
@@ -139,12 +140,18 @@ int setup(RunArgs& a, const po::variables_map& vm, std::ostream& err) {
     }
     // -o was short for --option before it was perf's -o FILE: a KEY=VALUE naming one of the platform's options
     // is still read as one (docs/cli.md).
-    if (const Platform* pl = find_platform(o.platform); pl && !a.out_file.empty()) {
-        const size_t eq = a.out_file.find('=');
-        const std::string key = a.out_file.substr(0, eq);
-        if (eq != std::string::npos && std::any_of(pl->options.begin(), pl->options.end(), [&](const OptionInfo& i) { return i.key == key; })) {
-            a.kvs.push_back(a.out_file);
-            a.out_file.clear();
+    const Platform* named = find_platform(o.platform);
+    for (const auto& v : a.outs) {
+        const size_t eq = v.find('=');
+        const std::string key = v.substr(0, eq);
+        if (named && eq != std::string::npos &&
+            std::any_of(named->options.begin(), named->options.end(), [&](const OptionInfo& i) { return i.key == key; })) {
+            a.kvs.push_back(v);
+        } else if (!a.out_file.empty()) {
+            err << fmt::format("pmusim: -o/--out: one report file, got '{}' and '{}'\n", a.out_file, v);
+            return usage_error;
+        } else {
+            a.out_file = v;
         }
     }
     if (!parse_options(a.kvs, o.platform_options, err)) return usage_error;
@@ -282,7 +289,7 @@ int run_manifest(const std::vector<std::string>& args, po::positional_options_de
         err << fmt::format("pmusim: {}: cannot open the manifest\n", path);
         return usage_error;
     }
-    const std::string out_path = gvm.count("out") ? gvm["out"].as<std::string>() : "";
+    const std::string out_path = gvm.count("out") ? gvm["out"].as<std::vector<std::string>>().back() : "";
     std::unique_ptr<OutputFile> file;
     if (!out_path.empty()) file = std::make_unique<OutputFile>(out_path);
     // One JSON object a line: to the --out file (put in place only when the batch has finished), or standard output.
