@@ -65,6 +65,18 @@ replay::Region parse_roi(const std::string& text, const std::vector<trace::ElfSy
     return g;
 }
 
+// -o was short for --option before it was perf's -o FILE (docs/cli.md): whether a -o value is KEY=VALUE with KEY
+// an option of the platform (of any platform when it is not known yet, as for --manifest).
+bool is_platform_option(const Platform* p, const std::string& v) {
+    const size_t eq = v.find('=');
+    if (eq == std::string::npos) return false;
+    const std::string key = v.substr(0, eq);
+    auto has = [&](const Platform& q) {
+        return std::any_of(q.options.begin(), q.options.end(), [&](const OptionInfo& i) { return i.key == key; });
+    };
+    return p ? has(*p) : std::any_of(all_platforms().begin(), all_platforms().end(), has);
+}
+
 // The variables `pmusim run`'s options are bound to.
 struct RunArgs {
     replay::Options o;
@@ -142,10 +154,7 @@ int setup(RunArgs& a, const po::variables_map& vm, std::ostream& err) {
     // is still read as one (docs/cli.md).
     const Platform* named = find_platform(o.platform);
     for (const auto& v : a.outs) {
-        const size_t eq = v.find('=');
-        const std::string key = v.substr(0, eq);
-        if (named && eq != std::string::npos &&
-            std::any_of(named->options.begin(), named->options.end(), [&](const OptionInfo& i) { return i.key == key; })) {
+        if (named && is_platform_option(named, v)) {
             a.kvs.push_back(v);
         } else if (!a.out_file.empty()) {
             err << fmt::format("pmusim: -o/--out: one report file, got '{}' and '{}'\n", a.out_file, v);
@@ -289,7 +298,10 @@ int run_manifest(const std::vector<std::string>& args, po::positional_options_de
         err << fmt::format("pmusim: {}: cannot open the manifest\n", path);
         return usage_error;
     }
-    const std::string out_path = gvm.count("out") ? gvm["out"].as<std::vector<std::string>>().back() : "";
+    std::string out_path;  // the -o/--out value that is not a platform option
+    if (gvm.count("out"))
+        for (const auto& v : gvm["out"].as<std::vector<std::string>>())
+            if (!is_platform_option(nullptr, v)) out_path = v;
     std::unique_ptr<OutputFile> file;
     if (!out_path.empty()) file = std::make_unique<OutputFile>(out_path);
     // One JSON object a line: to the --out file (put in place only when the batch has finished), or standard output.
