@@ -94,5 +94,11 @@ std::optional<EventInfo> find_event(const Platform& p, std::string_view text);
 // `0xNN` or a decimal number, or a generic alias (cycles, instructions, branches, branch-misses,
 // cache-references, cache-misses) mapped per PMU family. Throws std::invalid_argument naming the text.
 EventInfo parse_event_spec(const Platform& p, std::string_view text);
+// perf's generic event names parse_event_spec accepts, in perf list's order (cpu-cycles and
+// branch-instructions are perf's other names of cycles and branches).
+const std::vector<std::string>& generic_event_aliases();
+// The event a generic alias stands for on this platform, or nullopt with the reason in `why` (empty when the
+// text is not an alias).
+std::optional<EventInfo> generic_event_info(const Platform& p, const std::string& alias, std::string& why);
 
 }  // namespace pmusim

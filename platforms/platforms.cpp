@@ -585,6 +585,18 @@ bool all_hex(std::string_view s) {
 
 }  // namespace
 
+const std::vector<std::string>& generic_event_aliases() {
+    static const std::vector<std::string> names{"cycles",     "cpu-cycles",    "instructions",     "branches",
+                                                "branch-instructions", "branch-misses", "cache-references", "cache-misses"};
+    return names;
+}
+
+std::optional<EventInfo> generic_event_info(const Platform& p, const std::string& alias, std::string& why) {
+    std::unique_ptr<Pmu> pmu = p.make({});
+    if (auto n = generic_event(p, pmu.get(), alias, why)) return find_event(p, fmt::format("{:#x}", *n));
+    return std::nullopt;
+}
+
 EventInfo parse_event_spec(const Platform& p, std::string_view text) {
     std::string t = to_lower(text);
     auto bad = [&](const std::string& why) {
@@ -597,12 +609,8 @@ EventInfo parse_event_spec(const Platform& p, std::string_view text) {
         if (t.rfind("event=", 0) == 0) t = t.substr(6);
     }
     if (t.find(':') != std::string::npos) throw bad("has a modifier: pmusim counts at every privilege level (docs/cli.md)");
-    std::unique_ptr<Pmu> pmu = p.make({});
     std::string why;
-    if (auto n = generic_event(p, pmu.get(), t, why)) {
-        auto e = find_event(p, fmt::format("{:#x}", *n));
-        return *e;
-    }
+    if (auto e = generic_event_info(p, t, why)) return *e;
     if (!why.empty()) throw bad("is not available on " + p.name + ": " + why);
     // perf's raw form: r followed by the event number in hex (tools/perf/Documentation/perf-list.txt).
     if (t.size() > 1 && t[0] == 'r' && all_hex(std::string_view(t).substr(1)))

@@ -1,6 +1,7 @@
 // The Python module `pmusim`: platforms, a PMU with its registers, read/write/advance returning access records,
 // and explain, script and replay through the same C++ entry points as the `pmusim` command.
 #include <memory>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -67,7 +68,11 @@ public:
         if (!r) throw py::key_error("no register at encoding " + std::to_string(key) + " on " + platform_->name);
         return *r;
     }
-    AccessContext context(unsigned privilege, bool secure) const {
+    // Without a privilege: the family's most privileged one software runs the PMU from, EL1 (PL1) on ARM and
+    // machine mode on RISC-V (the only mode every VeeR EL2 CSR is accessible in: veer §1).
+    unsigned default_privilege() const { return platform_->riscv ? 3u : 1u; }
+    AccessContext context(std::optional<unsigned> given, bool secure) const {
+        const unsigned privilege = given.value_or(default_privilege());
         if (!pmu_->supports_privilege(privilege))
             throw py::value_error("privilege " + std::to_string(privilege) + " is not implemented on " + platform_->name);
         AccessContext ctx;
@@ -142,6 +147,8 @@ PYBIND11_MODULE(pmusim, m) {
         .def_readonly("options", &Platform::options)
         .def("__repr__", [](const Platform& p) { return "<pmusim.Platform " + p.name + " (" + p.family + ")>"; });
 
+    m.attr("__version__") = PMUSIM_VERSION;  // the project's version (CMakeLists.txt)
+
     m.def("platforms", [] {
         std::vector<const Platform*> v;
         for (const auto& p : all_platforms()) v.push_back(&p);
@@ -157,7 +164,13 @@ PYBIND11_MODULE(pmusim, m) {
         .def_readonly("written", &FieldEffect::written)
         .def_readonly("old_value", &FieldEffect::old_value)
         .def_readonly("new_value", &FieldEffect::new_value)
-        .def_readonly("effect", &FieldEffect::effect);
+        .def_readonly("effect", &FieldEffect::effect)
+        .def("__repr__", [](const FieldEffect& f) {
+            std::ostringstream s;
+            s << "<pmusim.FieldEffect " << f.name << " 0x" << std::hex << f.old_value << " -> 0x" << f.new_value
+              << (f.effect.empty() ? "" : ": " + f.effect) << ">";
+            return s.str();
+        });
 
     py::class_<Diagnostic>(m, "Diagnostic")
         .def_property_readonly("severity", [](const Diagnostic& d) { return std::string(to_string(d.severity)); })
@@ -191,7 +204,13 @@ PYBIND11_MODULE(pmusim, m) {
         .def_readonly("irq_cycle", &AdvanceResult::irq_cycle)
         .def_readonly("fiq_rose", &AdvanceResult::fiq_rose)
         .def_readonly("fiq_cycle", &AdvanceResult::fiq_cycle)
-        .def_readonly("overflows", &AdvanceResult::overflows);
+        .def_readonly("overflows", &AdvanceResult::overflows)
+        .def("__repr__", [](const AdvanceResult& r) {
+            std::string s = "<pmusim.AdvanceResult overflows=" + std::to_string(r.overflows);
+            if (r.irq_rose) s += " irq_rose at cycle " + std::to_string(r.irq_cycle);
+            if (r.fiq_rose) s += " fiq_rose at cycle " + std::to_string(r.fiq_cycle);
+            return s + ">";
+        });
 
     py::class_<Register>(m, "Register")
         .def_readonly("name", &Register::name)
@@ -233,19 +252,19 @@ PYBIND11_MODULE(pmusim, m) {
         }, py::return_value_policy::reference_internal)
         .def("register", [](PyPmu& p, const std::string& name) -> const Register& { return p.reg(name); },
              py::return_value_policy::reference_internal, py::arg("name"))
-        .def("read", [](PyPmu& p, const std::string& name, unsigned privilege, bool secure) {
+        .def("read", [](PyPmu& p, const std::string& name, std::optional<unsigned> privilege, bool secure) {
             return p.pmu().read(p.reg(name), p.context(privilege, secure));
-        }, py::arg("name"), py::arg("privilege") = 1, py::arg("secure") = false)
-        .def("write", [](PyPmu& p, const std::string& name, uint64_t value, unsigned privilege, bool secure) {
+        }, py::arg("name"), py::arg("privilege") = py::none(), py::arg("secure") = false)
+        .def("write", [](PyPmu& p, const std::string& name, uint64_t value, std::optional<unsigned> privilege, bool secure) {
             return p.pmu().write(p.reg(name), value, p.context(privilege, secure));
-        }, py::arg("name"), py::arg("value"), py::arg("privilege") = 1, py::arg("secure") = false)
-        .def("read_encoding", [](PyPmu& p, const std::string& space, uint32_t key, unsigned privilege, bool secure) {
+        }, py::arg("name"), py::arg("value"), py::arg("privilege") = py::none(), py::arg("secure") = false)
+        .def("read_encoding", [](PyPmu& p, const std::string& space, uint32_t key, std::optional<unsigned> privilege, bool secure) {
             return p.pmu().read(p.reg(space_of(space), key), p.context(privilege, secure));
-        }, py::arg("space"), py::arg("key"), py::arg("privilege") = 1, py::arg("secure") = false)
-        .def("write_encoding", [](PyPmu& p, const std::string& space, uint32_t key, uint64_t value, unsigned privilege,
+        }, py::arg("space"), py::arg("key"), py::arg("privilege") = py::none(), py::arg("secure") = false)
+        .def("write_encoding", [](PyPmu& p, const std::string& space, uint32_t key, uint64_t value, std::optional<unsigned> privilege,
                                   bool secure) {
             return p.pmu().write(p.reg(space_of(space), key), value, p.context(privilege, secure));
-        }, py::arg("space"), py::arg("key"), py::arg("value"), py::arg("privilege") = 1, py::arg("secure") = false)
+        }, py::arg("space"), py::arg("key"), py::arg("value"), py::arg("privilege") = py::none(), py::arg("secure") = false)
         .def("read_offset", [](PyPmu& p, uint64_t offset, bool debugger) {
             return p.offset_access(offset, false, 0, debugger);
         }, py::arg("offset"), py::arg("debugger") = true)
@@ -295,7 +314,11 @@ PYBIND11_MODULE(pmusim, m) {
         .def_readonly("output", &ScriptResult::output)
         .def_readonly("errors", &ScriptResult::errors)
         .def_readonly("expectations", &ScriptResult::expectations)
-        .def_readonly("failures", &ScriptResult::failures);
+        .def_readonly("failures", &ScriptResult::failures)
+        .def("__repr__", [](const ScriptResult& r) {
+            return "<pmusim.ScriptResult status=" + std::to_string(r.status) + ", " + std::to_string(r.expectations) +
+                   " expectations, " + std::to_string(r.failures) + " failed>";
+        });
     m.def("run_script", [](const std::string& path, const std::string& platform, const PlatformOptions& options, bool quiet) {
         return run_script(&path, nullptr, platform, options, quiet);
     }, py::arg("path"), py::arg("platform") = "", py::arg("options") = PlatformOptions{}, py::arg("quiet") = false);
@@ -316,7 +339,14 @@ PYBIND11_MODULE(pmusim, m) {
         })
         .def_readonly("readbacks_checked", &replay::Result::readbacks_checked)
         .def_readonly("readbacks_matched", &replay::Result::readbacks_matched)
-        .def_readonly("notes", &replay::Result::notes);
+        .def_readonly("clock_readbacks", &replay::Result::clock_readbacks)
+        .def_readonly("clock_matched", &replay::Result::clock_matched)
+        .def_readonly("notes", &replay::Result::notes)
+        .def("__repr__", [](const replay::Result& r) {
+            return "<pmusim.ReplayResult " + r.format + ": " + std::to_string(r.instructions) + " instructions, " +
+                   std::to_string(r.cycles) + " cycles, read-backs " + std::to_string(r.readbacks_matched) + "/" +
+                   std::to_string(r.readbacks_checked) + " matched>";
+        });
     m.def("replay", [](const std::string& platform, const std::string& trace, const std::string& format,
                        const std::string& timing, const std::vector<std::string>& events, const PlatformOptions& options) {
         replay::Options o;

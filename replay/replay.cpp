@@ -11,6 +11,7 @@
 #include "platforms/timing_follows.hpp"
 #include "replay/block_runner.hpp"
 #include "replay/core.hpp"
+#include "replay/producer.hpp"
 #include "replay/registers.hpp"
 #include "replay/run_replayer.hpp"
 #include "replay/session.hpp"
@@ -36,7 +37,11 @@ public:
         core_.reader = reader.get();
         r.format = std::string(reader->format());
         if (o_.timing == Timing::trace && !reader->has_time())
-            throw std::invalid_argument(fmt::format("--timing trace: {} traces carry no timestamps", r.format));
+            throw std::invalid_argument(fmt::format("{}: --timing trace: this {} trace carries no timestamps (use --timing model or cpi1)",
+                                                    o_.trace, r.format));
+        session_.producer = producer_of(*reader);  // what its read-backs depend on (replay/producer.hpp)
+        r.producer = session_.producer.name;
+        r.producer_timing = session_.producer.clock;
         // A trace from reset starts from the reset values of the registers the timing follows (VeeR EL2: mrac).
         if (core_.tm && reader->starts_at_reset()) timing_follows(p_).reset(*core_.tm);
 

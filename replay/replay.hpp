@@ -53,8 +53,13 @@ struct Options {
     std::string format = "auto";
     Timing timing = Timing::model;
     Output output = Output::table;
+    std::string separator = ",";      // --output csv / -x SEP: between the fields of a CSV line
     std::vector<std::string> events;  // --events: program counters on the user's behalf
     uint64_t interval = 0;            // --interval N: a point of the time series every N instructions
+    bool interval_cycles = false;     // --interval-unit cycles: instead, at the first instruction boundary at or
+                                      // past every multiple of N cycles
+    bool cumulative = false;          // --interval-cumulative: the series' rows count from the start (else per
+                                      // interval, as perf stat -I prints them)
     std::vector<Region> roi;          // --roi: count only inside these regions (their union)
     trace::ReaderOptions reader;
     // Called every 2^18 records and once at the end (done): the caller shows progress (no printing here).
@@ -91,6 +96,9 @@ struct Readback {
     uint64_t traced = 0, predicted = 0;
     // A trap is a fact of the trace too: which side trapped where the other did not (its value is then 0).
     enum class Trap : uint8_t { none, traced, predicted } trap = Trap::none;
+    // What decides the traced value (docs/accuracy.md, "Read-backs"): the trace (an event count, the
+    // instructions), or the clock of the program that wrote it (the cycle counter).
+    enum class Basis : uint8_t { trace, clock } basis = Basis::trace;
 };
 
 // An event asked for with --events: as the user wrote it, and its number.
@@ -119,6 +127,15 @@ struct Result {
     bool interrupted = false;  // stopped by Options::stop before the end of the trace
     std::vector<std::pair<std::string, uint64_t>> counters;
     uint64_t readbacks_checked = 0, readbacks_matched = 0;
+    // Of those, the read-backs of the cycle counter: they depend on the producer's clock, which only
+    // producer_timing reproduces (Readback::Basis::clock).
+    uint64_t clock_readbacks = 0, clock_matched = 0;
+    // Read-backs of counters the producer does not implement (Spike reads VeeR's mhpmcounters as 0): not compared.
+    uint64_t uncounted_readbacks = 0;
+    // What wrote the trace, as far as its format tells ("QEMU", "Spike", "the VeeR EL2 RTL", "a Tarmac producer",
+    // or "the trace's producer"), and the timing that reproduces its clock.
+    std::string producer;
+    Timing producer_timing = Timing::cpi1;
     std::vector<Readback> mismatches;  // every one, in trace order
     std::vector<Readback> readbacks;   // every read-back checked, in trace order (Options::keep_readbacks)
     std::vector<std::string> notes;

@@ -15,6 +15,7 @@ Session::Session(const Options& opts, const Platform& platform) : o(opts), p(pla
     }
     if (!o.events.empty()) select_events();
     next_sample = o.sample_period ? o.sample_period : ~uint64_t{0};
+    next_interval = o.interval;
     if (o.on_interval)
         for (const auto& e : p.event_names())
             if (p.implements(*pmu, e.number)) series_events_.push_back(e.number);
@@ -97,14 +98,39 @@ void Session::interval_point() {
 
 // At the width of the destination register (A64 Xt and RV64 x: 64 bits; A32/T32 Rt and RV32 x: 32), so bits the
 // trace shows above the register's width are never masked away (an MRS of a 32-bit register zero-extends into Xt:
-// Arm ARM C5.2).
+// Arm ARM C5.2). A read of a counter the producer does not implement is not compared; one of the cycle counter is
+// counted apart (replay/producer.hpp).
 void Session::readback(const TraceRecord& rec, uint64_t traced, uint64_t predicted, const std::string& reg) {
     const bool wide = rec.isa == IsaState::a64 || rec.isa == IsaState::rv64;
     const uint64_t expect = wide ? predicted : (predicted & 0xFFFFFFFFu);
+    const ReadbackKind kind = classify_readback(*pmu, producer, reg);
+    if (kind == ReadbackKind::uncounted) {
+        ++r.uncounted_readbacks;
+        return;
+    }
+    Readback rb{rec.line, reg, traced, expect};
+    rb.basis = kind == ReadbackKind::clock ? Readback::Basis::clock : Readback::Basis::trace;
     ++r.readbacks_checked;
-    if (o.keep_readbacks) r.readbacks.push_back({rec.line, reg, traced, expect});
-    if (traced == expect) ++r.readbacks_matched;
-    else r.mismatches.push_back({rec.line, reg, traced, expect});
+    r.clock_readbacks += kind == ReadbackKind::clock;
+    if (o.keep_readbacks) r.readbacks.push_back(rb);
+    if (traced == expect) {
+        ++r.readbacks_matched;
+        r.clock_matched += kind == ReadbackKind::clock;
+    } else {
+        r.mismatches.push_back(rb);
+    }
+}
+
+// What the read-backs' figures mean (docs/accuracy.md, "Read-backs").
+void Session::readback_notes() {
+    if (r.clock_readbacks && o.timing != producer.clock)
+        r.notes.push_back(fmt::format("the cycle counter runs on the clock of {}, which --timing {} reproduces: "
+                                      "its read-backs are shown, not checked, under --timing {}",
+                                      producer.name, timing_name(producer.clock), timing_name(o.timing)));
+    if (r.uncounted_readbacks)
+        r.notes.push_back(fmt::format("{} read-back{} of mhpmcounters not compared: {} does not count VeeR EL2's "
+                                      "events (its mhpmcounter3-31 read 0)",
+                                      r.uncounted_readbacks, r.uncounted_readbacks == 1 ? "" : "s", producer.name));
 }
 
 Result Session::finish(const trace::TraceReader& reader, const timing::TimingModel* tm, uint64_t slept, bool mem_seen, bool irq_seen) {
@@ -113,9 +139,7 @@ Result Session::finish(const trace::TraceReader& reader, const timing::TimingMod
     if (o.on_interval && (!last_point_ || last_point_->first != r.instructions || last_point_->second != total_cycles))
         interval_point();
     r.skipped_note(&reader);
-    if (!r.mismatches.empty() && o.timing == Timing::model)
-        r.notes.push_back("read-backs differ where the traced machine's timing differs from the model's: QEMU and "
-                          "Spike count one cycle per instruction, which --timing cpi1 reproduces");
+    readback_notes();
     if (!reader.end_note().empty()) r.notes.push_back(reader.end_note());
     collect(reader, tm, slept, mem_seen, irq_seen);
     return r;

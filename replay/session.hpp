@@ -11,6 +11,7 @@
 
 #include "model/core/zeroed_table.hpp"
 #include "replay/block.hpp"
+#include "replay/producer.hpp"
 #include "replay/replay.hpp"
 #include "replay/retire_histogram.hpp"
 #include "replay/roi.hpp"
@@ -31,6 +32,8 @@ public:
     uint64_t pending = 0;   // instructions in the batch
     uint64_t total_cycles = 0;
     uint64_t next_sample = 0;  // the next sample point (cycles); all ones without sampling
+    uint64_t next_interval = 0;  // --interval-unit cycles: the next point's cycle
+    Producer producer;           // what wrote the trace (its read-backs' meaning)
     RoiTracker roi;
     // With `tap` set, every flushed batch is also added to `tapped` (a stretch being recorded: replay/stretches.hpp).
     bool tap = false;
@@ -60,6 +63,15 @@ public:
     }
     // A point of the time series, with the PMU up to date.
     void interval_point();
+    // Whether the time series takes a point after this instruction (Options::interval, interval_cycles).
+    bool interval_due() {
+        if (!o.interval || !o.on_interval) return false;
+        if (!o.interval_cycles) return r.instructions % o.interval == 0;
+        const uint64_t now = total_cycles + batch.cycles;
+        if (now < next_interval) return false;
+        next_interval = (now / o.interval + 1) * o.interval;
+        return true;
+    }
     // A read-back: the value the trace shows in the destination register against the predicted read.
     void readback(const TraceRecord& rec, uint64_t traced, uint64_t predicted, const std::string& reg);
     // The end of the trace: the last batch, the series' last point, the notes and the Result's counts. `slept`:
@@ -68,6 +80,7 @@ public:
 
 private:
     void select_events();
+    void readback_notes();
     void collect(const trace::TraceReader& reader, const timing::TimingModel* tm, uint64_t slept, bool mem_seen, bool irq_seen);
 
     std::unique_ptr<Pmu> owned_;

@@ -64,7 +64,7 @@ void RecordStepper::step(const TraceRecord& rec, const TraceRecord* next) {
     }
     for (unsigned i = 0; i < rec.n_regs; ++i)
         if (!rec.regs[i].before) c_.set_gpr(rec.regs[i], rv);
-    if (c_.o.interval && s_.r.instructions % c_.o.interval == 0 && d.retires && c_.o.on_interval) s_.interval_point();
+    if (d.retires && s_.interval_due()) s_.interval_point();
 }
 
 void RecordStepper::div_operands(const TraceRecord& rec) {

@@ -1,8 +1,23 @@
 # bash completion for pmusim (installed to share/bash-completion/completions/pmusim; docs/cli.md).
+# The commands and each command's options come from the command itself (`pmusim --help`, `pmusim CMD --help`,
+# which print the option definitions the parser uses), so the completion never falls behind them; the man page
+# is made from the same help texts (testbench/CMakeLists.txt). Event names complete as the docs spell them
+# (INST_RETIRED), with perf's generic names (cycles, branch-misses, ...).
+_pmusim_commands() {
+    "$1" --help 2>/dev/null | awk '/^commands:/ {on = 1; next} on && /^  [a-z]/ {print $1}' | sort -u
+}
+
+# Every long and short option of a command, as its --help lists them.
+_pmusim_options() {
+    "$1" "$2" --help 2>/dev/null | grep -oE '^  (-[a-zA-Z] \[ )?--[a-z0-9-]+|^  -[a-zA-Z] \[ --[a-z0-9-]+' |
+        grep -oE -- '--?[a-zA-Z0-9-]+' | sort -u
+}
+
 _pmusim() {
-    local cur prev cmd i
+    local cur prev cmd i prog
     cur=${COMP_WORDS[COMP_CWORD]}
     prev=${COMP_WORDS[COMP_CWORD-1]}
+    prog=${COMP_WORDS[0]}
     cmd=
     for ((i = 1; i < COMP_CWORD; i++)); do
         case ${COMP_WORDS[i]} in
@@ -11,41 +26,35 @@ _pmusim() {
         esac
     done
     if [[ -z $cmd ]]; then
-        COMPREPLY=($(compgen -W "platforms regs events script explain run convert vp --help --version --verbose --quiet" -- "$cur"))
+        COMPREPLY=($(compgen -W "$(_pmusim_commands "$prog") --help --version --verbose --quiet" -- "$cur"))
         return
     fi
     case $prev in
         -p|--platform)
-            COMPREPLY=($(compgen -W "$(pmusim platforms 2>/dev/null | awk 'NR > 1 {print $1}')" -- "$cur"))
+            COMPREPLY=($(compgen -W "$("$prog" platforms 2>/dev/null | awk 'NR > 1 {print $1}')" -- "$cur"))
             return ;;
         --timing) COMPREPLY=($(compgen -W "model trace cpi1" -- "$cur")); return ;;
         --output) COMPREPLY=($(compgen -W "table csv json" -- "$cur")); return ;;
+        --interval-unit|--plot-x) COMPREPLY=($(compgen -W "instructions cycles" -- "$cur")); return ;;
+        --engine) COMPREPLY=($(compgen -W "block reference" -- "$cur")); return ;;
         -f|--format) COMPREPLY=($(compgen -W "auto tarmac qemu-execlog qemu-log veer spike native native-text" -- "$cur")); return ;;
-        -e|--events)
+        -e|--events|--plot-events)
             local platform=
             for ((i = 1; i < COMP_CWORD; i++)); do
                 [[ ${COMP_WORDS[i]} == -p || ${COMP_WORDS[i]} == --platform ]] && platform=${COMP_WORDS[i+1]}
             done
-            local names="cycles instructions branches branch-misses cache-references cache-misses"
-            [[ -n $platform ]] && names+=" $(pmusim events --platform "$platform" 2>/dev/null | awk 'NR > 1 {print tolower($2)}')"
+            local names=
+            # pmusim events: the generic names (indented, under their heading) and every event's NAME column.
+            [[ -n $platform ]] && names=$("$prog" events --platform "$platform" 2>/dev/null |
+                awk '/^  [a-z]/ {print $1} $1 ~ /^0x/ {print $2}')
             COMPREPLY=($(compgen -W "$names" -- "${cur##*,}"))
             [[ $cur == *,* ]] && COMPREPLY=("${COMPREPLY[@]/#/${cur%,*},}")
             return ;;
-        -t|--trace|--elf|--manifest|--out|--vcd|--setup)
+        -t|--trace|--elf|--manifest|--out|-o|--vcd|--plot|--setup|--platform-file)
             COMPREPLY=($(compgen -f -- "$cur")); return ;;
     esac
     if [[ $cur == -* ]]; then
-        local opts
-        case $cmd in
-            run) opts="--platform --trace --format --timing --output --events --roi --elf --check --interval --skip-bad-lines --all --vcd --manifest --shard --out --option --help" ;;
-            script) opts="--platform --option --quiet --vcd --help" ;;
-            regs|events) opts="--platform --option --json --help" ;;
-            explain) opts="--platform --el --option --set --help" ;;
-            convert) opts="--format --text --binary --all --help" ;;
-            vp) opts="--platform --option --setup --instructions --cpi --quantum --period --vcd --help" ;;
-            platforms) opts="--json --help" ;;
-        esac
-        COMPREPLY=($(compgen -W "$opts" -- "$cur"))
+        COMPREPLY=($(compgen -W "$(_pmusim_options "$prog" "$cmd")" -- "$cur"))
         return
     fi
     COMPREPLY=($(compgen -f -- "$cur"))

@@ -18,7 +18,7 @@ packages=(
   librsvg2-bin
   help2man binutils-aarch64-linux-gnu
   verilator
-  python3-dev pybind11-dev python3-pybind11 python3-pytest
+  python3-dev pybind11-dev python3-pybind11 python3-pytest python3-venv python3-setuptools
   hyperfine
 )
 # The benchmarks' tools, not needed by the tests: QEMU user mode and cross compilers to make natural traces,

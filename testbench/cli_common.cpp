@@ -11,6 +11,7 @@
 #include "isa/a64_sysreg.hpp"
 #include "isa/number.hpp"
 #include "platforms/platform_json.hpp"
+#include "testbench/waveform.hpp"
 #include "traces/message.hpp"
 
 namespace pmusim::cli {
@@ -21,7 +22,10 @@ bool parse(const std::vector<std::string>& args, po::options_description& desc, 
     try {
         po::command_line_parser parser(args);
         parser.options(desc);
-        if (pos) parser.positional(*pos);
+        // A command without operands still parses against an empty list of them: an operand it does not take is
+        // an error ("too many positional options"), never ignored.
+        const po::positional_options_description none;
+        parser.positional(pos ? *pos : none);
         po::store(parser.run(), p.vm);
         if (p.vm.count("help")) {
             out << usage << "\n\n" << desc << "\n";
@@ -53,6 +57,17 @@ void add_platform_options(po::options_description& desc, std::string& name, std:
     desc.add_options()("platform,p", po::value<std::string>(&name), "platform name (see `pmusim platforms`)")(
         "platform-file", po::value<std::string>(&file),
         "platform description in JSON (`pmusim platforms --dump NAME` writes one); instead of --platform");
+}
+
+void add_vcd_period_option(po::options_description& desc, uint64_t& period) {
+    desc.add_options()("vcd-period", po::value<uint64_t>(&period)->default_value(wave::default_sample_period),
+                       "cycles between counter samples in the VCD: a running counter changes at least this often");
+}
+
+bool check_vcd_period(uint64_t period, std::ostream& err) {
+    if (period != 0) return true;
+    err << "pmusim: --vcd-period must be at least 1 cycle\n";
+    return false;
 }
 
 bool resolve_platform(std::string& name, const std::string& file, bool required, std::ostream& err) {

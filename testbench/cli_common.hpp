@@ -47,6 +47,11 @@ std::unique_ptr<Pmu> make_pmu(const Platform& p, const PlatformOptions& opts, st
 void set_command_line(char** argv);
 char** command_line();
 
+// --vcd-period CYCLES, bound to `period` (default wave::default_sample_period), for the commands that write a VCD.
+void add_vcd_period_option(po::options_description& desc, uint64_t& period);
+// False with a message when the period is 0.
+bool check_vcd_period(uint64_t period, std::ostream& err);
+
 // "a,b,c" -> {"a", "b", "c"}; empty -> {}.
 std::vector<std::string> split_list(const std::string& s);
 

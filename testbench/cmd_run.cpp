@@ -16,6 +16,7 @@
 
 #include "testbench/cli_common.hpp"
 #include "traces/output_file.hpp"
+#include "replay/producer.hpp"
 #include "replay/replay.hpp"
 #include "testbench/plot.hpp"
 #include "testbench/report.hpp"
@@ -64,20 +65,34 @@ replay::Region parse_roi(const std::string& text, const std::vector<trace::ElfSy
     return g;
 }
 
+// -o was short for --option before it was perf's -o FILE (docs/cli.md): whether a -o value is KEY=VALUE with KEY
+// an option of the platform (of any platform when it is not known yet, as for --manifest).
+bool is_platform_option(const Platform* p, const std::string& v) {
+    const size_t eq = v.find('=');
+    if (eq == std::string::npos) return false;
+    const std::string key = v.substr(0, eq);
+    auto has = [&](const Platform& q) {
+        return std::any_of(q.options.begin(), q.options.end(), [&](const OptionInfo& i) { return i.key == key; });
+    };
+    return p ? has(*p) : std::any_of(all_platforms().begin(), all_platforms().end(), has);
+}
+
 // The variables `pmusim run`'s options are bound to.
 struct RunArgs {
     replay::Options o;
     std::vector<std::string> kvs, events;
     std::string timing = "model", output = "table", engine = "block", plot_file, plot_x = "instructions", plot_events;
+    std::string interval_unit = "instructions", separator, out_file;
+    std::vector<std::string> outs;  // -o/--out as given: the report file, or platform options (below)
     Count interval;
-    uint64_t vcd_period = 1000;
+    uint64_t vcd_period = wave::default_sample_period;
     std::string platform_file;
 };
 
 void describe(po::options_description& desc, RunArgs& a) {
     replay::Options& o = a.o;
     add_platform_options(desc, o.platform, a.platform_file);
-    desc.add_options()("option,o", po::value<std::vector<std::string>>(&a.kvs), "platform option KEY=VALUE (repeatable)")(
+    desc.add_options()("option", po::value<std::vector<std::string>>(&a.kvs), "platform option KEY=VALUE (repeatable)")(
         "trace,t", po::value<std::string>(&o.trace), "trace file (plain, .gz or .xz), or - for standard input; also the first operand")(
         "format,f", po::value<std::string>(&o.format)->default_value("auto"),
         "auto (from the first lines), or: tarmac (time, registers, memory; Fast Models, gem5, Arm RTL); veer (VeeR EL2 "
@@ -88,6 +103,8 @@ void describe(po::options_description& desc, RunArgs& a) {
         "timing", po::value<std::string>(&a.timing)->default_value("model"),
         "model (cycles from the timing model), trace (from the trace's timestamps) or cpi1 (one cycle per instruction)")(
         "output", po::value<std::string>(&a.output)->default_value("table"), "table, csv or json")(
+        "field-separator,x", po::value<std::string>(&a.separator),
+        "perf stat's CSV with this separator: value, unit, event, run time (cycles), percentage (--output csv is -x ,)")(
         "events,e", po::value<std::vector<std::string>>(&a.events),
         "events to count, comma-separated (repeatable): names, rNN (raw hex), 0xNN, or cycles, instructions, branches, "
         "branch-misses, cache-references, cache-misses; the first N program the counters; the report shows these only")(
@@ -96,22 +113,29 @@ void describe(po::options_description& desc, RunArgs& a) {
         "START up to the next of END; or SYMBOL, a function's extent")(
         "elf", po::value<std::string>(), "the traced program's ELF file: symbols for --roi")(
         "check", "exit 1 after the report when a counter read-back differs from the prediction")(
-        "interval", po::value<Count>(&a.interval)->default_value(Count{0}),
-        "a time series: the counts every N instructions (a table, CSV rows, or an 'intervals' array in JSON)")(
+        "interval,I", po::value<Count>(&a.interval)->default_value(Count{0}),
+        "a time series: what every N instructions (or --interval-unit cycles) added, as perf stat -I prints it (a "
+        "table, CSV rows, or an 'intervals' array of counts from the start in JSON); with --events, those events")(
+        "interval-unit", po::value<std::string>(&a.interval_unit)->default_value("instructions"),
+        "the unit of --interval N: instructions, or cycles (a point at the first instruction boundary at or past "
+        "every N cycles)")(
+        "interval-cumulative", "the time series' rows count from the start of the trace instead of per interval")(
         "architectural", "only the events retirement decides; with --timing cpi1 or trace the timing model does not run")(
         "engine", po::value<std::string>(&a.engine)->default_value("block"),
         "block (decoded basic blocks, the fast engine) or reference (one record at a time); the results are identical")(
         "skip-bad-lines", "count malformed lines as warnings instead of stopping")(
         "all", "VeeR exec.log: replay past the end-of-test mailbox store")(
         "vcd", po::value<std::string>(), "replay under SystemC and write a VCD waveform of the PMU to this file")(
-        "vcd-period", po::value<uint64_t>(&a.vcd_period)->default_value(1000), "cycles between counter samples in the VCD")(
         "plot", po::value<std::string>(&a.plot_file), "draw the counters over the run into this SVG file")(
         "plot-x", po::value<std::string>(&a.plot_x)->default_value("instructions"), "the plot's x axis: instructions or cycles")(
         "plot-events", po::value<std::string>(&a.plot_events), "comma-separated events to plot besides the counters")(
         "manifest", po::value<std::string>(),
         "replay every trace this file lists (one a line: TRACE [run options]) and write one JSON object a line")(
         "shard", po::value<std::string>(), "with --manifest: only the K-th of N shares of its traces (K/N, 1 <= K <= N)")(
-        "out", po::value<std::string>(), "with --manifest: write the JSON lines to this file (complete, or not at all)");
+        "out,o", po::value<std::vector<std::string>>(&a.outs),
+        "write the report to this file (as perf stat -o; complete, or not at all), never over the trace; with "
+        "--manifest, the JSON lines. A -o KEY=VALUE whose KEY is a platform option is still --option KEY=VALUE");
+    add_vcd_period_option(desc, a.vcd_period);
 }
 
 // Checks the parsed options and fills a.o; returns 0, or usage_error with a message. Throws for a bad --roi/--elf.
@@ -126,8 +150,43 @@ int setup(RunArgs& a, const po::variables_map& vm, std::ostream& err) {
         err << "pmusim: the option '--trace' (or the trace as an operand) is required but missing\n";
         return usage_error;
     }
+    // -o was short for --option before it was perf's -o FILE: a KEY=VALUE naming one of the platform's options
+    // is still read as one (docs/cli.md).
+    const Platform* named = find_platform(o.platform);
+    for (const auto& v : a.outs) {
+        if (named && is_platform_option(named, v)) {
+            a.kvs.push_back(v);
+        } else if (!a.out_file.empty()) {
+            err << fmt::format("pmusim: -o/--out: one report file, got '{}' and '{}'\n", a.out_file, v);
+            return usage_error;
+        } else {
+            a.out_file = v;
+        }
+    }
     if (!parse_options(a.kvs, o.platform_options, err)) return usage_error;
+    if (vm.count("field-separator")) {
+        if (a.separator.empty()) {
+            err << "pmusim: -x expects a separator, got an empty one\n";
+            return usage_error;
+        }
+        if (vm["output"].defaulted() || a.output == "csv") a.output = "csv";
+        else {
+            err << fmt::format("pmusim: -x prints CSV: give it without --output {}\n", a.output);
+            return usage_error;
+        }
+        o.separator = a.separator;
+    }
+    if (!a.out_file.empty() && a.out_file != "-" && same_file(a.out_file, o.trace)) {
+        err << fmt::format("pmusim: -o {}: that is the trace; writing the report there would destroy it\n", a.out_file);
+        return usage_error;
+    }
     o.interval = a.interval.value;
+    if (a.interval_unit != "instructions" && a.interval_unit != "cycles") {
+        err << fmt::format("pmusim: --interval-unit expects instructions or cycles, got '{}'\n", a.interval_unit);
+        return usage_error;
+    }
+    o.interval_cycles = a.interval_unit == "cycles";
+    o.cumulative = vm.count("interval-cumulative") > 0;
     if (a.timing != "model" && a.timing != "trace" && a.timing != "cpi1") {
         err << fmt::format("pmusim: --timing expects model, trace or cpi1, got '{}'\n", a.timing);
         return usage_error;
@@ -136,10 +195,7 @@ int setup(RunArgs& a, const po::variables_map& vm, std::ostream& err) {
         err << fmt::format("pmusim: --plot-x expects instructions or cycles, got '{}'\n", a.plot_x);
         return usage_error;
     }
-    if (a.vcd_period == 0) {
-        err << "pmusim: --vcd-period must be at least 1 cycle\n";
-        return usage_error;
-    }
+    if (!check_vcd_period(a.vcd_period, err)) return usage_error;
     o.timing = a.timing == "trace" ? replay::Timing::trace : a.timing == "cpi1" ? replay::Timing::cpi1 : replay::Timing::model;
     if (a.output != "table" && a.output != "csv" && a.output != "json") {
         err << fmt::format("pmusim: --output expects table, csv or json, got '{}'\n", a.output);
@@ -258,7 +314,10 @@ int run_manifest(const std::vector<std::string>& args, po::positional_options_de
         err << fmt::format("pmusim: {}: cannot open the manifest\n", path);
         return usage_error;
     }
-    const std::string out_path = gvm.count("out") ? gvm["out"].as<std::string>() : "";
+    std::string out_path;  // the -o/--out value that is not a platform option
+    if (gvm.count("out"))
+        for (const auto& v : gvm["out"].as<std::vector<std::string>>())
+            if (!is_platform_option(nullptr, v)) out_path = v;
     if (!out_path.empty()) {  // --out must replace neither the manifest nor a trace it lists
         std::vector<std::string> inputs = {path};
         std::string line;
@@ -312,7 +371,7 @@ int run_manifest(const std::vector<std::string>& args, po::positional_options_de
             const Platform* pl = find_platform(a.o.platform);
             const replay::Result r = replay::run(a.o);
             j = replay::report_json(a.o, *pl, r);
-            if (vm.count("check") && r.readbacks_matched != r.readbacks_checked && status == 0) status = 1;
+            if (vm.count("check") && replay::check_fails(a.o, r) && status == 0) status = 1;
         } catch (const std::exception& e) {  // po::error, TraceError, invalid_argument: this trace's error
             std::string what = e.what();
             while (!what.empty() && what.back() == '\n') what.pop_back();
@@ -374,6 +433,7 @@ int cmd_run(const std::vector<std::string>& args, std::ostream& out, std::ostrea
         if (p.vm.count("elf")) inputs.push_back(p.vm["elf"].as<std::string>());
         if (!vcd.empty()) refuse_same_file(vcd, "--vcd", inputs);
         if (!a.plot_file.empty()) refuse_same_file(a.plot_file, "--plot", inputs);
+        refuse_same_file(a.out_file, "-o", inputs);
         SigintGuard guard;
         o.stop = &interrupted;
         o.on_progress = progress_printer(o.trace);
@@ -385,14 +445,20 @@ int cmd_run(const std::vector<std::string>& args, std::ostream& out, std::ostrea
         // Interrupted: the counts so far are reported, but no file is replaced by a part of a run.
         if (!a.plot_file.empty() && !r.interrupted)
             plot::write_file(a.plot_file, plot::svg(replay::figure(*pl, o.trace, series, a.plot_x == "cycles", plotted)));
-        out << report.str();
+        if (a.out_file.empty() || a.out_file == "-") {
+            out << report.str();
+        } else {  // -o FILE: complete, or not at all (traces/output_file.hpp)
+            OutputFile file(a.out_file);
+            file.write(report.str());
+            file.commit();
+        }
         if (r.interrupted) {
             for (const std::string& f : {vcd, a.plot_file})
                 if (!f.empty()) err << fmt::format("pmusim: interrupted: {} not written\n", f);
             return interrupted_status;
         }
         // --check: a read-back that differs fails the run, after the report (docs/cli.md).
-        return p.vm.count("check") && r.readbacks_matched != r.readbacks_checked ? 1 : 0;
+        return p.vm.count("check") && replay::check_fails(o, r) ? 1 : 0;
     } catch (const trace::TraceError& e) {
         err << "pmusim: error: " << e.what() << "\n";
         return 2;

@@ -17,16 +17,16 @@ int cmd_script(const std::vector<std::string>& args, bool quiet, std::ostream& o
     ScriptConfig cfg;
     cfg.quiet = quiet;
     std::vector<std::string> kvs;
-    uint64_t vcd_period = 1000;
+    uint64_t vcd_period = wave::default_sample_period;
     std::string vcd, plot_file;
     std::string platform_file;
     add_platform_options(desc, cfg.default_platform, platform_file);
     desc.add_options()("option,o", po::value<std::vector<std::string>>(&kvs), "platform option KEY=VALUE (repeatable)")(
         "quiet,q", "hide info-level diagnostics")("json", "print one JSON document: reads, diagnostics, failures, explanations")(
         "vcd", po::value<std::string>(&vcd), "run under SystemC and write a VCD waveform of the PMU to this file")(
-        "vcd-period", po::value<uint64_t>(&vcd_period)->default_value(1000), "cycles between counter samples in the VCD")(
         "plot", po::value<std::string>(&plot_file), "run under SystemC and draw the waveform's counters and lines into this SVG file")(
         "file", po::value<std::string>()->required(), "script file, or - for standard input");
+    add_vcd_period_option(desc, vcd_period);
     po::positional_options_description pos;
     pos.add("file", 1);
     Parsed p;
@@ -38,10 +38,7 @@ int cmd_script(const std::vector<std::string>& args, bool quiet, std::ostream& o
     cfg.json = p.vm.count("json") > 0;
     if (!parse_options(kvs, cfg.options, err)) return usage_error;
     if (!resolve_platform(cfg.default_platform, platform_file, false, err)) return usage_error;
-    if (vcd_period == 0) {
-        err << "pmusim: --vcd-period must be at least 1 cycle\n";
-        return usage_error;
-    }
+    if (!check_vcd_period(vcd_period, err)) return usage_error;
     if ((!vcd.empty() || !plot_file.empty()) && cfg.json) {
         err << "pmusim: script takes --json or --vcd/--plot, not both\n";
         return usage_error;
@@ -76,8 +73,8 @@ int cmd_vp(const std::vector<std::string>& args, bool quiet, std::ostream& out, 
         "quantum", po::value<Positive>(&quantum)->default_value(Positive{1000}), "temporal-decoupling quantum, ns (0.001 to 1e9)")(
         "period", po::value<Positive>(&period)->default_value(Positive{1}), "clock period, ns (0.001 to 1e9: SystemC resolves 1 ps)")(
         "vcd", po::value<std::string>(&o.vcd), "write a VCD waveform of the PMU to this file")(
-        "vcd-period", po::value<uint64_t>(&o.vcd_period)->default_value(1000), "cycles between counter samples in the VCD")(
         "plot", po::value<std::string>(&o.plot), "draw the waveform's counters and lines into this SVG file");
+    add_vcd_period_option(desc, o.vcd_period);
     Parsed p;
     int status = 0;
     if (!parse(args, desc, nullptr, p, out, err, "usage: pmusim vp --platform P [--setup FILE] [--instructions N]", status))
@@ -104,10 +101,7 @@ int cmd_vp(const std::vector<std::string>& args, bool quiet, std::ostream& out, 
     o.cpi = cpi.value;
     o.quantum_ns = quantum.value;
     o.period_ns = period.value;
-    if (o.vcd_period == 0) {
-        err << "pmusim: --vcd-period must be at least 1 cycle\n";
-        return usage_error;
-    }
+    if (!check_vcd_period(o.vcd_period, err)) return usage_error;
     if (!resolve_platform(o.platform, platform_file, true, err)) return usage_error;
     try {  // no output may replace the setup script (docs/cli.md "Output files")
         refuse_same_file(o.vcd, "--vcd", {o.setup});

@@ -10,13 +10,12 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "replay/producer.hpp"
 #include "testbench/cli_common.hpp"
 
 namespace pmusim::replay {
 
 namespace {
-
-const char* timing_name(Timing t) { return t == Timing::trace ? "trace" : t == Timing::cpi1 ? "cpi1" : "model"; }
 
 std::string event_name(const Platform& p, uint32_t n) {
     for (const auto& e : p.event_names())
@@ -30,20 +29,65 @@ bool modelled(const Result& r, uint32_t e) {
     return std::any_of(r.event_totals.begin(), r.event_totals.end(), [e](const auto& t) { return t.first == e; });
 }
 
-std::vector<std::string> series_header(const Platform& p, const Result& r, const IntervalPoint& pt) {
-    std::vector<std::string> h{"instructions", "cycles"};
+// With --events, the series shows those events (perf stat -I -e), not the counters and every event.
+std::vector<std::string> series_header(const Options& o, const Platform& p, const Result& r, const IntervalPoint& pt) {
+    std::vector<std::string> h;
+    if (!o.cumulative) h.push_back(o.interval_cycles ? "at_cycles" : "at_instructions");
+    h.insert(h.end(), {"instructions", "cycles"});
+    if (!r.selected.empty()) {
+        for (const auto& s : r.selected)
+            if (modelled(r, s.number)) h.push_back(s.text);
+        return h;
+    }
     for (const auto& c : pt.counters) h.push_back(c.first);
     for (const auto& e : pt.events)
         if (modelled(r, e.first)) h.push_back(event_name(p, e.first));
     return h;
 }
 
-std::vector<uint64_t> series_row(const Result& r, const IntervalPoint& pt) {
+// A point's values in the header's order: counts from the start of the trace.
+std::vector<uint64_t> series_values(const Result& r, const IntervalPoint& pt) {
     std::vector<uint64_t> v{pt.instructions, pt.cycles};
+    auto event = [&](uint32_t n) {
+        for (const auto& [m, c] : pt.events)
+            if (m == n) return c;
+        return uint64_t{0};
+    };
+    if (!r.selected.empty()) {
+        for (const auto& s : r.selected)
+            if (modelled(r, s.number)) v.push_back(event(s.number));
+        return v;
+    }
     for (const auto& c : pt.counters) v.push_back(c.second);
     for (const auto& e : pt.events)
         if (modelled(r, e.first)) v.push_back(e.second);
     return v;
+}
+
+// A row: cumulative, or (perf stat -I) where the interval ends and what each count added over it since `prev`
+// (a counter the program wrote may go down: the difference is signed).
+std::vector<std::string> series_row(const Options& o, const Result& r, const IntervalPoint& pt, const IntervalPoint* prev) {
+    const auto now = series_values(r, pt);
+    std::vector<std::string> row;
+    if (o.cumulative) {
+        for (uint64_t v : now) row.push_back(std::to_string(v));
+        return row;
+    }
+    row.push_back(std::to_string(o.interval_cycles ? pt.cycles : pt.instructions));
+    const auto before = prev ? series_values(r, *prev) : std::vector<uint64_t>(now.size(), 0);
+    for (size_t i = 0; i < now.size(); ++i) row.push_back(std::to_string(static_cast<int64_t>(now[i] - before[i])));
+    return row;
+}
+
+// Every row of the series, in order.
+std::vector<std::vector<std::string>> series_rows(const Options& o, const Result& r, const Series& s) {
+    std::vector<std::vector<std::string>> rows;
+    const IntervalPoint* prev = nullptr;
+    for (const auto& pt : s.points()) {
+        rows.push_back(series_row(o, r, pt, prev));
+        prev = &pt;
+    }
+    return rows;
 }
 
 // A count with its digits grouped in threes, as perf stat prints it in an English locale: 1,234,567.
@@ -65,6 +109,25 @@ std::string region_text(const RegionCount& c) {
                        c.entered, c.entered == 1 ? "" : "s", c.open_at_end ? ", still open at the end of the trace" : "");
 }
 
+// The read-backs by what decides them, and what --check makes of them (replay/producer.hpp).
+void readback_lines(const Options& o, const Result& r, std::ostream& out) {
+    if (!r.readbacks_checked && !r.uncounted_readbacks) return;
+    const uint64_t by_trace = r.readbacks_checked - r.clock_readbacks;
+    if (by_trace)
+        out << fmt::format("   {} decided by the trace (event counts, instructions): {} matched\n", by_trace,
+                           r.readbacks_matched - r.clock_matched);
+    if (r.clock_readbacks) {
+        const bool compared = o.timing == r.producer_timing;
+        out << fmt::format("   {} of the cycle counter, on the clock of {}: {} matched; {}\n", r.clock_readbacks, r.producer,
+                           r.clock_matched,
+                           compared ? fmt::format("checked: --timing {} reproduces that clock", timing_name(o.timing))
+                                    : fmt::format("shown, not checked: --timing {} does not reproduce that clock (--timing {} does)",
+                                                  timing_name(o.timing), timing_name(r.producer_timing)));
+    }
+    if (r.uncounted_readbacks)
+        out << fmt::format("   {} of event counters {} does not count: not compared\n", r.uncounted_readbacks, r.producer);
+}
+
 }  // namespace
 
 void Series::add(const IntervalPoint& p) {
@@ -77,7 +140,8 @@ void Series::add(const IntervalPoint& p) {
     if (cap_ && last_taken_ && points_.size() >= cap_) {
         IntervalPoint latest = points_.back();
         size_t kept = 0;  // point i was call i * stride: the even ones stay
-        for (size_t i = 0; i < points_.size(); i += 2) points_[kept++] = std::move(points_[i]);
+        for (size_t i = 0; i < points_.size(); i += 2, ++kept)
+            if (kept != i) points_[kept] = std::move(points_[i]);  // point 0 stays where it is: no move onto itself
         points_.resize(kept);
         stride_ *= 2;
         last_taken_ = n % stride_ == 0;
@@ -123,14 +187,14 @@ plot::Figure figure(const Platform& p, const std::string& trace, const Series& s
         f.subtitle += "; at 0 throughout:";
         for (const auto& n : idle) f.subtitle += " " + n;
     }
-    if (p.family != "veer-el2") {  // VeeR EL2 has no overflow interrupt
-        plot::Panel irq;
-        irq.name = "interrupt request";
-        irq.x = x;
-        irq.style = plot::Style::level;
-        for (const auto& pt : pts) irq.y.push_back(pt.irq ? 1 : 0);
-        f.panels.push_back(std::move(irq));
-    }
+    // Every plot has the request line, so that plots of two cores read alike; VeeR EL2's stays low, and its
+    // name says why (VeeR EL2 PRM: the mhpm counters raise no overflow interrupt; model/pmu/veer_pmu.hpp).
+    plot::Panel irq;
+    irq.name = p.family == "veer-el2" ? "interrupt request (VeeR EL2 has no counter-overflow interrupt)" : "interrupt request";
+    irq.x = x;
+    irq.style = plot::Style::level;
+    for (const auto& pt : pts) irq.y.push_back(pt.irq ? 1 : 0);
+    f.panels.push_back(std::move(irq));
     return f;
 }
 
@@ -173,9 +237,23 @@ nlohmann::json report_json(const Options& o, const Platform& p, const Result& r)
         nlohmann::json e = {{"line", m.line}, {"register", m.reg}, {"traced", m.traced}, {"predicted", m.predicted}};
         // "trap": the side that trapped (the trace, or the model) where the other read a value
         if (m.trap != Readback::Trap::none) e["trap"] = m.trap == Readback::Trap::traced ? "traced" : "predicted";
+        e["basis"] = m.basis == Readback::Basis::clock ? "clock" : "trace";
         mm.push_back(e);
     }
-    j["readbacks"] = {{"checked", r.readbacks_checked}, {"matched", r.readbacks_matched}, {"mismatches", mm}};
+    // Split by what decides the value (replay/producer.hpp): "trace" always checked, "clock" (the cycle counter)
+    // checked only under the timing that reproduces the producer's clock.
+    j["readbacks"] = {{"checked", r.readbacks_checked},
+                      {"matched", r.readbacks_matched},
+                      {"mismatches", mm},
+                      {"trace", {{"checked", r.readbacks_checked - r.clock_readbacks},
+                                 {"matched", r.readbacks_matched - r.clock_matched}}},
+                      {"clock", {{"checked", r.clock_readbacks},
+                                 {"matched", r.clock_matched},
+                                 {"producer", r.producer},
+                                 {"reproduced_by", timing_name(r.producer_timing)},
+                                 {"compared", o.timing == r.producer_timing}}},
+                      {"not_counted_by_producer", r.uncounted_readbacks},
+                      {"check_passes", !check_fails(o, r)}};
     j["notes"] = r.notes;
     if (r.interrupted) j["interrupted"] = true;
     return j;
@@ -202,12 +280,11 @@ void print(const Options& o, const Platform& p, const Result& r, std::ostream& o
         return;
     }
     if (o.output == Output::csv && has_series) {
-        const auto header = series_header(p, r, series->points().front());
-        for (size_t i = 0; i < header.size(); ++i) out << (i ? "," : "") << header[i];
+        const auto header = series_header(o, p, r, series->points().front());
+        for (size_t i = 0; i < header.size(); ++i) out << (i ? o.separator : "") << header[i];
         out << '\n';
-        for (const auto& pt : series->points()) {
-            const auto row = series_row(r, pt);
-            for (size_t i = 0; i < row.size(); ++i) out << (i ? "," : "") << row[i];
+        for (const auto& row : series_rows(o, r, *series)) {
+            for (size_t i = 0; i < row.size(); ++i) out << (i ? o.separator : "") << row[i];
             out << '\n';
         }
         return;
@@ -241,12 +318,20 @@ void print(const Options& o, const Platform& p, const Result& r, std::ostream& o
     if (o.output == Output::csv) {
         if (r.interrupted) out << fmt::format("# interrupted: the counts of the first {} records\n", r.records);
         for (const auto& c : r.regions) out << "# " << region_text(c) << '\n';
-        // perf stat -x, (tools/perf/Documentation/perf-stat.txt, "CSV FORMAT"): value, unit, event; then
-        // pmusim's column, the event's number. No unit: every value is a count.
-        if (r.selected.empty()) out << r.instructions << ",,instructions,\n" << r.cycles << ",,cycles,\n";
-        for (const auto& l : lines)
-            out << (l.modelled ? std::to_string(l.count) : "<not supported>") << ",," << l.shown << ',' << fmt::format("{:#x}", l.number) << '\n';
-        for (const auto& [name, v] : r.counters) out << v << ",," << name << ",\n";
+        // perf stat -x SEP (tools/perf/Documentation/perf-stat.txt, "CSV FORMAT"): the value, its unit (none:
+        // every value is a count), the event, the counter's run time and the percentage of the measurement it
+        // ran. A modelled count ran over the whole replay: its run time is the run's cycles, 100.00 per cent; an
+        // event not modelled did not run (0, 0.00), as perf shows an event the machine does not support.
+        const std::string& x = o.separator;
+        auto line = [&](const std::string& value, const std::string& event, bool ran) {
+            out << value << x << x << event << x << (ran ? r.cycles : 0) << x << (ran ? "100.00" : "0.00") << '\n';
+        };
+        if (r.selected.empty()) {
+            line(std::to_string(r.instructions), "instructions", true);
+            line(std::to_string(r.cycles), "cycles", true);
+        }
+        for (const auto& l : lines) line(l.modelled ? std::to_string(l.count) : "<not supported>", l.shown, l.modelled);
+        for (const auto& [name, v] : r.counters) line(std::to_string(v), name, true);
         return;
     }
     out << fmt::format("\n Performance counter stats for '{}' ({}, {} records) on {}:\n\n", o.trace, r.format, grouped(r.records), p.name);
@@ -264,26 +349,33 @@ void print(const Options& o, const Platform& p, const Result& r, std::ostream& o
     out << "\n counters as the traced program programmed them:\n";
     for (const auto& [name, v] : r.counters) out << fmt::format("{:>20}      {}\n", grouped(v), name);
     out << fmt::format("\n read-backs: {} checked, {} matched\n", r.readbacks_checked, r.readbacks_matched);
+    readback_lines(o, r, out);
     // The first few; the JSON output lists them all.
     constexpr size_t shown = 8;
     for (size_t i = 0; i < r.mismatches.size() && i < shown; ++i) {
         const auto& m = r.mismatches[i];
         const std::string traced = m.trap == Readback::Trap::traced ? "a trap" : fmt::format("{:#x}", m.traced);
         const std::string predicted = m.trap == Readback::Trap::predicted ? "a trap" : fmt::format("{:#x}", m.predicted);
-        out << fmt::format("   line {}: {} traced {}, predicted {}\n", m.line, m.reg, traced, predicted);
+        out << fmt::format("   line {}: {} traced {}, predicted {}{}\n", m.line, m.reg, traced, predicted,
+                           checked_readback(o, r, m) ? "" : " (the producer's clock: not checked)");
     }
     if (r.mismatches.size() > shown)
         out << fmt::format("   ... and {} more mismatches (--output json lists them all)\n", r.mismatches.size() - shown);
+    if (r.readbacks_checked)
+        out << (check_fails(o, r) ? "   --check fails: a read-back this timing claims to reproduce differs\n"
+                                  : "   --check passes: every read-back this timing claims to reproduce matched\n");
     for (const auto& n : r.notes) out << " note: " << n << "\n";
     if (has_series) {
-        out << "\n time series (counts from the start of the trace):\n";
-        const auto header = series_header(p, r, series->points().front());
+        const char* unit = o.interval_cycles ? "cycles" : "instructions";
+        out << (o.cumulative ? "\n time series (counts from the start of the trace):\n"
+                             : fmt::format("\n time series: what each interval of {} {} added (as perf stat -I; "
+                                           "--interval-cumulative: counts from the start):\n", o.interval, unit));
+        const auto header = series_header(o, p, r, series->points().front());
         std::vector<size_t> width;
         for (const auto& h : header) width.push_back(std::max<size_t>(h.size(), 12));
         for (size_t i = 0; i < header.size(); ++i) out << fmt::format(" {:>{}}", header[i], width[i]);
         out << '\n';
-        for (const auto& pt : series->points()) {
-            const auto row = series_row(r, pt);
+        for (const auto& row : series_rows(o, r, *series)) {
             for (size_t i = 0; i < row.size(); ++i) out << fmt::format(" {:>{}}", row[i], width[i]);
             out << '\n';
         }

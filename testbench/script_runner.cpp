@@ -84,7 +84,7 @@ int ScriptRunner::run_file(const std::string& path) {
         log({{"error", why}});
         return finish(script_malformed);
     }
-    return run_text(text, path == "-" ? "<stdin>" : path);
+    return run_text(text, script_name(path));
 }
 
 namespace {

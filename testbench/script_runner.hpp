@@ -35,6 +35,8 @@ inline constexpr uint64_t max_script_steps = 10'000'000;   // statements execute
 
 // Reads a whole script: a file (not a folder), or standard input for "-". False with the reason on failure.
 bool read_script_file(const std::string& path, std::string& text, std::string& why);
+// The script's name in messages: its path, or "<stdin>" for "-" (docs/script.md).
+inline std::string script_name(const std::string& path) { return path == "-" ? "<stdin>" : path; }
 
 class ScriptRunner {
 public:

@@ -53,12 +53,17 @@ std::string exec_host() {
     return "cannot start the SystemC host " + std::string(host_name) + " (" + why + ")";
 }
 
-}  // namespace
-
-int run_vp(const VpOptions&, std::ostream&, std::ostream& err) {
-    err << "pmusim: error: " << exec_host() << "\n";
+// The host is started before anything is written: a prefix written first would go out (standard error is
+// unbuffered) ahead of whatever the host prints, and a successful run would leave it behind.
+int host_failed(std::ostream& err) {
+    const std::string why = exec_host();  // returns only when the host cannot be started
+    err << "pmusim: error: " << why << "\n";
     return 2;
 }
+
+}  // namespace
+
+int run_vp(const VpOptions&, std::ostream&, std::ostream& err) { return host_failed(err); }
 
 replay::Result run_replay_systemc(replay::Options, const std::string&, uint64_t, std::ostream&) {
     throw std::runtime_error(exec_host());
@@ -66,8 +71,7 @@ replay::Result run_replay_systemc(replay::Options, const std::string&, uint64_t,
 
 int run_script_systemc(const ScriptConfig&, const std::string&, const std::string&, uint64_t, const std::string&,
                        std::ostream&, std::ostream& err) {
-    err << "pmusim: error: " << exec_host() << "\n";
-    return 2;
+    return host_failed(err);
 }
 
 }  // namespace pmusim::vp

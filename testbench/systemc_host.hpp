@@ -13,6 +13,7 @@
 #include "platforms/platform.hpp"
 #include "replay/replay.hpp"
 #include "testbench/script_runner.hpp"
+#include "testbench/waveform.hpp"
 
 namespace pmusim::vp {
 
@@ -25,7 +26,7 @@ struct VpOptions {
     double quantum_ns = 1000;
     double period_ns = 1;
     std::string vcd;          // file name, or empty
-    uint64_t vcd_period = 1000;  // cycles between counter samples in the waveform
+    uint64_t vcd_period = wave::default_sample_period;  // cycles between counter samples in the waveform
     std::string plot;            // an SVG plot of the waveform, or empty
     bool quiet = false;
 };

@@ -286,11 +286,11 @@ int run_vp(const VpOptions& o, std::ostream& out, std::ostream& err) {
     out << fmt::format("interrupts: {}\n", intc.log().size());
     for (const auto& e : intc.log())
         out << fmt::format("  {:>14}  {}  {}\n", e.at.to_string(), e.line, e.requesting ? "asserted" : "released");
+    // The registers the core implements, one line a state word (wave::state_words: no AArch32 view of an
+    // AArch64 register, no counter n >= N).
     out << "registers:\n";
-    for (const auto& r : pmu->pmu().bank().all()) {
-        if (r->state && r->readable && r->implemented())
-            out << fmt::format("  {:<16} {:#0{}x}\n", r->name, r->read(), r->width / 4 + 2);
-    }
+    for (const wave::StateWord& w : wave::state_words(pmu->pmu()))
+        if (w.first->readable) out << fmt::format("  {:<16} {:#0{}x}\n", w.first->name, w.value(), w.width / 4 + 2);
     return 0;
 }
 
@@ -335,7 +335,7 @@ int run_script_systemc(const ScriptConfig& cfg, const std::string& path, const s
         err << fmt::format("{}: error: {}\n", path, why);
         return script_malformed;
     }
-    const std::string file = path == "-" ? "<stdin>" : path;  // the script's name in messages
+    const std::string file = script_name(path);  // the script's name in messages
     std::string name = cfg.default_platform;
     PlatformOptions opts = cfg.options;
     PlatformOptions script_opts = cfg.options;
@@ -373,13 +373,13 @@ int run_script_systemc(const ScriptConfig& cfg, const std::string& path, const s
     runner.set_advance_hook(timed_advance(*pmu, rec.get()));
     int status = 0;
     ThreadHost host("script");
-    host.body = [&] { status = runner.run_text(text, path); };
+    host.body = [&] { status = runner.run_text(text, file); };
     rec->start();
     // A malformed script or a failed simulation leaves no file: the recorder removes only its temporary file.
     if (!start_simulation(err) || status == script_malformed) return script_malformed;
     try {
         rec->finish(cycle_at(sc_core::sc_time_stamp(), pmu->config().clock_period));
-        if (!plot_file.empty()) plot::write_file(plot_file, plot::svg(rec->figure(fmt::format("{} on {}", path, p->name))));
+        if (!plot_file.empty()) plot::write_file(plot_file, plot::svg(rec->figure(fmt::format("{} on {}", file, p->name))));
     } catch (const std::runtime_error& e) {
         err << fmt::format("pmusim: {}\n", e.what());
         return script_malformed;

@@ -111,30 +111,29 @@ Recorder::Recorder(const std::string& path, uint64_t sample_period, uint64_t per
 
 Recorder::~Recorder() = default;
 
+std::vector<StateWord> state_words(const Pmu& pmu) {
+    std::vector<StateWord> words;
+    for (const auto& reg : pmu.bank().all()) {
+        if (!reg->state || !reg->implemented()) continue;
+        auto it = std::find_if(words.begin(), words.end(), [&](const StateWord& w) { return w.first->state == reg->state; });
+        const unsigned bits = std::min(64u, reg->state_shift + reg->width);
+        if (it == words.end()) words.push_back({reg.get(), bits});
+        else it->width = std::max(it->width, bits);
+    }
+    return words;
+}
+
 void Recorder::add(Pmu& pmu, const std::string& scope) {
     auto t = std::make_unique<Traced>();
     t->pmu = &pmu;
-    std::set<std::string> counters;
-    for (const auto& c : pmu.counter_values()) counters.insert(c.first);
-    // One signal per distinct state word of the implemented registers (RV32 halves share theirs), named after
-    // the first register that views it and as wide as the widest view.
-    std::vector<std::pair<const Register*, unsigned>> words;
-    std::vector<bool> is_counter;
-    for (const auto& reg : pmu.bank().all()) {
-        if (!reg->state || !reg->implemented()) continue;
-        auto it = std::find_if(words.begin(), words.end(), [&](const auto& w) { return w.first->state == reg->state; });
-        const unsigned bits = std::min(64u, reg->state_shift + reg->width);
-        if (it == words.end()) {
-            words.emplace_back(reg.get(), bits);
-            is_counter.push_back(counters.count(reg->name) > 0);
-        } else {
-            it->second = std::max(it->second, bits);
-            if (counters.count(reg->name)) is_counter[it - words.begin()] = true;
-        }
+    // A word is a counter (sampled) when any register that views it is one of the PMU's counters.
+    std::set<const uint64_t*> counters;
+    for (const auto& c : pmu.counter_values())
+        if (const Register* r = pmu.bank().find(c.first)) counters.insert(r->state);
+    for (const StateWord& w : state_words(pmu)) {
+        const bool counter = counters.count(w.first->state) > 0;
+        t->words.push_back({w.first->state, mask_of(w.width), w.width, counter, signal(scope, w.first->name, w.width, counter)});
     }
-    for (size_t i = 0; i < words.size(); ++i)
-        t->words.push_back({words[i].first->state, mask_of(words[i].second), words[i].second, is_counter[i],
-                            signal(scope, words[i].first->name, words[i].second, is_counter[i])});
     t->state_signal = signal(scope, "core_state", 3, true);
     t->irq_signal = signal(scope, "irq_request", 1, true);
     if (pmu.has_fiq()) t->fiq_signal = signal(scope, "fiq_request", 1, true);

@@ -28,6 +28,22 @@
 
 namespace pmusim::wave {
 
+// Cycles between counter samples when --vcd-period is not given: a few hundred, so that a counter that runs shows
+// a value change at least this often (a waveform shows it move as it moves) while the file's size stays set by
+// the run's length over the period.
+constexpr uint64_t default_sample_period = 200;
+
+// One state word of a PMU's implemented registers, as a waveform and the `vp` register dump show it: under the
+// name of the first register that views it (the AArch64 name before its AArch32 views), as wide as its widest
+// view (an RV32 counter's two halves are one 64-bit word). Registers whose every field is RAZ/WI (a counter
+// n >= N and its type register) are not among them.
+struct StateWord {
+    const Register* first;
+    unsigned width;
+    uint64_t value() const { return *first->state & (width >= 64 ? ~uint64_t{0} : (uint64_t{1} << width) - 1); }
+};
+std::vector<StateWord> state_words(const Pmu& pmu);
+
 // A VCD file written whole or not at all (traces/output_file.hpp): renamed over the target by finish(); destroyed
 // unfinished, it removes only its own temporary file. Every write is checked (OutputError naming the file).
 class VcdWriter {

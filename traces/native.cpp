@@ -355,7 +355,11 @@ protected:
 
 class RecordReader final : public NativeReader {
 public:
-    using NativeReader::NativeReader;
+    RecordReader(std::unique_ptr<ByteSource> src, uint32_t flags, const ReaderOptions& o) : NativeReader(std::move(src), flags, o) {
+        // A file written before the header had flags (all 0) does not say whether its records carry time: its
+        // first record does (its flags byte, at offset 27: bit 1 has time).
+        if (flags_ == 0 && buf_.fill(record_bytes) && !(buf_.at()[27] & 2)) flags_ |= 4;
+    }
 
     bool next(TraceRecord& r) override {
         // The header, then its parts (which it counts).

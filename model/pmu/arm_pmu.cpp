@@ -273,7 +273,10 @@ void ArmPmu::build_aarch64() {
         Register& c = reg(fmt::format("PMEVCNTR{}_EL0", n), r_evcntr, &evcnt_[n].value, std::move(cf),
                           a64_key(3, 3, 14, 0x8 | (n >> 3), n & 7),
                           fmt::format("event counter {}{}", n, impl ? "" : ": " + unimpl), cslots, p5 ? 64 : 32, idx);
-        Register& t = reg(fmt::format("PMEVTYPER{}_EL0", n), r_evtyper, &evtyper_[n], evtyper_fields(false),
+        // The type register of a counter n >= N follows the counter's choice: RAZ/WI where it is accessible.
+        std::vector<Field> tf = impl ? evtyper_fields(false)
+                                     : std::vector<Field>{make_field("RAZ/WI", 31, 0, FieldKind::raz_wi, 0, "type of counter " + unimpl)};
+        Register& t = reg(fmt::format("PMEVTYPER{}_EL0", n), r_evtyper, &evtyper_[n], std::move(tf),
                           a64_key(3, 3, 14, 0xC | (n >> 3), n & 7),
                           fmt::format("event type and filter of counter {}{}", n, impl ? "" : ": " + unimpl), tslots,
                           32, idx);

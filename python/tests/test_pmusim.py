@@ -126,3 +126,32 @@ def test_replay():
     assert r.counters["PMEVCNTR2_EL0"] == 500
     with pytest.raises(ValueError):
         pmusim.replay("cortex-a53", "/nonexistent.pmt")
+
+
+def test_version():
+    # The project's version (CMakeLists.txt: project(pmusim VERSION 0.1.0)), as `pmusim --version` prints it.
+    assert pmusim.__version__ == "0.1.0"
+
+
+def test_default_privilege_is_the_most_privileged():
+    # Without a privilege an access is made from EL1 on ARM and machine mode on RISC-V, where software programs
+    # the PMU. VeeR EL2 implements machine and (optionally) user mode only: EL1's number, 1, is not a mode of it.
+    veer = pmusim.Pmu("veer-el2")
+    veer.write("mhpmevent3", 1)  # event 1: cycles active (VeeR EL2 PRM Table 7-1)
+    veer.advance(20)
+    assert veer.read("mhpmcounter3").value_read == 20
+    a53 = pmusim.Pmu("cortex-a53")
+    assert not a53.write("PMUSERENR_EL0", 1).trapped  # EL1 may write it (Arm ARM D13: EL0 may not)
+
+
+def test_readable_reprs():
+    r = pmusim.replay("cortex-a53", str(SOURCE / "traces/samples/pmu_loop.a64.pmt"), timing="cpi1")
+    # One cycle per instruction under cpi1: 3023 of each; both read-backs match (the cycle counter too, as QEMU
+    # counted one cycle an instruction).
+    assert repr(r) == "<pmusim.ReplayResult native: 3023 instructions, 3023 cycles, read-backs 2/2 matched>"
+    s = pmusim.run_script_text("platform cortex-a53\nexpect PMCCNTR_EL0 == 1\n")
+    assert repr(s) == "<pmusim.ScriptResult status=1, 1 expectations, 1 failed>"
+    pmu = pmusim.Pmu("cortex-a53")
+    pmu.write("PMCNTENSET_EL0", 0x80000000)
+    pmu.write("PMCR_EL0", 1)
+    assert repr(pmu.advance(10)) == "<pmusim.AdvanceResult overflows=0>"

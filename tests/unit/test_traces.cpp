@@ -126,9 +126,18 @@ TEST(Replay, SpikeProgramCountsFromItsSource) {
     EXPECT_EQ(event_count(r, 5) + event_count(r, 6), 10000u);
     // The program reads mhpmcounter3, mcycle and minstret; Spike's mcycle and minstret are the model's with one
     // cycle per instruction (Spike counts cycles as instructions). Spike hardwires mhpmevent3 to 0 and reads 0
-    // from mhpmcounter3, where VeeR EL2 counts the I-cache hits (event 2) the program asked for.
-    EXPECT_EQ(r.readbacks_checked, 3u);
+    // from mhpmcounter3, where VeeR EL2 counts the I-cache hits (event 2) the program asked for: that read-back is
+    // not compared, and a note says why (issue 41). mcycle runs on Spike's clock, which cpi1 reproduces.
+    EXPECT_EQ(r.readbacks_checked, 2u);
     EXPECT_EQ(r.readbacks_matched, 2u);
+    EXPECT_EQ(r.uncounted_readbacks, 1u);
+    EXPECT_EQ(r.clock_readbacks, 1u);
+    EXPECT_EQ(r.clock_matched, 1u);
+    EXPECT_EQ(r.producer, "Spike");
+    EXPECT_EQ(r.producer_timing, replay::Timing::cpi1);
+    EXPECT_TRUE(std::any_of(r.notes.begin(), r.notes.end(), [](const std::string& n) {
+        return n.find("Spike does not count VeeR EL2's events") != std::string::npos;
+    }));
 }
 
 TEST(Replay, VeerHelloWorldWithTraceTiming) {

@@ -16,6 +16,7 @@
 
 #include "replay/replay.hpp"
 #include "testbench/plot.hpp"
+#include "testbench/report.hpp"
 #include "testbench/waveform.hpp"
 
 namespace pmusim {
@@ -323,6 +324,26 @@ TEST(Waveform, RunVcdCycleCounterIsExactAtItsSamples) {
     std::remove(path.c_str());
 }
 
+TEST(Waveform, RunVcdDefaultPeriodShowsTheCounterMove) {
+    // Without --vcd-period the counters are sampled every 200 cycles (docs/waveforms.md): under --timing cpi1 the
+    // cycle counter of the bundled sample runs from its enable to the end (3023 cycles), so from there on the
+    // file has a change of it at least every 200 cycles.
+    const std::string path = tmp_path("default-period.vcd");
+    ASSERT_EQ(pmusim("run -p cortex-a53 --timing cpi1 --vcd " + path + " -t " + PMUSIM_SOURCE_DIR + "/traces/samples/pmu_loop.a64.pmt"), 0);
+    const Vcd v = read_vcd(path);
+    ASSERT_TRUE(v.ok);
+    const uint64_t enable = v.first("pmu.PMCR_EL0", [](uint64_t x) { return x & 1; });
+    ASSERT_LT(enable, v.end);
+    uint64_t last = enable;
+    for (const auto& c : v.signals.at("pmu.PMCCNTR_EL0")) {
+        if (c.time <= enable) continue;
+        EXPECT_LE(c.time - last, 200u) << "no change of PMCCNTR_EL0 between " << last << " and " << c.time;
+        last = c.time;
+    }
+    EXPECT_EQ(last, v.end);
+    std::remove(path.c_str());
+}
+
 TEST(Waveform, VpOverflowLoop) {
     // testbench/samples/overflow-loop.pmus: the cycle counter 3000 cycles short of 2^32, counter 0 counting
     // INST_RETIRED; 4000 instructions at 2 cycles each. The overflow, its flag and the request at cycle 3000; the
@@ -346,6 +367,82 @@ TEST(Waveform, VpOverflowLoop) {
     EXPECT_NE(slurp(svg).find("irq_request"), std::string::npos);
     std::remove(path.c_str());
     std::remove(svg.c_str());
+}
+
+// Runs the pmusim command with `input` as its standard input (or none); returns its exit status, and its
+// standard output and standard error apart.
+int pmusim_streams(const std::string& args, std::string& out, std::string& err, const std::string& input = "/dev/null") {
+    const std::string o = tmp_path("out.txt"), e = tmp_path("err.txt");
+    const int rc = std::system((std::string(PMUSIM_BINARY) + " " + args + " < " + input + " > " + o + " 2> " + e).c_str());
+    out = slurp(o);
+    err = slurp(e);
+    std::remove(o.c_str());
+    std::remove(e.c_str());
+    return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
+}
+
+// How often `needle` occurs in `text`.
+size_t occurrences(const std::string& text, const std::string& needle) {
+    size_t n = 0;
+    for (size_t at = text.find(needle); at != std::string::npos; at = text.find(needle, at + 1)) ++n;
+    return n;
+}
+
+TEST(SystemcMessages, SuccessWritesNothingToStandardError) {
+    // The SystemC commands start pmusim-systemc in pmusim's place: nothing may be written before (issue 41).
+    const std::string vcd = tmp_path("quiet.vcd"), svg = tmp_path("quiet.svg");
+    std::string out, err;
+    EXPECT_EQ(pmusim_streams("vp -p cortex-a53 --instructions 1000", out, err), 0);
+    EXPECT_EQ(err, "");
+    EXPECT_NE(out.find("cortex-a53: 1000 instructions"), std::string::npos) << out;
+    // The script's own info line (the request it raises, line 9) is all standard error holds; with --quiet, nothing.
+    const std::string script = std::string(PMUSIM_SOURCE_DIR) + "/tests/e2e/vcd_overflow.pmus";
+    EXPECT_EQ(pmusim_streams("script --vcd " + vcd + " --plot " + svg + " " + script, out, err), 0);
+    EXPECT_EQ(err, script + ":9: info [irq] interrupt request asserted at cycle 256\n");
+    EXPECT_EQ(pmusim_streams("--quiet script --vcd " + vcd + " --plot " + svg + " " + script, out, err), 0);
+    EXPECT_EQ(err, "");
+    std::remove(vcd.c_str());
+    std::remove(svg.c_str());
+}
+
+TEST(SystemcMessages, OnePrefixTheRightSeverity) {
+    const std::string vcd = tmp_path("msg.vcd");
+    std::string out, err;
+    // A real error: one "pmusim:" prefix.
+    EXPECT_EQ(pmusim_streams("vp -p z80", out, err), 2);
+    EXPECT_EQ(occurrences(err, "pmusim:"), 1u) << err;
+    EXPECT_NE(err.find("unknown platform 'z80'"), std::string::npos) << err;
+    // A failed expectation is the script's finding, not an error of pmusim's: named by file and line.
+    EXPECT_EQ(pmusim_streams("script --vcd " + vcd + " " + PMUSIM_SOURCE_DIR + "/tests/e2e/failing.pmus", out, err), 1);
+    EXPECT_EQ((out + err).find("pmusim: error"), std::string::npos) << out << err;
+    EXPECT_NE((out + err).find("failing.pmus:5: FAIL: expected PMCR_EL0 == 0x41033001"), std::string::npos) << out << err;
+    // Info lines likewise (tests/e2e/swinc_irq.pmus line 10 raises the request).
+    EXPECT_EQ(pmusim_streams("script --vcd " + vcd + " " + PMUSIM_SOURCE_DIR + "/tests/e2e/swinc_irq.pmus", out, err), 0);
+    EXPECT_EQ(err.find("pmusim: error"), std::string::npos) << err;
+    EXPECT_NE(err.find("swinc_irq.pmus:10: info [irq]"), std::string::npos) << err;
+    // A script read from standard input is named <stdin> (docs/script.md).
+    EXPECT_EQ(pmusim_streams("script --vcd " + vcd + " -", out, err, std::string(PMUSIM_SOURCE_DIR) + "/tests/e2e/malformed.pmus"), 2);
+    EXPECT_EQ(err.rfind("<stdin>:4: error: unknown register 'PMCRR_EL0'", 0), 0u) << err;
+    std::remove(vcd.c_str());
+}
+
+TEST(Waveform, OnlyTheRegistersTheCoreImplements) {
+    // A Cortex-A53 has N = 6 event counters (Cortex-A53 TRM, PMCR_EL0.N): counters 6-30 and their type registers
+    // are not implemented, and an AArch32 register is a view of its AArch64 one's state, shown once.
+    const std::string vcd = tmp_path("regs.vcd");
+    std::string out, err;
+    ASSERT_EQ(pmusim_streams("vp -p cortex-a53 --instructions 100 --vcd " + vcd, out, err), 0) << err;
+    const std::string dump = out.substr(out.find("registers:\n"));
+    for (const char* shown : {"  PMCR_EL0 ", "  PMCCNTR_EL0 ", "  PMEVCNTR5_EL0 ", "  PMEVTYPER5_EL0 "})
+        EXPECT_NE(dump.find(shown), std::string::npos) << shown << " missing from\n" << dump;
+    for (const char* hidden : {"PMEVCNTR6_EL0", "PMEVTYPER6_EL0", "PMEVTYPER30_EL0", "  PMCR ", "  PMEVTYPER0 ", "  PMCCNTR "})
+        EXPECT_EQ(dump.find(hidden), std::string::npos) << hidden << " in\n" << dump;
+    const Vcd v = read_vcd(vcd);
+    ASSERT_TRUE(v.ok);
+    EXPECT_EQ(v.signals.count("pmu.PMEVTYPER5_EL0"), 1u);
+    EXPECT_EQ(v.signals.count("pmu.PMEVTYPER6_EL0"), 0u);
+    EXPECT_EQ(v.signals.count("pmu.PMEVCNTR6_EL0"), 0u);
+    std::remove(vcd.c_str());
 }
 
 TEST(Waveform, RunFailureKeepsTheExistingFile) {
@@ -387,17 +484,148 @@ TEST(Series, CsvHasAHeaderAndOneRowAPoint) {
     std::istringstream in(out);
     std::string header, line;
     std::getline(in, header);
-    EXPECT_EQ(header.rfind("instructions,cycles,PMCCNTR_EL0,PMEVCNTR0_EL0,", 0), 0u) << header;
+    EXPECT_EQ(header.rfind("at_instructions,instructions,cycles,PMCCNTR_EL0,PMEVCNTR0_EL0,", 0), 0u) << header;
     const auto columns = std::count(header.begin(), header.end(), ',');
     unsigned rows = 0;
     std::string last;
     while (std::getline(in, line)) {
         EXPECT_EQ(std::count(line.begin(), line.end(), ','), columns) << line;
+        if (rows < 6) {
+            EXPECT_EQ(line.rfind(std::to_string(500 * (rows + 1)) + ",500,500,", 0), 0u) << line;
+        }
         ++rows;
         last = line;
     }
-    EXPECT_EQ(rows, 7u);  // 500 .. 3000, and 3023
-    EXPECT_EQ(last.rfind("3023,3023,", 0), 0u) << last;
+    EXPECT_EQ(rows, 7u);  // 500 .. 3000, and 3023: each row what its interval added
+    EXPECT_EQ(last.rfind("3023,23,23,", 0), 0u) << last;
+}
+
+// pmu_loop.a64.S: 16 set-up instructions with 3 loads (two ldr =literal, ldr x2, =buf), then 500 iterations of 6
+// whose first, at instruction 17 + 6i, is a load, then 7 with one load (ldr x1, =exit_block) at instruction 3021.
+// Per 1000 instructions: 3 + 164 (i = 0..163), 167 (i = 164..330), 167 (i = 331..497), then 2 + 1 in the last 23.
+TEST(Series, IntervalRowsAreDeltasOfTheEventsAsked) {
+    const std::string run = std::string("run -p cortex-a53 --timing cpi1 --output csv -e LD_RETIRED -t ") + PMUSIM_SOURCE_DIR +
+                            "/traces/samples/pmu_loop.a64.pmt";
+    std::string out;
+    ASSERT_EQ(pmusim(run + " -I 1000", &out), 0) << out;
+    EXPECT_EQ(out, "at_instructions,instructions,cycles,LD_RETIRED\n1000,1000,1000,167\n2000,1000,1000,167\n"
+                   "3000,1000,1000,167\n3023,23,23,3\n");
+    // Under cpi1 a cycle is an instruction: the same rows in cycles.
+    ASSERT_EQ(pmusim(run + " --interval 1000 --interval-unit cycles", &out), 0) << out;
+    EXPECT_EQ(out, "at_cycles,instructions,cycles,LD_RETIRED\n1000,1000,1000,167\n2000,1000,1000,167\n"
+                   "3000,1000,1000,167\n3023,23,23,3\n");
+    ASSERT_EQ(pmusim(run + " -I 1000 --interval-cumulative", &out), 0) << out;
+    EXPECT_EQ(out, "instructions,cycles,LD_RETIRED\n1000,1000,167\n2000,2000,334\n3000,3000,501\n3023,3023,504\n");
+    EXPECT_EQ(pmusim(run + " -I 1000 --interval-unit seconds", &out), 2);
+}
+
+TEST(PerfHabits, CsvSeparatorAndOutputFile) {
+    const std::string sample = std::string(PMUSIM_SOURCE_DIR) + "/traces/samples/pmu_loop.a64.pmt";
+    std::string out;
+    // perf stat -x: value, unit (none), event, run time (the run's cycles: 3023 under cpi1), percentage.
+    ASSERT_EQ(pmusim("run -p cortex-a53 --timing cpi1 -x ';' -e r6 -t " + sample, &out), 0);
+    EXPECT_EQ(out.rfind("504;;r6;3023;100.00\n", 0), 0u) << out;
+    // -o FILE: the report goes there, nothing to standard output; never over the trace.
+    const std::string file = tmp_path("report.txt");
+    ASSERT_EQ(pmusim("run -p cortex-a53 --timing cpi1 -o " + file + " -t " + sample, &out), 0);
+    EXPECT_EQ(out, "");
+    EXPECT_NE(slurp(file).find("3,023      instructions"), std::string::npos) << slurp(file);
+    const std::string copy = tmp_path("trace.pmt");
+    std::ofstream(copy) << slurp(sample);
+    const std::string before = slurp(copy);
+    EXPECT_EQ(pmusim("run -p cortex-a53 -o " + copy + " -t " + copy, &out), 2);
+    EXPECT_NE(out.find("that is the trace"), std::string::npos) << out;
+    EXPECT_EQ(slurp(copy), before);
+    std::remove(file.c_str());
+    std::remove(copy.c_str());
+}
+
+TEST(PerfHabits, EventsPatternAndGenericNames) {
+    std::string out;
+    ASSERT_EQ(pmusim("events -p cortex-a53 inst_", &out), 0);
+    // Cortex-A53: INST_RETIRED 0x08 and INST_SPEC 0x1B match; CPU_CYCLES does not. perf's generic
+    // "instructions" stands for INST_RETIRED (drivers/perf/arm_pmuv3.c).
+    EXPECT_NE(out.find("0x8      INST_RETIRED"), std::string::npos) << out;
+    EXPECT_NE(out.find("0x1b     INST_SPEC"), std::string::npos) << out;
+    EXPECT_EQ(out.find("CPU_CYCLES"), std::string::npos) << out;
+    EXPECT_NE(out.find("  instructions           INST_RETIRED"), std::string::npos) << out;
+    ASSERT_EQ(pmusim("events -p cortex-a53", &out), 0);
+    for (const char* alias : {"cycles", "instructions", "branches", "branch-misses", "cache-references", "cache-misses"})
+        EXPECT_NE(out.find(std::string("\n  ") + alias + " "), std::string::npos) << alias;
+    // A glob, case-insensitive.
+    ASSERT_EQ(pmusim("events -p cortex-a53 'l1d_cache*'", &out), 0);
+    EXPECT_NE(out.find("L1D_CACHE_REFILL"), std::string::npos) << out;
+    EXPECT_EQ(out.find("L1I_CACHE"), std::string::npos) << out;
+    // An operand a command does not take is an error.
+    EXPECT_EQ(pmusim("events -p cortex-a53 a b", &out), 2);
+    EXPECT_EQ(pmusim("platforms extra", &out), 2);
+    EXPECT_EQ(pmusim("vp -p cortex-a53 extra", &out), 2);
+}
+
+TEST(Series, ThinningKeepsEveryPointWhole) {
+    // A plot's series (cap 1000) of a 100,000-instruction trace sampled every 16 instructions: 6250 calls, thinned
+    // by halving. Call n is the point at 16 (n + 1) instructions whose counters hold 16 (n + 1) and n + 1: every
+    // kept point must still carry both (the first one too: it used to be moved onto itself and emptied).
+    replay::Series s(1000);
+    for (uint64_t n = 0; n < 6250; ++n) {
+        replay::IntervalPoint p;
+        p.instructions = p.cycles = 16 * (n + 1);
+        p.counters = {{"PMCCNTR_EL0", 16 * (n + 1)}, {"PMEVCNTR0_EL0", n + 1}};
+        s.add(p);
+    }
+    const auto& pts = s.points();
+    ASSERT_LE(pts.size(), 1000u);
+    ASSERT_GE(pts.size(), 250u);
+    EXPECT_EQ(pts.front().instructions, 16u);
+    EXPECT_EQ(pts.back().instructions, 100000u);  // the totals are always kept
+    for (const auto& p : pts) {
+        ASSERT_EQ(p.counters.size(), 2u) << "at " << p.instructions;
+        EXPECT_EQ(p.counters[0].second, p.instructions);
+        EXPECT_EQ(p.counters[1].second, p.instructions / 16);
+    }
+    const plot::Figure f = replay::figure(*find_platform("cortex-a53"), "t", s, false, {});
+    ASSERT_EQ(f.panels.size(), 3u);  // the two counters and the interrupt request
+    EXPECT_EQ(f.panels[0].name, "PMCCNTR_EL0");
+    EXPECT_EQ(f.panels[1].name, "PMEVCNTR0_EL0");
+    EXPECT_EQ(f.panels[2].name, "interrupt request");
+}
+
+// A native-text trace of `n` RV32 `addi x0, x0, 0` (0x00000013) in machine mode, one after another.
+std::string rv32_nops(const std::string& name, unsigned n) {
+    const std::string path = tmp_path(name);
+    std::ofstream t(path);
+    t << "# pmusim trace 1\n";
+    for (unsigned i = 0; i < n; ++i) t << "pc=0x" << std::hex << 0x80000000u + 4 * i << std::dec << " enc=0x00000013 size=4 isa=rv32 priv=3\n";
+    return path;
+}
+
+TEST(Plot, LongVeerTraceHasItsCounterPanelsAndTheRequestLine) {
+    // 100,000 instructions on VeeR EL2 under --timing cpi1: mcycle and minstret count from reset (mcountinhibit
+    // resets to 0, veer §7) and reach 100,000; the plot has both panels, and the request line, low (VeeR EL2's
+    // counters raise no overflow interrupt, veer §1), named as such.
+    const std::string trace = rv32_nops("long.pmt.txt", 100000), svg = tmp_path("long.svg");
+    ASSERT_EQ(pmusim("run -p veer-el2 --timing cpi1 --plot " + svg + " -t " + trace), 0);
+    const std::string text = slurp(svg);
+    EXPECT_NE(text.find(">100000 instructions, 100000 cycles"), std::string::npos);
+    EXPECT_NE(text.find(">mcycle</text>"), std::string::npos);
+    EXPECT_NE(text.find(">minstret</text>"), std::string::npos);
+    EXPECT_NE(text.find(">interrupt request (VeeR EL2 has no counter-overflow interrupt)</text>"), std::string::npos);
+    std::remove(trace.c_str());
+    std::remove(svg.c_str());
+}
+
+TEST(Waveform, FirstStepsSampleShowsTheRequestHighForAWhile) {
+    // testbench/samples/first-steps.pmus: ticks of 1024 and 6400 cycles (instructions take none), then the cycle
+    // counter preloaded 1000 short of 2^32 (PMCR.LC = 0): it overflows at 1024 + 6400 + 1000 = 8424, where the
+    // request rises; the handler's write 100 cycles later (8524) lowers it.
+    const std::string path = tmp_path("first-steps.vcd");
+    ASSERT_EQ(pmusim("script --vcd " + path + " " + PMUSIM_SOURCE_DIR + "/testbench/samples/first-steps.pmus"), 0);
+    const Vcd v = read_vcd(path);
+    ASSERT_TRUE(v.ok);
+    EXPECT_EQ(v.first("pmu.irq_request", [](uint64_t x) { return x == 1; }), 8424u);
+    EXPECT_EQ(v.at("pmu.irq_request", 8523), 1u);
+    EXPECT_EQ(v.at("pmu.irq_request", 8524), 0u);
+    std::remove(path.c_str());
 }
 
 TEST(Plot, SvgRenders) {
