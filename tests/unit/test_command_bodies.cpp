@@ -7,6 +7,7 @@
 
 #include "testbench/command_bodies.hpp"
 #include "testbench/explain.hpp"
+#include "testbench/platform_args.hpp"
 
 namespace pmusim::cli {
 namespace {
