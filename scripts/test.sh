@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
 # The whole test suite: set-up, build (warnings are errors), every test through CTest; then the same suite built
-# with AddressSanitizer and UndefinedBehaviorSanitizer (clang), which also runs the fuzz harnesses briefly.
+# with AddressSanitizer and UndefinedBehaviorSanitizer (clang), which also runs the fuzz harnesses briefly. Between
+# them the web page is built and checked in headless chromium (scripts/test-web.sh).
 # PMUSIM_NO_SANITIZE=1 skips the second pass (a quicker local run); arguments go to both ctest runs.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 bash scripts/build.sh
 ctest --test-dir build --output-on-failure --parallel "$(nproc)" "$@"
+# The web page in a real browser (skipped, with a message, where emscripten or chromium is not installed).
+bash scripts/test-web.sh
 if [ "${PMUSIM_NO_SANITIZE:-0}" = 1 ]; then
   echo "test: the sanitizer pass is skipped (PMUSIM_NO_SANITIZE=1)"
   exit 0

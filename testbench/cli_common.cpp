@@ -6,11 +6,8 @@
 #include <ostream>
 
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
 
-#include "isa/a64_sysreg.hpp"
 #include "isa/number.hpp"
-#include "platforms/platform_json.hpp"
 #include "testbench/waveform.hpp"
 #include "traces/message.hpp"
 
@@ -41,18 +38,6 @@ bool parse(const std::vector<std::string>& args, po::options_description& desc, 
     return true;
 }
 
-bool parse_options(const std::vector<std::string>& kvs, PlatformOptions& opts, std::ostream& err) {
-    for (const auto& kv : kvs) {
-        const size_t eq = kv.find('=');
-        if (eq == std::string::npos || eq == 0) {
-            err << fmt::format("pmusim: --option expects KEY=VALUE, got '{}'\n", kv);
-            return false;
-        }
-        opts[kv.substr(0, eq)] = kv.substr(eq + 1);
-    }
-    return true;
-}
-
 void add_platform_options(po::options_description& desc, std::string& name, std::string& file) {
     desc.add_options()("platform,p", po::value<std::string>(&name), "platform name (see `pmusim platforms`)")(
         "platform-file", po::value<std::string>(&file),
@@ -69,77 +54,6 @@ bool check_vcd_period(uint64_t period, std::ostream& err) {
     err << "pmusim: --vcd-period must be at least 1 cycle\n";
     return false;
 }
-
-bool resolve_platform(std::string& name, const std::string& file, bool required, std::ostream& err) {
-    if (!file.empty()) {
-        if (!name.empty()) {
-            err << "pmusim: give --platform or --platform-file, not both\n";
-            return false;
-        }
-        try {
-            name = add_platform(load_platform_file(file)).name;
-        } catch (const PlatformFileError& e) {
-            err << "pmusim: " << e.what() << "\n";
-            return false;
-        }
-        return true;
-    }
-    if (required && name.empty()) {
-        err << "pmusim: the option '--platform' is required (or --platform-file FILE)\n";
-        return false;
-    }
-    return true;
-}
-
-const Platform* need_platform(const std::string& name, std::ostream& err) {
-    const Platform* p = find_platform(name);
-    if (!p) {
-        std::string known;
-        for (const auto& q : all_platforms()) known += (known.empty() ? "" : ", ") + q.name;
-        err << fmt::format("pmusim: unknown platform '{}' (expected one of: {})\n", name, known);
-    }
-    return p;
-}
-
-const Platform* platform_from_args(std::string& name, const std::string& file, const std::vector<std::string>& kvs,
-                                   PlatformOptions& opts, std::ostream& err) {
-    if (!parse_options(kvs, opts, err)) return nullptr;
-    if (!resolve_platform(name, file, true, err)) return nullptr;
-    return need_platform(name, err);
-}
-
-std::unique_ptr<Pmu> make_pmu(const Platform& p, const PlatformOptions& opts, std::ostream& err) {
-    try {
-        return p.make(opts);
-    } catch (const std::invalid_argument& e) {
-        err << fmt::format("pmusim: platform {}: {}\n", p.name, e.what());
-        return nullptr;
-    }
-}
-
-std::string encoding_text(const Register& r) {
-    std::string s;
-    for (const auto& [space, key] : r.encodings) {
-        if (!s.empty()) s += "; ";
-        if (space == EncodingSpace::a64_sysreg) s += isa::a64::generic_name(key);
-        else if (space == EncodingSpace::cp15)
-            s += fmt::format("p15, {}, c{}, c{}, {}", key >> 11, (key >> 7) & 15u, (key >> 3) & 15u, key & 7u);
-        else s += fmt::format("CSR {:#05x}", key);
-    }
-    return s.empty() ? "-" : s;
-}
-
-std::string offsets_text(const Register& r) {
-    std::string s;
-    for (const auto& [off, shift] : r.offsets) s += fmt::format("{}{:#05x}", s.empty() ? "" : ",", off);
-    return s.empty() ? "-" : s;
-}
-
-std::string bits_text(const Field& f) {
-    return f.width == 1 ? fmt::format("[{}]", f.lsb) : fmt::format("[{}:{}]", f.msb(), f.lsb);
-}
-
-std::string hexw(uint64_t v, unsigned width) { return fmt::format("{:#0{}x}", v, width / 4 + 2); }
 
 void validate(boost::any& v, const std::vector<std::string>& values, Count*, int) {
     const std::string& s = po::validators::get_single_string(values);
@@ -180,21 +94,6 @@ void out_of_memory() {
 void keep_memory_reserve() {
     emergency_reserve = static_cast<char*>(std::malloc(emergency_reserve_bytes));
     std::set_new_handler(out_of_memory);
-}
-
-std::string json_text(const nlohmann::json& j) {
-    return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
-}
-
-std::vector<std::string> split_list(const std::string& s) {
-    std::vector<std::string> v;
-    for (size_t start = 0; !s.empty() && start <= s.size();) {
-        const size_t comma = s.find(',', start);
-        v.push_back(s.substr(start, comma - start));
-        if (comma == std::string::npos) break;
-        start = comma + 1;
-    }
-    return v;
 }
 
 namespace {

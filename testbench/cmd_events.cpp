@@ -9,6 +9,7 @@
 
 #include "replay/replay.hpp"
 #include "testbench/cli_common.hpp"
+#include "testbench/command_bodies.hpp"
 
 namespace pmusim::cli {
 
@@ -77,13 +78,13 @@ int cmd_events(const std::vector<std::string>& args, std::ostream& out, std::ost
             out << fmt::format("  {:<22} {}\n", a.name, a.stands_for.empty() ? "not available: " + a.why : a.stands_for);
         out << "\n";
     }
-    out << fmt::format("{:<8} {:<40} {:<11} {:<8}  {}\n", "NUMBER", "NAME", "IMPLEMENTED", "MODELLED", "DESCRIPTION");
-    for (const auto& e : pl->event_names()) {
-        if (!matches(pattern, e.name)) continue;
-        const bool impl = pl->implements(*pmu, e.number);
-        out << fmt::format("{:<8} {:<40} {:<11} {:<8}  {}\n", fmt::format("{:#x}", e.number), e.name, impl ? "yes" : "no",
-                           impl && modelled[e.number] ? "yes" : "no", e.description);
-    }
+    const Table t = event_table(*pl, *pmu, modelled);
+    const auto row = [&out](const std::vector<std::string>& c) {
+        out << fmt::format("{:<8} {:<40} {:<11} {:<8}  {}\n", c[0], c[1], c[2], c[3], c[4]);
+    };
+    row(t.columns);
+    for (const auto& r : t.rows)
+        if (matches(pattern, r[1])) row(r);
     return 0;
 }
 

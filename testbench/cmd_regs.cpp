@@ -6,18 +6,12 @@
 #include <nlohmann/json.hpp>
 
 #include "testbench/cli_common.hpp"
+#include "testbench/command_bodies.hpp"
 #include "isa/a64_sysreg.hpp"
 
 namespace pmusim::cli {
 
 namespace {
-
-std::string access_text(const Register& r) {
-    if (r.undefined) return "UNDEFINED";
-    return r.readable && r.writable ? "read/write" : (r.readable ? "read-only" : "write-only");
-}
-
-uint64_t field_reset(const Register& r, const Field& f) { return (f.read(r.word()) >> f.lsb) & (f.mask() >> f.lsb); }
 
 nlohmann::json register_json(const Register& r, bool with_fields) {
     nlohmann::json j = {{"name", r.name},
@@ -25,7 +19,7 @@ nlohmann::json register_json(const Register& r, bool with_fields) {
                         {"offset", offsets_text(r)},
                         {"width", r.width},
                         {"reset", r.state ? nlohmann::json(r.read()) : nlohmann::json(nullptr)},
-                        {"access", access_text(r)},
+                        {"access", register_access_text(r)},
                         {"description", r.description},
                         {"source", r.source}};
     if (!with_fields) return j;
@@ -79,13 +73,14 @@ int cmd_regs(const std::vector<std::string>& args, std::ostream& out, std::ostre
         }
         out << fmt::format("{} — {}\n", r->name, r->description);
         out << fmt::format("  encoding: {}\n  offset:   {}\n  width:    {} bits\n  reset:    {}\n  access:   {}\n",
-                           encoding_text(*r), offsets_text(*r), r->width, hexw(r->read(), r->width), access_text(*r));
+                           encoding_text(*r), offsets_text(*r), r->width, hexw(r->read(), r->width), register_access_text(*r));
         if (!r->source.empty()) out << fmt::format("  source:   {}\n", r->source);
-        out << fmt::format("  {:<9} {:<10} {:<9} {:<12} {}\n", "BITS", "FIELD", "ACCESS", "RESET", "DESCRIPTION");
-        for (auto it = r->fields.rbegin(); it != r->fields.rend(); ++it)
-            out << fmt::format("  {:<9} {:<10} {:<9} {:<12} {}\n", bits_text(*it), it->name,
-                               r->undefined ? "UNDEFINED" : std::string(to_string(it->kind)),
-                               fmt::format("{:#x}", field_reset(*r, *it)), it->description);
+        const Table t = field_table(*r);
+        const auto row = [&out](const std::vector<std::string>& c) {
+            out << fmt::format("  {:<9} {:<10} {:<9} {:<12} {}\n", c[0], c[1], c[2], c[3], c[4]);
+        };
+        row(t.columns);
+        for (const auto& c : t.rows) row(c);
         return 0;
     }
     if (json) {
@@ -94,11 +89,12 @@ int cmd_regs(const std::vector<std::string>& args, std::ostream& out, std::ostre
         out << j.dump(2) << "\n";
         return 0;
     }
-    out << fmt::format("{:<18} {:<24} {:<12} {:>5}  {:<18}  {}\n", "REGISTER", "ENCODING", "OFFSET", "WIDTH", "RESET",
-                       "DESCRIPTION");
-    for (const auto& r : pmu->bank().all())
-        out << fmt::format("{:<18} {:<24} {:<12} {:>5}  {:<18}  {}\n", r->name, encoding_text(*r), offsets_text(*r),
-                           r->width, r->state && !r->undefined ? hexw(r->read(), r->width) : "-", r->description);
+    const Table t = register_table(*pmu);
+    const auto row = [&out](const std::vector<std::string>& c) {
+        out << fmt::format("{:<18} {:<24} {:<12} {:>5}  {:<18}  {}\n", c[0], c[1], c[2], c[3], c[4], c[5]);
+    };
+    row(t.columns);
+    for (const auto& c : t.rows) row(c);
     return 0;
 }
 

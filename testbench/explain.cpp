@@ -159,42 +159,60 @@ std::optional<unsigned> parse_privilege(const Platform& p, const Pmu& pmu, std::
     return std::nullopt;
 }
 
-void print_explanation(std::ostream& out, const Platform& p, Pmu& pmu, const Explanation& e) {
-    if (!e.summary.empty()) out << e.summary << "\n";
+std::vector<RecordText> explanation_text(const Platform& p, Pmu& pmu, const Explanation& e) {
+    std::vector<RecordText> texts;
     for (const AccessRecord& rec : e.records) {
-        out << heading(p, pmu, rec, e.privilege) << "\n";
+        RecordText t;
+        t.heading = heading(p, pmu, rec, e.privilege);
         const unsigned width = record_width(p, pmu, rec);
         if (rec.trapped()) {
-            out << "  the access is refused and changes nothing:\n";
+            t.notes.push_back("the access is refused and changes nothing:");
         } else {
-            if (!rec.target.empty() && rec.target != rec.reg) out << fmt::format("  accesses {}\n", rec.target);
-            if (rec.target.empty()) out << "  accesses no register\n";
+            if (!rec.target.empty() && rec.target != rec.reg) t.notes.push_back(fmt::format("accesses {}", rec.target));
+            if (rec.target.empty()) t.notes.push_back("accesses no register");
             if (rec.is_write)
-                out << fmt::format("  {}: {} -> {}\n", rec.target, hex_width(rec.old_value, width),
-                                   hex_width(rec.new_value, width));
+                t.notes.push_back(fmt::format("{}: {} -> {}", rec.target, hex_width(rec.old_value, width),
+                                              hex_width(rec.new_value, width)));
             else if (!rec.target.empty())
-                out << fmt::format("  {} reads {}\n", rec.target, hex_width(rec.value_read, width));
-            size_t meaning_w = 7;
-            for (const auto& f : rec.fields) meaning_w = std::max(meaning_w, f.meaning.size());
+                t.notes.push_back(fmt::format("{} reads {}", rec.target, hex_width(rec.value_read, width)));
             if (!rec.fields.empty())
-                out << fmt::format("  {:<9} {:<10} {:<7} {:>10} {:>10} {:>10}  {:<{}}  {}\n", "BITS", "FIELD", "ACCESS",
-                                   rec.is_write ? "WRITTEN" : "", "BEFORE", "AFTER", "MEANING", meaning_w, "EFFECT");
+                t.columns = {"BITS", "FIELD", "ACCESS", rec.is_write ? "WRITTEN" : "", "BEFORE", "AFTER", "MEANING", "EFFECT"};
             for (auto it = rec.fields.rbegin(); it != rec.fields.rend(); ++it)
-                out << fmt::format("  {:<9} {:<10} {:<7} {:>10} {:>10} {:>10}  {:<{}}  {}\n", bits_of(*it), it->name,
-                                   to_string(it->kind), rec.is_write ? fmt::format("{:#x}", it->written) : "",
-                                   fmt::format("{:#x}", it->old_value), fmt::format("{:#x}", it->new_value), it->meaning,
-                                   meaning_w, it->effect);
+                t.rows.push_back({{bits_of(*it), it->name, std::string(to_string(it->kind)),
+                                   rec.is_write ? fmt::format("{:#x}", it->written) : "", fmt::format("{:#x}", it->old_value),
+                                   fmt::format("{:#x}", it->new_value), it->meaning, it->effect},
+                                  it->old_value != it->new_value});
             // Every event field, named: what was written and, where the core stored something else, what it holds.
             for (auto it = rec.fields.rbegin(); it != rec.fields.rend(); ++it) {
                 if (!it->event_selector) continue;
                 if (rec.is_write && it->written != it->new_value)
-                    out << fmt::format("  {} written: event {}\n", it->name, event_text(p, pmu, it->written));
-                out << fmt::format("  {} {}: event {}\n", it->name, rec.is_write ? "now selects" : "selects",
-                                   event_text(p, pmu, it->new_value));
+                    t.events.push_back(fmt::format("{} written: event {}", it->name, event_text(p, pmu, it->written)));
+                t.events.push_back(fmt::format("{} {}: event {}", it->name, rec.is_write ? "now selects" : "selects",
+                                               event_text(p, pmu, it->new_value)));
             }
         }
         for (const auto& d : rec.diagnostics)
-            out << fmt::format("  {} [{}] {}\n", to_string(d.severity), d.code, d.message);
+            t.diagnostics.push_back(fmt::format("{} [{}] {}", to_string(d.severity), d.code, d.message));
+        texts.push_back(std::move(t));
+    }
+    return texts;
+}
+
+void print_explanation(std::ostream& out, const Platform& p, Pmu& pmu, const Explanation& e) {
+    if (!e.summary.empty()) out << e.summary << "\n";
+    for (const RecordText& t : explanation_text(p, pmu, e)) {
+        out << t.heading << "\n";
+        for (const auto& n : t.notes) out << "  " << n << "\n";
+        size_t meaning_w = 7;
+        for (const auto& r : t.rows) meaning_w = std::max(meaning_w, r.cells[6].size());
+        const auto row = [&](const std::vector<std::string>& c) {
+            out << fmt::format("  {:<9} {:<10} {:<7} {:>10} {:>10} {:>10}  {:<{}}  {}\n", c[0], c[1], c[2], c[3], c[4],
+                               c[5], c[6], meaning_w, c[7]);
+        };
+        if (!t.columns.empty()) row(t.columns);
+        for (const auto& r : t.rows) row(r.cells);
+        for (const auto& ev : t.events) out << "  " << ev << "\n";
+        for (const auto& d : t.diagnostics) out << "  " << d << "\n";
     }
 }
 

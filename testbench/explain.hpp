@@ -35,6 +35,22 @@ struct Explanation {
     std::vector<AccessRecord> records;  // in order: an instruction that reads and writes has two
 };
 
+// The words `pmusim explain` prints for one access record, before they are laid out: the command lays them out
+// in columns (print_explanation), the web page (web/) in an HTML table. One source for both.
+struct RecordText {
+    std::string heading;                // "write PMCR = 0x00000017 on cortex-a7 at PL1 (...)"
+    std::vector<std::string> notes;     // "accesses PMCR", "PMCR: 0x41072000 -> 0x41072011", a refusal
+    std::vector<std::string> columns;   // BITS FIELD ACCESS WRITTEN BEFORE AFTER MEANING EFFECT (WRITTEN "" on a read)
+    struct Row {
+        std::vector<std::string> cells;  // one a column
+        bool changed = false;            // the field's value before and after differ
+    };
+    std::vector<Row> rows;              // most significant field first
+    std::vector<std::string> events;    // "evtCount now selects: event 0x11 CPU_CYCLES: ..."
+    std::vector<std::string> diagnostics;  // "warning [code] message"
+};
+std::vector<RecordText> explanation_text(const Platform& p, Pmu& pmu, const Explanation& e);
+
 void print_explanation(std::ostream& out, const Platform& p, Pmu& pmu, const Explanation& e);
 nlohmann::json explanation_json(const Platform& p, Pmu& pmu, const Explanation& e);
 

@@ -111,7 +111,40 @@ bool read_script_stream(std::istream& in, std::string& text, std::string& why, c
     return true;
 }
 
+// First `platform` line of a script: its name and options. False when no line names a platform.
+bool prescan_platform(const std::string& text, std::string& name, PlatformOptions& opts) {
+    std::istringstream in(text);
+    std::string line;
+    while (std::getline(in, line)) {
+        std::istringstream words(line.substr(0, line.find('#')));
+        std::string kw;
+        if (!(words >> kw) || to_lower(kw) != "platform") continue;
+        words >> name;
+        for (std::string kv; words >> kv;) {
+            const size_t eq = kv.find('=');
+            if (eq != std::string::npos) opts[kv.substr(0, eq)] = kv.substr(eq + 1);
+        }
+        return !name.empty();
+    }
+    return false;
+}
+
 }  // namespace
+
+const Platform* platform_before_run(const ScriptConfig& cfg, const std::string& text, const std::string& name,
+                                    const std::string& host, PlatformOptions& opts, std::ostream& err) {
+    std::string platform = cfg.default_platform;
+    opts = cfg.options;
+    PlatformOptions script_opts = cfg.options;
+    if (prescan_platform(text, platform, script_opts)) opts = script_opts;
+    const Platform* p = platform.empty() ? nullptr : find_platform(platform);
+    if (!p)
+        err << fmt::format("{}: error: {} ({} the platform must be known before the script runs)\n", name,
+                           platform.empty() ? "no platform: add a 'platform' line or pass --platform"
+                                            : fmt::format("unknown platform '{}'", platform),
+                           host);
+    return p;
+}
 
 bool read_script_file(const std::string& path, std::string& text, std::string& why) {
     if (path == "-") return read_script_stream(std::cin, text, why, "from standard input");

@@ -33,6 +33,12 @@ inline constexpr uint64_t max_repeat_count = 1'000'000;    // one repeat's N
 inline constexpr unsigned max_repeat_depth = 16;           // repeats inside repeats
 inline constexpr uint64_t max_script_steps = 10'000'000;   // statements executed in all, repeats included
 
+// The platform a host that builds the PMU before the script runs must build (the SystemC host, a recorded run):
+// the script's first `platform` line with its options, else cfg's platform; `opts` takes the options. nullptr
+// after "NAME: error: ..." when there is none or it is unknown; `host` says which host ("with --vcd").
+const Platform* platform_before_run(const ScriptConfig& cfg, const std::string& text, const std::string& name,
+                                    const std::string& host, PlatformOptions& opts, std::ostream& err);
+
 // Reads a whole script: a file (not a folder), or standard input for "-". False with the reason on failure.
 bool read_script_file(const std::string& path, std::string& text, std::string& why);
 // The script's name in messages: its path, or "<stdin>" for "-" (docs/script.md).

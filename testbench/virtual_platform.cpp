@@ -173,24 +173,6 @@ bool start_simulation(std::ostream& err) {
     }
 }
 
-// First `platform` line of a script: its name and options (the SystemC host builds the module before the run).
-bool prescan_platform(const std::string& text, std::string& name, PlatformOptions& opts) {
-    std::istringstream in(text);
-    std::string line;
-    while (std::getline(in, line)) {
-        std::istringstream words(line.substr(0, line.find('#')));
-        std::string kw;
-        if (!(words >> kw) || to_lower(kw) != "platform") continue;
-        words >> name;
-        for (std::string kv; words >> kv;) {
-            const size_t eq = kv.find('=');
-            if (eq != std::string::npos) opts[kv.substr(0, eq)] = kv.substr(eq + 1);
-        }
-        return !name.empty();
-    }
-    return false;
-}
-
 }  // namespace
 
 int run_vp(const VpOptions& o, std::ostream& out, std::ostream& err) {
@@ -336,17 +318,9 @@ int run_script_systemc(const ScriptConfig& cfg, const std::string& path, const s
         return script_malformed;
     }
     const std::string file = script_name(path);  // the script's name in messages
-    std::string name = cfg.default_platform;
-    PlatformOptions opts = cfg.options;
-    PlatformOptions script_opts = cfg.options;
-    if (prescan_platform(text, name, script_opts)) opts = script_opts;
-    const Platform* p = name.empty() ? nullptr : find_platform(name);
-    if (!p) {
-        err << fmt::format("{}: error: {} (with --vcd the platform must be known before the script runs)\n", file,
-                           name.empty() ? "no platform: add a 'platform' line or pass --platform"
-                                        : fmt::format("unknown platform '{}'", name));
-        return script_malformed;
-    }
+    PlatformOptions opts;
+    const Platform* p = platform_before_run(cfg, text, file, "with --vcd", opts, err);
+    if (!p) return script_malformed;
     sc::ModuleConfig mc;
     std::unique_ptr<sc::PmuModule> pmu;
     try {
