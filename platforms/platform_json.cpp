@@ -205,6 +205,11 @@ void visit_timing(V& v, TimingParams& t) {
     v("dbus_beat", t.dbus_beat);
     v("dbus_queue", t.dbus_queue);
     v("dbus_read_cmd", t.dbus_read_cmd);
+    v("split_bytes", t.split_bytes);
+    v("ibus_read_gap", t.ibus_read_gap);
+    v("dbus_cmd_gap", t.dbus_cmd_gap, 2);  // dbus_canonical's rule holds for gaps of at most 2
+    v.event("ev_ibus_busy", t.ev_ibus_busy);
+    v.event("ev_dbus_busy", t.ev_dbus_busy);
     v("ibuf_merge_window", t.ibuf_merge_window);
     v("ibuf_timeout", t.ibuf_timeout);
     v("store_buffer", t.store_buffer, 8);  // TimingModel's LSU buffers: at most 8 entries each
@@ -232,7 +237,7 @@ void visit_timing(V& v, TimingParams& t) {
 }
 // Every field of TimingParams is in visit_timing: a new field changes the size and stops the build here. Add it
 // to visit_timing (and docs/platform-files.md), then update the size.
-static_assert(sizeof(TimingParams) == 664,
+static_assert(sizeof(TimingParams) == 680,
               "TimingParams changed: add the new field to visit_timing in platforms/platform_json.cpp");
 
 constexpr std::pair<timing::PredictorConfig::Direction, const char*> directions[] = {

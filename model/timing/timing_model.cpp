@@ -34,6 +34,9 @@ TimingModel::TimingModel(const TimingParams& p) : p_(p), bp_(p.predictor), seen_
     plain_predictor_ = p.predictor.direction != PredictorConfig::Direction::veer_el2;
     if (p.fetch_queue > fetched_.size()) throw std::invalid_argument("timing: fetch_queue is at most 4");
     if (p.store_buffer > 8 || p.bus_buffer > 8) throw std::invalid_argument("timing: store_buffer and bus_buffer are at most 8");
+    // dbus_canonical forgets a read once no later one can share it, which is also when none can wait behind it
+    // only while the gap is at most 2.
+    if (p.dbus_cmd_gap > 2) throw std::invalid_argument("timing: dbus_cmd_gap is at most 2");
     if (p.store_buffer) {
         LsuBuffers::Config c;
         c.store_depth = p.store_buffer;
@@ -329,21 +332,26 @@ uint64_t TimingModel::timed(const isa::RetiredInsn& insn, uint64_t pc, unsigned 
         for (unsigned k = 0; k < n_mem; ++k) bus |= !p_.local_data->contains(mem[k].addr);
     // The D-bus buffer (dbus_queue): an aligned access to memory without side effects goes through it; any other
     // bus access pushes the buffer out and takes the command channel.
-    unsigned bus_extra = 0, bus_transactions = 0;
+    unsigned bus_extra = 0, bus_transactions = 0, bus_busy = 0;
     bool forwarded = false, queued = false;
     if (bus && p_.dbus_queue) {
         const MemRef& m0 = mem[0];
-        queued = n_mem == 1 && !insn.unaligned && m0.size && m0.size <= 4 && (m0.addr & (m0.size - 1)) == 0 &&
-                 region_cacheable(m0.addr);
+        queued = n_mem == 1 && !split_access(m0) && m0.size && m0.size <= 4 && region_cacheable(m0.addr);
         if (queued) {
-            const unsigned r = dbus_access(issue, m0, insn.cls == C::load, bus_transactions);
+            const unsigned r = dbus_access(issue, m0, insn.cls == C::load, bus_transactions, bus_busy);
             forwarded = r == ~0u;
             bus_extra = forwarded ? 0 : r;
         } else {
             dbus_drain(issue + p_.dbus_read_cmd);
             dbus_.free = std::max(dbus_.free, issue + p_.dbus_read_cmd) + 1;
             dbus_.forget_read();
+            // A split access across two beats sends two commands of its kind back to back (within one beat the
+            // bus buffer merges them: el2_lsu_bus_buffer.sv, obuf_merge_en, buf_samedw): the second waits for the
+            // memory (dbus_cmd_gap).
+            if (n_mem == 1 && split_access(m0) && crosses_beat(m0) && p_.dbus_cmd_gap)
+                bus_busy = p_.dbus_cmd_gap - 1;
         }
+        emit(b, p_.ev_dbus_busy, bus_busy);
     }
     // A conditional instruction that fails its condition writes nothing.
     const uint32_t dst = insn.cond_failed ? 0u : insn.regs.dst;
@@ -431,6 +439,7 @@ uint64_t TimingModel::timed(const isa::RetiredInsn& insn, uint64_t pc, unsigned 
                     cycles += (sequential ? p_.l1i_sequential_refill_penalty : p_.l1i_refill_penalty) + next_level(pc, false, b);
                     emit(b, p_.ev_l1i_refill);
                     emit(b, p_.ev_ibus_access, p_.l1i->line / p_.ibus_beat);
+                    if (p_.ibus_read_gap) emit(b, p_.ev_ibus_busy, (p_.l1i->line / p_.ibus_beat - 1) * (p_.ibus_read_gap - 1));
                 }
             }
             if (p_.fetch_bytes) {  // hits: the fetches this instruction starts, but a refill's first
@@ -536,16 +545,19 @@ uint64_t TimingModel::timed(const isa::RetiredInsn& insn, uint64_t pc, unsigned 
         }
     }
     uint64_t bus_hold = 0;  // a misaligned bus access's hold (the LSU buffers' commits)
+    bool split_bus = false;  // a misaligned bus access split in two (split_access)
     if (bus) {
         for (unsigned k = 0; k < n_mem; ++k) {
             if (p_.local_data->contains(mem[k].addr)) continue;
             // Two transactions when the access crosses a bus beat.
-            const bool split = p_.dbus_beat && mem[k].size > 1 &&
-                               mem[k].addr / p_.dbus_beat != (mem[k].addr + mem[k].size - 1) / p_.dbus_beat;
+            const bool split = crosses_beat(mem[k]);
             emit(b, p_.ev_bus_access, queued ? bus_transactions : split ? 2 : 1);
-            // A misaligned load holds decode until its data returns; a misaligned store, once per bus transaction,
-            // until the bus buffer drains (the RTL stalls the next load or store at decode): decode stalls.
-            if (insn.unaligned) {
+            // A split load holds decode until its data returns; a split store, once per bus transaction, until the
+            // bus buffer drains (the RTL stalls the next load or store at decode): decode stalls. (On tests/veer-rtl/
+            // splitma a split load within one beat, lh 3 or lw 1 over and over, holds the add after it only as an
+            // aligned load would; on misaligned, between split stores, it holds as one across beats: not followed.)
+            if (insn.unaligned && split_access(mem[k])) {
+                split_bus = true;
                 emit(b, p_.ev_bus_misaligned);
                 const unsigned hold = insn.cls == C::load ? p_.bus_misaligned_load_penalty
                                                           : p_.bus_misaligned_store_penalty * (split ? 2u : 1u);
@@ -593,7 +605,7 @@ uint64_t TimingModel::timed(const isa::RetiredInsn& insn, uint64_t pc, unsigned 
         }
         if (data) {
             uint64_t ret = 0;
-            if (bus && insn.cls == C::load) ret = insn.unaligned ? now_ - 1 : issue + latency - 2;
+            if (bus && insn.cls == C::load) ret = split_bus ? now_ - 1 : issue + latency - 2;
             lsu_commit(insn.cls == C::store, eff, prev, mem, n_mem, ret);
             if (ls_log_) ls_log_->emplace_back(now_, ret);
         }
@@ -642,11 +654,11 @@ void TimingModel::dbus_drain(uint64_t due) {
     if (dbus_.ibuf) dbus_.send(std::min(due, dbus_.ibuf_last + p_.ibuf_timeout));
 }
 
-unsigned TimingModel::dbus_access(uint64_t at, const MemRef& m, bool load, unsigned& transactions) {
+unsigned TimingModel::dbus_access(uint64_t at, const MemRef& m, bool load, unsigned& transactions, unsigned& busy) {
     const uint64_t word = m.addr >> 2;
     const uint8_t bytes = static_cast<uint8_t>(((1u << m.size) - 1u) << (m.addr & 3u));
     const uint64_t read = at + p_.dbus_read_cmd;
-    transactions = 0;
+    transactions = busy = 0;
     if (!load) {
         if (dbus_.ibuf && dbus_.ibuf_join && dbus_.ibuf_word == word && at <= dbus_.ibuf_last + p_.ibuf_merge_window) {
             dbus_.ibuf_bytes |= bytes;  // ibuf_merge_en: the same transaction
@@ -669,7 +681,12 @@ unsigned TimingModel::dbus_access(uint64_t at, const MemRef& m, bool load, unsig
     dbus_.ibuf_join = false;  // no store joins one that a load came after (busgap: a store, a load, a store)
     if (in_ibuf || in_sent) return ~0u;
     if (dbus_.read_beat == (m.addr >> 3) && read <= dbus_.read_resp) return 0;  // shares the read before it
-    const uint64_t cmd = std::max(read, dbus_.free);
+    const uint64_t ready = std::max(read, dbus_.free);
+    // The memory takes the next read command dbus_cmd_gap cycles after the last one (read_resp - 1) at the
+    // earliest: the command waits, valid and not ready, which lsu_pmu_bus_busy counts (event 48).
+    const uint64_t gap = dbus_.read_beat != ~uint64_t{0} && p_.dbus_cmd_gap ? dbus_.read_resp - 1 + p_.dbus_cmd_gap : 0;
+    const uint64_t cmd = std::max(ready, gap);
+    busy = static_cast<unsigned>(cmd - ready);
     dbus_.free = cmd + 1;
     dbus_.read_beat = m.addr >> 3;
     dbus_.read_resp = cmd + 1;
@@ -699,6 +716,7 @@ std::vector<uint32_t> TimingModel::produced_events() const {
         for (uint32_t e : {p_.ev_l1i_access, p_.ev_l1i_refill, p_.ev_ibus_access, p_.fetch_bytes ? p_.ev_l1i_hit : no_event})
             if (e != no_event) v.push_back(e);
     if (p_.itlb_entries && p_.ev_itlb_refill != no_event) v.push_back(p_.ev_itlb_refill);
+    if (p_.l1i && p_.ibus_read_gap && p_.ev_ibus_busy != no_event) v.push_back(p_.ev_ibus_busy);
     // Main TLB misses come from both micro TLBs: without data addresses they are incomplete.
     for (uint32_t e : address_events()) v.push_back(e);
     return v;
@@ -721,6 +739,7 @@ std::vector<uint32_t> TimingModel::address_events() const {
     if (p_.local_data)
         for (uint32_t e : {p_.ev_bus_access, p_.ev_bus_load, p_.ev_bus_store, p_.ev_bus_misaligned})
             if (e != no_event) v.push_back(e);
+    if (p_.local_data && p_.dbus_queue && p_.dbus_cmd_gap && p_.ev_dbus_busy != no_event) v.push_back(p_.ev_dbus_busy);
     if (p_.store_buffer && p_.ev_store_buffer_full != no_event) v.push_back(p_.ev_store_buffer_full);
     return v;
 }
