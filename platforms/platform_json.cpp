@@ -221,6 +221,11 @@ void visit_timing(V& v, TimingParams& t) {
     v("dbus_beat", t.dbus_beat, 4096);
     v("dbus_queue", t.dbus_queue);
     v("dbus_read_cmd", t.dbus_read_cmd);
+    v("split_bytes", t.split_bytes);
+    v("ibus_read_gap", t.ibus_read_gap);
+    v("dbus_cmd_gap", t.dbus_cmd_gap, 2);  // dbus_canonical's rule holds for gaps of at most 2
+    v.event("ev_ibus_busy", t.ev_ibus_busy);
+    v.event("ev_dbus_busy", t.ev_dbus_busy);
     v("ibuf_merge_window", t.ibuf_merge_window);
     v("ibuf_timeout", t.ibuf_timeout);
     v("store_buffer", t.store_buffer, 8);  // TimingModel's LSU buffers: at most 8 entries each
@@ -250,7 +255,7 @@ void visit_timing(V& v, TimingParams& t) {
 // to visit_timing (and docs/platform-files.md), then update the size. The size is a 64-bit host's: the native
 // build checks it; a 32-bit target (the web page's WebAssembly) lays the struct out smaller.
 #if UINTPTR_MAX == UINT64_MAX
-static_assert(sizeof(TimingParams) == 664,
+static_assert(sizeof(TimingParams) == 680,
               "TimingParams changed: add the new field to visit_timing in platforms/platform_json.cpp");
 #endif
 

@@ -192,17 +192,23 @@ TimingParams veer() {
     // mailbox: the load retires at once (loads are non-blocking) and the store that uses its value issues 4
     // cycles later (a bus load's result latency is 4 more than a DCCM load's); a bus store costs 1 more.
     // tests/veer-rtl/axi_stride: an ALU instruction that uses the loaded value issues 5 cycles after the load (the
-    // nbL line 2 cycles after it), a store 4 (its data is needed a cycle later). A store over the D-bus to
-    // cacheable memory costs nothing more (tests/veer-rtl/stores); one to the side-effect mailbox region 1.
+    // nbL line 2 cycles after it). A store of the value waits as long: its data register is in the non-blocking
+    // load's cam like any source (el2_dec_decode_ctl.sv, i0_nonblock_load_stall on rs1 or rs2), no later use of the
+    // data helps (tests/veer-rtl/bytecopy: lb, lbu, lhu and lw then a store of the value to the DCCM or over the
+    // D-bus commit 5 cycles apart; with a cycle of slack for the store's data, the model's memcpy of bytes from AXI
+    // memory was a cycle an iteration short). A store over the D-bus to cacheable memory costs nothing more
+    // (tests/veer-rtl/stores); one to the side-effect mailbox region 1. Every other result in this model is ready
+    // at once, a division's aside (late_store_data_div): no slack is left to give.
     p.bus_load_latency = 5;
-    p.late_store_data = 1;
+    p.late_store_data = 0;
     // Not for a division's result: a store of it issues 4 cycles after the result's nbD line, as any consumer
     // (tests/veer-rtl/vm, fetch_trace.sh: `rem a5,t1,a5` then `c.sw a5,0(a0)`, 2 steps: the store 6 cycles after
     // the rem, 5 with the slack; its windows' fetch and decode stalls, events 28 and 30, one short per such store).
     p.late_store_data_div = false;
     // A store to the side-effect mailbox waits for its data as any consumer does, with no late-data slack:
-    // hello_world's `sb` of a byte its bus load brought commits 5 cycles after the load (a consumer's 5; a store
-    // to memory without side effects, 4: axi_stride); tests/veer-rtl/irq's mailbox stores of values ready long
+    // hello_world's `sb` of a byte its bus load brought commits 5 cycles after the load (a consumer's 5, as a store
+    // to memory without side effects: bytecopy; with late_store_data 0 this and late_store_data_div no longer
+    // change anything, kept for a platform file that sets a slack); tests/veer-rtl/irq's mailbox stores of values ready long
     // before commit 1 cycle after the instruction before them (they cost nothing more: the 1 cycle the model
     // used to add to every side-effect store showed as a fetch stall, event 28, in its wait loops).
     p.late_store_data_side_effect = false;
@@ -261,6 +267,24 @@ TimingParams veer() {
     p.bus_misaligned_load_penalty = 6;
     p.bus_misaligned_store_penalty = 1;
     p.dbus_beat = 8;
+    // Only a misaligned access that crosses a 32-bit word is split (el2_lsu.sv: ldst_dual = address bit 2 of the
+    // first and last byte differ); a halfword at an odd address inside a word is one access like an aligned one,
+    // and event 44 (lsu_pmu_bus_misaligned = lsu_busreq_r & ldst_dual_r & lsu_commit_r, el2_lsu_bus_buffer.sv)
+    // does not count it (tests/veer-rtl/splitma).
+    p.split_bytes = 4;
+    // Events 47 and 48, the cycles a bus command is valid and not ready (el2_ifu_mem_ctl.sv: ifu_pmu_bus_busy =
+    // ifu_bus_arvalid_ff & ~ifu_bus_arready_ff & miss_pending; el2_lsu_bus_buffer.sv: lsu_pmu_bus_busy, aw, w or
+    // ar valid and not ready). The testbench's memory (testbench/ahb_sif.sv, axi_slv) drops arready for the cycle
+    // after it takes a read command (until the response is taken): a refill's 8 read commands, one a cycle, wait a
+    // cycle each after the first (icache_big: 1543 a window, 7 per miss); on the D-bus the same for reads, and
+    // awready and wready drop for the cycle after a write: a read right behind another waits a cycle, and so does
+    // the second command of a split access across two 64-bit beats (one within a beat is one command: the bus
+    // buffer merges it, el2_lsu_bus_buffer.sv obuf_merge_en). misaligned: a load and a store across beats an
+    // iteration, 63 in 32 iterations; splitma: 8 iterations each of lh 7 and sw 6, 16.
+    p.ibus_read_gap = 2;
+    p.dbus_cmd_gap = 2;
+    p.ev_ibus_busy = 47;
+    p.ev_dbus_busy = 48;
     // The D-bus buffer (TimingModel::dbus_access), measured on tests/veer-rtl/busgap (a store, 0-9 ALU
     // instructions, a load, its use) with a copy of the RTL that prints each AXI handshake: a load's read command
     // goes out 2 cycles after it issues; a store waits in the ibuf until the next bus access 2 or more cycles

@@ -231,6 +231,12 @@ private:
                     --depth;
                     continue;
                 }
+                // Another interrupt taken at this mret (its entry marked by transition(): tests/veer-rtl/irqpair):
+                // the program resumes where that handler's mret goes; its entry is not a nested one.
+                if (look_[i + 1].interrupt) {
+                    ++i;
+                    continue;
+                }
                 // look_[i + 1] is where the program resumes: mepc.
                 if (look_[i + 1].pc == look_[0].pc && look_[0].pc != look_[1].pc) {
                     for (unsigned k = 0; k < look_[0].n_regs; ++k)  // its late writebacks still land first
@@ -282,8 +288,14 @@ private:
             more = read_raw(nxt);
             // The RTL's trace port may show the instruction before an interrupt entry twice (same PC and encoding,
             // no CSR value) where the first cannot have gone to the second: it retired once (tests/veer-rtl/irq).
-            while (more && nxt.pc == held.pc && nxt.encoding == held.encoding && !goes_to(held_succ_, nxt.pc) &&
-                   !writes_csr(nxt)) {
+            // At an entry the port shows the instruction in its writeback register (el2_dec.sv: trace_rv_i_*_ip
+            // from dec_i0_inst_wb and dec_i0_pc_wb, valid with dec_tlu_int_valid_wb1): an mret right before the
+            // entry is shown again too (tests/veer-rtl/irqpair: an interrupt pending when the handler of another
+            // returns). mret may go anywhere (mepc is not followed), but not to itself: mepc would have to hold its
+            // own address, and nothing would ever leave it. The entry after it is an interrupt (transition()).
+            while (more && nxt.pc == held.pc && nxt.encoding == held.encoding &&
+                   (!goes_to(held_succ_, nxt.pc) || held.encoding == mret_encoding) && !writes_csr(nxt)) {
+                if (held.encoding == mret_encoding) entry_after_mret_ = true;
                 size_t at = 0;  // its late writebacks land before the next instruction, ahead of later ones
                 for (unsigned k = 0; k < nxt.n_regs; ++k)
                     if (nxt.regs[k].before) late_.insert(late_.begin() + static_cast<std::ptrdiff_t>(at++), {nxt.regs[k].index, nxt.regs[k].value});
@@ -374,11 +386,13 @@ private:
         uint16_t cause = TraceRecord::unknown_cause;
         const bool vector = at_vector(cur.pc, cause);
         const bool exception = klass == K::ecall || klass == K::ebreak || (klass == K::csr && !result);
+        const bool after_mret = entry_after_mret_;  // an mret shown twice: an interrupt entry follows it
+        entry_after_mret_ = false;
         if (klass == K::mret) {
             priv_ = mpp_;
             mpp_ = 0;
         }
-        if (!goes_to(held_succ_, cur.pc) && !(vector && exception) && klass != K::mret && (vector || have_meivt_)) {
+        if (((!goes_to(held_succ_, cur.pc) && klass != K::mret) || after_mret) && !(vector && exception) && (vector || have_meivt_)) {
             cur.interrupt = true;
             cur.cause = vector ? cause : uint16_t{11};  // not at mtvec: the fast redirect of an external interrupt
             mpp_ = priv_;
@@ -609,6 +623,7 @@ private:
     bool look_end_ = false;
     uint64_t duplicates_ = 0, flushed_ = 0;
     bool have_held_ = false, have_mtvec_ = false, have_meivt_ = false;
+    bool entry_after_mret_ = false;  // the held mret was shown twice: the next record enters a handler
     uint8_t mtvec_mode_ = 0;
     uint8_t priv_ = 3, mpp_ = 3;  // machine mode at reset
     uint64_t mtvec_ = 0;

@@ -26,6 +26,9 @@ TimingModel::TimingModel(const TimingParams& p) : p_(p), bp_(p.predictor), seen_
     plain_predictor_ = p.predictor.direction != PredictorConfig::Direction::veer_el2;
     if (p.fetch_queue > s_.fetched.size()) throw std::invalid_argument("timing: fetch_queue is at most 4");
     if (p.store_buffer > 8 || p.bus_buffer > 8) throw std::invalid_argument("timing: store_buffer and bus_buffer are at most 8");
+    // dbus_canonical forgets a read once no later one can share it, which is also when none can wait behind it
+    // only while the gap is at most 2.
+    if (p.dbus_cmd_gap > 2) throw std::invalid_argument("timing: dbus_cmd_gap is at most 2");
     if (p.store_buffer) {
         LsuBuffers::Config c;
         c.store_depth = p.store_buffer;
@@ -278,11 +281,11 @@ void TimingModel::dbus_drain(uint64_t due) {
     if (s_.dbus.ibuf) s_.dbus.send(std::min(due, s_.dbus.ibuf_last + p_.ibuf_timeout));
 }
 
-unsigned TimingModel::dbus_access(uint64_t at, const MemRef& m, bool load, unsigned& transactions) {
+unsigned TimingModel::dbus_access(uint64_t at, const MemRef& m, bool load, unsigned& transactions, unsigned& busy) {
     const uint64_t word = m.addr >> 2;
     const uint8_t bytes = static_cast<uint8_t>(((1u << m.size) - 1u) << (m.addr & 3u));
     const uint64_t read = at + p_.dbus_read_cmd;
-    transactions = 0;
+    transactions = busy = 0;
     if (!load) {
         if (s_.dbus.ibuf && s_.dbus.ibuf_join && s_.dbus.ibuf_word == word && at <= s_.dbus.ibuf_last + p_.ibuf_merge_window) {
             s_.dbus.ibuf_bytes |= bytes;  // ibuf_merge_en: the same transaction
@@ -305,7 +308,12 @@ unsigned TimingModel::dbus_access(uint64_t at, const MemRef& m, bool load, unsig
     s_.dbus.ibuf_join = false;  // no store joins one that a load came after (busgap: a store, a load, a store)
     if (in_ibuf || in_sent) return ~0u;
     if (s_.dbus.read_beat == (m.addr >> 3) && read <= s_.dbus.read_resp) return 0;  // shares the read before it
-    const uint64_t cmd = std::max(read, s_.dbus.free);
+    const uint64_t ready = std::max(read, s_.dbus.free);
+    // The memory takes the next read command dbus_cmd_gap cycles after the last one (read_resp - 1) at the
+    // earliest: the command waits, valid and not ready, which lsu_pmu_bus_busy counts (event 48).
+    const uint64_t gap = s_.dbus.read_beat != ~uint64_t{0} && p_.dbus_cmd_gap ? s_.dbus.read_resp - 1 + p_.dbus_cmd_gap : 0;
+    const uint64_t cmd = std::max(ready, gap);
+    busy = static_cast<unsigned>(cmd - ready);
     s_.dbus.free = cmd + 1;
     s_.dbus.read_beat = m.addr >> 3;
     s_.dbus.read_resp = cmd + 1;
@@ -335,6 +343,7 @@ std::vector<uint32_t> TimingModel::produced_events() const {
         for (uint32_t e : {p_.ev_l1i_access, p_.ev_l1i_refill, p_.ev_ibus_access, p_.fetch_bytes ? p_.ev_l1i_hit : no_event})
             if (e != no_event) v.push_back(e);
     if (p_.itlb_entries && p_.ev_itlb_refill != no_event) v.push_back(p_.ev_itlb_refill);
+    if (p_.l1i && p_.ibus_read_gap && p_.ev_ibus_busy != no_event) v.push_back(p_.ev_ibus_busy);
     // Main TLB misses come from both micro TLBs: without data addresses they are incomplete.
     for (uint32_t e : address_events()) v.push_back(e);
     return v;
@@ -357,6 +366,7 @@ std::vector<uint32_t> TimingModel::address_events() const {
     if (p_.local_data)
         for (uint32_t e : {p_.ev_bus_access, p_.ev_bus_load, p_.ev_bus_store, p_.ev_bus_misaligned})
             if (e != no_event) v.push_back(e);
+    if (p_.local_data && p_.dbus_queue && p_.dbus_cmd_gap && p_.ev_dbus_busy != no_event) v.push_back(p_.ev_dbus_busy);
     if (p_.store_buffer && p_.ev_store_buffer_full != no_event) v.push_back(p_.ev_store_buffer_full);
     return v;
 }

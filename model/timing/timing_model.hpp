@@ -113,6 +113,10 @@ struct TimingParams {
     // Misaligned accesses over the data bus: extra cycles of a load and of a store; an access that crosses a
     // `dbus_beat`-byte boundary is two bus transactions (0: never split).
     unsigned bus_misaligned_load_penalty = 0, bus_misaligned_store_penalty = 0, dbus_beat = 0;
+    // A misaligned access is split (two accesses, the penalties above, ev_bus_misaligned) only when it crosses a
+    // `split_bytes`-byte boundary; one inside such a unit is a single access like an aligned one (0: every
+    // misaligned access is split). VeeR EL2: 4 (el2_lsu.sv, ldst_dual: address bit 2 of the first and last byte).
+    unsigned split_bytes = 0;
     // VeeR EL2's D-bus buffer (el2_lsu_bus_buffer.sv), followed when `dbus_queue` is set; times in cycles after the
     // access issues (the model's issue cycle):
     //  - an aligned load's read command goes out `dbus_read_cmd` cycles after it issues, or later when the command
@@ -204,6 +208,13 @@ struct TimingParams {
     // The instruction bus: an I-cache refill reads its line in beats of `ibus_beat` bytes, a transaction each.
     unsigned ibus_beat = 8;
     uint32_t ev_ibus_access = no_event;
+    // Cycles a refill's read commands wait for the I-bus (ev_ibus_busy): the memory accepts a read command every
+    // `ibus_read_gap` cycles and the refill asks for its beats one a cycle, so each beat after the first waits
+    // ibus_read_gap - 1 (0: not counted). On the D-bus (dbus_queue) the memory takes a read, and a write, every
+    // `dbus_cmd_gap` cycles: a read command right behind another, and a split access's second command, wait
+    // (ev_dbus_busy; at most 2).
+    unsigned ibus_read_gap = 0, dbus_cmd_gap = 0;
+    uint32_t ev_ibus_busy = no_event, ev_dbus_busy = no_event;
     uint32_t ev_bus_misaligned = no_event;  // misaligned loads and stores that go on the data bus
     // ARM11: the program turns prediction on with SCTLR.Z (bit 11); until then every taken branch mispredicts.
     bool follows_sctlr_z = false;
@@ -549,7 +560,8 @@ private:
         unsigned flush;  // the branch's flush (predict())
         bool paired = false, postsync = false, data = false, bus = false, queued = false, forwarded = false;
         bool trap_flush = false, mie_before = false, local_code = false, refilled = false;
-        unsigned bus_extra = 0, bus_transactions = 0, div_time = 0, freeze = 0, span = 1;
+        bool split_bus = false;  // a misaligned bus access split in two (split_access)
+        unsigned bus_extra = 0, bus_transactions = 0, bus_busy = 0, div_time = 0, freeze = 0, span = 1;
         uint32_t dst = 0;
         uint64_t stall = 0, issue = 0, latency = 0, cycles = 0, base = 0, before_fetch = 0, split_cycles = 0;
         uint64_t fetch_walk = 0, started = 0, fill_fetches = 0, fetch_cycles = 0, bus_hold = 0;
@@ -627,6 +639,15 @@ private:
     uint64_t mispredicts_ = 0;  // predict()'s mispredictions (VeeR EL2): a group's are the difference across it
     bool region_cacheable(uint64_t addr) const { return (s_.cacheable >> ((addr >> 28) & 15u)) & 1u; }  // its region's bit
     void state_words(std::vector<uint64_t>& out) const;
+    // A misaligned access that the LSU splits in two (split_bytes).
+    bool split_access(const MemRef& m) const {
+        if (m.size <= 1) return false;
+        return p_.split_bytes ? m.addr / p_.split_bytes != (m.addr + m.size - 1) / p_.split_bytes : m.addr % m.size != 0;
+    }
+    // An access across two dbus_beat-byte beats of the bus: two transactions.
+    bool crosses_beat(const MemRef& m) const {
+        return p_.dbus_beat && m.size > 1 && m.addr / p_.dbus_beat != (m.addr + m.size - 1) / p_.dbus_beat;
+    }
     // s_.fetched[k], or 0 where it can no longer hold a fetch back (at or before s_.fetch_at + 1).
     uint64_t fetched_held(size_t k) const {
         return s_.fetched[k] > s_.fetch_at + 1 ? s_.fetched[k] : 0;
@@ -696,8 +717,9 @@ private:
     // whichever is first, and no sooner than the channel is free.
     void dbus_drain(uint64_t due);
     // An aligned bus load or store that issues at `at` (dbus_queue): the load's extra result latency, or ~0u when
-    // it takes its value from the buffer; `transactions` gets the bus transactions it starts.
-    unsigned dbus_access(uint64_t at, const MemRef& m, bool load, unsigned& transactions);
+    // it takes its value from the buffer; `transactions` gets the bus transactions it starts, `busy` the cycles its
+    // command waits for the memory (dbus_cmd_gap).
+    unsigned dbus_access(uint64_t at, const MemRef& m, bool load, unsigned& transactions, unsigned& busy);
 };
 
 }  // namespace pmusim::timing

@@ -228,6 +228,40 @@ TEST(Exact, VeerInterruptEntryPrintedTwiceRetiresOnce) {
     EXPECT_EQ(event_count(r, 40), 2u);
 }
 
+// VeeR EL2 exec.log, two interrupts back to back (tests/veer-rtl/irqpair: internal timers 0 and 1 both pending
+// when a csrw sets mstatus.MIE). At an entry the trace port shows the instruction in its writeback register: the
+// lw at 80000008 that the first entry flushed (#3, no value; it retires after the handlers, #9), and the first
+// handler's mret again (#6) before the second entry, which comes right at that mret. Retired: #1, #2, #4, #5, #7,
+// #8, #9, #10: 8 instructions; two timer interrupts taken (event 38 counts the internal timers too), causes 29 and
+// 28 from the handlers' mcause reads.
+TEST(Exact, VeerInterruptRightAfterAnMretRetiresTheMretOnce) {
+    const std::string log =
+        "        10 :       #1 0 80000000 30579073               c305=80000100 ; csrw    mtvec,a5\n"
+        "        11 :       #2 0 80000004 30079073               c300=00001888 ; csrrw   zero,csr_300,a5\n"
+        "        14 :       #3 0 80000008 0dc72783                             ; lw      a5,220(a4) [f00400dc]\n"
+        "        17 :       #4 0 80000100 342022f3  t0=8000001d                ; csrrs   t0,csr_342,zero\n"
+        "        18 :       #5 0 80000104 30200073                             ; \n"
+        "        20 :       #6 0 80000104 30200073                             ; \n"
+        "        24 :       #7 0 80000100 342022f3  t0=8000001c                ; csrrs   t0,csr_342,zero\n"
+        "        25 :       #8 0 80000104 30200073                             ; \n"
+        "        29 :       #9 0 80000008 0dc72783  a5=00000002                ; lw      a5,220(a4) [f00400dc]\n"
+        "        30 :      #10 0 8000000c 00000013                             ; nop\n";
+    const std::string path = temp_file("irq_pair.exec.log", log);
+    const auto v = read_all(path);
+    ASSERT_EQ(v.size(), 8u);
+    const std::vector<uint64_t> pcs = {0x80000000u, 0x80000004u, 0x80000100u, 0x80000104u,
+                                       0x80000100u, 0x80000104u, 0x80000008u, 0x8000000Cu};
+    for (size_t i = 0; i < v.size(); ++i) {
+        EXPECT_EQ(v[i].pc, pcs[i]) << i;
+        EXPECT_EQ(v[i].interrupt, i == 2 || i == 4) << i;
+    }
+    EXPECT_EQ(v[2].cause, 29u);
+    EXPECT_EQ(v[4].cause, 28u);
+    const auto r = replay_of(path, "veer-el2", replay::Timing::trace);
+    EXPECT_EQ(r.instructions, 8u);
+    EXPECT_EQ(event_count(r, 38), 2u);
+}
+
 // VeeR EL2 fast interrupt redirect: once meivt is set, an external interrupt enters its handler (here 80000200)
 // straight from the meivt table, not through mtvec: event 39. The RTL prints the instruction at the address the
 // handler returns to (mepc, the bgeu at 8000000c) before the entry although the interrupt flushed it: the mret

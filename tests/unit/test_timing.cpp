@@ -1432,6 +1432,54 @@ TEST(TimingModel, VeerStoresJoinAndLoadsShareTheirBeat) {
     }
 }
 
+// VeeR EL2 (tests/veer-rtl/splitma, misaligned): only an access across a 32-bit word splits (split_bytes 4,
+// el2_lsu.sv ldst_dual); the testbench's memory takes a read or a write every 2 cycles (dbus_cmd_gap), so the second
+// command of a split access across two 64-bit beats waits a cycle (event 48), as does a read right behind another.
+TEST(TimingModel, VeerOnlyAccessesAcrossAWordSplitAndBackToBackReadsWait) {
+    TimingParams p = veer_dbus();
+    p.split_bytes = 4;
+    p.dbus_beat = 8;
+    p.dbus_cmd_gap = 2;
+    p.ev_dbus_busy = 48;
+    p.ev_bus_misaligned = 44;
+    p.bus_misaligned_load_penalty = 6;
+    p.bus_misaligned_store_penalty = 1;
+    TimingModel m(p);
+    EventBatch b;
+    using C = isa::InsnClass;
+    auto step = [&](const isa::RetiredInsn& in, uint64_t addr, unsigned size, bool unaligned) {
+        isa::RetiredInsn i = in;
+        i.unaligned = unaligned;
+        const MemRef r{addr, in.cls == C::store, size};
+        return m.step(i, 0x200, 4, 0x204, &r, 1, b);
+    };
+    EXPECT_EQ(step(op(C::load, 5, 6), 0x80100001, 2, true), 1u);  // inside a word: one access, no hold
+    EXPECT_EQ(b.count(44), 0u);
+    EXPECT_EQ(step(op(C::load, 5, 6), 0x80100003, 2, true), 7u);  // across a word, inside a beat: held
+    EXPECT_EQ(b.count(48), 0u);                                    // one command (the halves merged)
+    EXPECT_EQ(step(op(C::load, 5, 6), 0x80100007, 2, true), 7u);  // across two beats: two reads
+    EXPECT_EQ(b.count(48), 1u);
+    EXPECT_EQ(step(op(C::store, isa::no_reg, 6), 0x80100006, 4, true), 3u);  // two writes, 1 cycle each
+    EXPECT_EQ(b.count(48), 2u);
+    EXPECT_EQ(b.count(44), 3u);
+    // Two aligned loads of different beats a cycle apart: the second's read waits a cycle, and its value with it
+    // (5 cycles of result latency and 1): its user issues 6 cycles after it.
+    EXPECT_EQ(step(op(C::load, 5, 6), 0x80100100, 4, false), 1u);
+    EXPECT_EQ(step(op(C::load, 7, 6), 0x80100108, 4, false), 1u);
+    EXPECT_EQ(m.step(op(C::alu, 8, 7), 0x200, 4, 0x204, nullptr, 0, b), 6u);
+    EXPECT_EQ(b.count(48), 3u);
+    // The I-bus: a refill's 8 read commands one a cycle, each after the first waits a cycle (event 47).
+    TimingParams q;
+    q.l1i = small_cache();
+    q.ibus_beat = 8;
+    q.ibus_read_gap = 2;
+    q.ev_ibus_busy = 47;
+    TimingModel f(q);
+    EventBatch fb;
+    f.step(insn(C::alu), 0x1000, 4, 0x1004, nullptr, 0, fb);
+    EXPECT_EQ(fb.count(47), 7u);
+}
+
 // VeeR EL2 (tests/veer-rtl/irq, hello_world): a store to a side-effect region over the bus gets no late-data slack
 // (late_store_data_side_effect false). A bus load's value is ready 5 cycles after it issues (bus_load_latency); a
 // store of it to cacheable memory needs it a cycle later (late_store_data 1) and takes 4 cycles (3 waiting), one to
