@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "platforms/platform.hpp"
+#include "platforms/producible_events.hpp"
 #include "traces/reader.hpp"
 
 namespace pmusim::replay {
@@ -165,11 +166,7 @@ Result run(const Options& o);
 // The same on a reader opened by the caller (benchmarks, generated traces).
 Result run(const Options& o, std::unique_ptr<trace::TraceReader> reader);
 
-// Event numbers (indexed 0-65535) a replay on platform p can produce: what its instructions' retirement signals,
-// the cycle event and its timing model's events; the cache and bus events only `with_addresses` (the trace
-// carries data addresses).
-// `with_model`: false when the timing model does not run (Options::timing_events off).
-// `with_interrupts`: the trace shows the interrupts taken (trace::TraceReader::shows_interrupts).
-std::vector<bool> producible_events(const Platform& p, bool with_addresses, bool with_model = true, bool with_interrupts = false);
+// Event numbers a replay on platform p can produce (platforms/producible_events.hpp).
+using pmusim::producible_events;
 
 }  // namespace pmusim::replay

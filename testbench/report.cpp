@@ -266,13 +266,29 @@ void print(const Options& o, const Platform& p, const Result& r, std::ostream& o
         nlohmann::json j = report_json(o, p, r);
         if (has_series) {
             nlohmann::json iv = nlohmann::json::array();
+            const IntervalPoint* prev = nullptr;
             for (const auto& pt : series->points()) {
+                // The counts from the start, and (perf stat -I) what the interval added since the point before: a
+                // counter the program wrote may go down, so its difference is signed.
                 nlohmann::json c = nlohmann::json::object(), e = nlohmann::json::object();
-                for (const auto& [name, v] : pt.counters) c[name] = v;
-                for (const auto& [n, v] : pt.events)
-                    if (modelled(r, n)) e[event_name(p, n)] = v;
+                nlohmann::json dc = nlohmann::json::object(), de = nlohmann::json::object();
+                for (size_t k = 0; k < pt.counters.size(); ++k) {
+                    const auto& [name, v] = pt.counters[k];
+                    c[name] = v;
+                    dc[name] = static_cast<int64_t>(v - (prev && k < prev->counters.size() ? prev->counters[k].second : 0));
+                }
+                for (size_t k = 0; k < pt.events.size(); ++k) {
+                    const auto& [n, v] = pt.events[k];
+                    if (!modelled(r, n)) continue;
+                    e[event_name(p, n)] = v;
+                    de[event_name(p, n)] = v - (prev && k < prev->events.size() ? prev->events[k].second : 0);
+                }
+                const uint64_t i0 = prev ? prev->instructions : 0, c0 = prev ? prev->cycles : 0;
                 iv.push_back({{"instructions", pt.instructions}, {"cycles", pt.cycles}, {"irq", pt.irq},
-                              {"counters", c}, {"events", e}});
+                              {"counters", c}, {"events", e},
+                              {"added", {{"instructions", pt.instructions - i0}, {"cycles", pt.cycles - c0},
+                                         {"counters", dc}, {"events", de}}}});
+                prev = &pt;
             }
             j["intervals"] = iv;
         }

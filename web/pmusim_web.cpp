@@ -20,6 +20,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "platforms/producible_events.hpp"
 #include "testbench/command_bodies.hpp"
 #include "testbench/explain.hpp"
 #include "testbench/platform_args.hpp"
@@ -64,7 +65,7 @@ json tables(const json& req, const std::string& command) {
     json a = {{"status", cli::usage_error}};
     if (pmu) {
         if (command == "regs") a["table"] = table_json(cli::register_table(*pmu));
-        else if (command == "events") a["table"] = table_json(cli::event_table(*pl, *pmu, {}));
+        else if (command == "events") a["table"] = table_json(cli::event_table(*pl, *pmu, producible_events(*pl, true)));
         else if (Register* r = pmu->bank().find(text(req, "reg")))
             a["table"] = table_json(cli::field_table(*r)), a["description"] = r->description;
         else err << "pmusim: unknown register '" << text(req, "reg") << "' on platform " << pl->name << "\n";

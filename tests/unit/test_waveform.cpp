@@ -517,6 +517,17 @@ TEST(Series, IntervalRowsAreDeltasOfTheEventsAsked) {
     ASSERT_EQ(pmusim(run + " -I 1000 --interval-cumulative", &out), 0) << out;
     EXPECT_EQ(out, "instructions,cycles,LD_RETIRED\n1000,1000,167\n2000,2000,334\n3000,3000,501\n3023,3023,504\n");
     EXPECT_EQ(pmusim(run + " -I 1000 --interval-unit seconds", &out), 2);
+    // JSON: each interval's counts from the start, and what it added (perf stat -I's per-interval counts).
+    const std::string json = std::string("run -p cortex-a53 --timing cpi1 --output json -e LD_RETIRED -I 1000 -t ") +
+                             PMUSIM_SOURCE_DIR + "/traces/samples/pmu_loop.a64.pmt";
+    ASSERT_EQ(pmusim(json, &out), 0) << out;
+    const auto j = nlohmann::json::parse(out);
+    ASSERT_EQ(j["intervals"].size(), 4u);
+    EXPECT_EQ(j["intervals"][1]["events"]["LD_RETIRED"], 334);
+    EXPECT_EQ(j["intervals"][1]["added"]["events"]["LD_RETIRED"], 167);
+    EXPECT_EQ(j["intervals"][1]["added"]["instructions"], 1000);
+    EXPECT_EQ(j["intervals"][3]["added"]["instructions"], 23);
+    EXPECT_EQ(j["intervals"][3]["added"]["events"]["LD_RETIRED"], 3);
 }
 
 TEST(PerfHabits, CsvSeparatorAndOutputFile) {
