@@ -13,6 +13,11 @@ _pmusim_options() {
         grep -oE -- '--?[a-zA-Z0-9-]+' | sort -u
 }
 
+# The words an option takes, as the command's --help lists them under "values:" (the list its check reads).
+_pmusim_values() {
+    "$1" "$2" --help 2>/dev/null | awk -v opt="$3:" '/^values:/ {on = 1; next} on && $1 == opt {for (i = 2; i <= NF; i++) print $i}'
+}
+
 _pmusim() {
     local cur prev cmd i prog
     cur=${COMP_WORDS[COMP_CWORD]}
@@ -33,11 +38,7 @@ _pmusim() {
         -p|--platform)
             COMPREPLY=($(compgen -W "$("$prog" platforms 2>/dev/null | awk 'NR > 1 {print $1}')" -- "$cur"))
             return ;;
-        --timing) COMPREPLY=($(compgen -W "model trace cpi1" -- "$cur")); return ;;
-        --output) COMPREPLY=($(compgen -W "table csv json" -- "$cur")); return ;;
-        --interval-unit|--plot-x) COMPREPLY=($(compgen -W "instructions cycles" -- "$cur")); return ;;
-        --engine) COMPREPLY=($(compgen -W "block reference" -- "$cur")); return ;;
-        -f|--format) COMPREPLY=($(compgen -W "auto tarmac qemu-execlog qemu-log veer spike native native-text" -- "$cur")); return ;;
+        -f) COMPREPLY=($(compgen -W "$(_pmusim_values "$prog" "$cmd" --format)" -- "$cur")); return ;;
         -e|--events|--plot-events)
             local platform=
             for ((i = 1; i < COMP_CWORD; i++)); do
@@ -53,6 +54,14 @@ _pmusim() {
         -t|--trace|--elf|--manifest|--out|-o|--vcd|--plot|--setup|--platform-file)
             COMPREPLY=($(compgen -f -- "$cur")); return ;;
     esac
+    if [[ $prev == --* ]]; then
+        local values
+        values=$(_pmusim_values "$prog" "$cmd" "$prev")
+        if [[ -n $values ]]; then
+            COMPREPLY=($(compgen -W "$values" -- "$cur"))
+            return
+        fi
+    fi
     if [[ $cur == -* ]]; then
         COMPREPLY=($(compgen -W "$(_pmusim_options "$prog" "$cmd")" -- "$cur"))
         return

@@ -14,7 +14,8 @@
 namespace pmusim::cli {
 
 bool parse(const std::vector<std::string>& args, po::options_description& desc, po::positional_options_description* pos,
-           Parsed& p, std::ostream& out, std::ostream& err, const std::string& usage, int& status) {
+           Parsed& p, std::ostream& out, std::ostream& err, const std::string& usage, int& status,
+           const std::vector<Choice>* choices) {
     desc.add_options()("help,h", "show this help");
     try {
         po::command_line_parser parser(args);
@@ -26,6 +27,15 @@ bool parse(const std::vector<std::string>& args, po::options_description& desc, 
         po::store(parser.run(), p.vm);
         if (p.vm.count("help")) {
             out << usage << "\n\n" << desc << "\n";
+            if (choices && !choices->empty()) {  // read by the bash completion: one option a line, its words
+                out << "values:\n";
+                for (const Choice& c : *choices) {
+                    out << "  --" << c.option << ":";
+                    for (const auto& v : c.values) out << " " << v;
+                    out << "\n";
+                }
+                out << "\n";
+            }
             status = 0;
             return false;
         }
@@ -36,6 +46,16 @@ bool parse(const std::vector<std::string>& args, po::options_description& desc, 
         return false;
     }
     return true;
+}
+
+bool check_choice(const Choice& c, const std::string& value, std::ostream& err) {
+    for (const auto& v : c.values)
+        if (v == value) return true;
+    std::string words;
+    for (size_t i = 0; i < c.values.size(); ++i)
+        words += (i == 0 ? "" : i + 1 == c.values.size() ? " or " : ", ") + c.values[i];
+    err << fmt::format("pmusim: --{} expects {}, got '{}'\n", c.option, words, printable(value));
+    return false;
 }
 
 void add_platform_options(po::options_description& desc, std::string& name, std::string& file) {

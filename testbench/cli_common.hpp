@@ -19,8 +19,18 @@ struct Parsed {
 };
 
 // Parses a subcommand's options; prints help or the error. Returns false when the caller should exit.
+// An option whose value is one of a few words: the one list its check, its --help ("values:") and the bash
+// completion (scripts/pmusim-completion.bash) read.
+struct Choice {
+    std::string option;  // without the dashes
+    std::vector<std::string> values;
+};
+// Whether `value` is one of `c`'s words; else false with "pmusim: --OPTION expects a, b or c, got 'value'".
+bool check_choice(const Choice& c, const std::string& value, std::ostream& err);
+
 bool parse(const std::vector<std::string>& args, po::options_description& desc, po::positional_options_description* pos,
-           Parsed& p, std::ostream& out, std::ostream& err, const std::string& usage, int& status);
+           Parsed& p, std::ostream& out, std::ostream& err, const std::string& usage, int& status,
+           const std::vector<Choice>* choices = nullptr);
 // --platform NAME and, beside it, --platform-file FILE (a platform in JSON: docs/platform-files.md).
 void add_platform_options(po::options_description& desc, std::string& name, std::string& file);
 

@@ -29,6 +29,26 @@ namespace pmusim::cli {
 
 namespace {
 
+// The words `run`'s options take (check_choice, --help's "values:", the bash completion): one list each.
+const std::vector<Choice>& run_choices() {
+    static const std::vector<Choice> c = [] {
+        std::vector<std::string> formats = {"auto"};
+        for (const auto& f : trace::format_names()) formats.push_back(f);
+        return std::vector<Choice>{{"timing", {"model", "trace", "cpi1"}},
+                                   {"output", {"table", "csv", "json"}},
+                                   {"interval-unit", {"instructions", "cycles"}},
+                                   {"plot-x", {"instructions", "cycles"}},
+                                   {"engine", {"block", "reference"}},
+                                   {"format", formats}};
+    }();
+    return c;
+}
+const Choice& run_choice(const std::string& option) {
+    for (const Choice& c : run_choices())
+        if (c.option == option) return c;
+    throw std::logic_error("no choice list for --" + option);
+}
+
 // One side of --roi: hex (0x optional), or a symbol of the --elf file (docs/cli.md "Regions of interest").
 uint64_t roi_address(const std::string& side, const std::string& text, const std::vector<trace::ElfSymbol>* syms) {
     const bool prefixed = side.size() > 2 && side[0] == '0' && (side[1] == 'x' || side[1] == 'X');
@@ -181,26 +201,14 @@ int setup(RunArgs& a, const po::variables_map& vm, std::ostream& err) {
         return usage_error;
     }
     o.interval = a.interval.value;
-    if (a.interval_unit != "instructions" && a.interval_unit != "cycles") {
-        err << fmt::format("pmusim: --interval-unit expects instructions or cycles, got '{}'\n", a.interval_unit);
-        return usage_error;
-    }
+    if (!check_choice(run_choice("interval-unit"), a.interval_unit, err)) return usage_error;
     o.interval_cycles = a.interval_unit == "cycles";
     o.cumulative = vm.count("interval-cumulative") > 0;
-    if (a.timing != "model" && a.timing != "trace" && a.timing != "cpi1") {
-        err << fmt::format("pmusim: --timing expects model, trace or cpi1, got '{}'\n", a.timing);
-        return usage_error;
-    }
-    if (a.plot_x != "instructions" && a.plot_x != "cycles") {
-        err << fmt::format("pmusim: --plot-x expects instructions or cycles, got '{}'\n", a.plot_x);
-        return usage_error;
-    }
+    if (!check_choice(run_choice("timing"), a.timing, err)) return usage_error;
+    if (!check_choice(run_choice("plot-x"), a.plot_x, err)) return usage_error;
     if (!check_vcd_period(a.vcd_period, err)) return usage_error;
     o.timing = a.timing == "trace" ? replay::Timing::trace : a.timing == "cpi1" ? replay::Timing::cpi1 : replay::Timing::model;
-    if (a.output != "table" && a.output != "csv" && a.output != "json") {
-        err << fmt::format("pmusim: --output expects table, csv or json, got '{}'\n", a.output);
-        return usage_error;
-    }
+    if (!check_choice(run_choice("output"), a.output, err)) return usage_error;
     o.output = a.output == "json" ? replay::Output::json : a.output == "csv" ? replay::Output::csv : replay::Output::table;
     for (const auto& list : a.events)
         for (size_t start = 0; start <= list.size();) {
@@ -214,10 +222,7 @@ int setup(RunArgs& a, const po::variables_map& vm, std::ostream& err) {
             if (comma == std::string::npos) break;
             start = comma + 1;
         }
-    if (a.engine != "block" && a.engine != "reference") {
-        err << fmt::format("pmusim: --engine expects block or reference, got '{}'\n", a.engine);
-        return usage_error;
-    }
+    if (!check_choice(run_choice("engine"), a.engine, err)) return usage_error;
     o.engine = a.engine == "reference" ? replay::Engine::reference : replay::Engine::block;
     o.timing_events = vm.count("architectural") == 0;
     if (!o.timing_events && o.timing == replay::Timing::model) {
@@ -405,7 +410,7 @@ int cmd_run(const std::vector<std::string>& args, std::ostream& out, std::ostrea
     if (!parse(args, desc, &pos, p, out, err,
                "usage: pmusim run --platform P [--trace] FILE [-e EVENTS] [--roi START:END] [--check] [--output json]\n"
                "       pmusim run --manifest FILE [--shard K/N] [--out FILE] [options for every trace]",
-               status))
+               status, &run_choices()))
         return status;
     try {
         if (p.vm.count("manifest")) return run_manifest(args, pos, p.vm, out, err);

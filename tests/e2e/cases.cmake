@@ -243,10 +243,11 @@ add_test(NAME e2e.install COMMAND ${CMAKE_COMMAND} -DBUILD=${CMAKE_BINARY_DIR} -
          -P ${E2E}/install_check.cmake)
 set_tests_properties(e2e.install PROPERTIES PASS_REGULAR_EXPRESSION "install: bin/pmusim")
 # The completion (issue 41): subcommands and every command's options from the command's own --help, --timing's
-# values, and event names as the docs spell them (A53: INST_RETIRED 0x08) beside perf's generic ones.
+# values, and event names as the docs spell them (A53: INST_RETIRED 0x08) beside perf's generic ones; every
+# option's words from the same list its check reads (--help's "values:"), -f and --format from the readers' names.
 add_test(NAME e2e.completion COMMAND bash ${E2E}/completion.sh $<TARGET_FILE:pmusim> ${PROJECT_SOURCE_DIR})
 set_tests_properties(e2e.completion PROPERTIES PASS_REGULAR_EXPRESSION
-  "^\\[run\\]\n\\[--manifest\\]\n\\[cpi1\\]\n\\[--interval-unit\\]\n\\[--vcd-period\\]\n\\[INST_RETIRED\\]\n\\[cycles,branch-misses\\]\n$")
+  "^\\[run\\]\n\\[--manifest\\]\n\\[cpi1\\]\n\\[--interval-unit\\]\n\\[--vcd-period\\]\n\\[INST_RETIRED\\]\n\\[cycles,branch-misses\\]\n\\[qemu-execlog\\]\n\\[reference\\]\n\\[native native-text\\]\n$")
 # The man page documents every command's options (cmake/man-commands.cmake; help2man writes a dash as \-).
 add_test(NAME e2e.man_commands COMMAND bash -c "for w in '.SS \"pmusim run\"' '.SS \"pmusim vp\"' '\\-\\-interval\\-unit' '\\-\\-vcd\\-period' '\\-\\-setup' '\\-\\-plot\\-events'; do grep -q -F -e \"$w\" '${CMAKE_BINARY_DIR}/testbench/pmusim.1' || echo \"missing: $w\"; done; echo checked")
 set_tests_properties(e2e.man_commands PROPERTIES PASS_REGULAR_EXPRESSION "^checked\n$")

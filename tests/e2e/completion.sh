@@ -18,3 +18,6 @@ complete_words run --interval-u
 complete_words vp --vcd-p
 complete_words run -p cortex-a53 -e INST_RET
 complete_words run -p cortex-a53 -e cycles,branch-m
+complete_words run -f qemu-e
+complete_words run --engine r
+complete_words run --format native
