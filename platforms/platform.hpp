@@ -87,6 +87,9 @@ Arm11Config apply_arm11_options(Arm11Config cfg, const PlatformOptions& opts);
 VeerConfig apply_veer_options(VeerConfig cfg, const PlatformOptions& opts);
 // The values of a platform's behavioural options (unpredictable, user-access, ...), as -o would set them.
 PlatformOptions option_values(const Platform& p);
+// The timing model's parameters for a replay on `p` with the -o options `opts` (none without a timing model): the
+// platform's, with the start state the options choose (ARM11: start-state, the predictor on or off).
+std::optional<timing::TimingParams> replay_timing(const Platform& p, const PlatformOptions& opts);
 // Event by number or name (case-insensitive) among the platform's architecture events.
 std::optional<EventInfo> find_event(const Platform& p, std::string_view text);
 // The event a perf user means on this platform (pmusim run -e; docs/cli.md "Choosing events"): an event name

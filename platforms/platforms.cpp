@@ -137,6 +137,10 @@ Arm11Config apply_arm11_options(Arm11Config c, const PlatformOptions& opts) {
             c.user_access = v == "all";
         } else if (k == "flag-clear-needs-e") {
             c.clear_needs_e = parse_bool_option(k, v);
+        } else if (k == "start-state") {
+            if (v != "linux" && v != "reset")
+                throw std::invalid_argument(fmt::format("option start-state: expected linux or reset, got '{}'", v));
+            c.reset_state = v == "reset";
         } else if (k == "counters" || k == "implementer" || k == "idcode" || k == "pmceid0" || k == "pmceid1" ||
                    k == "version") {
             // AN195: PMNC has two counters and no ID fields; each ARM11 core has its own platform.
@@ -150,7 +154,9 @@ Arm11Config apply_arm11_options(Arm11Config c, const PlatformOptions& opts) {
 }
 
 PlatformOptions arm11_option_values(const Arm11Config& c) {
-    return {{"user-access", c.user_access ? "all" : "privileged"}, {"flag-clear-needs-e", c.clear_needs_e ? "1" : "0"}};
+    return {{"user-access", c.user_access ? "all" : "privileged"},
+            {"flag-clear-needs-e", c.clear_needs_e ? "1" : "0"},
+            {"start-state", c.reset_state ? "reset" : "linux"}};
 }
 
 VeerConfig apply_veer_options(VeerConfig c, const PlatformOptions& opts) {
@@ -164,6 +170,15 @@ VeerConfig apply_veer_options(VeerConfig c, const PlatformOptions& opts) {
 }
 
 PlatformOptions veer_option_values(const VeerConfig& c) { return {{"user_mode", c.user_mode ? "1" : "0"}}; }
+
+std::optional<timing::TimingParams> replay_timing(const Platform& p, const PlatformOptions& opts) {
+    if (!p.timing) return std::nullopt;
+    timing::TimingParams t = *p.timing;
+    // ARM11: the predictor's state at the start (option start-state); SCTLR.Z writes in the trace still turn it on
+    // and off (follows_sctlr_z). The caches are modelled on in both states.
+    if (p.family == "arm11-pmnc" && t.follows_sctlr_z) t.predictor.enabled = !apply_arm11_options(p.arm11, opts).reset_state;
+    return t;
+}
 
 PlatformOptions option_values(const Platform& p) {
     if (p.family == "arm11-pmnc") return arm11_option_values(p.arm11);
@@ -281,6 +296,9 @@ Platform make_arm11_platform(PlatformText text, const Arm11Config& cfg) {
          "User-access validation bit set)"},
         {"flag-clear-needs-e", "0|1", "1",
          "an overflow flag written 1 with PMNC.E = 0 stays set (AN195: E must be set to clear the request)"},
+        {"start-state", "linux|reset", "linux",
+         "the core's state at the trace's start, which a user-mode trace cannot show: branch prediction and caches "
+         "on as Linux runs them (SCTLR.Z, C, I set), or out of reset: prediction off until the trace writes SCTLR.Z"},
     };
     // AN195 Table 2: 0x07 instructions executed (condition failures included), 0x05 branches executed,
     // 0x0D software changes of the PC (taken branches without a mode change).

@@ -312,7 +312,8 @@ TimingParams veer() {
 TimingParams arm11(bool mmu) {
     // ARM1136/1156/1176: 8-stage pipeline (9 on the 1156), 4-way caches of 32-byte lines (16 KiB assumed of the
     // 4-64 KiB range), a 128-entry dynamic predictor and a 3-entry return stack; prediction is off out of reset
-    // (SCTLR.Z = 0) and the timing model follows the program's SCTLR writes. A misprediction costs 4 cycles, one
+    // (SCTLR.Z = 0, as `predictor.enabled` here says; a replay starts as Linux runs, prediction on, unless the platform
+    // option start-state=reset: replay_timing) and the timing model follows the program's SCTLR writes. A misprediction costs 4 cycles, one
     // of which counts as IBUF_STALL (arm11-pmnc.md, AN195 §4).
     TimingParams p = arm_core(4, cache(16, 4, 32), cache(16, 4, 32), 8,
                               "assumed from the ARM11 TRMs' pipeline and cache descriptions, not calibrated");

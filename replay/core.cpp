@@ -24,8 +24,8 @@ timing::TimingParams without_stalls(timing::TimingParams t) {
 Core::Core(const Options& opts, const Platform& platform) : o(opts), p(platform) {
     if (!o.timing_events && o.timing == Timing::model)
         throw std::invalid_argument("--architectural needs --timing cpi1 or trace (the timing model gives the cycles)");
-    if (p.timing)
-        if (o.timing_events || o.timing == Timing::model) tm.emplace(o.timing == Timing::cpi1 ? without_stalls(*p.timing) : *p.timing);
+    if (const auto t = replay_timing(p, o.platform_options))
+        if (o.timing_events || o.timing == Timing::model) tm.emplace(o.timing == Timing::cpi1 ? without_stalls(*t) : *t);
     if (tm) tm->set_check_blocks(o.check_block_timing);
     // The block engine replays the VeeR EL2 predictor's calls from a memo where they repeat (set_memo); the
     // reference stepper steps every one.

@@ -2,7 +2,7 @@
 # Installs every Debian package pmusim needs. Safe to run any number of times:
 # it calls apt-get only when a package is missing.
 #   bash scripts/setup.sh           the build and the tests
-#   bash scripts/setup.sh --bench   and the benchmarks' tools too (bench/natural.sh, bench/replay_real.sh)
+#   bash scripts/setup.sh --bench   and the benchmarks' tools too (bench/natural.sh, bench/replay_real.sh, bench/arm_published.sh)
 set -euo pipefail
 
 packages=(
@@ -27,6 +27,7 @@ bench_packages=(
   qemu-user valgrind time bc
   gcc-aarch64-linux-gnu libc6-dev-arm64-cross
   gcc-arm-linux-gnueabihf libc6-dev-armhf-cross
+  gcc-arm-linux-gnueabi libc6-dev-armel-cross
   gcc-riscv64-unknown-elf
 )
 case "${1:-}" in

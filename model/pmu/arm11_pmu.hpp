@@ -19,6 +19,11 @@ struct Arm11Config {
     // Writing 1 to an overflow flag with E = 0 in the same write: AN195 "E must be set to clear the interrupt
     // request"; the outcome is unconfirmed. true (default): the flag stays set; false: it is cleared anyway.
     bool clear_needs_e = true;
+    // Not the PMU's: the core's state at the trace's start, which a user-mode trace cannot show (option
+    // start-state; replay_timing). false (default, "linux"): branch prediction and caches on, as Linux runs them
+    // (SCTLR.Z, C and I set: Linux's ARMv6 start-up, arch/arm/mm/proc-v6.S, v6_crval); true ("reset"): out of reset, branch
+    // prediction off (SCTLR.Z = 0, ARM1176 TRM 3.2.7) until the trace writes SCTLR.Z.
+    bool reset_state = false;
     std::vector<uint32_t> events;  // event numbers the core implements (platform data, AN195 Table 2)
 };
 

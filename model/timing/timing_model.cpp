@@ -204,18 +204,21 @@ unsigned TimingModel::predict_other(const isa::RetiredInsn& insn, uint64_t pc, u
         }
         return o.flush ? p_.mispredict_penalty : 0;
     }
-    bool mispredicted = false, predictable = false;
-    if (conditional) {
-        mispredicted = bp_.conditional(pc, conditional_target(pc, size, next_pc, taken), taken);
-        predictable = true;
-    }
-    if (taken && (insn.branch & isa::br_exc_return) && !p_.predict_exc_return) {
+    // BR_PRED, "predictable branch speculatively executed" (Arm ARM, PMUv3 common events, 0x12; ARMv7 ARM C12.8):
+    // every branch of a kind the core's prediction resources handle, whether they predicted it well, badly or (off)
+    // not at all: conditional ones (their condition failed too), unconditional immediate ones (B, BL), indirect
+    // ones and returns. An exception return the core does not predict (predict_exc_return off) is a flush and no
+    // predictable branch. BR_MIS_PRED (0x10, "mispredicted or not predicted") counts the subset whose prediction
+    // was wrong or absent (docs/models.md, "Branch events").
+    bool mispredicted = false;
+    const bool predictable = !(taken && (insn.branch & isa::br_exc_return) && !p_.predict_exc_return);
+    if (conditional) mispredicted = bp_.conditional(pc, conditional_target(pc, size, next_pc, taken), taken);
+    if (!predictable) {
         // a flush, not a prediction
     } else if (taken && (insn.branch & isa::br_register)) {
         const bool ret = insn.branch & isa::br_return;
         const bool miss = bp_.indirect(pc, next_pc, ret);
         mispredicted |= miss;
-        predictable = true;
         if (ret && bp_.enabled() && p_.predictor.ras_depth) {
             emit(b, p_.ev_ras_pop);
             emit(b, miss ? p_.ev_ras_miss : p_.ev_ras_hit);

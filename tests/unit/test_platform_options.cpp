@@ -78,6 +78,22 @@ TEST_F(PlatformOptionsTest, BadValuesNameTheOption) {
     EXPECT_THROW(find_platform("arm1176")->make({{"idcode", "1"}}), std::invalid_argument);
 }
 
+// ARM11's start-state (docs/models.md, "State a user-mode trace cannot show"): the replay's predictor starts on
+// (SCTLR.Z set, as Linux runs) unless start-state=reset (out of reset, ARM1176 TRM 3.2.7: Z = 0).
+TEST(PlatformStartState, Arm11PredictorOnAsLinuxRunsOrOffFromReset) {
+    for (const char* name : {"arm1136", "arm1156", "arm1176"}) {
+        const Platform& p = *find_platform(name);
+        EXPECT_TRUE(replay_timing(p, {})->predictor.enabled) << name;
+        EXPECT_TRUE(replay_timing(p, {{"start-state", "linux"}})->predictor.enabled) << name;
+        EXPECT_FALSE(replay_timing(p, {{"start-state", "reset"}})->predictor.enabled) << name;
+        EXPECT_EQ(option_values(p).at("start-state"), "linux");
+    }
+    EXPECT_THROW(replay_timing(*find_platform("arm1176"), {{"start-state", "off"}}), std::invalid_argument);
+    EXPECT_NO_THROW(find_platform("arm1176")->make({{"start-state", "reset"}}));
+    // Not an option of the ARMv7/ARMv8 platforms, whose timing does not follow SCTLR.Z.
+    EXPECT_THROW(find_platform("cortex-a7")->make({{"start-state", "reset"}}), std::invalid_argument);
+}
+
 TEST_F(PlatformOptionsTest, Armv7VersionSelectsFilters) {
     // armv7-cp15-pmu.md §3.5: PMUv1 has no filter bits, PMUv2 has P and U.
     make("cortex-a8");

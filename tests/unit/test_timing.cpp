@@ -540,6 +540,64 @@ TEST(TimingModel, CyclesAreOnePerInstructionPlusClassExtrasAndPenalties) {
     EXPECT_EQ(b.count(0x12), 4u);
 }
 
+// BR_PRED (0x12) and BR_MIS_PRED (0x10) by their definitions (Arm ARM, PMUv3 common events; ARMv7 ARM C12.8):
+// every executed branch of a kind the predictor handles is predictable, whether predicted or not; the mispredicted
+// and not predicted ones are BR_MIS_PRED. A loop of 3 iterations, each with 6 branches:
+//   0x100 BL 0x200 (unconditional immediate call)  0x200 add  0x204 BX LR (return, to 0x104)
+//   0x104 BLR-like indirect jump to 0x300            0x300 BXEQ LR, its condition failed
+//   0x304 B 0x310 (unconditional immediate)          0x310 BNE 0x100 (taken twice, then falls through to 0x314)
+// then one exception return (ERET), which this core does not predict (predict_exc_return off): no predictable branch.
+namespace {
+
+void branch_events_loop(bool enabled, EventBatch& b) {
+    TimingParams p;
+    p.predictor.direction = PredictorConfig::Direction::bimodal;
+    p.predictor.table_bits = 4;  // counters start at 1, weakly not taken
+    p.predictor.btb_bits = 4;
+    p.predictor.ras_depth = 4;
+    p.predictor.enabled = enabled;
+    p.predict_exc_return = false;
+    p.ev_mispredict = 0x10;
+    p.ev_predictable = 0x12;
+    TimingModel m(p);
+    using isa::InsnClass;
+    const uint8_t imm = isa::br_immediate | isa::br_taken, reg = isa::br_register | isa::br_taken;
+    for (int i = 0; i < 3; ++i) {
+        m.step(insn(InsnClass::branch, imm | isa::br_call), 0x100, 4, 0x200, nullptr, 0, b);
+        m.step(insn(InsnClass::alu), 0x200, 4, 0x204, nullptr, 0, b);
+        m.step(insn(InsnClass::branch, reg | isa::br_return), 0x204, 4, 0x104, nullptr, 0, b);
+        m.step(insn(InsnClass::branch, reg), 0x104, 4, 0x300, nullptr, 0, b);
+        isa::RetiredInsn failed = insn(InsnClass::branch, reg | isa::br_return);
+        failed.cond_failed = true;
+        m.step(failed, 0x300, 4, 0x304, nullptr, 0, b);
+        m.step(insn(InsnClass::branch, imm), 0x304, 4, 0x310, nullptr, 0, b);
+        const bool taken = i < 2;
+        m.step(insn(InsnClass::branch, isa::br_immediate | isa::br_conditional | (taken ? isa::br_taken : 0)), 0x310, 4,
+               taken ? 0x100 : 0x314, nullptr, 0, b);
+    }
+    m.step(insn(InsnClass::branch, reg | isa::br_exc_return), 0x314, 4, 0x400, nullptr, 0, b);
+}
+
+}  // namespace
+
+TEST(TimingModel, BranchEventsFollowTheirArchitecturalDefinitions) {
+    // Prediction on. BR_PRED: 6 branches x 3 iterations = 18 (the ERET is none). BR_MIS_PRED: the indirect jump's
+    // first run (its target buffer entry empty), and BNE twice: counter 1 predicts not taken (taken: miss, -> 2),
+    // then taken (taken: hit, -> 3), then taken (falls through: miss). The returns hit the return stack (BL pushed
+    // 0x104 each time); BXEQ's failed condition is predicted not taken by its counter (1); BL and B are
+    // unconditional and predicted. 1 + 2 = 3.
+    EventBatch on;
+    branch_events_loop(true, on);
+    EXPECT_EQ(on.count(0x12), 18u);
+    EXPECT_EQ(on.count(0x10), 3u);
+    // Prediction off (ARM11 out of reset): the same 18 predictable branches, none predicted: every one that changed
+    // the flow is BR_MIS_PRED. Taken: BL, BX LR, the jump and B each iteration (12), BNE twice = 14.
+    EventBatch off;
+    branch_events_loop(false, off);
+    EXPECT_EQ(off.count(0x12), 18u);
+    EXPECT_EQ(off.count(0x10), 14u);
+}
+
 TEST(TimingModel, DataCacheRefillsCostTheirPenaltyAndAreCounted) {
     TimingParams p;
     p.l1d = small_cache();
