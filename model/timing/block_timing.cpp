@@ -480,10 +480,11 @@ uint64_t TimingModel::block(BlockMemo& m, const MemRef* mem, const uint8_t* n_me
                 m.last_hit_ = static_cast<unsigned>(k);
             }
     }
-    if (!r || !probe_body(m, *r, mem, n_mem)) {
+    if (!r) {
         m.policy_.miss();
-        return r ? step_body(m, mem, n_mem, b, with_tail) : record_body(m, mem, n_mem, b, key_.data(), len, with_tail);
+        return record_body(m, mem, n_mem, b, key_.data(), len, with_tail);
     }
+    if (!probe_body(m, *r, mem, n_mem)) return step_body(m, mem, n_mem, b, with_tail);
     m.policy_.hit();
     if (check_blocks_) return replay_checked(m, *r, mem, n_mem, b, with_tail);
     replay_body(m, *r, mem, b);

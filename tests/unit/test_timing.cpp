@@ -1839,7 +1839,7 @@ TEST(BlockTiming, KeyPolicyBacksOffWhileRecordingsMiss) {
     EXPECT_EQ(misses_then_skipped(8), 1024u);
 }
 
-// A body whose data addresses are new at every execution (its recordings miss: the policy steps it without a key),
+// A body whose data addresses are new at every execution (its recording's lookups miss: stepped),
 // then the same at every execution (recorded and replayed again): cycles and events per execution exactly those of
 // step() per instruction on a second model, and every replay checked against step() on a copy (set_check_blocks).
 TEST(BlockTiming, BodiesSteppedWithoutAKeyGiveWhatStepGives) {
