@@ -461,8 +461,12 @@ uint64_t TimingModel::step_block(BlockMemo& m, const MemRef* mem, const uint8_t*
 
 // The body (and the tail with_tail) from a recording of the same entry state, or stepped and recorded.
 uint64_t TimingModel::block(BlockMemo& m, const MemRef* mem, const uint8_t* n_mem, EventBatch& b, bool with_tail) {
-    const size_t len = m.usable_ ? body_key(m, mem, n_mem, key_.data(), with_tail) : 0;
-    if (len == 0) return step_body(m, mem, n_mem, b, with_tail);
+    if (!m.usable_ || !m.policy_.try_key()) return step_body(m, mem, n_mem, b, with_tail);
+    const size_t len = body_key(m, mem, n_mem, key_.data(), with_tail);
+    if (len == 0) {
+        m.policy_.miss();
+        return step_body(m, mem, n_mem, b, with_tail);
+    }
     auto same_key = [&](const BlockMemo::Recording& r) {
         return r.key.size() == len && std::memcmp(r.key.data(), key_.data(), len * sizeof(uint64_t)) == 0;
     };
@@ -476,8 +480,12 @@ uint64_t TimingModel::block(BlockMemo& m, const MemRef* mem, const uint8_t* n_me
                 m.last_hit_ = static_cast<unsigned>(k);
             }
     }
-    if (!r) return record_body(m, mem, n_mem, b, key_.data(), len, with_tail);
+    if (!r) {
+        m.policy_.miss();
+        return record_body(m, mem, n_mem, b, key_.data(), len, with_tail);
+    }
     if (!probe_body(m, *r, mem, n_mem)) return step_body(m, mem, n_mem, b, with_tail);
+    m.policy_.hit();
     if (check_blocks_) return replay_checked(m, *r, mem, n_mem, b, with_tail);
     replay_body(m, *r, mem, b);
     return r->cycles;

@@ -15,6 +15,7 @@
 #include "model/core/pmu.hpp"
 #include "model/timing/branch_predictor.hpp"
 #include "model/timing/cache.hpp"
+#include "model/timing/key_policy.hpp"
 #include "model/timing/lsu_buffers.hpp"
 #include "model/timing/pipeline_state.hpp"
 
@@ -367,6 +368,7 @@ private:
     unsigned next_predicted_ = 0;  // the entry a new key replaces
     std::vector<Recording> recs_;
     unsigned next_slot_ = 0, last_hit_ = 0;
+    KeyPolicy policy_;  // whether to key the next execution (key_policy.hpp)
     std::vector<uint8_t> n_mem_;  // accesses per body instruction at the first execution (the key's)
     size_t total_mem_ = 0;
 };

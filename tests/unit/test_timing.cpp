@@ -1870,3 +1870,57 @@ TEST(PipelineState, VisitNamesEveryField) {
     EXPECT_EQ(member_count<DbusState>(), 11u);
     EXPECT_EQ(member_count<StepInputs>(), 6u);
 }
+
+// The block timing's key policy (key_policy.hpp), from its definition: 8 misses in a row, then 16 executions
+// stepped without a key; the back-off doubles while the misses go on (16, 32, ... up to 1024), a hit sets it back.
+TEST(BlockTiming, KeyPolicyBacksOffWhileRecordingsMiss) {
+    KeyPolicy p;
+    auto misses_then_skipped = [&](unsigned misses) {
+        for (unsigned i = 0; i < misses; ++i) {
+            EXPECT_TRUE(p.try_key());
+            p.miss();
+        }
+        unsigned skipped = 0;
+        while (!p.try_key()) ++skipped;
+        return skipped;
+    };
+    EXPECT_EQ(misses_then_skipped(7), 0u);  // 7 misses: still keyed
+    p.miss();                               // the 8th (the try_key above was the 8th execution)
+    unsigned skipped = 0;
+    while (!p.try_key()) ++skipped;
+    EXPECT_EQ(skipped, 16u);
+    EXPECT_EQ(misses_then_skipped(8), 32u);
+    EXPECT_EQ(misses_then_skipped(8), 64u);
+    p.hit();
+    EXPECT_EQ(misses_then_skipped(8), 16u);
+    for (int k = 0; k < 10; ++k) misses_then_skipped(8);
+    EXPECT_EQ(misses_then_skipped(8), 1024u);
+}
+
+// A body whose data addresses are new at every execution (its recording's lookups miss: stepped),
+// then the same at every execution (recorded and replayed again): cycles and events per execution exactly those of
+// step() per instruction on a second model, and every replay checked against step() on a copy (set_check_blocks).
+TEST(BlockTiming, BodiesSteppedWithoutAKeyGiveWhatStepGives) {
+    const auto params = platform_timing("cortex-a53");
+    ASSERT_TRUE(params.has_value());
+    using C = isa::InsnClass;
+    const isa::RetiredInsn ld = op(C::load, 1, 2), add = op(C::alu, 3, 1), add2 = op(C::alu, 4, 3);
+    BlockMemo m({ld, add, add2}, {0x1000, 0x1004, 0x1008}, {4, 4, 4});
+    m.set_after(0x100C);
+    TimingModel blocks(*params), steps(*params);
+    blocks.set_check_blocks(true);
+    const uint8_t n_mem[3] = {1, 0, 0};
+    for (unsigned i = 0; i < 3000; ++i) {
+        const MemRef r{i < 1000 ? 0x100000 + 4096 * uint64_t{i} : 0x80000, false, 4};
+        EventBatch bb, sb;
+        const uint64_t c = blocks.step_block(m, &r, n_mem, bb);
+        uint64_t s = steps.step(ld, 0x1000, 4, 0x1004, &r, 1, sb);
+        s += steps.step(add, 0x1004, 4, 0x1008, nullptr, 0, sb);
+        s += steps.step(add2, 0x1008, 4, 0x100C, nullptr, 0, sb);
+        ASSERT_EQ(c, s) << "execution " << i;
+        for (const auto& e : sb.events) ASSERT_EQ(bb.count(e.event), e.count) << "execution " << i << " event " << e.event;
+        ASSERT_EQ(bb.events.size(), sb.events.size()) << "execution " << i;
+    }
+    EXPECT_GT(m.stepped, 900u);   // the new addresses: stepped (most without a key)
+    EXPECT_GT(m.replayed, 1500u); // the repeated one: replayed once the back-off is over
+}
