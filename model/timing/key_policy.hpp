@@ -8,8 +8,9 @@
 namespace pmusim::timing {
 
 // After `patience` misses in a row (no recording for the entry state: TimingModel::block records one; a recording
-// whose lookups would not all hit is not counted, as such misses pass on the ARM traces), the body is stepped without a key for `backoff` executions; the back-off doubles, up to `max_backoff`, while the
-// misses go on after it, and a hit (a recording replayed) sets both back. Tuning constants, measured with callgrind
+// whose lookups would not all hit is not counted, as such misses pass on the ARM traces), the body is stepped
+// without a key for `backoff` executions; the back-off doubles, up to `max_backoff`, while the misses go on after
+// it, and a hit (a recording replayed) sets both back. Tuning constants, measured with callgrind
 // on the natural traces (docs/performance.md).
 struct KeyPolicy {
     static constexpr uint16_t patience = 8, first_backoff = 16, max_backoff = 1024;
