@@ -1,4 +1,4 @@
-// A simple, fast approximation of an out-of-order core (Cortex-A9, A15, A57, A72; docs/models.md, "Out-of-order
+// A simple, fast approximation of an out-of-order core (Cortex-A9, A15, A57, A72; docs/accuracy.md, "Out-of-order
 // cores"), used by the timing model where the platform describes one (TimingParams::ooo). Per instruction, in
 // program order (the trace's):
 //  - fetch: one aligned block of `fetch_bytes` a cycle, ahead of dispatch as far as it gets; an instruction in

@@ -434,7 +434,7 @@ uint64_t TimingModel::timed_k(StepScratch& st, EventBatch& b) {
 // (ooo.hpp) when the instruction dispatches, executes and retires; its cycles are its retirement less the previous
 // instruction's. Its events: STALL_FRONTEND and STALL_BACKEND count the cycles without a dispatch, the front end
 // not ready (a misprediction's refill, an I-cache or ITLB miss) or the window full; the speculative events add the
-// instructions dispatched down a mispredicted branch's wrong path (docs/models.md, "Out-of-order cores").
+// instructions dispatched down a mispredicted branch's wrong path (docs/accuracy.md, "Out-of-order cores").
 uint64_t TimingModel::ooo_timed(StepScratch& st, EventBatch& b) {
     using C = isa::InsnClass;
     const isa::RetiredInsn& insn = st.insn;

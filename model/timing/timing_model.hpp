@@ -2,8 +2,13 @@
 // from platform data (docs/accuracy.md). In-order, single or dual issue: one cycle per instruction (none when it
 // pairs with the one before), plus result-use stalls from a register scoreboard, the extra cycles of its class, a
 // misprediction penalty, and TLB (with page-table walks), cache, L2 and bus penalties. Speculation is not
-// simulated: a misprediction adds a fixed wrong path to the speculative events. No virtual calls; one call per
-// instruction from the replay, which hands the events to the PMU in batches.
+// simulated: a misprediction adds a fixed wrong path to the speculative events. An out-of-order core
+// (TimingParams::ooo: Cortex-A9, A15, A57, A72) is timed instead by a simple approximation (ooo.hpp): fetch
+// blocks, in-order dispatch into a window, execution when the sources and a pipeline of the class are ready,
+// completion after the class's latency and the data misses, in-order retirement, a refill after a misprediction;
+// it leaves out renaming and issue-queue limits, load/store ordering, store buffers and wrong-path side effects,
+// and its wrong path is what it dispatched before the branch resolved. No virtual calls; one call per instruction
+// from the replay, which hands the events to the PMU in batches.
 #pragma once
 #include <array>
 #include <cstdint>
