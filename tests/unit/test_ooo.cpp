@@ -5,6 +5,7 @@
 
 #include "model/timing/ooo.hpp"
 #include "model/timing/timing_model.hpp"
+#include "platforms/platform_json.hpp"
 #include "platforms/timing_params.hpp"
 
 using namespace pmusim;
@@ -200,6 +201,19 @@ TEST(OutOfOrder, ConfigurationsOutOfRangeAreRefused) {
     c.fetch_bytes = 12;
     EXPECT_NE(OooCore::invalid(c), "");
     EXPECT_THROW(OooCore(c, 0), std::invalid_argument);
+}
+
+// A platform file's out-of-order core is checked before any replay: an error naming the file and the key.
+TEST(OutOfOrder, PlatformFileWindowOutOfRangeIsNamed) {
+    TimingParams p = *platform_timing("cortex-a9");
+    EXPECT_NO_THROW(check_timing(p, "my-core.json"));
+    p.ooo->window = 129;
+    try {
+        check_timing(p, "my-core.json");
+        FAIL() << "a window of 129 was accepted";
+    } catch (const PlatformFileError& e) {
+        EXPECT_NE(std::string(e.what()).find("my-core.json: key 'timing.ooo'"), std::string::npos) << e.what();
+    }
 }
 
 // OooState::visit names every field once (the arrays element by element).
