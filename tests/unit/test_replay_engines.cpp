@@ -774,17 +774,26 @@ TEST(ReplayEngines, OutOfOrderCoresAreBitIdentical) {
         }
         std::remove(native.c_str());
     }
-    // The bundled A64 sample, as a file, on the out-of-order A64 core.
-    for (const Mode& m : modes) {
-        replay::Options o = options("cortex-a57", m, replay::Engine::reference);
-        o.trace = std::string(PMUSIM_SOURCE_DIR) + "/traces/samples/pmu_loop.a64.pmt";
-        const Outcome ref = outcome(o);
-        o.engine = replay::Engine::block;
-        o.check_block_timing = true;
-        const Outcome blk = outcome(o);
-        EXPECT_EQ(ref.error, blk.error) << m.name;
-        if (ref.error.empty()) expect_same(ref.result, blk.result, std::string("pmu_loop.a64.pmt on cortex-a57 under ") + m.name);
+    // Files: the bundled A64 sample, and where ../shared is beside the checkout QEMU logs of real programs.
+    std::vector<std::pair<std::string, std::string>> files = {
+        {"cortex-a57", std::string(PMUSIM_SOURCE_DIR) + "/traces/samples/pmu_loop.a64.pmt"}};
+    if (have_shared()) {
+        files.emplace_back("cortex-a72", shared("qemu/a64_bm.execlog"));
+        files.emplace_back("cortex-a15", shared("qemu/a32_bm.execlog"));
+        files.emplace_back("cortex-a9", shared("qemu/a32_bm.execlog"));
     }
+    for (const auto& [platform, path] : files)
+        for (const Mode& m : modes) {
+            replay::Options o = options(platform, m, replay::Engine::reference);
+            o.trace = path;
+            const Outcome ref = outcome(o);
+            o.engine = replay::Engine::block;
+            o.check_block_timing = true;
+            const Outcome blk = outcome(o);
+            const std::string what = fmt::format("{} on {} under {}", path, platform, m.name);
+            EXPECT_EQ(ref.error, blk.error) << what;
+            if (ref.error.empty()) expect_same(ref.result, blk.result, what);
+        }
 }
 
 }  // namespace
