@@ -140,6 +140,26 @@ void visit_region(V& v, TimingParams::Region& r) {
     v.address("size", r.size);
 }
 
+// An out-of-order core (timing::OooConfig; its kinds of pipeline by number: 0 alu, 1 multi, 2 branch, 3 load,
+// 4 store).
+template <class V>
+void visit_ooo(V& v, timing::OooConfig& c) {
+    v("dispatch_width", c.dispatch_width, 16);
+    v("retire_width", c.retire_width, 16);
+    v("window", c.window, timing::OooConfig::max_window);
+    v("refill", c.refill);
+    v("mem_bytes", c.mem_bytes, 64);
+    v("fetch_bytes", c.fetch_bytes, 64);
+    v("alu_pipes", c.pipes[0], timing::OooConfig::max_pipes);
+    v("multi_pipes", c.pipes[1], timing::OooConfig::max_pipes);
+    v("branch_pipes", c.pipes[2], timing::OooConfig::max_pipes);
+    v("load_pipes", c.pipes[3], timing::OooConfig::max_pipes);
+    v("store_pipes", c.pipes[4], timing::OooConfig::max_pipes);
+    v.per_class("pipe", c.pipe);
+    v.per_class("latency", c.latency);
+    v.per_class("busy", c.busy);
+}
+
 template <class V>
 void visit_timing(V& v, TimingParams& t) {
     v.per_class("class_extra", t.class_extra);
@@ -249,13 +269,14 @@ void visit_timing(V& v, TimingParams& t) {
     v.event("ev_postsync", t.ev_postsync);
     v("csr_write_block", t.csr_write_block);
     v("split_fetch_after_flush", t.split_fetch_after_flush);
+    v.optional("ooo", t.ooo, [](V& w, timing::OooConfig& c) { visit_ooo(w, c); });
     v.string("source", t.source);
 }
 // Every field of TimingParams is in visit_timing: a new field changes the size and stops the build here. Add it
 // to visit_timing (and docs/platform-files.md), then update the size. The size is a 64-bit host's: the native
 // build checks it; a 32-bit target (the web page's WebAssembly) lays the struct out smaller.
 #if UINTPTR_MAX == UINT64_MAX
-static_assert(sizeof(TimingParams) == 680,
+static_assert(sizeof(TimingParams) == 784,
               "TimingParams changed: add the new field to visit_timing in platforms/platform_json.cpp");
 #endif
 
@@ -414,6 +435,8 @@ void check_cache(const timing::CacheConfig& c, const std::string& origin, const 
 }  // namespace
 
 void check_timing(const TimingParams& t, const std::string& origin) {
+    if (t.ooo)
+        if (const std::string e = timing::OooCore::invalid(*t.ooo); !e.empty()) bad(origin, "timing.ooo", e);
     for (const auto& [c, key] : {std::pair{&t.l1d, "timing.l1d"}, {&t.l1i, "timing.l1i"}, {&t.l2, "timing.l2"}})
         if (*c) check_cache(**c, origin, key);
     // The TLBs are caches of page-sized lines (TimingModel's constructor): 1 KiB (ARMv6/v7 tiny pages) to 64 KiB

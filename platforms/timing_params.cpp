@@ -103,11 +103,98 @@ TimingParams in_order_dual(TimingParams p) {
     return p;
 }
 
-// An out-of-order core under the in-order model: a misprediction has fetched and executed a penalty's worth of
-// cycles of wrong-path instructions, at the decode width (3 on these cores), counted by INST_SPEC.
-TimingParams out_of_order(TimingParams p) {
-    p.wrong_path = p.mispredict_penalty * 3;
+// An out-of-order core's shape (model/timing/ooo.hpp): `width` instructions dispatched and retired a cycle, a
+// window of `window`, `refill` cycles from a mispredicted branch's completion to the right path's dispatch, `bytes`
+// a load or store pipeline moves a cycle. Classes by kind of pipeline: loads and stores to theirs, branches to the
+// branch pipeline, multiplies, divides and system-register accesses to the multi-cycle one, the rest to the
+// single-cycle integer pipelines; every result 1 cycle unless the core's figures below say otherwise.
+timing::OooConfig ooo_shape(unsigned width, unsigned window, unsigned refill, unsigned bytes) {
+    timing::OooConfig o;
+    o.dispatch_width = o.retire_width = width;  // retirement as wide as dispatch: assumed
+    o.window = window;
+    o.refill = refill;
+    o.mem_bytes = bytes;
+    auto kind = [&](C c, timing::PipeKind k) { o.pipe[static_cast<size_t>(c)] = static_cast<uint8_t>(k); };
+    kind(C::load, timing::PipeKind::load);
+    kind(C::store, timing::PipeKind::store);
+    kind(C::branch, timing::PipeKind::branch);
+    kind(C::jump, timing::PipeKind::branch);
+    kind(C::mul, timing::PipeKind::multi);
+    kind(C::div, timing::PipeKind::multi);
+    kind(C::sysreg, timing::PipeKind::multi);
+    return o;
+}
+void ooo_latency(timing::OooConfig& o, C c, uint8_t latency, uint8_t busy = 1) {
+    o.latency[static_cast<size_t>(c)] = latency;
+    o.busy[static_cast<size_t>(c)] = busy;
+}
+void ooo_pipes(timing::OooConfig& o, unsigned alu, unsigned multi, unsigned branch, unsigned load, unsigned store) {
+    o.pipes = {alu, multi, branch, load, store};
+}
+
+// An out-of-order core: timed by its OooConfig (the in-order issue rules are not read). INST_SPEC counts the
+// instructions it dispatches down a mispredicted branch's wrong path (TimingModel::ooo_timed), not a fixed number.
+TimingParams out_of_order(TimingParams p, const timing::OooConfig& o) {
+    p.ooo = o;
+    p.wrong_path = 0;
     return p;
+}
+
+// Cortex-A57 and Cortex-A72 (Cortex-A57 Software Optimization Guide, ARM UAN 0015B, and Cortex-A72 Software
+// Optimization Guide, ARM UAN 0016A, section 2.1 "Pipeline overview": 3 instructions decoded and dispatched a
+// cycle, issued out of order to eight pipelines: branch (B), two integer single-cycle (I0, I1), integer
+// multi-cycle (M), two FP/ASIMD (F0, F1), load (L), store (S)). The window: 128 instructions in flight (Arm's
+// Cortex-A57 disclosure, "128 micro-ops in flight"; the A72 keeps it). Refill after a misprediction: the front end
+// fetches in 5 stages and decodes, renames and dispatches in 7 (the same disclosure's 12-stage in-order front end);
+// with issue and execution a misprediction costs about 15 cycles. Latencies (the guides' section 3, integer and
+// load instructions): ALU 1, MUL (W form) 3, load to use 4 (LDR, L pipe), branch 1; divides (SDIV/UDIV W form:
+// A57 4-20 cycles, A72 4-12) hold the M pipe, taken as their middle: 12 and 8. A load or store pipeline moves
+// 16 bytes a cycle (an LDP of two X registers is one L-pipe operation: assumed from the 128-bit data path).
+timing::OooConfig cortex_a57_a72(unsigned divide) {
+    timing::OooConfig o = ooo_shape(3, 128, 12, 16);
+    o.fetch_bytes = 16;  // 128 bits of instructions fetched a cycle (the same disclosure)
+    ooo_pipes(o, 2, 1, 1, 1, 1);
+    ooo_latency(o, C::mul, 3);
+    ooo_latency(o, C::div, static_cast<uint8_t>(divide), static_cast<uint8_t>(divide));
+    ooo_latency(o, C::load, 4);
+    ooo_latency(o, C::sysreg, 3);  // assumed
+    return o;
+}
+
+// Cortex-A15 (its TRM, ARM DDI 0438, section 1.1, and Arm's public descriptions: 3 instructions decoded a cycle,
+// out of order issue to the same kinds of pipeline as the A57, which grew from it: two simple integer, branch,
+// multiply/divide, load, store, two NEON/FP; a 15-stage integer pipeline, 5 of fetch and 7 of decode, rename and
+// dispatch). Window: assumed 40 instructions (Arm publishes none). Latencies assumed as the A57's; 8 bytes a cycle
+// through a load or store pipeline (64-bit, assumed).
+timing::OooConfig cortex_a15() {
+    timing::OooConfig o = ooo_shape(3, 40, 12, 8);
+    o.fetch_bytes = 16;  // 128-bit instruction fetch (Arm's Cortex-A15 descriptions)
+    ooo_pipes(o, 2, 1, 1, 1, 1);
+    ooo_latency(o, C::mul, 3);
+    ooo_latency(o, C::div, 12, 12);  // the A15 has SDIV/UDIV (ARMv7VE)
+    ooo_latency(o, C::load, 4);
+    ooo_latency(o, C::sysreg, 3);
+    return o;
+}
+
+// Cortex-A9 (its TRM, ARM DDI 0388, figure 2-1 and section 2.1: a dual instruction decode stage, register
+// renaming, out-of-order multi-issue with speculation to an ALU/MUL pipeline, an ALU pipeline, the FPU/NEON and
+// one load/store address generation unit; branches resolve in the ALUs). An 8-stage pipeline, so a misprediction
+// costs about 8 cycles: 5 of refill before dispatch, assumed, with issue and execution. Window: assumed 32
+// instructions. Loads and stores share the one address pipeline (its 64-bit path: 8 bytes a cycle, assumed);
+// multiplies share the two ALU pipelines (the model has no pipeline of two kinds: either ALU takes one); load to
+// use 4 cycles (assumed, public microbenchmarks show about 4), multiply 3 (assumed).
+timing::OooConfig cortex_a9() {
+    timing::OooConfig o = ooo_shape(2, 32, 5, 8);
+    o.fetch_bytes = 8;  // TRM 7.3: the instruction cache's 64-bit native accesses
+    ooo_pipes(o, 2, 1, 0, 1, 0);
+    for (C c : {C::branch, C::jump, C::mul}) o.pipe[static_cast<size_t>(c)] = static_cast<uint8_t>(timing::PipeKind::alu);
+    o.pipe[static_cast<size_t>(C::store)] = static_cast<uint8_t>(timing::PipeKind::load);
+    ooo_latency(o, C::mul, 3);
+    ooo_latency(o, C::div, 12, 12);  // no divide instruction on the A9: never met
+    ooo_latency(o, C::load, 4);
+    ooo_latency(o, C::sysreg, 3);
+    return o;
 }
 
 TimingParams veer() {
@@ -383,12 +470,14 @@ std::optional<timing::TimingParams> platform_timing(std::string_view name) {
     // Cortex-A53 (and the generic ARMv8): 8-stage in-order, L1I 32 KiB 2-way, L1D 32 KiB 4-way, 64-byte lines;
     // L2 512 KiB 16-way (of 128 KiB-2 MiB). L2 sizes below are assumed configurations; a miss costs 100 cycles.
     if (name == "cortex-a53" || name == "armv8-generic") return in_order_dual(with_main_tlb(with_l2(arm_core(7, cache(32, 2, 64), cache(32, 4, 64), 13, std::string(assumed)), 512, 16, 100), 512, 4));
-    // Cortex-A57/A72 are out of order: an in-order model is a rough bound. L1I 48 KiB 3-way, L1D 32 KiB 2-way.
+    // Cortex-A57/A72: out of order (cortex_a57_a72). L1I 48 KiB 3-way, L1D 32 KiB 2-way.
     if (name == "cortex-a57" || name == "cortex-a72")
         return out_of_order(with_main_tlb(with_l2(arm_core(15, cache(48, 3, 64), cache(32, 2, 64), 15,
-                                                           "assumed; out-of-order core under an in-order model"),
+                                                           "out-of-order approximation from the Cortex-A57/A72 Software "
+                                                           "Optimization Guides; caches assumed, not calibrated"),
                                                   2048, 16, 100),
-                                          1024, 4));
+                                          1024, 4),
+                            cortex_a57_a72(name == "cortex-a57" ? 12 : 8));
     // Cortex-A7: 8-stage in-order, L1I 2-way 32-byte lines, L1D 4-way 64-byte lines (32 KiB of 8-64 KiB).
     // Partial dual issue.
     if (name == "cortex-a7") return armv7(in_order_dual(with_main_tlb(with_l2(arm_core(8, cache(32, 2, 32), cache(32, 4, 64), 12, std::string(assumed)), 512, 8, 100), 256, 2)));
@@ -402,9 +491,9 @@ std::optional<timing::TimingParams> platform_timing(std::string_view name) {
     }
     // Cortex-A9: out of order with an 8-cycle mispredict, L1 32 KiB 4-way 32-byte lines; its L2 (an L2C-310) is
     // outside the core and not modelled.
-    if (name == "cortex-a9") return armv7(out_of_order(with_main_tlb(arm_core(8, cache(32, 4, 32), cache(32, 4, 32), 12, std::string(assumed)), 128, 2)));
+    if (name == "cortex-a9") return armv7(out_of_order(with_main_tlb(arm_core(8, cache(32, 4, 32), cache(32, 4, 32), 12, std::string(assumed)), 128, 2), cortex_a9()));
     // Cortex-A15: out of order, 15-cycle mispredict, L1 32 KiB 2-way 64-byte lines.
-    if (name == "cortex-a15") return armv7(out_of_order(with_main_tlb(with_l2(arm_core(15, cache(32, 2, 64), cache(32, 2, 64), 15, std::string(assumed)), 1024, 16, 100), 512, 4)));
+    if (name == "cortex-a15") return armv7(out_of_order(with_main_tlb(with_l2(arm_core(15, cache(32, 2, 64), cache(32, 2, 64), 15, std::string(assumed)), 1024, 16, 100), 512, 4), cortex_a15()));
     return std::nullopt;
 }
 

@@ -32,6 +32,8 @@ void TimingModel::prepare(BlockMemo& m, const uint8_t* n_mem) const {
     m.inner_at_.clear();
     for (const uint32_t i : m.inner_) m.inner_at_.push_back({m.pcs_[i], m.inner_next(i), i, m.sizes_[i], counted_branch(m.insns_[i])});
     if (m.inner_.size() > BlockMemo::max_inner) return;
+    // An out-of-order core's state (OooCore) is not in the key: its bodies are stepped.
+    if (ooo_) return;
     if (n == 0 || n > BlockMemo::max_insns || m.total_mem_ > 4 * BlockMemo::max_insns) return;
     const uint64_t pc0 = m.pcs_[0];
     const bool local0 = p_.local_code && p_.local_code->contains(pc0);

@@ -114,6 +114,7 @@ bool TimingModel::loop_walk(std::vector<uint64_t>* out, uint64_t d, std::vector<
 }
 
 bool TimingModel::loop_state(std::vector<uint64_t>& out, std::vector<uint64_t>* addrs) const {
+    if (ooo_) return false;  // an out-of-order core's state (OooCore) is not put in words: no stretch repeats
     if (addrs && !shift_invariant()) addrs = nullptr;  // the addresses stay in the words: compared as they are
     return const_cast<TimingModel*>(this)->loop_walk(&out, 0, addrs);  // with `out` and d = 0 it changes nothing
 }

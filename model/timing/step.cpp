@@ -430,9 +430,46 @@ uint64_t TimingModel::timed_k(StepScratch& st, EventBatch& b) {
     return st.cycles;
 }
 
+// An out-of-order core (TimingParams::ooo): the fetch and data stages give the misses' cycles, the OooCore
+// (ooo.hpp) when the instruction dispatches, executes and retires; its cycles are its retirement less the previous
+// instruction's. Its events: STALL_FRONTEND and STALL_BACKEND count the cycles without a dispatch, the front end
+// not ready (a misprediction's refill, an I-cache or ITLB miss) or the window full; the speculative events add the
+// instructions dispatched down a mispredicted branch's wrong path (docs/accuracy.md, "Out-of-order cores").
+uint64_t TimingModel::ooo_timed(StepScratch& st, EventBatch& b) {
+    using C = isa::InsnClass;
+    const isa::RetiredInsn& insn = st.insn;
+    s_.next.csr = 0;
+    s_.next.interrupted = false;  // read by predict()
+    fetch_stage<false>(st, b);
+    const uint64_t fetch = st.cycles;
+    if ((insn.cls == C::load || insn.cls == C::store) && !insn.cond_failed) data_stage(st, b);
+    OooInsn in;
+    in.cls = insn.cls;
+    in.pc = st.pc;
+    in.taken = (insn.branch & isa::br_taken) && !insn.cond_failed;
+    in.src = insn.regs.src;
+    in.dst = insn.cond_failed ? 0u : insn.regs.dst;  // a failed condition writes nothing
+    in.fetch_delay = fetch + s_.pending_extra;       // an interrupt's entry (take_interrupt)
+    s_.pending_extra = 0;
+    in.mem_delay = st.cycles - fetch;
+    for (unsigned k = 0; k < st.n_mem; ++k) in.mem_bytes += st.mem[k].size ? st.mem[k].size : 4u;
+    // The decoders give no flags: a conditional branch that reads no register (B.cond, A32 Bcc) is taken to test
+    // the flags the instruction before it set (its compare, as compilers place it).
+    in.flags_from_previous = (insn.branch & isa::br_conditional) && !insn.regs.src;
+    in.mispredicted = st.flush != 0;
+    const OooTiming t = ooo_->step(in, s_.ready);
+    if (t.frontend_stall) emit(b, p_.ev_stall_frontend, t.frontend_stall);
+    if (t.backend_stall) emit(b, p_.ev_stall_backend, t.backend_stall);
+    if (t.wrong_path)
+        for (uint32_t ev : p_.ev_spec) emit(b, ev, t.wrong_path);
+    s_.now += t.cycles;
+    return t.cycles;
+}
+
 uint64_t TimingModel::timed(const isa::RetiredInsn& insn, uint64_t pc, unsigned size, const MemRef* mem, unsigned n_mem,
                             EventBatch& b, unsigned flush) {
     StepScratch st{insn, pc, size, mem, n_mem, flush};
+    if (ooo_) return ooo_timed(st, b);
     return full_ ? timed_k<true>(st, b) : timed_k<false>(st, b);
 }
 

@@ -23,6 +23,10 @@ BranchPredictor::VeerKind veer_kind(const isa::RetiredInsn& insn) {
 
 TimingModel::TimingModel(const TimingParams& p) : p_(p), bp_(p.predictor), seen_target_(1024, 0) {
     full_ = needs_full_step(p);
+    if (p.ooo) {
+        if (full_) throw std::invalid_argument("timing: an out-of-order core has none of VeeR EL2's mechanisms");
+        ooo_.emplace(*p.ooo, s_.now);
+    }
     plain_predictor_ = p.predictor.direction != PredictorConfig::Direction::veer_el2;
     if (p.fetch_queue > s_.fetched.size()) throw std::invalid_argument("timing: fetch_queue is at most 4");
     if (p.store_buffer > 8 || p.bus_buffer > 8) throw std::invalid_argument("timing: store_buffer and bus_buffer are at most 8");

@@ -2,8 +2,13 @@
 // from platform data (docs/accuracy.md). In-order, single or dual issue: one cycle per instruction (none when it
 // pairs with the one before), plus result-use stalls from a register scoreboard, the extra cycles of its class, a
 // misprediction penalty, and TLB (with page-table walks), cache, L2 and bus penalties. Speculation is not
-// simulated: a misprediction adds a fixed wrong path to the speculative events. No virtual calls; one call per
-// instruction from the replay, which hands the events to the PMU in batches.
+// simulated: a misprediction adds a fixed wrong path to the speculative events. An out-of-order core
+// (TimingParams::ooo: Cortex-A9, A15, A57, A72) is timed instead by a simple approximation (ooo.hpp): fetch
+// blocks, in-order dispatch into a window, execution when the sources and a pipeline of the class are ready,
+// completion after the class's latency and the data misses, in-order retirement, a refill after a misprediction;
+// it leaves out renaming and issue-queue limits, load/store ordering, store buffers and wrong-path side effects,
+// and its wrong path is what it dispatched before the branch resolved. No virtual calls; one call per instruction
+// from the replay, which hands the events to the PMU in batches.
 #pragma once
 #include <array>
 #include <cstdint>
@@ -17,6 +22,7 @@
 #include "model/timing/cache.hpp"
 #include "model/timing/key_policy.hpp"
 #include "model/timing/lsu_buffers.hpp"
+#include "model/timing/ooo.hpp"
 #include "model/timing/pipeline_state.hpp"
 
 namespace pmusim::timing {
@@ -31,8 +37,6 @@ inline void emit(EventBatch& b, uint32_t ev, uint64_t n = 1) {
 inline unsigned ctz(uint32_t m) { return static_cast<unsigned>(__builtin_ctz(m)); }
 // mstatus on entry to a trap handler (RISC-V privileged spec 3.1.6.1): MPIE = MIE, MIE = 0.
 inline uint32_t trap_entry(uint32_t mstatus) { return (mstatus & ~0x88u) | ((mstatus & 8u) ? 0x80u : 0u); }
-
-constexpr size_t class_count = static_cast<size_t>(isa::InsnClass::fence_i) + 1;
 
 struct TimingParams {
     std::array<uint16_t, class_count> class_extra{};  // cycles beyond the first, per instruction class
@@ -219,6 +223,10 @@ struct TimingParams {
     uint32_t ev_bus_misaligned = no_event;  // misaligned loads and stores that go on the data bus
     // ARM11: the program turns prediction on with SCTLR.Z (bit 11); until then every taken branch mispredicts.
     bool follows_sctlr_z = false;
+    // An out-of-order core (ooo.hpp): when set, its dispatch, execution and retirement decide each instruction's
+    // cycles instead of the in-order issue (class_extra, result_latency, dual_issue are not read), and a
+    // misprediction's wrong path is the instructions it dispatched before the branch resolved (wrong_path unused).
+    std::optional<OooConfig> ooo;
     std::string source;  // where the figures come from: the core's manual, or a calibration
 };
 
@@ -552,6 +560,8 @@ private:
     bool plain_predictor_ = false;  // p_.predictor.direction is not VeeR EL2's
     uint64_t timed(const isa::RetiredInsn& insn, uint64_t pc, unsigned size, const MemRef* mem, unsigned n_mem,
                    EventBatch& b, unsigned flush);
+    // An out-of-order core (p_.ooo): the same fetch and data stages, then ooo_'s dispatch, execution, retirement.
+    std::optional<OooCore> ooo_;
     // timed()'s stages (step.cpp) and what they hand each other.
     struct StepScratch {
         const isa::RetiredInsn& insn;
@@ -583,6 +593,7 @@ private:
     void data_stage(StepScratch& st, EventBatch& b);
     void bus_stage(StepScratch& st, EventBatch& b);
     void lsu_stage(const StepScratch& st);
+    uint64_t ooo_timed(StepScratch& st, EventBatch& b);
     // Whether a VeeR EL2 mechanism is on (needs_full_step): timed() takes the full step, else the lean one.
     bool full_ = true;
     // The block timing (model/timing/block_timing.cpp).

@@ -740,5 +740,61 @@ TEST(ReplayEngines, ArchitecturalDropsOnlyTheModelsEvents) {
     EXPECT_THROW(replay::run(o, std::make_unique<VectorReader>(recs)), std::invalid_argument);
 }
 
+// The out-of-order cores (TimingParams::ooo): their state is not in the block timing's keys nor in a stretch's
+// words, so the block engine steps every record under the model (no body timed from a recording, no stretch
+// repeated) and must count exactly as the reference stepper does, on records and on native v2 runs; the generated
+// streams (A64 on cortex-a57 and cortex-a72, A32 on cortex-a9 and cortex-a15), the bundled A64 sample and a loop.
+TEST(ReplayEngines, OutOfOrderCoresAreBitIdentical) {
+    for (const char* platform : {"cortex-a57", "cortex-a72", "cortex-a9", "cortex-a15"}) {
+        Isa isa = std::string(platform) == "cortex-a57" || std::string(platform) == "cortex-a72" ? a64 : a32;
+        isa.platform = platform;
+        const auto recs = generate(isa, 5, 20000);
+        const auto loop = loop_program(isa, {{2000, 0x20000100u, 0x20000200u, false}, {300, 0x20000400u, 0x20001000u, true}});
+        const std::string native = ::testing::TempDir() + fmt::format("ooo-v2-{}-{}.pmt", ::getpid(), platform);
+        {
+            auto w = trace::make_native_writer(native, false);
+            for (const auto& r : loop) w->write(r);
+            w->finish();
+        }
+        for (const Mode& m : modes) {
+            const std::string what = fmt::format("{} under {}", platform, m.name);
+            replay::Options bo = options(platform, m, replay::Engine::block);
+            bo.check_block_timing = true;
+            const replay::Result ref = replay::run(options(platform, m, replay::Engine::reference), std::make_unique<VectorReader>(recs));
+            const replay::Result blk = replay::run(bo, std::make_unique<VectorReader>(recs));
+            EXPECT_EQ(ref.records, recs.size()) << what;
+            expect_same(ref, blk, what);
+            const replay::Result lref = replay::run(options(platform, m, replay::Engine::reference), std::make_unique<VectorReader>(loop));
+            const replay::Result on = repeats_checked(platform, m, native, lref, what + " (loop)");
+            if (m.timing == replay::Timing::model) {
+                EXPECT_EQ(blk.timed_blocks, 0u) << what;
+                EXPECT_EQ(on.repeated_instructions, 0u) << what;
+                EXPECT_GT(ref.cycles, 0u) << what;
+            }
+        }
+        std::remove(native.c_str());
+    }
+    // Files: the bundled A64 sample, and where ../shared is beside the checkout QEMU logs of real programs.
+    std::vector<std::pair<std::string, std::string>> files = {
+        {"cortex-a57", std::string(PMUSIM_SOURCE_DIR) + "/traces/samples/pmu_loop.a64.pmt"}};
+    if (have_shared()) {
+        files.emplace_back("cortex-a72", shared("qemu/a64_bm.execlog"));
+        files.emplace_back("cortex-a15", shared("qemu/a32_bm.execlog"));
+        files.emplace_back("cortex-a9", shared("qemu/a32_bm.execlog"));
+    }
+    for (const auto& [platform, path] : files)
+        for (const Mode& m : modes) {
+            replay::Options o = options(platform, m, replay::Engine::reference);
+            o.trace = path;
+            const Outcome ref = outcome(o);
+            o.engine = replay::Engine::block;
+            o.check_block_timing = true;
+            const Outcome blk = outcome(o);
+            const std::string what = fmt::format("{} on {} under {}", path, platform, m.name);
+            EXPECT_EQ(ref.error, blk.error) << what;
+            if (ref.error.empty()) expect_same(ref.result, blk.result, what);
+        }
+}
+
 }  // namespace
 }  // namespace pmusim

@@ -1,0 +1,112 @@
+// The out-of-order approximation's rules (ooo.hpp has them in words).
+#include "model/timing/ooo.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace pmusim::timing {
+
+std::string OooCore::invalid(const OooConfig& c) {
+    if (c.window == 0 || c.window > OooConfig::max_window) return "window is 1 to 128 instructions";
+    if (c.dispatch_width == 0 || c.retire_width == 0 || c.mem_bytes == 0)
+        return "dispatch_width, retire_width and mem_bytes are at least 1";
+    if (c.fetch_bytes < 2 || (c.fetch_bytes & (c.fetch_bytes - 1))) return "fetch_bytes is a power of two, at least 2";
+    unsigned n = 0;
+    for (unsigned p : c.pipes) n += p;
+    if (n > OooConfig::max_pipes) return "at most 8 pipelines in all";
+    for (size_t cls = 0; cls < class_count; ++cls)
+        if (c.pipe[cls] >= pipe_kinds || c.pipes[c.pipe[cls]] == 0)
+            return "every class's pipe is a kind (0 alu, 1 multi, 2 branch, 3 load, 4 store) with a pipeline";
+    return "";
+}
+
+OooCore::OooCore(const OooConfig& c, uint64_t start) : c_(c) {
+    if (const std::string e = invalid(c); !e.empty()) throw std::invalid_argument("timing: ooo: " + e);
+    unsigned n = 0;
+    for (size_t k = 0; k < pipe_kinds; ++k) {
+        first_[k] = static_cast<uint8_t>(n);
+        n += c.pipes[k];
+    }
+    s_.last_dispatch = s_.last_retire = s_.last_complete = start;
+    s_.fetch_at = start - 1;  // the first block comes at start
+    s_.retire_at.fill(start);
+    for (PipeSlots& p : s_.pipes) p.base = start;
+}
+
+uint64_t OooCore::book(size_t k, uint64_t at, unsigned busy, uint64_t dispatch) {
+    busy = std::clamp(busy, 1u, 63u);
+    const uint64_t run = (uint64_t{1} << busy) - 1;
+    PipeSlots* best = nullptr;
+    uint64_t best_t = ~uint64_t{0};
+    for (size_t i = first_[k]; i < size_t{first_[k]} + c_.pipes[k]; ++i) {
+        PipeSlots& p = s_.pipes[i];
+        if (p.base < dispatch) {  // cycles before this dispatch are never asked for again
+            const uint64_t d = dispatch - p.base;
+            p.booked = d >= 64 ? 0 : p.booked >> d;
+            p.base = dispatch;
+        }
+        uint64_t t = std::max(at, p.base);
+        while (t + busy <= p.base + 64 && (p.booked & (run << (t - p.base)))) ++t;
+        if (t < best_t) {
+            best_t = t;
+            best = &p;
+        }
+    }
+    if (best_t + busy <= best->base + 64) best->booked |= run << (best_t - best->base);
+    return best_t;
+}
+
+OooTiming OooCore::step(const OooInsn& in, std::array<uint64_t, 32>& ready) {
+    using C = isa::InsnClass;
+    OooTiming t;
+    const size_t cls = static_cast<size_t>(in.cls);
+    // Fetch: a block a cycle, a new one after a taken branch; its misses; the refill after a misprediction.
+    const uint64_t block = in.pc / c_.fetch_bytes;
+    uint64_t front = s_.fetch_at + (block != s_.fetch_block || s_.fetch_break ? 1 : 0);
+    front = std::max(front, s_.redirect) + in.fetch_delay;
+    s_.fetch_at = front;
+    s_.fetch_block = block;
+    s_.fetch_break = in.taken;
+    // Dispatch: in order, dispatch_width a cycle; once fetched; a place in the window.
+    const uint64_t slot = s_.dispatched < c_.dispatch_width ? s_.last_dispatch : s_.last_dispatch + 1;
+    uint64_t& oldest = s_.retire_at[s_.count % c_.window];  // the instruction `window` places older
+    const uint64_t room = s_.count >= c_.window ? oldest + 1 : 0;
+    t.dispatch = std::max({slot, front, room});
+    // Cycles with no dispatch before this one: the front end's first, the window's the rest.
+    if (t.dispatch > s_.last_dispatch + 1) {
+        const uint64_t gap = t.dispatch - s_.last_dispatch - 1;
+        t.frontend_stall = std::min(gap, front > s_.last_dispatch + 1 ? front - s_.last_dispatch - 1 : 0);
+        t.backend_stall = gap - t.frontend_stall;
+    }
+    s_.dispatched = t.dispatch == s_.last_dispatch ? s_.dispatched + 1 : 1;
+    s_.last_dispatch = t.dispatch;
+    // Execution: sources ready, a pipeline free; serialising instructions after every older one has retired.
+    uint64_t at = t.dispatch + 1;
+    for (uint32_t m = in.src; m; m &= m - 1) at = std::max(at, ready[static_cast<unsigned>(__builtin_ctz(m))]);
+    if (in.flags_from_previous) at = std::max(at, s_.last_complete);
+    if (in.cls == C::barrier || in.cls == C::sysreg) at = std::max(at, s_.last_retire);
+    unsigned busy = std::max<unsigned>(c_.busy[cls], 1);
+    const bool data = in.cls == C::load || in.cls == C::store;
+    if (data && in.mem_bytes > c_.mem_bytes) busy = std::max(busy, (in.mem_bytes + c_.mem_bytes - 1) / c_.mem_bytes);
+    t.exec = book(c_.pipe[cls], at, busy, t.dispatch);
+    t.complete = t.exec + (data ? busy - 1 : 0) + std::max<unsigned>(c_.latency[cls], 1) + in.mem_delay;
+    for (uint32_t m = in.dst; m; m &= m - 1) ready[static_cast<unsigned>(__builtin_ctz(m))] = t.complete;
+    s_.last_complete = t.complete;
+    // Retirement: in order, retire_width a cycle.
+    t.retire = std::max(t.complete, s_.last_retire);
+    if (t.retire == s_.last_retire && s_.retired >= c_.retire_width) ++t.retire;
+    s_.retired = t.retire == s_.last_retire ? s_.retired + 1 : 1;
+    t.cycles = t.retire - s_.last_retire;
+    s_.last_retire = t.retire;
+    oldest = t.retire;
+    ++s_.count;
+    // A misprediction: the wrong path fills the dispatch slots until the branch resolves (at most a window's worth);
+    // the right path dispatches `refill` cycles after it.
+    if (in.mispredicted) {
+        t.wrong_path = std::min<uint64_t>(c_.window, (t.complete - t.dispatch) * c_.dispatch_width);
+        s_.redirect = t.complete + c_.refill;
+    }
+    return t;
+}
+
+}  // namespace pmusim::timing

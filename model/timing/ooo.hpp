@@ -1,0 +1,133 @@
+// A simple, fast approximation of an out-of-order core (Cortex-A9, A15, A57, A72; docs/accuracy.md, "Out-of-order
+// cores"), used by the timing model where the platform describes one (TimingParams::ooo). Per instruction, in
+// program order (the trace's):
+//  - fetch: one aligned block of `fetch_bytes` a cycle, ahead of dispatch as far as it gets; an instruction in
+//    the block of the one before it comes with it, unless that one was a taken branch (which ends its block: the
+//    target's block comes the next cycle); an I-cache or ITLB miss adds its cycles; after a mispredicted branch
+//    the right path's first block comes `refill` cycles after the branch completes;
+//  - dispatch: in order, up to `dispatch_width` a cycle, once fetched, and no sooner than a cycle after the
+//    instruction `window` places older has retired;
+//  - execution: no sooner than the cycle after dispatch (the issue stage), its sources ready (the registers'
+//    ready cycles, TimingModel's) and a pipeline of its class's kind free for `busy` cycles (the earliest of its
+//    kind's); a barrier or system-register access also waits until every older instruction has retired;
+//  - completion: `latency` cycles after execution starts (its last register's, for a load or store of several),
+//    plus the misses of its data accesses (the caches' refill penalties, TimingModel::data_stage);
+//  - retirement: in order, at completion at the earliest, up to `retire_width` a cycle.
+// The instruction's cycles are its retirement less the previous one's. Left out: register renaming limits,
+// issue-queue sizes, load/store ordering and forwarding, store buffers, taken-branch fetch bubbles, micro-op
+// cracking beyond a load or store of several registers, wrong-path cache effects.
+#pragma once
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "isa/insn_class.hpp"
+#include "model/timing/pipeline_state.hpp"
+
+namespace pmusim::timing {
+
+// Per-class tables (TimingParams, OooConfig) have an entry per isa::InsnClass.
+constexpr size_t class_count = static_cast<size_t>(isa::InsnClass::fence_i) + 1;
+
+// The kinds of execution pipeline an out-of-order core has (each with a count in OooConfig::pipes).
+enum class PipeKind : uint8_t { alu, multi, branch, load, store };
+constexpr size_t pipe_kinds = 5;
+
+struct OooConfig {
+    unsigned dispatch_width = 3, retire_width = 3;
+    unsigned window = 128;  // instructions in flight, dispatched and not retired (at most max_window)
+    unsigned refill = 12;   // cycles from a mispredicted branch's completion to the right path's first dispatch
+    unsigned mem_bytes = 8; // bytes a load or store pipeline moves a cycle (a load or store of several registers)
+    unsigned fetch_bytes = 16;  // the aligned block the front end fetches a cycle (a power of two)
+    std::array<unsigned, pipe_kinds> pipes{};  // pipelines of each PipeKind (at most max_pipes in all)
+    std::array<uint8_t, class_count> pipe{};   // per class: the PipeKind (its number) of the pipeline it executes in
+    std::array<uint8_t, class_count> latency{};        // per class: cycles from execution to its result (1 if 0)
+    std::array<uint8_t, class_count> busy{};           // per class: cycles it holds its pipeline (1 if 0)
+    static constexpr size_t max_window = 128, max_pipes = 8;
+};
+
+// A pipeline's bookings: bit k of `booked` is cycle base + k taken. Cycles before `base` are never asked for (base
+// is a dispatch cycle, and no later instruction executes before its dispatch); a booking 64 or more cycles past
+// `base` is not kept (the pipeline is taken as free there).
+struct PipeSlots {
+    uint64_t base = 0, booked = 0;
+};
+
+// The out-of-order state between two instructions: plain data, one list of its fields (visit()).
+struct OooState {
+    uint64_t last_dispatch = 0;  // the cycle of the last dispatch
+    uint64_t last_retire = 0;    // the cycle of the last retirement (the model's clock)
+    uint64_t redirect = 0;       // the right path dispatches no sooner (a misprediction's refill)
+    uint64_t last_complete = 0;  // the previous instruction's completion (its flags, OooInsn::flags_from_previous)
+    uint64_t fetch_at = 0;       // the cycle the last fetch block came (as a dispatch cycle)
+    uint64_t fetch_block = ~uint64_t{0};  // its address / fetch_bytes
+    bool fetch_break = false;    // the last instruction was a taken branch: the next comes in a new block
+    uint64_t count = 0;          // instructions so far (the window's ring index)
+    uint32_t dispatched = 0;     // dispatched in last_dispatch's cycle
+    uint32_t retired = 0;        // retired in last_retire's cycle
+    std::array<uint64_t, OooConfig::max_window> retire_at{};  // the last `window` instructions' retirements
+    std::array<PipeSlots, OooConfig::max_pipes> pipes{};
+    // Every field once: `v(field, kind, live)`, array elements one by one (PipelineState::visit's kinds).
+    template <class S, class V>
+    static void visit(S& s, V&& v) {
+        v(s.last_dispatch, FieldKind::cycle, true);
+        v(s.last_retire, FieldKind::clock, true);
+        v(s.redirect, FieldKind::cycle, true);
+        v(s.last_complete, FieldKind::cycle, true);
+        v(s.fetch_at, FieldKind::cycle, true);
+        v(s.fetch_block, FieldKind::value, true);
+        v(s.fetch_break, FieldKind::value, true);
+        v(s.count, FieldKind::value, true);
+        v(s.dispatched, FieldKind::value, true);
+        v(s.retired, FieldKind::value, true);
+        for (auto& r : s.retire_at) v(r, FieldKind::cycle, true);
+        for (auto& p : s.pipes) {
+            v(p.base, FieldKind::cycle, true);
+            v(p.booked, FieldKind::value, true);
+        }
+    }
+};
+
+// One instruction as the out-of-order core sees it.
+struct OooInsn {
+    isa::InsnClass cls = isa::InsnClass::alu;
+    uint64_t pc = 0;
+    bool taken = false;         // a taken branch (its successor is fetched in a block of its own)
+    uint32_t src = 0, dst = 0;  // registers read and written (isa::RegUse)
+    uint64_t fetch_delay = 0;   // front-end cycles before it can dispatch (I-cache, ITLB misses)
+    uint64_t mem_delay = 0;     // cycles its data accesses' misses add to its completion
+    unsigned mem_bytes = 0;     // bytes its data accesses move (a load or store)
+    bool flags_from_previous = false;  // reads the flags, which the instruction before it set
+    bool mispredicted = false;         // a branch whose prediction was wrong: the front end refills after it
+};
+
+// When it did what, and what the events of TimingParams count of it (TimingModel::ooo_timed).
+struct OooTiming {
+    uint64_t dispatch = 0, exec = 0, complete = 0, retire = 0;
+    uint64_t cycles = 0;          // retire less the previous instruction's
+    uint64_t frontend_stall = 0;  // cycles without a dispatch before it, the front end not ready (refill, miss)
+    uint64_t backend_stall = 0;   // cycles without a dispatch before it, the window full
+    uint64_t wrong_path = 0;      // a mispredicted branch: instructions dispatched down the wrong path
+};
+
+class OooCore {
+public:
+    // `start`: the cycle the core starts at (every register ready, nothing in flight).
+    OooCore(const OooConfig& c, uint64_t start);
+    // One instruction; `ready` holds each register's ready cycle, read for the sources and set for the results.
+    OooTiming step(const OooInsn& in, std::array<uint64_t, 32>& ready);
+    const OooState& state() const { return s_; }
+    const OooConfig& config() const { return c_; }
+    // What the constructor refuses, or "" (platform files check it first: check_timing).
+    static std::string invalid(const OooConfig& c);
+
+private:
+    // The earliest cycle from `at` on that a pipeline of kind `k` (PipeKind) is free for `busy` cycles; books it.
+    uint64_t book(size_t k, uint64_t at, unsigned busy, uint64_t dispatch);
+    OooConfig c_;
+    std::array<uint8_t, pipe_kinds> first_{};  // each kind's first pipeline in s_.pipes
+    OooState s_;
+};
+
+}  // namespace pmusim::timing

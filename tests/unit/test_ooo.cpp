@@ -1,0 +1,287 @@
+// The out-of-order approximation (model/timing/ooo.hpp) on hand-made streams, every cycle worked out on paper
+// from its rules: fetch a block a cycle, dispatch in order into a window, execute when the sources and a pipeline
+// are ready, complete after the class's latency, retire in order.
+#include <gtest/gtest.h>
+
+#include "model/timing/ooo.hpp"
+#include "model/timing/timing_model.hpp"
+#include "platforms/platform_json.hpp"
+#include "platforms/timing_params.hpp"
+
+using namespace pmusim;
+using namespace pmusim::timing;
+using C = isa::InsnClass;
+
+namespace {
+
+// 2 wide, a window of 16, a refill of 5; two ALU pipelines and one each of multi-cycle, branch, load and store;
+// ALU 1 cycle, multiply 3, load 4; 16-byte fetch blocks (4 instructions).
+OooConfig small() {
+    OooConfig c;
+    c.dispatch_width = c.retire_width = 2;
+    c.window = 16;
+    c.refill = 5;
+    c.fetch_bytes = 16;
+    c.mem_bytes = 8;
+    c.pipes = {2, 1, 1, 1, 1};
+    auto kind = [&](C cls, PipeKind k) { c.pipe[static_cast<size_t>(cls)] = static_cast<uint8_t>(k); };
+    kind(C::mul, PipeKind::multi);
+    kind(C::branch, PipeKind::branch);
+    kind(C::load, PipeKind::load);
+    kind(C::store, PipeKind::store);
+    c.latency[static_cast<size_t>(C::mul)] = 3;
+    c.latency[static_cast<size_t>(C::load)] = 4;
+    return c;
+}
+
+OooInsn op(C cls, uint64_t pc, uint32_t dst = 0, uint32_t src = 0) {
+    OooInsn in;
+    in.cls = cls;
+    in.pc = pc;
+    in.dst = dst;
+    in.src = src;
+    return in;
+}
+constexpr uint32_t r(unsigned n) { return uint32_t{1} << n; }
+
+// The core starts at cycle 100, every register ready.
+struct Core {
+    OooCore core;
+    std::array<uint64_t, 32> ready{};
+    explicit Core(const OooConfig& c = small()) : core(c, 100) {}
+    OooTiming step(const OooInsn& in) { return core.step(in, ready); }
+};
+
+}  // namespace
+
+// Independent ALU instructions: instruction i dispatches at 100 + i/2 (2 a cycle), executes a cycle later on one of
+// the two ALU pipelines, completes and retires a cycle after that: 102 + i/2. Twenty take 11 cycles: 2 for the
+// first pair, 1 for each of the other nine.
+TEST(OutOfOrder, IndependentInstructionsRetireDispatchWidthACycle) {
+    Core c;
+    uint64_t cycles = 0;
+    for (unsigned i = 0; i < 20; ++i) {
+        const OooTiming t = c.step(op(C::alu, 0x1000 + 4 * i, r(i % 8)));
+        EXPECT_EQ(t.dispatch, 100 + i / 2) << i;
+        EXPECT_EQ(t.retire, 102 + i / 2) << i;
+        EXPECT_EQ(t.frontend_stall + t.backend_stall, 0u) << i;
+        cycles += t.cycles;
+    }
+    EXPECT_EQ(cycles, 11u);
+}
+
+// A chain of multiplies through r1: each executes when the one before completes, 3 cycles later; the first at 101
+// (the cycle after its dispatch). The k-th completes and retires at 104 + 3k: ten take 131 - 100 = 31 cycles.
+TEST(OutOfOrder, DependentChainRunsAtItsLatency) {
+    Core c;
+    uint64_t cycles = 0;
+    for (unsigned k = 0; k < 10; ++k) {
+        const OooTiming t = c.step(op(C::mul, 0x1000 + 4 * k, r(1), r(1)));
+        EXPECT_EQ(t.exec, 101 + 3 * k) << k;
+        EXPECT_EQ(t.retire, 104 + 3 * k) << k;
+        cycles += t.cycles;
+    }
+    EXPECT_EQ(cycles, 31u);
+}
+
+// A window of 4: a load that misses for 50 cycles (completes at 101 + 4 + 50 = 155) holds the three ALU
+// instructions behind it from retiring (155, 155, then 156, 156: 2 a cycle); the fifth instruction needs the
+// load's place in the window, free the cycle after it retires: it dispatches at 156 instead of 102, after 54
+// cycles without a dispatch (101 was the last), which count as back-end stalls; it retires at 158.
+TEST(OutOfOrder, FullWindowHoldsDispatch) {
+    OooConfig cfg = small();
+    cfg.window = 4;
+    Core c(cfg);
+    OooInsn load = op(C::load, 0x1000, r(2), r(3));
+    load.mem_delay = 50;
+    EXPECT_EQ(c.step(load).retire, 155u);
+    EXPECT_EQ(c.step(op(C::alu, 0x1004, r(4))).retire, 155u);
+    EXPECT_EQ(c.step(op(C::alu, 0x1008, r(5))).retire, 156u);
+    EXPECT_EQ(c.step(op(C::alu, 0x100C, r(6))).retire, 156u);
+    const OooTiming t = c.step(op(C::alu, 0x1010, r(7)));
+    EXPECT_EQ(t.dispatch, 156u);
+    EXPECT_EQ(t.backend_stall, 54u);
+    EXPECT_EQ(t.frontend_stall, 0u);
+    EXPECT_EQ(t.retire, 158u);
+    // With room in the window (16) the same instruction dispatches at 102 and retires behind the others (157).
+    Core wide;
+    wide.step(load);
+    for (unsigned i = 1; i < 4; ++i) wide.step(op(C::alu, 0x1000 + 4 * i, r(3 + i)));
+    const OooTiming u = wide.step(op(C::alu, 0x1010, r(7)));
+    EXPECT_EQ(u.dispatch, 102u);
+    EXPECT_EQ(u.retire, 157u);
+}
+
+// A mispredicted branch dispatched at 100 executes at 101 and completes at 102; 2 x (102 - 100) = 4 wrong-path
+// instructions dispatched meanwhile; the right path's first block comes 5 cycles (the refill) after: its first
+// instruction dispatches at 107, after 6 cycles without a dispatch, all the front end's, and retires at 109: 9 cycles
+// for the two. Predicted right, the target (a new block after the taken branch) dispatches at 101: 3 cycles.
+TEST(OutOfOrder, MispredictionRefillsAfterTheBranchResolves) {
+    Core c;
+    OooInsn br = op(C::branch, 0x1000);
+    br.taken = true;
+    br.mispredicted = true;
+    const OooTiming b = c.step(br);
+    EXPECT_EQ(b.complete, 102u);
+    EXPECT_EQ(b.wrong_path, 4u);
+    const OooTiming t = c.step(op(C::alu, 0x2000, r(1)));
+    EXPECT_EQ(t.dispatch, 107u);
+    EXPECT_EQ(t.frontend_stall, 6u);
+    EXPECT_EQ(t.backend_stall, 0u);
+    EXPECT_EQ(b.cycles + t.cycles, 9u);
+
+    Core right;
+    br.mispredicted = false;
+    EXPECT_EQ(right.step(br).wrong_path, 0u);
+    const OooTiming u = right.step(op(C::alu, 0x2000, r(1)));
+    EXPECT_EQ(u.dispatch, 101u);
+    EXPECT_EQ(u.retire, 103u);
+}
+
+// 8-byte fetch blocks (2 instructions): the instruction after a taken branch comes in the next cycle's block even
+// when the dispatch had room; after an untaken one, in the same block, with it.
+TEST(OutOfOrder, TakenBranchEndsItsFetchBlock) {
+    OooConfig cfg = small();
+    cfg.fetch_bytes = 8;
+    for (bool taken : {true, false}) {
+        Core c(cfg);
+        OooInsn br = op(C::branch, 0x1000);
+        br.taken = taken;
+        EXPECT_EQ(c.step(br).dispatch, 100u);
+        EXPECT_EQ(c.step(op(C::alu, taken ? 0x3000 : 0x1004, r(1))).dispatch, taken ? 101u : 100u) << taken;
+    }
+}
+
+// Execution out of order: a multiply waiting for r1 (ready at 104) books the multi-cycle pipeline at 104; an
+// independent one dispatched after it takes the pipeline at 102, before it, and retires in order behind it (107).
+TEST(OutOfOrder, YoungerInstructionPassesAWaitingOne) {
+    Core c;
+    EXPECT_EQ(c.step(op(C::mul, 0x1000, r(1))).complete, 104u);
+    EXPECT_EQ(c.step(op(C::mul, 0x1004, r(2), r(1))).exec, 104u);
+    const OooTiming t = c.step(op(C::mul, 0x1008, r(3), r(4)));
+    EXPECT_EQ(t.exec, 102u);
+    EXPECT_EQ(t.complete, 105u);
+    EXPECT_EQ(t.retire, 107u);
+}
+
+// A conditional branch on the flags waits for the instruction before it (the compare): a compare of r1 (a
+// multiply's result, ready at 104) completes at 105, so the branch executes at 105, not 102.
+TEST(OutOfOrder, FlagsComeFromThePreviousInstruction) {
+    for (bool flags : {true, false}) {
+        Core c;
+        c.step(op(C::mul, 0x1000, r(1)));
+        EXPECT_EQ(c.step(op(C::alu, 0x1004, 0, r(1))).complete, 105u);
+        OooInsn br = op(C::branch, 0x1008);
+        br.flags_from_previous = flags;
+        EXPECT_EQ(c.step(br).exec, flags ? 105u : 102u) << flags;
+    }
+}
+
+// A load of several registers holds the load pipeline a cycle per 8 bytes: 24 bytes, 3 cycles (101-103); its
+// last register is ready 4 cycles after its last cycle (107); the next load waits for the pipeline (104).
+TEST(OutOfOrder, LoadOfSeveralRegistersHoldsItsPipeline) {
+    Core c;
+    OooInsn ldm = op(C::load, 0x1000, r(1) | r(2) | r(3), r(4));
+    ldm.mem_bytes = 24;
+    const OooTiming t = c.step(ldm);
+    EXPECT_EQ(t.exec, 101u);
+    EXPECT_EQ(t.complete, 107u);
+    EXPECT_EQ(c.step(op(C::load, 0x1004, r(5), r(6))).exec, 104u);
+}
+
+TEST(OutOfOrder, ConfigurationsOutOfRangeAreRefused) {
+    EXPECT_EQ(OooCore::invalid(small()), "");
+    OooConfig c = small();
+    c.window = 0;
+    EXPECT_NE(OooCore::invalid(c), "");
+    c = small();
+    c.pipes[static_cast<size_t>(PipeKind::load)] = 0;  // loads have no pipeline
+    EXPECT_NE(OooCore::invalid(c), "");
+    c = small();
+    c.fetch_bytes = 12;
+    EXPECT_NE(OooCore::invalid(c), "");
+    EXPECT_THROW(OooCore(c, 0), std::invalid_argument);
+}
+
+// A platform file's out-of-order core is checked before any replay: an error naming the file and the key.
+TEST(OutOfOrder, PlatformFileWindowOutOfRangeIsNamed) {
+    TimingParams p = *platform_timing("cortex-a9");
+    EXPECT_NO_THROW(check_timing(p, "my-core.json"));
+    p.ooo->window = 129;
+    try {
+        check_timing(p, "my-core.json");
+        FAIL() << "a window of 129 was accepted";
+    } catch (const PlatformFileError& e) {
+        EXPECT_NE(std::string(e.what()).find("my-core.json: key 'timing.ooo'"), std::string::npos) << e.what();
+    }
+}
+
+// OooState::visit names every field once (the arrays element by element).
+TEST(OutOfOrder, StateVisitNamesEveryField) {
+    OooState s;
+    size_t fields = 0;
+    OooState::visit(s, [&](const auto&, timing::FieldKind, bool) { ++fields; });
+    EXPECT_EQ(fields - (s.retire_at.size() - 1) - (2 * s.pipes.size() - 1), member_count<OooState>());
+    EXPECT_EQ(member_count<OooState>(), 12u);
+    EXPECT_EQ(member_count<PipeSlots>(), 2u);
+}
+
+namespace {
+
+// A Cortex-A57 without caches or TLBs (their misses aside): the out-of-order core alone.
+TimingModel a57_core() {
+    TimingParams p = *platform_timing("cortex-a57");
+    p.l1i.reset();
+    p.l1d.reset();
+    p.l2.reset();
+    p.itlb_entries = p.dtlb_entries = p.main_tlb_entries = 0;
+    return TimingModel(p);
+}
+
+isa::RetiredInsn insn(C cls, uint32_t dst, uint32_t src, uint8_t branch = 0) {
+    isa::RetiredInsn i;
+    i.cls = cls;
+    i.regs.dst = dst;
+    i.regs.src = src;
+    i.branch = branch;
+    return i;
+}
+
+}  // namespace
+
+// Cortex-A57 (3 wide, two ALU pipelines, one load pipeline, load to use 4): ten groups of two independent ALU
+// instructions and a load dispatch a group a cycle from 256 (the model's first cycle); group g's load executes at
+// 257 + g and completes at 261 + g, and each group retires behind its load, 3 a cycle: the last at 270, 14 cycles
+// for 30 instructions. No cycle goes without a dispatch: no stall events.
+TEST(OutOfOrder, CortexA57IssuesThreeACycle) {
+    TimingModel m = a57_core();
+    EventBatch b;
+    uint64_t cycles = 0;
+    for (unsigned g = 0; g < 10; ++g)
+        for (unsigned j = 0; j < 3; ++j) {
+            const uint64_t pc = 0x400000 + 12 * g + 4 * j;
+            cycles += m.step(insn(j == 2 ? C::load : C::alu, r(j + 1), j == 2 ? r(10) : 0), pc, 4, pc + 4, nullptr, 0, b);
+        }
+    EXPECT_EQ(cycles, 14u);
+    EXPECT_EQ(b.count(0x23), 0u);  // STALL_FRONTEND
+    EXPECT_EQ(b.count(0x24), 0u);  // STALL_BACKEND
+}
+
+// Cortex-A57: a compare (256: executes 257, completes 258), a taken B.cond the predictor has not seen (its counter
+// starts weakly not taken: mispredicted), which waits for the compare's flags (executes 258, completes 259), and
+// its target. 3 x (259 - 256) = 9 instructions down the wrong path (INST_SPEC); the target's block comes 12 cycles
+// (the refill) after the branch completes: it dispatches at 271, after 14 cycles without a dispatch
+// (STALL_FRONTEND), and retires at 273: 17 cycles in all.
+TEST(OutOfOrder, CortexA57MispredictionEvents) {
+    TimingModel m = a57_core();
+    EventBatch b;
+    uint64_t cycles = m.step(insn(C::alu, 0, r(1)), 0x400000, 4, 0x400004, nullptr, 0, b);
+    const auto bcond = insn(C::branch, 0, 0, isa::br_conditional | isa::br_immediate | isa::br_taken);
+    cycles += m.step(bcond, 0x400004, 4, 0x401000, nullptr, 0, b);
+    cycles += m.step(insn(C::alu, r(2), 0), 0x401000, 4, 0x401004, nullptr, 0, b);
+    EXPECT_EQ(b.count(0x10), 1u);  // BR_MIS_PRED
+    EXPECT_EQ(b.count(0x1B), 9u);  // INST_SPEC: the wrong path (retire() adds the retired ones)
+    EXPECT_EQ(b.count(0x23), 14u);
+    EXPECT_EQ(b.count(0x24), 0u);
+    EXPECT_EQ(cycles, 17u);
+}
