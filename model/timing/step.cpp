@@ -23,7 +23,7 @@ bool is_trap(isa::InsnClass c) {
 bool TimingModel::needs_full_step(const TimingParams& p) {
     return p.dbus_queue || p.sync_stall || p.csr_write_block || p.fetch_queue || p.store_buffer || p.local_data ||
            p.local_code || p.follows_mrac || p.divider_from_operands || p.fetch_bytes || p.fill_buffer_fetches ||
-           p.fill_redirect_commit || p.split_fetch_after_flush || p.fetch_keeps_halfword || !p.late_store_data_side_effect;
+           p.fill_redirect_commit || p.fill_next_miss || p.split_fetch_after_flush || p.fetch_keeps_halfword || !p.late_store_data_side_effect;
 }
 
 // Issue: alongside the previous instruction (dual issue), or when its sources are ready, the divider free and
@@ -222,9 +222,17 @@ template <bool kFull>
             const bool sequential = p_.l1i_sequential_refill_penalty && line == s_.last_miss_line + 1;
             s_.last_miss_line = line;
             s_.fill_line = line;
-            s_.fill_start = st.issue;
             st.cycles += (sequential ? p_.l1i_sequential_refill_penalty : p_.l1i_refill_penalty) +
                          next_level(st.pc, false, b);
+            // A miss while the last refill's beats are still coming waits for them (el2_ifu_mem_ctl.sv: miss_state
+            // HIT_U_MISS to SCND_MISS on ic_miss_under_miss_f; the I-bus takes its read commands after the last
+            // refill's): its instruction commits no sooner than fill_next_miss cycles after the last refilling one.
+            if (kFull && p_.fill_next_miss) {
+                const uint64_t due = s_.fill_data + p_.fill_next_miss, at = s_.now + st.cycles;
+                if (due > at) st.cycles += due - at;
+                s_.fill_data = s_.now + st.cycles;
+            }
+            s_.fill_start = st.issue;
             emit(b, p_.ev_l1i_refill);
             emit(b, p_.ev_ibus_access, p_.l1i->line / p_.ibus_beat);
             if (p_.ibus_read_gap) emit(b, p_.ev_ibus_busy, (p_.l1i->line / p_.ibus_beat - 1) * (p_.ibus_read_gap - 1));

@@ -1852,6 +1852,7 @@ struct AllLive {
     bool csr_write(uint64_t) const { return true; }
     bool fill_at(uint64_t) const { return true; }
     bool fill_start(uint64_t) const { return true; }
+    bool fill_data(uint64_t) const { return true; }
     bool queue() const { return true; }
     bool fetched(uint64_t) const { return true; }
     bool lsu_followed() const { return true; }
