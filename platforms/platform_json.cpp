@@ -254,6 +254,7 @@ void visit_timing(V& v, TimingParams& t) {
     v("fill_buffer_fetches", t.fill_buffer_fetches);
     v("fill_buffer_cycles", t.fill_buffer_cycles);
     v("fill_redirect_commit", t.fill_redirect_commit);
+    v("fill_next_miss", t.fill_next_miss);
     v("predict_exc_return", t.predict_exc_return);
     v.event("ev_irq_disabled", t.ev_irq_disabled);
     v("mstatus_write_extra", t.mstatus_write_extra);
@@ -276,7 +277,7 @@ void visit_timing(V& v, TimingParams& t) {
 // to visit_timing (and docs/platform-files.md), then update the size. The size is a 64-bit host's: the native
 // build checks it; a 32-bit target (the web page's WebAssembly) lays the struct out smaller.
 #if UINTPTR_MAX == UINT64_MAX
-static_assert(sizeof(TimingParams) == 784,
+static_assert(sizeof(TimingParams) == 792,
               "TimingParams changed: add the new field to visit_timing in platforms/platform_json.cpp");
 #endif
 

@@ -326,6 +326,12 @@ TimingParams veer() {
     // from the first (6-10 fetches where bus loads hold the fetch up); from the 16th on they hit in the cache.
     p.fill_buffer_cycles = 16;
     p.fill_redirect_commit = 18;
+    // A miss while a refill's beats are still coming (el2_ifu_mem_ctl.sv: STREAM or CRIT_BYP_OK to HIT_U_MISS at the
+    // line's end or a redirect, then SCND_MISS on ic_miss_under_miss_f): the I-bus takes its 8 read commands after
+    // the last refill's, one every ibus_read_gap cycles, so its critical word comes 17 cycles after the last miss's
+    // (tests/veer-rtl/irqpair, fetch_trace.sh: a jump to 0x800003f4, 12 bytes before a line's end, misses and
+    // commits at 174; 0x80000400 misses at 177 and its word comes at 189, the instruction commits at 191).
+    p.fill_next_miss = 17;
     p.ev_l1i_refill = 3;
     // Event 2 counts the IFU's 4-byte fetches that hit (el2_ifu_ifc_ctl: the next fetch address is the last plus
     // 4; el2_ifu_mem_ctl: ifu_pmu_ic_hit per fetch). Event 42 counts I-bus read commands: one per 8-byte beat of a

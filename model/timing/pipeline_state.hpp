@@ -87,10 +87,10 @@ struct PipelineState {
     uint64_t csr_write_issue = 0;      // the issue of the last write-only CSR instruction (csr_write_block)
     // Instruction fetch: the last line and fetch granule (fetch_bytes), the last I-cache miss's line, the line last
     // refilled (served from the fill buffer), the cycle of that refill's first fetch (fill_buffer_cycles) and the
-    // issue of the instruction that refilled it (fill_redirect_commit), the line a redirect entered at an odd
-    // halfword (fetch_keeps_halfword; ~0: none).
+    // issue of the instruction that refilled it (fill_redirect_commit) and its commit (fill_next_miss), the line a
+    // redirect entered at an odd halfword (fetch_keeps_halfword; ~0: none).
     uint64_t last_ifetch_line = ~uint64_t{0}, last_fetch = ~uint64_t{0}, last_miss_line = ~uint64_t{0};
-    uint64_t fill_line = ~uint64_t{0}, fill_at = 0, fill_start = 0, phase_line = ~uint64_t{0};
+    uint64_t fill_line = ~uint64_t{0}, fill_at = 0, fill_start = 0, fill_data = 0, phase_line = ~uint64_t{0};
     // VeeR EL2's fetch ahead of commit (fetch_queue): the cycle of the last fetch and, per fetch buffer entry
     // (the first fetch_queue), oldest first, the commit of its last instruction.
     uint64_t fetch_at = 0;
@@ -134,6 +134,7 @@ struct PipelineState {
         v(s.fill_line, FieldKind::value, true);
         v(s.fill_at, FieldKind::cycle, live.fill_at(s.fill_at));
         v(s.fill_start, FieldKind::cycle, live.fill_start(s.fill_start));
+        v(s.fill_data, FieldKind::cycle, live.fill_data(s.fill_data));
         v(s.phase_line, FieldKind::value, true);
         // The fetch queue, where followed and not emptied by a flush: the last fetch, and the entries that can
         // still hold a fetch back.

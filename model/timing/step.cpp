@@ -23,7 +23,7 @@ bool is_trap(isa::InsnClass c) {
 bool TimingModel::needs_full_step(const TimingParams& p) {
     return p.dbus_queue || p.sync_stall || p.csr_write_block || p.fetch_queue || p.store_buffer || p.local_data ||
            p.local_code || p.follows_mrac || p.divider_from_operands || p.fetch_bytes || p.fill_buffer_fetches ||
-           p.fill_redirect_commit || p.split_fetch_after_flush || p.fetch_keeps_halfword || !p.late_store_data_side_effect;
+           p.fill_redirect_commit || p.fill_next_miss || p.split_fetch_after_flush || p.fetch_keeps_halfword || !p.late_store_data_side_effect;
 }
 
 // Issue: alongside the previous instruction (dual issue), or when its sources are ready, the divider free and
@@ -210,25 +210,39 @@ template <bool kFull>
         const uint64_t due = s_.fill_start + p_.fill_redirect_commit, at = s_.now + st.cycles;
         if (due > at) st.cycles += due - at;
     }
-    if (line != s_.last_ifetch_line) {
-        s_.last_ifetch_line = line;
-        st.cycles += tlb(itlb_, st.pc, p_.ev_itlb_refill, b, &st.fetch_walk);
-        const auto r = l1i_->access(st.pc, false);
+    // An instruction whose last halfword lies in the next line needs that line too (VeeR EL2: the aligner takes it
+    // from the next fetch, el2_ifu_aln_ctl.sv): its miss is this instruction's (where fetch_bytes is followed).
+    const uint64_t last_line = kFull && p_.fetch_bytes ? l1i_->line_of(st.pc + st.size - 1) : line;
+    for (uint64_t l = line; l <= last_line; ++l) {
+    if (l != s_.last_ifetch_line) {
+        const uint64_t at_pc = l == line ? st.pc : l * p_.l1i->line;
+        s_.last_ifetch_line = l;
+        st.cycles += tlb(itlb_, at_pc, p_.ev_itlb_refill, b, &st.fetch_walk);
+        const auto r = l1i_->access(at_pc, false);
         if (!r.refill) s_.fill_line = ~uint64_t{0};  // a line entered from the cache, not the fill buffer
         emit(b, p_.ev_l1i_access);
         if (r.refill) {
             refill = true;
             st.refilled = true;
-            const bool sequential = p_.l1i_sequential_refill_penalty && line == s_.last_miss_line + 1;
-            s_.last_miss_line = line;
-            s_.fill_line = line;
-            s_.fill_start = st.issue;
+            const bool sequential = p_.l1i_sequential_refill_penalty && l == s_.last_miss_line + 1;
+            s_.last_miss_line = l;
+            s_.fill_line = l;
             st.cycles += (sequential ? p_.l1i_sequential_refill_penalty : p_.l1i_refill_penalty) +
-                         next_level(st.pc, false, b);
+                         next_level(at_pc, false, b);
+            // A miss while the last refill's beats are still coming waits for them (el2_ifu_mem_ctl.sv: miss_state
+            // HIT_U_MISS to SCND_MISS on ic_miss_under_miss_f; the I-bus takes its read commands after the last
+            // refill's): its instruction commits no sooner than fill_next_miss cycles after the last refilling one.
+            if (kFull && p_.fill_next_miss) {
+                const uint64_t due = s_.fill_data + p_.fill_next_miss, at = s_.now + st.cycles;
+                if (due > at) st.cycles += due - at;
+                s_.fill_data = s_.now + st.cycles;
+            }
+            s_.fill_start = st.issue;
             emit(b, p_.ev_l1i_refill);
             emit(b, p_.ev_ibus_access, p_.l1i->line / p_.ibus_beat);
             if (p_.ibus_read_gap) emit(b, p_.ev_ibus_busy, (p_.l1i->line / p_.ibus_beat - 1) * (p_.ibus_read_gap - 1));
         }
+    }
     }
     if (kFull && p_.fetch_bytes) {  // hits: the fetches this instruction starts, but a refill's first
         const uint64_t fetches = fetches_started(st.pc, st.size, true, &st.span);

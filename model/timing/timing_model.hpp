@@ -152,6 +152,9 @@ struct TimingParams {
     // commits no sooner than this many cycles after the refilling instruction issued (0: no such wait). The wait is
     // a fetch stall (ev_fetch_stall).
     unsigned fill_redirect_commit = 0;
+    // An I-cache miss while a refill is still under way waits for it: its instruction commits no sooner than this
+    // many cycles after the last instruction that missed committed (0: no such wait). A fetch stall.
+    unsigned fill_next_miss = 0;
     // Exception returns (VeeR EL2 mret) flush the pipeline instead of being predicted: not a misprediction.
     bool predict_exc_return = true;
     // mstatus.MIE (RISC-V privileged spec 3.1.6.1; VeeR EL2 event 49 counts the cycles it is 0): followed through
@@ -642,6 +645,7 @@ private:
         bool csr_write(uint64_t t) const { return t + 1 + p.csr_write_block > now; }
         bool fill_at(uint64_t t) const { return fetch_queue && t + p.fill_buffer_cycles > fetch_base; }
         bool fill_start(uint64_t t) const { return t + p.fill_redirect_commit > now; }
+        bool fill_data(uint64_t t) const { return t + p.fill_next_miss > now; }
         bool queue() const { return fetch_queue; }
         bool fetched(uint64_t f) const { return fetch_queue && f > fetch_at + 1; }
         bool lsu_followed() const { return lsu; }

@@ -1588,6 +1588,57 @@ TEST(TimingModel, VeerRedirectIntoTheLineBeingRefilledWaits) {
     EXPECT_EQ(loop(0), (std::vector<uint64_t>{11, 1, 1, 1, 1, 1}));
 }
 
+// VeeR EL2 (tests/veer-rtl/irqpair, fetch_trace.sh): a miss while a refill's beats are still coming waits for them
+// (el2_ifu_mem_ctl.sv, SCND_MISS). An ALU instruction at 0x4F8 misses (1 + 10 cycles), committing at T; the next at
+// 0x4FC hits (1, T + 1); the one at 0x500 misses the next line: 1 + 10 would commit it at T + 12, fill_next_miss 17
+// holds it to T + 17: 16 cycles. Without the rule 11.
+TEST(TimingModel, VeerMissWhileARefillIsUnderWayWaitsForIt) {
+    using C = isa::InsnClass;
+    auto run = [](unsigned next_miss) {
+        TimingParams p;
+        p.l1i = small_cache();  // 64-byte lines
+        p.l1i_refill_penalty = 10;
+        p.fill_next_miss = next_miss;
+        TimingModel m(p);
+        EventBatch b;
+        std::vector<uint64_t> v;
+        for (uint64_t pc : {0x4F8u, 0x4FCu, 0x500u, 0x504u}) v.push_back(m.step(op(C::alu, 5, 6), pc, 4, pc + 4, nullptr, 0, b));
+        return v;
+    };
+    EXPECT_EQ(run(17), (std::vector<uint64_t>{11, 1, 16, 1}));
+    EXPECT_EQ(run(0), (std::vector<uint64_t>{11, 1, 11, 1}));
+}
+
+// VeeR EL2: a 32-bit instruction at a line's last halfword needs the next line too (el2_ifu_aln_ctl.sv takes its
+// upper half from the next fetch): its miss is that instruction's. A compressed one at 0x4FC misses (1 + 10); the
+// 32-bit one at 0x4FE misses line 0x500 (1 + 10); the one at 0x502 lies in a line already fetched (1). Event 3 counts
+// a refill at each of the first two. Where fetch granules are not followed (fetch_bytes 0) the miss falls on 0x502.
+TEST(TimingModel, VeerInstructionAcrossALineFetchesBothLines) {
+    using C = isa::InsnClass;
+    auto run = [](unsigned fetch_bytes, std::vector<uint64_t>* refills) {
+        TimingParams p;
+        p.l1i = small_cache();  // 64-byte lines
+        p.l1i_refill_penalty = 10;
+        p.fetch_bytes = fetch_bytes;
+        p.ev_l1i_refill = 3;
+        TimingModel m(p);
+        std::vector<uint64_t> v;
+        const std::pair<uint64_t, unsigned> insns[] = {{0x4FC, 2}, {0x4FE, 4}, {0x502, 4}};
+        for (const auto& [pc, size] : insns) {
+            EventBatch b;
+            v.push_back(m.step(op(C::alu, 5, 6), pc, size, pc + size, nullptr, 0, b));
+            refills->push_back(b.count(3));
+        }
+        return v;
+    };
+    std::vector<uint64_t> refills;
+    EXPECT_EQ(run(4, &refills), (std::vector<uint64_t>{11, 11, 1}));
+    EXPECT_EQ(refills, (std::vector<uint64_t>{1, 1, 0}));
+    refills.clear();
+    EXPECT_EQ(run(0, &refills), (std::vector<uint64_t>{11, 1, 11}));
+    EXPECT_EQ(refills, (std::vector<uint64_t>{1, 0, 1}));
+}
+
 // The block timing's groups of predictions (TimingModel::predict_body) are keyed by where the branches go as well as
 // by the predictor's state: from one state, a body whose tail jumps elsewhere than the BTB says, or whose last
 // branch goes elsewhere (set_after), is predicted anew, as the reference (the predictor without its memo) predicts
@@ -1852,6 +1903,7 @@ struct AllLive {
     bool csr_write(uint64_t) const { return true; }
     bool fill_at(uint64_t) const { return true; }
     bool fill_start(uint64_t) const { return true; }
+    bool fill_data(uint64_t) const { return true; }
     bool queue() const { return true; }
     bool fetched(uint64_t) const { return true; }
     bool lsu_followed() const { return true; }
