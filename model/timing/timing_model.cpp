@@ -50,7 +50,8 @@ TimingModel::TimingModel(const TimingParams& p) : p_(p), bp_(p.predictor), seen_
     };
     for (size_t o = 0; o < class_count; ++o)
         for (size_t y = 0; y < class_count; ++y)
-            pairs_[o][y] = pairs(static_cast<isa::InsnClass>(o), static_cast<isa::InsnClass>(y));
+            pairs_[o][y] = p.pair_table ? (p.pair_with[o] >> y) & 1u
+                                        : pairs(static_cast<isa::InsnClass>(o), static_cast<isa::InsnClass>(y));
     if (p.itlb_entries) itlb_.emplace(micro_tlb(p.itlb_entries));
     if (p.dtlb_entries) dtlb_.emplace(micro_tlb(p.dtlb_entries));
     if (p.main_tlb_entries) {
@@ -332,6 +333,16 @@ bool TimingModel::pairs(isa::InsnClass older, isa::InsnClass younger) {
     auto br = [](C c) { return c == C::branch || c == C::jump; };
     if ((mem(older) && mem(younger)) || (older == C::mul && younger == C::mul)) return false;
     return !(br(older) && br(younger));
+}
+
+// The cycles a load or store multiple issues over: its bytes at load_multiple_bytes or store_multiple_bytes a
+// cycle (an access of unknown size counts 4 bytes), at least 1.
+unsigned TimingModel::multiple_cycles(const StepScratch& st) const {
+    const unsigned per = st.insn.cls == isa::InsnClass::load ? p_.load_multiple_bytes : p_.store_multiple_bytes;
+    if (!per || !st.insn.multiple || !st.data) return 1;
+    unsigned bytes = 0;
+    for (unsigned k = 0; k < st.n_mem; ++k) bytes += st.mem[k].size ? st.mem[k].size : 4u;
+    return std::max(1u, (bytes + per - 1) / per);
 }
 
 std::vector<uint32_t> TimingModel::produced_events() const {

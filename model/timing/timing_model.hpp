@@ -34,6 +34,13 @@ inline uint32_t trap_entry(uint32_t mstatus) { return (mstatus & ~0x88u) | ((mst
 
 constexpr size_t class_count = static_cast<size_t>(isa::InsnClass::fence_i) + 1;
 
+template <typename T>
+constexpr std::array<T, class_count> all_of(T v) {
+    std::array<T, class_count> a{};
+    for (T& x : a) x = v;
+    return a;
+}
+
 struct TimingParams {
     std::array<uint16_t, class_count> class_extra{};  // cycles beyond the first, per instruction class
     // Result latency per class: a consumer issues no sooner than this many cycles after its producer (0 or 1: no
@@ -53,6 +60,21 @@ struct TimingParams {
     // does not read the older one's result, they do not both use the load/store, multiply/divide or branch unit,
     // and neither is a system, barrier or divide instruction; never after a taken branch. Needs registers.
     bool dual_issue = false;
+    // The core's own pairing rules, as data (pair_table set; else the rule above): pair_with[older] has bit c set
+    // when a younger instruction of class c may issue beside an older one of that class, and a younger
+    // instruction of class c pairs only when it reads at most pair_max_src[c] registers (a Cortex-A7's second
+    // slot takes a move or an ALU instruction with an immediate operand, not one with two register operands).
+    bool pair_table = false;
+    std::array<uint32_t, class_count> pair_with{};
+    std::array<uint8_t, class_count> pair_max_src = all_of<uint8_t>(0xFF);
+    // A load or store of several registers (LDM, STM, LDP, STP, LDRD: insn.multiple) moves this many bytes a
+    // memory cycle (its accesses' sizes, 4 where the trace gives none; 0: all in one): the registers a load
+    // multiple writes are ready one after the other, the k-th (in register order) the memory cycles of the bytes
+    // before it later than a single load's would be. With multiple_holds_issue the instruction also issues over
+    // all its memory cycles and pairs with nothing; without (ARM11), it issues in one and the memory cycles go on
+    // behind it.
+    unsigned load_multiple_bytes = 0, store_multiple_bytes = 0;
+    bool multiple_holds_issue = true;
     unsigned mispredict_penalty = 1;
     PredictorConfig predictor;
     std::optional<CacheConfig> l1d, l1i;
@@ -564,11 +586,13 @@ private:
         bool trap_flush = false, mie_before = false, local_code = false, refilled = false;
         bool split_bus = false;  // a misaligned bus access split in two (split_access)
         unsigned bus_extra = 0, bus_transactions = 0, bus_busy = 0, div_time = 0, freeze = 0, span = 1;
+        unsigned multiple_extra = 0;  // a load or store multiple's issue cycles beyond the first (multiple_cycles)
         uint32_t dst = 0;
         uint64_t stall = 0, issue = 0, latency = 0, cycles = 0, base = 0, before_fetch = 0, split_cycles = 0;
         uint64_t fetch_walk = 0, started = 0, fill_fetches = 0, fetch_cycles = 0, bus_hold = 0;
     };
     static bool needs_full_step(const TimingParams& p);
+    unsigned multiple_cycles(const StepScratch& st) const;
     template <bool kFull>
     uint64_t timed_k(StepScratch& st, EventBatch& b);
     template <bool kFull>

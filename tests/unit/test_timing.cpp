@@ -1410,6 +1410,95 @@ TEST(TimingModel, Arm11InterlocksMatchTheTrmExamples) {
 
 namespace {
 
+// A32 words replayed on a built-in platform with its caches and TLBs left out, so that only the issue rules count:
+// the cycles of the whole sequence. A load or store multiple gets one 4-byte access per register it moves.
+uint64_t a32_cycles(TimingParams p, std::initializer_list<uint32_t> words) {
+    p.l1i.reset();
+    p.l1d.reset();
+    p.l2.reset();
+    p.itlb_entries = p.dtlb_entries = 0;
+    TimingModel m(p);
+    EventBatch b;
+    uint64_t cycles = 0, pc = 0x8000;
+    for (uint32_t w : words) {
+        isa::RetiredInsn i = isa::arm::classify_a32(w);
+        i.regs = isa::a32_reg_use(w);
+        std::vector<MemRef> mem;
+        if (i.cls == isa::InsnClass::load || i.cls == isa::InsnClass::store) {
+            const unsigned n = i.multiple ? static_cast<unsigned>(__builtin_popcount(w & 0xFFFFu)) : 1u;
+            for (unsigned k = 0; k < n; ++k) mem.push_back(MemRef{0x20000 + 4 * k, i.cls == isa::InsnClass::store, 4});
+        }
+        cycles += m.step(i, pc, 4, pc + 4, mem.data(), static_cast<unsigned>(mem.size()), b);
+        pc += 4;
+    }
+    return cycles;
+}
+
+}  // namespace
+
+// ARM1176 TRM 16.12, Table 16-18: LDMIA Rx, {R1, R2, R3, R4} (first address 64-bit aligned) issues in one cycle and
+// moves two registers a memory cycle; R1 and R2 have a result latency of 3, R3 and R4 of 4. An ADD after it that
+// reads R1 issues 3 cycles after the LDM (cycles 0, then 3: 4 in all); one that reads R4, 4 after (5 in all); an
+// independent one right behind it (2 in all).
+TEST(TimingModel, Arm11LoadMultipleBringsTwoRegistersACycle) {
+    const TimingParams p = *platform_timing("arm1176");
+    EXPECT_EQ(a32_cycles(p, {0xE890001Eu, 0xE0856001u}), 4u) << "ldmia r0, {r1-r4}; add r6, r5, r1";
+    EXPECT_EQ(a32_cycles(p, {0xE890001Eu, 0xE0856004u}), 5u) << "ldmia r0, {r1-r4}; add r6, r5, r4";
+    EXPECT_EQ(a32_cycles(p, {0xE890001Eu, 0xE0876008u}), 2u) << "ldmia r0, {r1-r4}; add r6, r7, r8";
+}
+
+// The Cortex-A7's partial dual issue (GCC's cortex-a7.md, contributed by Arm): the younger of a pair must be a
+// move or an ALU instruction with an immediate operand (or a branch); the older may be an ALU instruction or a load
+// or store; a multiply takes both slots. Each line: two independent instructions, 1 cycle when they pair, 2 when
+// not.
+TEST(TimingModel, CortexA7PairsOnlyAnImmediateSecond) {
+    const TimingParams p = *platform_timing("cortex-a7");
+    EXPECT_EQ(a32_cycles(p, {0xE0821003u, 0xE2854001u}), 1u) << "add r1, r2, r3; add r4, r5, #1";
+    EXPECT_EQ(a32_cycles(p, {0xE2854001u, 0xE0821003u}), 2u) << "add r4, r5, #1; add r1, r2, r3";
+    EXPECT_EQ(a32_cycles(p, {0xE5921000u, 0xE3A04001u}), 1u) << "ldr r1, [r2]; mov r4, #1";
+    EXPECT_EQ(a32_cycles(p, {0xE3A04001u, 0xE5921000u}), 2u) << "mov r4, #1; ldr r1, [r2]";
+    EXPECT_EQ(a32_cycles(p, {0xE0010392u, 0xE3A04001u}), 2u) << "mul r1, r2, r3; mov r4, #1";
+    // A load's result 2 cycles after it (1 cycle of stall for an ALU consumer right behind).
+    EXPECT_EQ(a32_cycles(p, {0xE5921000u, 0xE0856001u}), 3u) << "ldr r1, [r2]; add r6, r5, r1";
+}
+
+// A Cortex-A7 LDM of four registers (16 bytes at 8 a cycle, GCC's cortex-a7.md load4: both slots for two cycles)
+// issues over 2 cycles and pairs with nothing: an independent MOV after it issues in cycle 2 (3 in all). Its last
+// two registers come a cycle after the first two (load4's latency 3 against a load's 2): an ADD of R4 issues in
+// cycle 0 + 2 + 1 = 3 (4 in all).
+TEST(TimingModel, CortexA7LoadMultipleIssuesOverItsMemoryCycles) {
+    const TimingParams p = *platform_timing("cortex-a7");
+    EXPECT_EQ(a32_cycles(p, {0xE890001Eu, 0xE3A06001u}), 3u) << "ldmia r0, {r1-r4}; mov r6, #1";
+    EXPECT_EQ(a32_cycles(p, {0xE890001Eu, 0xE0856004u}), 4u) << "ldmia r0, {r1-r4}; add r6, r5, r4";
+    EXPECT_EQ(a32_cycles(p, {0xE890001Eu, 0xE0856001u}), 3u) << "ldmia r0, {r1-r4}; add r6, r5, r1";
+}
+
+// A pair table as a platform file gives it (TimingParams::pair_table): loads may be followed by an ALU
+// instruction in the same cycle, nothing else pairs; a younger ALU instruction with two register operands does
+// not pair where pair_max_src allows one.
+TEST(TimingModel, PairTableIsData) {
+    using C = isa::InsnClass;
+    TimingParams p = dual();
+    p.pair_table = true;
+    p.pair_with[static_cast<size_t>(C::load)] = 1u << static_cast<unsigned>(C::alu);
+    TimingModel m(p);
+    EXPECT_EQ(run(m, {op(C::load, 1, 10), op(C::alu, 2, 11)}), 1u);
+    TimingModel m2(p);
+    EXPECT_EQ(run(m2, {op(C::alu, 2, 11), op(C::load, 1, 10)}), 2u);
+    TimingModel m3(p);
+    EXPECT_EQ(run(m3, {op(C::alu, 2, 11), op(C::alu, 3, 12)}), 2u);
+    p.pair_with[static_cast<size_t>(C::alu)] = 1u << static_cast<unsigned>(C::alu);
+    p.pair_max_src[static_cast<size_t>(C::alu)] = 1;
+    isa::RetiredInsn two = op(C::alu, 3, 12);
+    two.regs.src |= isa::reg_bit(13);
+    TimingModel m4(p);
+    EXPECT_EQ(run(m4, {op(C::alu, 2, 11), op(C::alu, 3, 12)}), 1u);
+    TimingModel m5(p);
+    EXPECT_EQ(run(m5, {op(C::alu, 2, 11), two}), 2u);
+}
+
+namespace {
+
 // VeeR EL2's D-bus buffer as the model follows it (TimingModel::dbus_access), worked out by hand from its rules:
 // a read command 2 cycles after the load issues; a buffered store pushed out by a bus access 2 or more cycles
 // behind it, its command at that access's read time (before the load's), or on its timer 11 cycles after it.
