@@ -156,6 +156,8 @@ void visit_timing(V& v, TimingParams& t) {
     v("store_multiple_bytes", t.store_multiple_bytes);
     v("multiple_holds_issue", t.multiple_holds_issue);
     v("mispredict_penalty", t.mispredict_penalty);
+    v("return_hit_extra", t.return_hit_extra);
+    v("return_miss_extra", t.return_miss_extra);
     v.object("predictor", t.predictor, [](V& w, timing::PredictorConfig& c) { visit_predictor(w, c); });
     v.optional("l1d", t.l1d, [](V& w, timing::CacheConfig& c) { visit_cache(w, c); });
     v.optional("l1i", t.l1i, [](V& w, timing::CacheConfig& c) { visit_cache(w, c); });
@@ -261,7 +263,7 @@ void visit_timing(V& v, TimingParams& t) {
 // to visit_timing (and docs/platform-files.md), then update the size. The size is a 64-bit host's: the native
 // build checks it; a 32-bit target (the web page's WebAssembly) lays the struct out smaller.
 #if UINTPTR_MAX == UINT64_MAX
-static_assert(sizeof(TimingParams) == 784,
+static_assert(sizeof(TimingParams) == 792,
               "TimingParams changed: add the new field to visit_timing in platforms/platform_json.cpp");
 #endif
 

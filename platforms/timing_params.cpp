@@ -357,6 +357,10 @@ TimingParams arm11(bool mmu) {
     p.predictor.ras_depth = 3;
     p.predictor.enabled = false;
     p.follows_sctlr_z = true;
+    // Returns (ARM1176 TRM 16.8, Table 16-11): BX R14 takes 4 cycles when the return stack predicts it, 7 when it
+    // predicts it wrong, 5 from an empty stack (a misprediction: 1 + 4).
+    p.return_hit_extra = 3;
+    p.return_miss_extra = 2;
     // ARM11 numbers (arm11-pmnc.md): 0x06 BR_MISPREDICT, 0x0A DCACHE_ACCESS, 0x0B DCACHE_MISS, 0x00 ICACHE_MISS.
     p.ev_mispredict = 0x06;
     p.ev_predictable = timing::no_event;

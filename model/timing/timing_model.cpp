@@ -212,17 +212,21 @@ unsigned TimingModel::predict_other(const isa::RetiredInsn& insn, uint64_t pc, u
     // predictable branch. BR_MIS_PRED (0x10, "mispredicted or not predicted") counts the subset whose prediction
     // was wrong or absent (docs/models.md, "Branch events").
     bool mispredicted = false;
+    unsigned return_extra = 0;
     const bool predictable = !(taken && (insn.branch & isa::br_exc_return) && !p_.predict_exc_return);
     if (conditional) mispredicted = bp_.conditional(pc, conditional_target(pc, size, next_pc, taken), taken);
     if (!predictable) {
         // a flush, not a prediction
     } else if (taken && (insn.branch & isa::br_register)) {
         const bool ret = insn.branch & isa::br_return;
+        const bool empty = bp_.return_stack_empty();
         const bool miss = bp_.indirect(pc, next_pc, ret);
         mispredicted |= miss;
         if (ret && bp_.enabled() && p_.predictor.ras_depth) {
             emit(b, p_.ev_ras_pop);
             emit(b, miss ? p_.ev_ras_miss : p_.ev_ras_hit);
+            // A return's own cycles beyond a predicted branch's (return_hit_extra, return_miss_extra).
+            return_extra = !miss ? p_.return_hit_extra : empty ? 0u : p_.return_miss_extra;
         }
     } else if (taken && !conditional && !bp_.enabled()) {
         mispredicted = true;  // prediction off: even unconditional branches are assumed not taken
@@ -232,7 +236,7 @@ unsigned TimingModel::predict_other(const isa::RetiredInsn& insn, uint64_t pc, u
         if (bp_.enabled() && p_.predictor.ras_depth) emit(b, p_.ev_ras_push);
     }
     if (predictable) emit(b, p_.ev_predictable);
-    return mispredicted ? mispredicted_flush(b) : 0;
+    return (mispredicted ? mispredicted_flush(b) : 0) + return_extra;
 }
 
 unsigned TimingModel::mispredicted_flush(EventBatch& b) {

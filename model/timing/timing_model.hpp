@@ -76,6 +76,10 @@ struct TimingParams {
     unsigned load_multiple_bytes = 0, store_multiple_bytes = 0;
     bool multiple_holds_issue = true;
     unsigned mispredict_penalty = 1;
+    // A return the return stack predicts takes return_hit_extra cycles more than a predicted branch; one it
+    // predicts wrong (the stack was not empty) return_miss_extra more than a misprediction (ARM1176 TRM Table
+    // 16-11: BX R14 4 cycles with a correct prediction, 7 with a wrong one, 5 from an empty stack).
+    unsigned return_hit_extra = 0, return_miss_extra = 0;
     PredictorConfig predictor;
     std::optional<CacheConfig> l1d, l1i;
     unsigned l1d_refill_penalty = 0, l1i_refill_penalty = 0;

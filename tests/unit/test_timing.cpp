@@ -1447,6 +1447,37 @@ TEST(TimingModel, Arm11LoadMultipleBringsTwoRegistersACycle) {
     EXPECT_EQ(a32_cycles(p, {0xE890001Eu, 0xE0876008u}), 2u) << "ldmia r0, {r1-r4}; add r6, r7, r8";
 }
 
+// ARM1176 TRM 16.8, Table 16-11, with prediction on: BL predicted (1 cycle); BX R14 the return stack predicts takes 4
+// cycles, one it predicts wrong (the stack held another address) 7, one from an empty stack 5 (a misprediction,
+// 1 + 4). Each sequence ends with a MOV (1 cycle) at the return's target.
+TEST(TimingModel, Arm11ReturnsCostWhatTheTrmSays) {
+    TimingParams p = *platform_timing("arm1176");
+    p.l1i.reset();
+    p.l1d.reset();
+    p.itlb_entries = p.dtlb_entries = 0;
+    p.predictor.enabled = true;
+    struct Step {
+        uint32_t word;
+        uint64_t pc, next;
+    };
+    auto cycles = [&](std::initializer_list<Step> steps) {
+        TimingModel m(p);
+        EventBatch b;
+        uint64_t c = 0;
+        for (const Step& s : steps) {
+            isa::RetiredInsn i = isa::arm::classify_a32(s.word);
+            i.regs = isa::a32_reg_use(s.word);
+            if (i.branch && s.next != s.pc + 4) i.branch |= isa::br_taken;
+            c += m.step(i, s.pc, 4, s.next, nullptr, 0, b);
+        }
+        return c;
+    };
+    const uint32_t bl = 0xEB00003Eu, bx_lr = 0xE12FFF1Eu, mov = 0xE3A00001u;  // bl 0x8100; bx lr; mov r0, #1
+    EXPECT_EQ(cycles({{bl, 0x8000, 0x8100}, {bx_lr, 0x8100, 0x8004}, {mov, 0x8004, 0x8008}}), 1u + 4 + 1);
+    EXPECT_EQ(cycles({{bl, 0x8000, 0x8100}, {bx_lr, 0x8100, 0x9000}, {mov, 0x9000, 0x9004}}), 1u + 7 + 1);
+    EXPECT_EQ(cycles({{bx_lr, 0x8100, 0x9000}, {mov, 0x9000, 0x9004}}), 5u + 1);
+}
+
 // The Cortex-A7's partial dual issue (GCC's cortex-a7.md, contributed by Arm): the younger of a pair must be a
 // move or an ALU instruction with an immediate operand (or a branch); the older may be an ALU instruction or a load
 // or store; a multiply takes both slots. Each line: two independent instructions, 1 cycle when they pair, 2 when
