@@ -149,6 +149,7 @@ void visit_timing(V& v, TimingParams& t) {
     v("late_store_data_div", t.late_store_data_div);
     v("late_store_data_side_effect", t.late_store_data_side_effect);
     v("dual_issue", t.dual_issue);
+    v("flag_latency", t.flag_latency);
     v("pair_table", t.pair_table);
     v.per_class("pair_with", t.pair_with);
     v.per_class("pair_max_src", t.pair_max_src);
@@ -263,7 +264,7 @@ void visit_timing(V& v, TimingParams& t) {
 // to visit_timing (and docs/platform-files.md), then update the size. The size is a 64-bit host's: the native
 // build checks it; a 32-bit target (the web page's WebAssembly) lays the struct out smaller.
 #if UINTPTR_MAX == UINT64_MAX
-static_assert(sizeof(TimingParams) == 792,
+static_assert(sizeof(TimingParams) == 800,
               "TimingParams changed: add the new field to visit_timing in platforms/platform_json.cpp");
 #endif
 

@@ -415,6 +415,7 @@ TimingParams cortex_a53() {
     p.early_address = 1;
     p.load_multiple_bytes = 8;
     p.store_multiple_bytes = 16;
+    p.flag_latency = 0;  // the flags forwarded to a branch in the same cycle (the file's bypass 0 to branches)
     return p;
 }
 
@@ -444,6 +445,10 @@ TimingParams cortex_a7() {
     latency(p, C::div, 5);
     p.early_address = 1;
     p.load_multiple_bytes = p.store_multiple_bytes = 8;
+    // The flags: the file forwards an ALU result early only to ALU, multiply and store consumers, so a branch waits
+    // for the ALU's full 2-cycle latency (a conditional ALU instruction, forwarded a cycle earlier there, is not
+    // told apart: it waits as long).
+    p.flag_latency = 2;
     return p;
 }
 

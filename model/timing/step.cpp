@@ -41,7 +41,7 @@ template <bool kFull>
     if (insn.multiple && p_.multiple_holds_issue) st.multiple_extra = multiple_cycles(st) - 1;
     if (p_.dual_issue && s_.pair_open && p_.class_extra[cls] == 0 && !st.multiple_extra &&
         pairs_[static_cast<size_t>(s_.prev_cls)][cls] && static_cast<unsigned>(__builtin_popcount(src)) <= p_.pair_max_src[cls] &&
-        !(src & s_.prev_dst)) {
+        !(src & s_.prev_dst & (p_.flag_latency ? ~0u : ~isa::flags_bit))) {
         st.paired = true;
         for (uint32_t m = src; m && st.paired; m &= m - 1)
             if (s_.ready[ctz(m)] > s_.prev_issue) st.paired = false;
@@ -160,6 +160,7 @@ template <bool kFull>
     } else {
         for (uint32_t m = st.dst; m; m &= m - 1) s_.ready[ctz(m)] = st.issue + st.latency;
     }
+    if (st.dst & isa::flags_bit) s_.ready[31] = st.issue + p_.flag_latency;
     st.cycles = (st.paired ? 0 : 1) + st.stall + p_.class_extra[cls] + st.multiple_extra + s_.pending_extra;
     if (s_.pending_extra) {
         st.freeze = s_.pending_freeze;

@@ -60,6 +60,9 @@ struct TimingParams {
     // does not read the older one's result, they do not both use the load/store, multiply/divide or branch unit,
     // and neither is a system, barrier or divide instruction; never after a taken branch. Needs registers.
     bool dual_issue = false;
+    // The condition flags (isa::flags_bit, ARM): an instruction that reads them issues no sooner than this many
+    // cycles after the one that set them (0: in the same cycle, beside it in a pair).
+    unsigned flag_latency = 1;
     // The core's own pairing rules, as data (pair_table set; else the rule above): pair_with[older] has bit c set
     // when a younger instruction of class c may issue beside an older one of that class, and a younger
     // instruction of class c pairs only when it reads at most pair_max_src[c] registers (a Cortex-A7's second

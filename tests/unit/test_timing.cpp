@@ -1478,6 +1478,33 @@ TEST(TimingModel, Arm11ReturnsCostWhatTheTrmSays) {
     EXPECT_EQ(cycles({{bx_lr, 0x8100, 0x9000}, {mov, 0x9000, 0x9004}}), 5u + 1);
 }
 
+// The condition flags as a register (isa::flags_bit): CMP and SUBS write them, a conditional instruction reads them
+// (A32 A5.2; A64 C4.1: SUBS (immediate), B.cond). A Cortex-A7 branch waits 2 cycles for them (GCC's
+// cortex-a7.md forwards ALU results early to no branch): subs r0, r0, #1 in cycle 0, bne (not taken) in cycle 2,
+// 3 cycles in all. On a Cortex-A53 (the same file's bypass 0 from ALU to branch) SUBS and B.NE pair: 1 cycle.
+TEST(TimingModel, FlagsAreADependency) {
+    EXPECT_TRUE(isa::a32_reg_use(0xE3510000u).dst & isa::flags_bit) << "cmp r1, #0";
+    EXPECT_TRUE(isa::a32_reg_use(0x12822001u).src & isa::flags_bit) << "addne r2, r2, #1";
+    EXPECT_FALSE(isa::a32_reg_use(0xE2822001u).src & isa::flags_bit) << "add r2, r2, #1";
+    EXPECT_FALSE(isa::a32_reg_use(0xE2822001u).dst & isa::flags_bit) << "add r2, r2, #1";
+    EXPECT_TRUE(isa::a64_reg_use(0xF1000400u).dst & isa::flags_bit) << "subs x0, x0, #1";
+    EXPECT_TRUE(isa::a64_reg_use(0x54000001u).src & isa::flags_bit) << "b.ne";
+    EXPECT_EQ(a32_cycles(*platform_timing("cortex-a7"), {0xE2500001u, 0x1AFFFFFDu}), 3u) << "subs r0, r0, #1; bne";
+    TimingParams p = *platform_timing("cortex-a53");
+    p.l1i.reset();
+    p.l1d.reset();
+    p.l2.reset();
+    p.itlb_entries = p.dtlb_entries = 0;
+    TimingModel m(p);
+    EventBatch b;
+    isa::RetiredInsn subs = isa::arm::classify_a64(0xF1000400u), bne = isa::arm::classify_a64(0x54000001u);
+    subs.regs = isa::a64_reg_use(0xF1000400u);
+    bne.regs = isa::a64_reg_use(0x54000001u);
+    uint64_t c = m.step(subs, 0x1000, 4, 0x1004, nullptr, 0, b);
+    c += m.step(bne, 0x1004, 4, 0x1008, nullptr, 0, b);
+    EXPECT_EQ(c, 1u) << "subs x0, x0, #1; b.ne (not taken)";
+}
+
 // The Cortex-A7's partial dual issue (GCC's cortex-a7.md, contributed by Arm): the younger of a pair must be a
 // move or an ALU instruction with an immediate operand (or a branch); the older may be an ALU instruction or a load
 // or store; a multiply takes both slots. Each line: two independent instructions, 1 cycle when they pair, 2 when
