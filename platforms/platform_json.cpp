@@ -159,6 +159,7 @@ void visit_timing(V& v, TimingParams& t) {
     v("mispredict_penalty", t.mispredict_penalty);
     v("return_hit_extra", t.return_hit_extra);
     v("return_miss_extra", t.return_miss_extra);
+    v("mispredict_flag_window", t.mispredict_flag_window);
     v.object("predictor", t.predictor, [](V& w, timing::PredictorConfig& c) { visit_predictor(w, c); });
     v.optional("l1d", t.l1d, [](V& w, timing::CacheConfig& c) { visit_cache(w, c); });
     v.optional("l1i", t.l1i, [](V& w, timing::CacheConfig& c) { visit_cache(w, c); });

@@ -361,6 +361,9 @@ TimingParams arm11(bool mmu) {
     // predicts it wrong, 5 from an empty stack (a misprediction: 1 + 4).
     p.return_hit_extra = 3;
     p.return_miss_extra = 2;
+    // A misprediction takes MAX(7 - FlagCycleDistance, 5) cycles (the same table): 2 more right behind the
+    // instruction that set the flags, 1 more one cycle later.
+    p.mispredict_flag_window = 2;
     // ARM11 numbers (arm11-pmnc.md): 0x06 BR_MISPREDICT, 0x0A DCACHE_ACCESS, 0x0B DCACHE_MISS, 0x00 ICACHE_MISS.
     p.ev_mispredict = 0x06;
     p.ev_predictable = timing::no_event;

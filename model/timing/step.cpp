@@ -179,7 +179,13 @@ template <bool kFull>
     else if (insn.cls == C::mret)
         s_.mstatus = (s_.mstatus & ~8u) | ((s_.mstatus & 0x80u) ? 8u : 0u) | 0x80u;
     st.base = st.cycles;
-    // A branch's flush (predict()): the refetch costs the penalty.
+    // A branch's flush (predict()): the refetch costs the penalty, and a flushing branch that reads the flags up to
+    // mispredict_flag_window more, one fewer per cycle between the flag-setting instruction's issue and its own
+    // beyond the first.
+    if (st.flush && p_.mispredict_flag_window && (insn.regs.src & isa::flags_bit) && s_.ready[31] >= p_.flag_latency) {
+        const uint64_t set = s_.ready[31] - p_.flag_latency, gap = st.issue > set ? st.issue - set - 1 : 0;
+        if (gap < p_.mispredict_flag_window) st.flush += static_cast<unsigned>(p_.mispredict_flag_window - gap);
+    }
     st.cycles += st.flush;
     st.before_fetch = st.cycles;
     // After a branch's flush, a 32-bit instruction at an odd halfword that the fetch brings in two pieces takes

@@ -83,6 +83,10 @@ struct TimingParams {
     // predicts wrong (the stack was not empty) return_miss_extra more than a misprediction (ARM1176 TRM Table
     // 16-11: BX R14 4 cycles with a correct prediction, 7 with a wrong one, 5 from an empty stack).
     unsigned return_hit_extra = 0, return_miss_extra = 0;
+    // A mispredicted branch that reads the flags costs up to this many cycles more, one fewer for each cycle
+    // between the issue of the instruction that set them and its own beyond the first (ARM1176 TRM Table 16-11:
+    // MAX(7 - FlagCycleDistance, 5) cycles).
+    unsigned mispredict_flag_window = 0;
     PredictorConfig predictor;
     std::optional<CacheConfig> l1d, l1i;
     unsigned l1d_refill_penalty = 0, l1i_refill_penalty = 0;

@@ -1166,9 +1166,9 @@ TEST(RegUse, A32) {
     expect_mem(a32_reg_use(0xE59F0008u), {0}, {}, {}, "ldr r0, [pc, #8]: the PC is no dependency");
     expect_use(a32_reg_use(0xE2812001u), {2}, {1}, "add r2, r1, #1");
     expect_use(a32_reg_use(0xE0813412u), {3}, {1, 2, 4}, "add r3, r1, r2, lsl r4");
-    expect_use(a32_reg_use(0x00811002u), {1}, {1, 2}, "addeq r1, r1, r2");
+    expect_use(a32_reg_use(0x00811002u), {1}, {1, 2, 31}, "addeq r1, r1, r2");  // 31: the flags (isa::flags_bit)
     expect_use(a32_reg_use(0xE1A01002u), {1}, {2}, "mov r1, r2");
-    expect_use(a32_reg_use(0xE1510002u), {}, {1, 2}, "cmp r1, r2");
+    expect_use(a32_reg_use(0xE1510002u), {31}, {1, 2}, "cmp r1, r2");
     expect_use(a32_reg_use(0xE0040291u), {4}, {1, 2}, "mul r4, r1, r2");
     expect_use(a32_reg_use(0xE0243291u), {4}, {1, 2, 3}, "mla r4, r1, r2, r3");
     expect_use(a32_reg_use(0xE0810392u), {0, 1}, {2, 3}, "umull r0, r1, r2, r3");
@@ -1503,6 +1503,35 @@ TEST(TimingModel, FlagsAreADependency) {
     uint64_t c = m.step(subs, 0x1000, 4, 0x1004, nullptr, 0, b);
     c += m.step(bne, 0x1004, 4, 0x1008, nullptr, 0, b);
     EXPECT_EQ(c, 1u) << "subs x0, x0, #1; b.ne (not taken)";
+}
+
+// ARM1176 TRM Table 16-11: a mispredicted branch takes MAX(7 - FlagCycleDistance, 5) cycles. With prediction off
+// every taken branch mispredicts: BNE right behind CMP 7 cycles (1 + 1 + 4 + 2 = 8 with the CMP), one MOV between
+// them 6 (1 + 1 + 6), two MOVs 5 (1 + 1 + 1 + 5): 8 in all each time; an unconditional B reads no flags: 5.
+TEST(TimingModel, Arm11MispredictionByFlagDistance) {
+    TimingParams p = *platform_timing("arm1176");
+    p.l1i.reset();
+    p.l1d.reset();
+    p.itlb_entries = p.dtlb_entries = 0;
+    auto cycles = [&](std::initializer_list<uint32_t> words) {
+        TimingModel m(p);
+        EventBatch b;
+        uint64_t c = 0, pc = 0x8000;
+        for (uint32_t w : words) {
+            isa::RetiredInsn i = isa::arm::classify_a32(w);
+            i.regs = isa::a32_reg_use(w);
+            const bool branch = i.branch != 0;
+            if (branch) i.branch |= isa::br_taken;
+            c += m.step(i, pc, 4, branch ? 0x9000 : pc + 4, nullptr, 0, b);
+            pc += 4;
+        }
+        return c;
+    };
+    const uint32_t cmp = 0xE3500000u, mov = 0xE3A01001u, bne = 0x1A0003FEu, b = 0xEA0003FEu;  // bne/b 0x9000 from 0x8000
+    EXPECT_EQ(cycles({cmp, bne}), 8u) << "cmp r0, #0; bne";
+    EXPECT_EQ(cycles({cmp, mov, bne}), 8u) << "cmp r0, #0; mov r1, #1; bne";
+    EXPECT_EQ(cycles({cmp, mov, mov, bne}), 8u) << "cmp r0, #0; mov r1, #1; mov r1, #1; bne";
+    EXPECT_EQ(cycles({b}), 5u) << "b";
 }
 
 // The Cortex-A7's partial dual issue (GCC's cortex-a7.md, contributed by Arm): the younger of a pair must be a
