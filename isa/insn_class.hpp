@@ -33,6 +33,9 @@ struct RegUse {
     uint32_t dst = 0, src = 0, addr = 0;
 };
 constexpr uint32_t reg_bit(uint8_t r) { return r < 32 ? uint32_t{1} << r : 0u; }
+// ARM (A32 and A64): the condition flags, as the register of bit 31, which neither set uses (A32 has r0-r15, and A64
+// leaves out register 31, SP or ZR); T32 does not track them.
+constexpr uint32_t flags_bit = uint32_t{1} << 31;
 
 struct RetiredInsn {
     InsnClass cls = InsnClass::alu;

@@ -48,7 +48,7 @@ constexpr uint32_t sp_bit = 1u << 13, lr_bit = 1u << 14;
 
 }  // namespace
 
-RegUse a64_reg_use(uint32_t i) {
+static RegUse a64_gprs(uint32_t i) {
     const uint8_t rd = x(i, 0), rn = x(i, 5), rm = x(i, 16), ra = x(i, 10);
     // Loads and stores (C4.1.66): op0 x1x0.
     if ((i & 0x0A000000u) == 0x08000000u) {
@@ -160,7 +160,7 @@ RegUse rv_reg_use(uint32_t i, bool rv64) {
     }
 }
 
-RegUse a32_reg_use(uint32_t i) {
+static RegUse a32_gprs(uint32_t i) {
     const uint32_t rn = r4(i, 16), rd = r4(i, 12), rs = r4(i, 8), rm = r4(i, 0);
     if ((i >> 28) == 0xFu) return (i & 0xFE000000u) == 0xFA000000u ? masks(lr_bit, 0) : RegUse{};  // BLX (immediate)
     switch ((i >> 25) & 7u) {
@@ -328,6 +328,46 @@ RegUse t32_reg_use(uint32_t i, bool is32) {
         return masks(rt | rd, rn | rm | acc);
     }
     return {};
+}
+
+// The condition flags (NZCV) as register bit 31 (flags_bit), so that an instruction that sets them and one that
+// reads them are a dependency like any other (the timing model's flag_latency). A32 (DDI 0406C A5.2): every
+// instruction whose condition is not AL reads them; data-processing and multiply instructions with S set write
+// them (TST, TEQ, CMP, CMN always), ADC, SBC and RSC read the carry.
+RegUse a32_reg_use(uint32_t i) {
+    RegUse u = a32_gprs(i);
+    if ((i >> 28) < 0xEu) u.src |= flags_bit;
+    if (((i >> 26) & 3u) == 0u) {
+        // Data processing (not the multiplies', extra loads' and stores' space of bits 7 and 4 set), or a multiply.
+        const bool dp = ((i >> 25) & 1u) || (i & 0x90u) != 0x90u;
+        const bool mul = (i & 0x0F0000F0u) == 0x00000090u;
+        if ((i >> 20) & 1u && (dp || mul)) u.dst |= flags_bit;
+        const unsigned op = (i >> 21) & 15u;
+        if (dp && op >= 5 && op <= 7 && (i & 0x0F900000u) != 0x01000000u) u.src |= flags_bit;
+    }
+    return u;
+}
+
+// A64 (C4.1): B.cond, CSEL and kin, CCMP and CCMN, ADC and SBC read the flags; ADDS, SUBS, ANDS, BICS, ADCS,
+// SBCS, CCMP and CCMN write them.
+RegUse a64_reg_use(uint32_t i) {
+    RegUse u = a64_gprs(i);
+    const bool s = (i >> 29) & 1u;
+    if ((i & 0xFF000010u) == 0x54000000u) u.src |= flags_bit;                        // B.cond
+    if ((i & 0x1F000000u) == 0x11000000u && s) u.dst |= flags_bit;                   // ADDS, SUBS (immediate)
+    if ((i & 0x1F800000u) == 0x12000000u && ((i >> 29) & 3u) == 3u) u.dst |= flags_bit;  // ANDS (immediate)
+    if ((i & 0x1F000000u) == 0x0B000000u && s) u.dst |= flags_bit;                   // ADDS, SUBS (register)
+    if ((i & 0x1F000000u) == 0x0A000000u && ((i >> 29) & 3u) == 3u) u.dst |= flags_bit;  // ANDS, BICS (register)
+    if ((i & 0x1FE00000u) == 0x1A000000u) {                                           // ADC, SBC (and S forms)
+        u.src |= flags_bit;
+        if (s) u.dst |= flags_bit;
+    }
+    if ((i & 0x1FE00000u) == 0x1A400000u) {                                           // CCMP, CCMN
+        u.src |= flags_bit;
+        u.dst |= flags_bit;
+    }
+    if ((i & 0x1FE00000u) == 0x1A800000u) u.src |= flags_bit;                        // CSEL, CSINC, CSINV, CSNEG
+    return u;
 }
 
 }  // namespace pmusim::isa

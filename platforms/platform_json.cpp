@@ -169,7 +169,17 @@ void visit_timing(V& v, TimingParams& t) {
     v("late_store_data_div", t.late_store_data_div);
     v("late_store_data_side_effect", t.late_store_data_side_effect);
     v("dual_issue", t.dual_issue);
+    v("flag_latency", t.flag_latency);
+    v("pair_table", t.pair_table);
+    v.per_class("pair_with", t.pair_with);
+    v.per_class("pair_max_src", t.pair_max_src);
+    v("load_multiple_bytes", t.load_multiple_bytes);
+    v("store_multiple_bytes", t.store_multiple_bytes);
+    v("multiple_holds_issue", t.multiple_holds_issue);
     v("mispredict_penalty", t.mispredict_penalty);
+    v("return_hit_extra", t.return_hit_extra);
+    v("return_miss_extra", t.return_miss_extra);
+    v("mispredict_flag_window", t.mispredict_flag_window);
     v.object("predictor", t.predictor, [](V& w, timing::PredictorConfig& c) { visit_predictor(w, c); });
     v.optional("l1d", t.l1d, [](V& w, timing::CacheConfig& c) { visit_cache(w, c); });
     v.optional("l1i", t.l1i, [](V& w, timing::CacheConfig& c) { visit_cache(w, c); });
@@ -277,7 +287,7 @@ void visit_timing(V& v, TimingParams& t) {
 // to visit_timing (and docs/platform-files.md), then update the size. The size is a 64-bit host's: the native
 // build checks it; a 32-bit target (the web page's WebAssembly) lays the struct out smaller.
 #if UINTPTR_MAX == UINT64_MAX
-static_assert(sizeof(TimingParams) == 792,
+static_assert(sizeof(TimingParams) == 912,
               "TimingParams changed: add the new field to visit_timing in platforms/platform_json.cpp");
 #endif
 

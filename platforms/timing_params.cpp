@@ -91,17 +91,28 @@ TimingParams with_main_tlb(TimingParams p, unsigned entries, unsigned ways) {
     return p;
 }
 
-// An in-order dual-issue core (Cortex-A53, Cortex-A7, Cortex-A8), whose instructions are decoded for registers:
-// loads and multiplies are pipelined with a 3-cycle result latency (a dependent instruction right behind stalls 2
-// cycles) instead of a fixed extra cost, and independent pairs issue together (the pairing rules of
-// timing_model.hpp). The pairing rules and latencies are assumed: the TRMs of these cores do not publish them.
-TimingParams in_order_dual(TimingParams p) {
-    p.dual_issue = true;
-    extra(p, C::mul, 0);
-    p.result_latency[static_cast<size_t>(C::load)] = 3;
-    p.result_latency[static_cast<size_t>(C::mul)] = 3;
-    return p;
+// A pair table (TimingParams::pair_with): a younger instruction of a class in `younger` may issue beside an older
+// one of a class in `older`, but never two of `one_of` together (a single load/store or branch unit).
+void pair_rule(TimingParams& p, std::initializer_list<C> older, std::initializer_list<C> younger,
+               std::initializer_list<std::initializer_list<C>> one_of) {
+    p.pair_table = true;
+    p.pair_with.fill(0);
+    for (C o : older)
+        for (C y : younger) {
+            bool shared = false;
+            for (auto unit : one_of) {
+                bool has_o = false, has_y = false;
+                for (C c : unit) {
+                    has_o |= c == o;
+                    has_y |= c == y;
+                }
+                shared |= has_o && has_y;
+            }
+            if (!shared) p.pair_with[static_cast<size_t>(o)] |= 1u << static_cast<unsigned>(y);
+        }
 }
+
+void latency(TimingParams& p, C cls, uint8_t cycles) { p.result_latency[static_cast<size_t>(cls)] = cycles; }
 
 // An out-of-order core's shape (model/timing/ooo.hpp): `width` instructions dispatched and retired a cycle, a
 // window of `window`, `refill` cycles from a mispredicted branch's completion to the right path's dispatch, `bytes`
@@ -439,6 +450,13 @@ TimingParams arm11(bool mmu) {
     p.predictor.ras_depth = 3;
     p.predictor.enabled = false;
     p.follows_sctlr_z = true;
+    // Returns (ARM1176 TRM 16.8, Table 16-11): BX R14 takes 4 cycles when the return stack predicts it, 7 when it
+    // predicts it wrong, 5 from an empty stack (a misprediction: 1 + 4).
+    p.return_hit_extra = 3;
+    p.return_miss_extra = 2;
+    // A misprediction takes MAX(7 - FlagCycleDistance, 5) cycles (the same table): 2 more right behind the
+    // instruction that set the flags, 1 more one cycle later.
+    p.mispredict_flag_window = 2;
     // ARM11 numbers (arm11-pmnc.md): 0x06 BR_MISPREDICT, 0x0A DCACHE_ACCESS, 0x0B DCACHE_MISS, 0x00 ICACHE_MISS.
     p.ev_mispredict = 0x06;
     p.ev_predictable = timing::no_event;
@@ -461,8 +479,104 @@ TimingParams arm11(bool mmu) {
     extra(p, C::mul, 1);
     p.early_address = 1;
     p.late_store_data = 1;
+    // Load and store multiples (ARM1176 TRM 16.12, Table 16-18): one cycle to issue, then two registers a memory
+    // cycle over the 64-bit data path while later instructions go on; LDM's registers are ready 3, 3, 4, 4, 5, ...
+    // cycles after issue. (The load/store unit busy meanwhile, which holds a later load or store, is not
+    // followed.)
+    p.load_multiple_bytes = p.store_multiple_bytes = 8;
+    p.multiple_holds_issue = false;
     p.ev_dep_stall = 0x02;
     p.ev_l2_access = p.ev_l2_refill = p.ev_l2_writeback = timing::no_event;  // no L2 in the core
+    return p;
+}
+
+// Cortex-A53: 8-stage in-order, L1I 32 KiB 2-way, L1D 32 KiB 4-way, 64-byte lines; L2 512 KiB 16-way (of
+// 128 KiB-2 MiB, assumed); the L1 refill (an L2 hit) 13 cycles and a miss to memory 100 more, both assumed.
+// Issue (GCC's cortex-a53.md, contributed by Arm): two slots; loads and stores, multiplies and branches each have
+// one unit, which is the default pairing rule (TimingModel::pairs). Latencies, the consumer's issue after the
+// producer's (the same file's bypasses): ALU to ALU 1; a load's result 2 cycles to an ALU instruction and 3 to an
+// address (early_address 1: the address is formed at issue); a multiply's 2 to an ALU instruction (3 to a shifted
+// operand, not told apart here). LDP of two X registers issues over two cycles (single issue, then slot 0: 8
+// bytes a cycle); STP of two X registers in one (16 bytes).
+TimingParams cortex_a53() {
+    TimingParams p = with_main_tlb(with_l2(arm_core(7, cache(32, 2, 64), cache(32, 4, 64), 13,
+                                                    "issue and latencies from GCC's cortex-a53.md (Arm); "
+                                                    "caches and below L1 assumed"),
+                                           512, 16, 100),
+                                   512, 4);
+    p.dual_issue = true;
+    extra(p, C::mul, 0);
+    latency(p, C::load, 2);
+    latency(p, C::mul, 2);
+    p.early_address = 1;
+    p.load_multiple_bytes = 8;
+    p.store_multiple_bytes = 16;
+    p.flag_latency = 0;  // the flags forwarded to a branch in the same cycle (the file's bypass 0 to branches)
+    return p;
+}
+
+// Cortex-A7: 8-stage in-order, L1I 2-way 32-byte lines, L1D 4-way 64-byte lines (32 KiB of 8-64 KiB); L2 512 KiB
+// (the Raspberry Pi 2's), a refill from it 12 cycles and a miss to memory 100 more (assumed).
+// Partial dual issue (GCC's cortex-a7.md, contributed by Arm): the older instruction in slot 0 may be an ALU
+// instruction, a load or store, or a direct branch; the younger, in slot 1, only a move or an ALU instruction with
+// an immediate operand (at most one register read) or a branch, never two branches; multiplies take both slots,
+// calls all of them. Latencies (the same file): ALU to ALU 1 (forwarded), a load's 2, a multiply's 2; the
+// address is formed in the issue stage, so a register that forms it is needed a cycle earlier (early_address).
+// LDRD in one cycle, LDM/STM of 3 or 4 registers in two (8 bytes a cycle).
+TimingParams cortex_a7() {
+    TimingParams p = armv7(with_main_tlb(with_l2(arm_core(8, cache(32, 2, 32), cache(32, 4, 64), 12,
+                                                          "issue and latencies from GCC's cortex-a7.md (Arm); "
+                                                          "caches and below L1 assumed"),
+                                                 512, 8, 100),
+                                         256, 2));
+    p.dual_issue = true;
+    pair_rule(p, {C::alu, C::load, C::store, C::branch}, {C::alu, C::branch}, {{C::branch}});
+    p.pair_max_src[static_cast<size_t>(C::alu)] = 1;
+    extra(p, C::mul, 0);
+    latency(p, C::load, 2);
+    latency(p, C::mul, 2);
+    // A division (ARMv7VE SDIV/UDIV) holds every slot for 5 cycles (an estimate there: the time follows the
+    // operands).
+    extra(p, C::div, 4);
+    latency(p, C::div, 5);
+    p.early_address = 1;
+    p.load_multiple_bytes = p.store_multiple_bytes = 8;
+    // The flags: the file forwards an ALU result early only to ALU, multiply and store consumers, so a branch waits
+    // for the ALU's full 2-cycle latency (a conditional ALU instruction, forwarded a cycle earlier there, is not
+    // told apart: it waits as long).
+    p.flag_latency = 2;
+    return p;
+}
+
+// Cortex-A8 (TRM DDI 0344, ch. 16 instruction cycle timing, as LLVM's ARMScheduleA8.td tabulates it; the dual-issue
+// restrictions of section 16.?, as in Stallings' table of them): 13-stage in-order, two ALU pipelines and one
+// load/store pipeline; one load or store and one branch a cycle, multiplies only in pipeline 0 (the older of a
+// pair); a 13-cycle misprediction. ALU results 1 cycle (E2 to E2); a load's 2 cycles to an ALU instruction and 3 to
+// an address (E3, the address read in E1); MUL issues over 2 cycles and its result comes 5 after its issue
+// (E5 of its last cycle). LDM/STM move two registers a cycle. Predictor (TRM ch. 7): a 512-entry BTB, a
+// 4096-entry global history buffer and an 8-entry return stack. L1 32 KiB 4-way 64-byte lines; 32-entry fully
+// associative instruction and data TLBs and no main TLB, so a TLB miss walks the page tables; L2 256 KiB, a
+// refill from it 10 cycles, a miss 100 more (assumed).
+TimingParams cortex_a8() {
+    TimingParams p = armv7(with_l2(arm_core(13, cache(32, 4, 64), cache(32, 4, 64), 10,
+                                            "issue and latencies from the Cortex-A8 TRM ch. 16 (LLVM's "
+                                            "ARMScheduleA8.td); below L1 assumed"),
+                                   256, 8, 100));
+    p.itlb_entries = p.dtlb_entries = 32;
+    p.tlb_refill_penalty = 20;
+    p.dual_issue = true;
+    pair_rule(p, {C::alu, C::load, C::store, C::branch, C::jump, C::mul}, {C::alu, C::load, C::store, C::branch, C::jump},
+              {{C::load, C::store}, {C::branch, C::jump}});
+    extra(p, C::mul, 1);
+    latency(p, C::load, 2);
+    latency(p, C::mul, 5);
+    p.early_address = 1;
+    p.load_multiple_bytes = p.store_multiple_bytes = 8;
+    p.predictor.direction = PredictorConfig::Direction::gshare;
+    p.predictor.table_bits = 12;
+    p.predictor.history_bits = 10;
+    p.predictor.btb_bits = 9;
+    p.predictor.ras_depth = 8;
     return p;
 }
 
@@ -475,7 +589,7 @@ std::optional<timing::TimingParams> platform_timing(std::string_view name) {
     if (name == "arm1156") return arm11(false);
     // Cortex-A53 (and the generic ARMv8): 8-stage in-order, L1I 32 KiB 2-way, L1D 32 KiB 4-way, 64-byte lines;
     // L2 512 KiB 16-way (of 128 KiB-2 MiB). L2 sizes below are assumed configurations; a miss costs 100 cycles.
-    if (name == "cortex-a53" || name == "armv8-generic") return in_order_dual(with_main_tlb(with_l2(arm_core(7, cache(32, 2, 64), cache(32, 4, 64), 13, std::string(assumed)), 512, 16, 100), 512, 4));
+    if (name == "cortex-a53" || name == "armv8-generic") return cortex_a53();
     // Cortex-A57/A72: out of order (cortex_a57_a72). L1I 48 KiB 3-way, L1D 32 KiB 2-way.
     if (name == "cortex-a57" || name == "cortex-a72")
         return out_of_order(with_main_tlb(with_l2(arm_core(15, cache(48, 3, 64), cache(32, 2, 64), 15,
@@ -486,15 +600,10 @@ std::optional<timing::TimingParams> platform_timing(std::string_view name) {
                             cortex_a57_a72(name == "cortex-a57" ? 12 : 8));
     // Cortex-A7: 8-stage in-order, L1I 2-way 32-byte lines, L1D 4-way 64-byte lines (32 KiB of 8-64 KiB).
     // Partial dual issue.
-    if (name == "cortex-a7") return armv7(in_order_dual(with_main_tlb(with_l2(arm_core(8, cache(32, 2, 32), cache(32, 4, 64), 12, std::string(assumed)), 512, 8, 100), 256, 2)));
+    if (name == "cortex-a7") return cortex_a7();
     // Cortex-A8: 13-stage in-order dual issue, L1 32 KiB 4-way 64-byte lines; 32-entry fully associative
     // instruction and data TLBs and no main TLB, so a TLB miss walks the page tables.
-    if (name == "cortex-a8") {
-        TimingParams p = armv7(in_order_dual(with_l2(arm_core(13, cache(32, 4, 64), cache(32, 4, 64), 10, std::string(assumed)), 256, 8, 100)));
-        p.itlb_entries = p.dtlb_entries = 32;
-        p.tlb_refill_penalty = 20;
-        return p;
-    }
+    if (name == "cortex-a8") return cortex_a8();
     // Cortex-A9: out of order with an 8-cycle mispredict, L1 32 KiB 4-way 32-byte lines; its L2 (an L2C-310) is
     // outside the core and not modelled.
     if (name == "cortex-a9") return armv7(out_of_order(with_main_tlb(arm_core(8, cache(32, 4, 32), cache(32, 4, 32), 12, std::string(assumed)), 128, 2), cortex_a9()));

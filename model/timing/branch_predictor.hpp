@@ -56,6 +56,7 @@ public:
     bool indirect(uint64_t pc, uint64_t target, bool is_return);
     // A call: its return address goes on the return stack.
     void call(uint64_t return_address);
+    bool return_stack_empty() const { return ras_.empty(); }
 
     // veer_el2: what the core makes of a control transfer (VeeR EL2 RTL, el2_dec_decode_ctl.sv): a conditional
     // branch; a JAL whose offset fits 13 signed bits linking x1 or x5 (call) or not (jump); a JALR x0 through x1

@@ -36,8 +36,12 @@ template <bool kFull>
     // Dual issue: alongside the previous instruction, in its cycle, when the pair is allowed and the sources are
     // ready then (never the older one's own result).
     const uint32_t src = insn.regs.src;
-    if (p_.dual_issue && s_.pair_open && p_.class_extra[cls] == 0 && pairs_[static_cast<size_t>(s_.prev_cls)][cls] &&
-        !(src & s_.prev_dst)) {
+    st.data = (insn.cls == C::load || insn.cls == C::store) && !insn.cond_failed;
+    // A load or store multiple issues over several cycles (load_multiple_bytes) and pairs with nothing.
+    if (insn.multiple && p_.multiple_holds_issue) st.multiple_extra = multiple_cycles(st) - 1;
+    if (p_.dual_issue && s_.pair_open && p_.class_extra[cls] == 0 && !st.multiple_extra &&
+        pairs_[static_cast<size_t>(s_.prev_cls)][cls] && static_cast<unsigned>(__builtin_popcount(src)) <= p_.pair_max_src[cls] &&
+        !(src & s_.prev_dst & (p_.flag_latency ? ~0u : ~isa::flags_bit))) {
         st.paired = true;
         for (uint32_t m = src; m && st.paired; m &= m - 1)
             if (s_.ready[ctz(m)] > s_.prev_issue) st.paired = false;
@@ -80,7 +84,6 @@ template <bool kFull>
     if (insn.cls == C::csr_write) s_.csr_write_issue = st.issue;
     // Postsync: the next instruction waits until this one has left X and R (after its own extra cycles).
     s_.postsync_until = st.postsync ? st.issue + p_.class_extra[cls] + 1 + p_.sync_stall : 0;
-    st.data = (insn.cls == C::load || insn.cls == C::store) && !insn.cond_failed;
 }
 
 // Pre- and post-sync, and a CSR read behind a write-only CSR instruction (VeeR EL2 el2_dec_decode_ctl.sv:
@@ -147,8 +150,18 @@ template <bool kFull>
                      ? st.div_time
                      : p_.result_latency[cls] +
                            (kFull && st.bus && insn.cls == C::load && !st.forwarded ? p_.bus_load_latency + st.bus_extra : 0u);
-    for (uint32_t m = st.dst; m; m &= m - 1) s_.ready[ctz(m)] = st.issue + st.latency;
-    st.cycles = (st.paired ? 0 : 1) + st.stall + p_.class_extra[cls] + s_.pending_extra;
+    if (insn.multiple && p_.load_multiple_bytes && st.data && insn.cls == C::load && st.n_mem) {
+        // A load multiple's registers, in order, as its memory cycles bring them (load_multiple_bytes).
+        uint64_t bytes = 0;
+        for (unsigned k = 0; k < st.n_mem; ++k) bytes += st.mem[k].size ? st.mem[k].size : 4u;
+        const uint64_t each = bytes / st.n_mem;
+        unsigned k = 0;
+        for (uint32_t m = st.dst; m; m &= m - 1, ++k) s_.ready[ctz(m)] = st.issue + st.latency + k * each / p_.load_multiple_bytes;
+    } else {
+        for (uint32_t m = st.dst; m; m &= m - 1) s_.ready[ctz(m)] = st.issue + st.latency;
+    }
+    if (st.dst & isa::flags_bit) s_.ready[31] = st.issue + p_.flag_latency;
+    st.cycles = (st.paired ? 0 : 1) + st.stall + p_.class_extra[cls] + st.multiple_extra + s_.pending_extra;
     if (s_.pending_extra) {
         st.freeze = s_.pending_freeze;
         if (st.freeze) emit(b, p_.ev_dep_stall, st.freeze);
@@ -166,7 +179,13 @@ template <bool kFull>
     else if (insn.cls == C::mret)
         s_.mstatus = (s_.mstatus & ~8u) | ((s_.mstatus & 0x80u) ? 8u : 0u) | 0x80u;
     st.base = st.cycles;
-    // A branch's flush (predict()): the refetch costs the penalty.
+    // A branch's flush (predict()): the refetch costs the penalty, and a flushing branch that reads the flags up to
+    // mispredict_flag_window more, one fewer per cycle between the flag-setting instruction's issue and its own
+    // beyond the first.
+    if (st.flush && p_.mispredict_flag_window && (insn.regs.src & isa::flags_bit) && s_.ready[31] >= p_.flag_latency) {
+        const uint64_t set = s_.ready[31] - p_.flag_latency, gap = st.issue > set ? st.issue - set - 1 : 0;
+        if (gap < p_.mispredict_flag_window) st.flush += static_cast<unsigned>(p_.mispredict_flag_window - gap);
+    }
     st.cycles += st.flush;
     st.before_fetch = st.cycles;
     // After a branch's flush, a 32-bit instruction at an odd halfword that the fetch brings in two pieces takes

@@ -54,7 +54,8 @@ TimingModel::TimingModel(const TimingParams& p) : p_(p), bp_(p.predictor), seen_
     };
     for (size_t o = 0; o < class_count; ++o)
         for (size_t y = 0; y < class_count; ++y)
-            pairs_[o][y] = pairs(static_cast<isa::InsnClass>(o), static_cast<isa::InsnClass>(y));
+            pairs_[o][y] = p.pair_table ? (p.pair_with[o] >> y) & 1u
+                                        : pairs(static_cast<isa::InsnClass>(o), static_cast<isa::InsnClass>(y));
     if (p.itlb_entries) itlb_.emplace(micro_tlb(p.itlb_entries));
     if (p.dtlb_entries) dtlb_.emplace(micro_tlb(p.dtlb_entries));
     if (p.main_tlb_entries) {
@@ -215,17 +216,21 @@ unsigned TimingModel::predict_other(const isa::RetiredInsn& insn, uint64_t pc, u
     // predictable branch. BR_MIS_PRED (0x10, "mispredicted or not predicted") counts the subset whose prediction
     // was wrong or absent (docs/models.md, "Branch events").
     bool mispredicted = false;
+    unsigned return_extra = 0;
     const bool predictable = !(taken && (insn.branch & isa::br_exc_return) && !p_.predict_exc_return);
     if (conditional) mispredicted = bp_.conditional(pc, conditional_target(pc, size, next_pc, taken), taken);
     if (!predictable) {
         // a flush, not a prediction
     } else if (taken && (insn.branch & isa::br_register)) {
         const bool ret = insn.branch & isa::br_return;
+        const bool empty = bp_.return_stack_empty();
         const bool miss = bp_.indirect(pc, next_pc, ret);
         mispredicted |= miss;
         if (ret && bp_.enabled() && p_.predictor.ras_depth) {
             emit(b, p_.ev_ras_pop);
             emit(b, miss ? p_.ev_ras_miss : p_.ev_ras_hit);
+            // A return's own cycles beyond a predicted branch's (return_hit_extra, return_miss_extra).
+            return_extra = !miss ? p_.return_hit_extra : empty ? 0u : p_.return_miss_extra;
         }
     } else if (taken && !conditional && !bp_.enabled()) {
         mispredicted = true;  // prediction off: even unconditional branches are assumed not taken
@@ -235,7 +240,7 @@ unsigned TimingModel::predict_other(const isa::RetiredInsn& insn, uint64_t pc, u
         if (bp_.enabled() && p_.predictor.ras_depth) emit(b, p_.ev_ras_push);
     }
     if (predictable) emit(b, p_.ev_predictable);
-    return mispredicted ? mispredicted_flush(b) : 0;
+    return (mispredicted ? mispredicted_flush(b) : 0) + return_extra;
 }
 
 unsigned TimingModel::mispredicted_flush(EventBatch& b) {
@@ -336,6 +341,16 @@ bool TimingModel::pairs(isa::InsnClass older, isa::InsnClass younger) {
     auto br = [](C c) { return c == C::branch || c == C::jump; };
     if ((mem(older) && mem(younger)) || (older == C::mul && younger == C::mul)) return false;
     return !(br(older) && br(younger));
+}
+
+// The cycles a load or store multiple issues over: its bytes at load_multiple_bytes or store_multiple_bytes a
+// cycle (an access of unknown size counts 4 bytes), at least 1.
+unsigned TimingModel::multiple_cycles(const StepScratch& st) const {
+    const unsigned per = st.insn.cls == isa::InsnClass::load ? p_.load_multiple_bytes : p_.store_multiple_bytes;
+    if (!per || !st.insn.multiple || !st.data) return 1;
+    unsigned bytes = 0;
+    for (unsigned k = 0; k < st.n_mem; ++k) bytes += st.mem[k].size ? st.mem[k].size : 4u;
+    return std::max(1u, (bytes + per - 1) / per);
 }
 
 std::vector<uint32_t> TimingModel::produced_events() const {

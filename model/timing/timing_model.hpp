@@ -38,6 +38,13 @@ inline unsigned ctz(uint32_t m) { return static_cast<unsigned>(__builtin_ctz(m))
 // mstatus on entry to a trap handler (RISC-V privileged spec 3.1.6.1): MPIE = MIE, MIE = 0.
 inline uint32_t trap_entry(uint32_t mstatus) { return (mstatus & ~0x88u) | ((mstatus & 8u) ? 0x80u : 0u); }
 
+template <typename T>
+constexpr std::array<T, class_count> all_of(T v) {
+    std::array<T, class_count> a{};
+    for (T& x : a) x = v;
+    return a;
+}
+
 struct TimingParams {
     std::array<uint16_t, class_count> class_extra{};  // cycles beyond the first, per instruction class
     // Result latency per class: a consumer issues no sooner than this many cycles after its producer (0 or 1: no
@@ -57,7 +64,33 @@ struct TimingParams {
     // does not read the older one's result, they do not both use the load/store, multiply/divide or branch unit,
     // and neither is a system, barrier or divide instruction; never after a taken branch. Needs registers.
     bool dual_issue = false;
+    // The condition flags (isa::flags_bit, ARM): an instruction that reads them issues no sooner than this many
+    // cycles after the one that set them (0: in the same cycle, beside it in a pair).
+    unsigned flag_latency = 1;
+    // The core's own pairing rules, as data (pair_table set; else the rule above): pair_with[older] has bit c set
+    // when a younger instruction of class c may issue beside an older one of that class, and a younger
+    // instruction of class c pairs only when it reads at most pair_max_src[c] registers (a Cortex-A7's second
+    // slot takes a move or an ALU instruction with an immediate operand, not one with two register operands).
+    bool pair_table = false;
+    std::array<uint32_t, class_count> pair_with{};
+    std::array<uint8_t, class_count> pair_max_src = all_of<uint8_t>(0xFF);
+    // A load or store of several registers (LDM, STM, LDP, STP, LDRD: insn.multiple) moves this many bytes a
+    // memory cycle (its accesses' sizes, 4 where the trace gives none; 0: all in one): the registers a load
+    // multiple writes are ready one after the other, the k-th (in register order) the memory cycles of the bytes
+    // before it later than a single load's would be. With multiple_holds_issue the instruction also issues over
+    // all its memory cycles and pairs with nothing; without (ARM11), it issues in one and the memory cycles go on
+    // behind it.
+    unsigned load_multiple_bytes = 0, store_multiple_bytes = 0;
+    bool multiple_holds_issue = true;
     unsigned mispredict_penalty = 1;
+    // A return the return stack predicts takes return_hit_extra cycles more than a predicted branch; one it
+    // predicts wrong (the stack was not empty) return_miss_extra more than a misprediction (ARM1176 TRM Table
+    // 16-11: BX R14 4 cycles with a correct prediction, 7 with a wrong one, 5 from an empty stack).
+    unsigned return_hit_extra = 0, return_miss_extra = 0;
+    // A mispredicted branch that reads the flags costs up to this many cycles more, one fewer for each cycle
+    // between the issue of the instruction that set them and its own beyond the first (ARM1176 TRM Table 16-11:
+    // MAX(7 - FlagCycleDistance, 5) cycles).
+    unsigned mispredict_flag_window = 0;
     PredictorConfig predictor;
     std::optional<CacheConfig> l1d, l1i;
     unsigned l1d_refill_penalty = 0, l1i_refill_penalty = 0;
@@ -577,11 +610,13 @@ private:
         bool trap_flush = false, mie_before = false, local_code = false, refilled = false;
         bool split_bus = false;  // a misaligned bus access split in two (split_access)
         unsigned bus_extra = 0, bus_transactions = 0, bus_busy = 0, div_time = 0, freeze = 0, span = 1;
+        unsigned multiple_extra = 0;  // a load or store multiple's issue cycles beyond the first (multiple_cycles)
         uint32_t dst = 0;
         uint64_t stall = 0, issue = 0, latency = 0, cycles = 0, base = 0, before_fetch = 0, split_cycles = 0;
         uint64_t fetch_walk = 0, started = 0, fill_fetches = 0, fetch_cycles = 0, bus_hold = 0;
     };
     static bool needs_full_step(const TimingParams& p);
+    unsigned multiple_cycles(const StepScratch& st) const;
     template <bool kFull>
     uint64_t timed_k(StepScratch& st, EventBatch& b);
     template <bool kFull>

@@ -1166,9 +1166,9 @@ TEST(RegUse, A32) {
     expect_mem(a32_reg_use(0xE59F0008u), {0}, {}, {}, "ldr r0, [pc, #8]: the PC is no dependency");
     expect_use(a32_reg_use(0xE2812001u), {2}, {1}, "add r2, r1, #1");
     expect_use(a32_reg_use(0xE0813412u), {3}, {1, 2, 4}, "add r3, r1, r2, lsl r4");
-    expect_use(a32_reg_use(0x00811002u), {1}, {1, 2}, "addeq r1, r1, r2");
+    expect_use(a32_reg_use(0x00811002u), {1}, {1, 2, 31}, "addeq r1, r1, r2");  // 31: the flags (isa::flags_bit)
     expect_use(a32_reg_use(0xE1A01002u), {1}, {2}, "mov r1, r2");
-    expect_use(a32_reg_use(0xE1510002u), {}, {1, 2}, "cmp r1, r2");
+    expect_use(a32_reg_use(0xE1510002u), {31}, {1, 2}, "cmp r1, r2");
     expect_use(a32_reg_use(0xE0040291u), {4}, {1, 2}, "mul r4, r1, r2");
     expect_use(a32_reg_use(0xE0243291u), {4}, {1, 2, 3}, "mla r4, r1, r2, r3");
     expect_use(a32_reg_use(0xE0810392u), {0, 1}, {2, 3}, "umull r0, r1, r2, r3");
@@ -1406,6 +1406,182 @@ TEST(TimingModel, Arm11InterlocksMatchTheTrmExamples) {
     // A store's data is a Late Reg: ldr r1, [r2]; str r1, [r3] waits one cycle, not two.
     EXPECT_EQ(sequence({0xE5921000u, 0xE5831000u}, &dep), 3u) << "ldr r1, [r2]; str r1, [r3]";
     EXPECT_EQ(dep, 1u);
+}
+
+namespace {
+
+// A32 words replayed on a built-in platform with its caches and TLBs left out, so that only the issue rules count:
+// the cycles of the whole sequence. A load or store multiple gets one 4-byte access per register it moves.
+uint64_t a32_cycles(TimingParams p, std::initializer_list<uint32_t> words) {
+    p.l1i.reset();
+    p.l1d.reset();
+    p.l2.reset();
+    p.itlb_entries = p.dtlb_entries = 0;
+    TimingModel m(p);
+    EventBatch b;
+    uint64_t cycles = 0, pc = 0x8000;
+    for (uint32_t w : words) {
+        isa::RetiredInsn i = isa::arm::classify_a32(w);
+        i.regs = isa::a32_reg_use(w);
+        std::vector<MemRef> mem;
+        if (i.cls == isa::InsnClass::load || i.cls == isa::InsnClass::store) {
+            const unsigned n = i.multiple ? static_cast<unsigned>(__builtin_popcount(w & 0xFFFFu)) : 1u;
+            for (unsigned k = 0; k < n; ++k) mem.push_back(MemRef{0x20000 + 4 * k, i.cls == isa::InsnClass::store, 4});
+        }
+        cycles += m.step(i, pc, 4, pc + 4, mem.data(), static_cast<unsigned>(mem.size()), b);
+        pc += 4;
+    }
+    return cycles;
+}
+
+}  // namespace
+
+// ARM1176 TRM 16.12, Table 16-18: LDMIA Rx, {R1, R2, R3, R4} (first address 64-bit aligned) issues in one cycle and
+// moves two registers a memory cycle; R1 and R2 have a result latency of 3, R3 and R4 of 4. An ADD after it that
+// reads R1 issues 3 cycles after the LDM (cycles 0, then 3: 4 in all); one that reads R4, 4 after (5 in all); an
+// independent one right behind it (2 in all).
+TEST(TimingModel, Arm11LoadMultipleBringsTwoRegistersACycle) {
+    const TimingParams p = *platform_timing("arm1176");
+    EXPECT_EQ(a32_cycles(p, {0xE890001Eu, 0xE0856001u}), 4u) << "ldmia r0, {r1-r4}; add r6, r5, r1";
+    EXPECT_EQ(a32_cycles(p, {0xE890001Eu, 0xE0856004u}), 5u) << "ldmia r0, {r1-r4}; add r6, r5, r4";
+    EXPECT_EQ(a32_cycles(p, {0xE890001Eu, 0xE0876008u}), 2u) << "ldmia r0, {r1-r4}; add r6, r7, r8";
+}
+
+// ARM1176 TRM 16.8, Table 16-11, with prediction on: BL predicted (1 cycle); BX R14 the return stack predicts takes 4
+// cycles, one it predicts wrong (the stack held another address) 7, one from an empty stack 5 (a misprediction,
+// 1 + 4). Each sequence ends with a MOV (1 cycle) at the return's target.
+TEST(TimingModel, Arm11ReturnsCostWhatTheTrmSays) {
+    TimingParams p = *platform_timing("arm1176");
+    p.l1i.reset();
+    p.l1d.reset();
+    p.itlb_entries = p.dtlb_entries = 0;
+    p.predictor.enabled = true;
+    struct Step {
+        uint32_t word;
+        uint64_t pc, next;
+    };
+    auto cycles = [&](std::initializer_list<Step> steps) {
+        TimingModel m(p);
+        EventBatch b;
+        uint64_t c = 0;
+        for (const Step& s : steps) {
+            isa::RetiredInsn i = isa::arm::classify_a32(s.word);
+            i.regs = isa::a32_reg_use(s.word);
+            if (i.branch && s.next != s.pc + 4) i.branch |= isa::br_taken;
+            c += m.step(i, s.pc, 4, s.next, nullptr, 0, b);
+        }
+        return c;
+    };
+    const uint32_t bl = 0xEB00003Eu, bx_lr = 0xE12FFF1Eu, mov = 0xE3A00001u;  // bl 0x8100; bx lr; mov r0, #1
+    EXPECT_EQ(cycles({{bl, 0x8000, 0x8100}, {bx_lr, 0x8100, 0x8004}, {mov, 0x8004, 0x8008}}), 1u + 4 + 1);
+    EXPECT_EQ(cycles({{bl, 0x8000, 0x8100}, {bx_lr, 0x8100, 0x9000}, {mov, 0x9000, 0x9004}}), 1u + 7 + 1);
+    EXPECT_EQ(cycles({{bx_lr, 0x8100, 0x9000}, {mov, 0x9000, 0x9004}}), 5u + 1);
+}
+
+// The condition flags as a register (isa::flags_bit): CMP and SUBS write them, a conditional instruction reads them
+// (A32 A5.2; A64 C4.1: SUBS (immediate), B.cond). A Cortex-A7 branch waits 2 cycles for them (GCC's
+// cortex-a7.md forwards ALU results early to no branch): subs r0, r0, #1 in cycle 0, bne (not taken) in cycle 2,
+// 3 cycles in all. On a Cortex-A53 (the same file's bypass 0 from ALU to branch) SUBS and B.NE pair: 1 cycle.
+TEST(TimingModel, FlagsAreADependency) {
+    EXPECT_TRUE(isa::a32_reg_use(0xE3510000u).dst & isa::flags_bit) << "cmp r1, #0";
+    EXPECT_TRUE(isa::a32_reg_use(0x12822001u).src & isa::flags_bit) << "addne r2, r2, #1";
+    EXPECT_FALSE(isa::a32_reg_use(0xE2822001u).src & isa::flags_bit) << "add r2, r2, #1";
+    EXPECT_FALSE(isa::a32_reg_use(0xE2822001u).dst & isa::flags_bit) << "add r2, r2, #1";
+    EXPECT_TRUE(isa::a64_reg_use(0xF1000400u).dst & isa::flags_bit) << "subs x0, x0, #1";
+    EXPECT_TRUE(isa::a64_reg_use(0x54000001u).src & isa::flags_bit) << "b.ne";
+    EXPECT_EQ(a32_cycles(*platform_timing("cortex-a7"), {0xE2500001u, 0x1AFFFFFDu}), 3u) << "subs r0, r0, #1; bne";
+    TimingParams p = *platform_timing("cortex-a53");
+    p.l1i.reset();
+    p.l1d.reset();
+    p.l2.reset();
+    p.itlb_entries = p.dtlb_entries = 0;
+    TimingModel m(p);
+    EventBatch b;
+    isa::RetiredInsn subs = isa::arm::classify_a64(0xF1000400u), bne = isa::arm::classify_a64(0x54000001u);
+    subs.regs = isa::a64_reg_use(0xF1000400u);
+    bne.regs = isa::a64_reg_use(0x54000001u);
+    uint64_t c = m.step(subs, 0x1000, 4, 0x1004, nullptr, 0, b);
+    c += m.step(bne, 0x1004, 4, 0x1008, nullptr, 0, b);
+    EXPECT_EQ(c, 1u) << "subs x0, x0, #1; b.ne (not taken)";
+}
+
+// ARM1176 TRM Table 16-11: a mispredicted branch takes MAX(7 - FlagCycleDistance, 5) cycles. With prediction off
+// every taken branch mispredicts: BNE right behind CMP 7 cycles (1 + 1 + 4 + 2 = 8 with the CMP), one MOV between
+// them 6 (1 + 1 + 6), two MOVs 5 (1 + 1 + 1 + 5): 8 in all each time; an unconditional B reads no flags: 5.
+TEST(TimingModel, Arm11MispredictionByFlagDistance) {
+    TimingParams p = *platform_timing("arm1176");
+    p.l1i.reset();
+    p.l1d.reset();
+    p.itlb_entries = p.dtlb_entries = 0;
+    auto cycles = [&](std::initializer_list<uint32_t> words) {
+        TimingModel m(p);
+        EventBatch b;
+        uint64_t c = 0, pc = 0x8000;
+        for (uint32_t w : words) {
+            isa::RetiredInsn i = isa::arm::classify_a32(w);
+            i.regs = isa::a32_reg_use(w);
+            const bool branch = i.branch != 0;
+            if (branch) i.branch |= isa::br_taken;
+            c += m.step(i, pc, 4, branch ? 0x9000 : pc + 4, nullptr, 0, b);
+            pc += 4;
+        }
+        return c;
+    };
+    const uint32_t cmp = 0xE3500000u, mov = 0xE3A01001u, bne = 0x1A0003FEu, b = 0xEA0003FEu;  // bne/b 0x9000 from 0x8000
+    EXPECT_EQ(cycles({cmp, bne}), 8u) << "cmp r0, #0; bne";
+    EXPECT_EQ(cycles({cmp, mov, bne}), 8u) << "cmp r0, #0; mov r1, #1; bne";
+    EXPECT_EQ(cycles({cmp, mov, mov, bne}), 8u) << "cmp r0, #0; mov r1, #1; mov r1, #1; bne";
+    EXPECT_EQ(cycles({b}), 5u) << "b";
+}
+
+// The Cortex-A7's partial dual issue (GCC's cortex-a7.md, contributed by Arm): the younger of a pair must be a
+// move or an ALU instruction with an immediate operand (or a branch); the older may be an ALU instruction or a load
+// or store; a multiply takes both slots. Each line: two independent instructions, 1 cycle when they pair, 2 when
+// not.
+TEST(TimingModel, CortexA7PairsOnlyAnImmediateSecond) {
+    const TimingParams p = *platform_timing("cortex-a7");
+    EXPECT_EQ(a32_cycles(p, {0xE0821003u, 0xE2854001u}), 1u) << "add r1, r2, r3; add r4, r5, #1";
+    EXPECT_EQ(a32_cycles(p, {0xE2854001u, 0xE0821003u}), 2u) << "add r4, r5, #1; add r1, r2, r3";
+    EXPECT_EQ(a32_cycles(p, {0xE5921000u, 0xE3A04001u}), 1u) << "ldr r1, [r2]; mov r4, #1";
+    EXPECT_EQ(a32_cycles(p, {0xE3A04001u, 0xE5921000u}), 2u) << "mov r4, #1; ldr r1, [r2]";
+    EXPECT_EQ(a32_cycles(p, {0xE0010392u, 0xE3A04001u}), 2u) << "mul r1, r2, r3; mov r4, #1";
+    // A load's result 2 cycles after it (1 cycle of stall for an ALU consumer right behind).
+    EXPECT_EQ(a32_cycles(p, {0xE5921000u, 0xE0856001u}), 3u) << "ldr r1, [r2]; add r6, r5, r1";
+}
+
+// A Cortex-A7 LDM of four registers (16 bytes at 8 a cycle, GCC's cortex-a7.md load4: both slots for two cycles)
+// issues over 2 cycles and pairs with nothing: an independent MOV after it issues in cycle 2 (3 in all). Its last
+// two registers come a cycle after the first two (load4's latency 3 against a load's 2): an ADD of R4 issues in
+// cycle 0 + 2 + 1 = 3 (4 in all).
+TEST(TimingModel, CortexA7LoadMultipleIssuesOverItsMemoryCycles) {
+    const TimingParams p = *platform_timing("cortex-a7");
+    EXPECT_EQ(a32_cycles(p, {0xE890001Eu, 0xE3A06001u}), 3u) << "ldmia r0, {r1-r4}; mov r6, #1";
+    EXPECT_EQ(a32_cycles(p, {0xE890001Eu, 0xE0856004u}), 4u) << "ldmia r0, {r1-r4}; add r6, r5, r4";
+    EXPECT_EQ(a32_cycles(p, {0xE890001Eu, 0xE0856001u}), 3u) << "ldmia r0, {r1-r4}; add r6, r5, r1";
+}
+
+// A pair table as a platform file gives it (TimingParams::pair_table): loads may be followed by an ALU
+// instruction in the same cycle, nothing else pairs; a younger ALU instruction with two register operands does
+// not pair where pair_max_src allows one.
+TEST(TimingModel, PairTableIsData) {
+    using C = isa::InsnClass;
+    TimingParams p = dual();
+    p.pair_table = true;
+    p.pair_with[static_cast<size_t>(C::load)] = 1u << static_cast<unsigned>(C::alu);
+    TimingModel m(p);
+    EXPECT_EQ(run(m, {op(C::load, 1, 10), op(C::alu, 2, 11)}), 1u);
+    TimingModel m2(p);
+    EXPECT_EQ(run(m2, {op(C::alu, 2, 11), op(C::load, 1, 10)}), 2u);
+    TimingModel m3(p);
+    EXPECT_EQ(run(m3, {op(C::alu, 2, 11), op(C::alu, 3, 12)}), 2u);
+    p.pair_with[static_cast<size_t>(C::alu)] = 1u << static_cast<unsigned>(C::alu);
+    p.pair_max_src[static_cast<size_t>(C::alu)] = 1;
+    isa::RetiredInsn two = op(C::alu, 3, 12);
+    two.regs.src |= isa::reg_bit(13);
+    TimingModel m4(p);
+    EXPECT_EQ(run(m4, {op(C::alu, 2, 11), op(C::alu, 3, 12)}), 1u);
+    TimingModel m5(p);
+    EXPECT_EQ(run(m5, {op(C::alu, 2, 11), two}), 2u);
 }
 
 namespace {
