@@ -312,9 +312,8 @@ private:
         };
         mutable LsuMemo lsu;
         std::vector<uint8_t> ifetch;  // the instructions that look up the ITLB and the I-cache, in order
-        // The ways probe_body() last found for those lookups (as found_ holds them) and the ITLB's and I-cache's
-        // epochs then: while neither has changed, every one of those lines is still where it was found.
-        mutable std::vector<int> ifound;
+        // The ITLB's and I-cache's epochs when probe_body() last found every one of those lines: while neither
+        // has changed, they are all still there.
         mutable uint64_t itlb_epoch = ~uint64_t{0}, l1i_epoch = ~uint64_t{0};
         // dbus_queue: the D-bus buffer's state at the exit, its cycles relative to the entry, each address as where
         // it comes from (dbus_source).
@@ -656,11 +655,12 @@ private:
     }
     bool check_blocks_ = false;
     std::array<uint64_t, BlockMemo::max_key_words> key_{};  // step_block's scratch
-    // The ways probe_body() found: two per fetch line, two per data access at most.
-    std::array<int, 2 * BlockMemo::max_insns * (1 + 4)> found_{};
-    std::array<uint64_t, 2 * BlockMemo::max_insns * (1 + 4)> found_addr_{};  // a data lookup's address
-    std::array<uint8_t, 2 * BlockMemo::max_insns * (1 + 4)> found_kind_{};   // a data lookup's: 1 the DTLB, 2 a write
-    unsigned found_n_ = 0;                                                   // how many
+    // The data lookups probe_body() found: two per data access at most.
+    std::array<Cache::Ref, 2 * BlockMemo::max_insns * 4> found_ref_{};  // a data lookup's line
+    // A data lookup's dirty part in the D-cache (Cache::dirty_part), or found_tlb: a DTLB lookup.
+    std::array<uint8_t, 2 * BlockMemo::max_insns * 4> found_part_{};
+    static constexpr uint8_t found_tlb = 0xFF;  // no dirty part (a part is one bit of 8)
+    unsigned found_n_ = 0;  // how many
     EventBatch body_events_;
     // The tail of the block being timed (step_block with a tail): its instruction as executed and its flush.
     const isa::RetiredInsn* tail_insn_ = nullptr;
