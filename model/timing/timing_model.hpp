@@ -377,9 +377,11 @@ public:
     explicit TimingModel(const TimingParams& p);
 
     // One retired instruction at `pc` (`size` bytes) whose successor is at `next_pc`; `insn.branch` carries
-    // br_taken. Returns its cycles and adds its microarchitectural events to `b`.
+    // br_taken. `in`: what the trace tells about it beyond the instruction (pipeline_state.hpp): the CSR it accesses,
+    // whether an interrupt entry follows it, a division's operands. Returns its cycles and adds its
+    // microarchitectural events to `b`.
     uint64_t step(const isa::RetiredInsn& insn, uint64_t pc, unsigned size, uint64_t next_pc, const MemRef* mem,
-                  unsigned n_mem, EventBatch& b);
+                  unsigned n_mem, EventBatch& b, const StepInputs& in = StepInputs{});
 
     // The body of a block (BlockMemo) with its data accesses: `mem` holds every instruction's accesses one after
     // the other, `n_mem[i]` how many are instruction i's. Times them exactly as BlockMemo::size() calls of step()
@@ -395,7 +397,7 @@ public:
     //    longer delay the body (s_.ready[r] + early_address <= s_.now, and <= s_.prev_issue when a pair is open);
     //  - if the body divides: s_.divider_free - s_.now (0 when the divider is free);
     //  - s_.postsync_until - s_.now (0 when past): the first instruction's wait behind a postsync one (sync_stall;
-    //    with it, bodies hold no CSR, fence or fence.i instruction, so s_.next.csr is 0 and s_.csr_write_issue unused);
+    //    with it, bodies hold no CSR, fence or fence.i instruction, so StepInputs::csr is 0 and s_.csr_write_issue unused);
     //  - the fetch state: s_.next_fetch_new, s_.last_ifetch_line and s_.last_fetch as the first instruction sees them,
     //    s_.fill_line, s_.phase_line as the first instruction leaves it, and the mrac cacheability of the body's region (a body lies in one 256 MiB region, and wholly
     //    in or out of local_code);
@@ -483,14 +485,6 @@ public:
     // mstatus (CSR 0x300) as written by the program: MIE (bit 3), MPIE (bit 7). The write's extra cost
     // (mstatus_write_extra) goes to the next instruction.
     void set_mstatus(uint32_t value);
-    // The operands of the division step() times next (VeeR EL2, divider_from_operands): dividend, divisor,
-    // whether it is a remainder, and whether the trace gives register values at all (if not: no shortcut).
-    void set_div_operands(uint32_t dividend, uint32_t divisor, bool rem, bool known) {
-        s_.next.div_a = dividend;
-        s_.next.div_b = divisor;
-        s_.next.div_rem = rem;
-        s_.next.div_known = known;
-    }
     // VeeR EL2: a division's cycles from issue to result, and the divider's, from its operands (`full`: without
     // a shortcut).
     static unsigned veer_div_time(unsigned full, uint32_t a, uint32_t b, bool rem);
@@ -501,10 +495,6 @@ public:
     void take_interrupt(unsigned cause = 0, bool from_halt = false);
     // VeeR EL2 mpmc with haltie (PRM ch. 5): entering fw-halt sets mstatus.MIE, at no cost of its own.
     void set_mie() { s_.mstatus |= 8u; }
-    // The CSR the next step()'s instruction accesses (its pre- and post-sync depend on it: sync_stall).
-    void set_next_csr(uint16_t csr) { s_.next.csr = csr; }
-    // The next step()'s instruction is the last before an interrupt entry: its successor is not in the trace.
-    void set_next_interrupted() { s_.next.interrupted = true; }
 
 private:
     // The next level for an L1 refill (write: an L1 write-back): extra cycles beyond the L1 refill penalty.

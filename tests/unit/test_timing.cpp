@@ -730,8 +730,9 @@ TEST(TimingModel, VeerPreAndPostSync) {
     EventBatch b;
     using C = isa::InsnClass;
     auto step = [&](C cls, uint16_t csr = 0) {
-        if (csr) m.set_next_csr(csr);
-        return m.step(insn(cls), 0x1000, 4, 0x1004, nullptr, 0, b);
+        StepInputs in;
+        in.csr = csr;
+        return m.step(insn(cls), 0x1000, 4, 0x1004, nullptr, 0, b, in);
     };
     EXPECT_EQ(step(C::alu), 1u);
     EXPECT_EQ(step(C::csr_read_write, 0x340), 3u);  // csrrs mscratch: presync 2
