@@ -1939,6 +1939,34 @@ TEST(BlockTiming, KeyPolicyBacksOffWhileRecordingsMiss) {
     EXPECT_EQ(misses_then_skipped(8), 1024u);
 }
 
+// A miss weighs two hits (key_policy.hpp): a body whose executions alternate between a miss and a hit runs up a debt
+// of one per pair, 2 after its first miss, 16 after its 15th: then 16 executions stepped, and, the misses still
+// outweighing the hits (no hit finds the debt at 0), 32 after the next 15. Three hits per miss keep it keyed.
+TEST(BlockTiming, KeyPolicyBacksOffWhereMissesOutweighHits) {
+    KeyPolicy p;
+    auto alternate_then_skipped = [&](unsigned pairs) {
+        for (unsigned i = 0; i < pairs; ++i) {
+            EXPECT_TRUE(p.try_key());
+            p.miss();
+            if (i + 1 < pairs) {
+                EXPECT_TRUE(p.try_key());
+                p.hit();
+            }
+        }
+        unsigned skipped = 0;
+        while (!p.try_key()) ++skipped;
+        return skipped;
+    };
+    EXPECT_EQ(alternate_then_skipped(15), 16u);
+    EXPECT_EQ(alternate_then_skipped(15), 32u);
+    KeyPolicy q;
+    for (int i = 0; i < 1000; ++i) {
+        EXPECT_TRUE(q.try_key());
+        if (i % 4 == 0) q.miss();
+        else q.hit();
+    }
+}
+
 // A body whose data addresses are new at every execution (its recording's lookups miss: stepped),
 // then the same at every execution (recorded and replayed again): cycles and events per execution exactly those of
 // step() per instruction on a second model, and every replay checked against step() on a copy (set_check_blocks).
