@@ -239,7 +239,7 @@ bool TimingModel::probe_body(const BlockMemo& m, const BlockMemo::Recording& r, 
     found_n_ = 0;
     if ((!l1d_ && !dtlb_) || m.total_mem_ == 0) return true;  // total_mem_: the counts keyed (body_key)
     for (size_t i = 0, at = 0; i < m.size(); at += n_mem[i], ++i) {
-        if (!is_data(m.insns_[i])) continue;
+        if (!n_mem[i] || !is_data(m.insns_[i])) continue;
         for (unsigned k = 0; k < n_mem[i]; ++k) {
             const MemRef& a = mem[at + k];
             const bool seq = p_.count_line_once && k && l1d_ && l1d_->line_of(a.addr) == l1d_->line_of(mem[at + k - 1].addr);
