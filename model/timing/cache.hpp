@@ -105,6 +105,10 @@ private:
     static constexpr unsigned max_ways = 64;  // the most ways a cache may have (platform_json.cpp)
     // The line in way w of the set at `base` becomes the most recent (way 0), the ones before it move down one.
     void promote(size_t base, unsigned w, uint8_t part) {
+        if (w == 0) {  // the most recent already
+            dirty_[base] |= part;
+            return;
+        }
         const uint64_t tag = tags_[base + w];
         const uint8_t dirty = static_cast<uint8_t>(dirty_[base + w] | part);
         for (; w > 0; --w) {
