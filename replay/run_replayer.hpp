@@ -66,11 +66,16 @@ private:
     static void gather(const RunPlan::Slot* slots, size_t n, const unsigned char* v, unsigned width, timing::MemRef* out) {
         for (size_t a = 0; a < n; ++a) out[a] = timing::MemRef{trace::run_value(v, slots[a].off, width), slots[a].write, slots[a].size};
     }
-    // A division of a fast run: its operands to the timing model.
-    void div_operands(const RunPlan::Segment::Div& d, const unsigned char* v, unsigned width) {
+    // A division of a fast run: its operands for the timing model.
+    timing::StepInputs div_operands(const RunPlan::Segment::Div& d, const unsigned char* v, unsigned width) const {
         uint64_t x[2];
         for (unsigned o = 0; o < 2; ++o) x[o] = d.off[o] == trace::ValueOffsets::none ? c_.gpr[d.reg[o]] : trace::run_value(v, d.off[o], width);
-        c_.tm->set_div_operands(static_cast<uint32_t>(x[0]), static_cast<uint32_t>(x[1]), d.rem, c_.reader->has_register_values());
+        timing::StepInputs in;
+        in.div_a = static_cast<uint32_t>(x[0]);
+        in.div_b = static_cast<uint32_t>(x[1]);
+        in.div_rem = d.rem;
+        in.div_known = c_.reader->has_register_values();
+        return in;
     }
 
     Session& s_;
@@ -235,8 +240,9 @@ void RunReplayer::replay_fast(RunPlan& p, const unsigned char* v, uint64_t next_
                     cycles = tm.step_block(*b.memo, mem, n_mem, tail, s_.batch);
                 } else {
                     cycles = tm.step_block(*b.memo, mem, n_mem, s_.batch);
-                    if (!seg.divs.empty()) div_operands(seg.divs.back(), v, p.width);  // the last, the body has none
-                    cycles += stepper_.step_raw(last_insn, last.pc, last.size, after, last_mem, n_last);
+                    // A division's operands: the last's (the body has none).
+                    const timing::StepInputs in = seg.divs.empty() ? timing::StepInputs{} : div_operands(seg.divs.back(), v, p.width);
+                    cycles += stepper_.step_raw(last_insn, last.pc, last.size, after, last_mem, n_last, in);
                 }
                 s_.r.timed_blocks += b.memo->replayed - replayed;
                 if (seg.through) s_.r.timed_through += b.memo->replayed - replayed;
@@ -249,11 +255,11 @@ void RunReplayer::replay_fast(RunPlan& p, const unsigned char* v, uint64_t next_
                     const TraceRecord& r = recs[k];
                     timing::MemRef mem[TraceRecord::max_mem];
                     gather(seg.body_mem.data() + at, r.n_mem, v, p.width, mem);
-                    if (div != divs_end && div->record == k) div_operands(*div++, v, p.width);
-                    cycles += stepper_.step_raw(b.insns[k], r.pc, r.size, recs[k + 1].pc, mem, r.n_mem);
+                    const timing::StepInputs in = div != divs_end && div->record == k ? div_operands(*div++, v, p.width) : timing::StepInputs{};
+                    cycles += stepper_.step_raw(b.insns[k], r.pc, r.size, recs[k + 1].pc, mem, r.n_mem, in);
                 }
-                if (div != divs_end) div_operands(*div, v, p.width);
-                cycles += stepper_.step_raw(last_insn, last.pc, last.size, after, last_mem, n_last);
+                const timing::StepInputs in = div != divs_end ? div_operands(*div, v, p.width) : timing::StepInputs{};
+                cycles += stepper_.step_raw(last_insn, last.pc, last.size, after, last_mem, n_last, in);
             }
         }
         if constexpr (kT == Timing::trace) {

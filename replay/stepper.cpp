@@ -46,8 +46,7 @@ void RecordStepper::step(const TraceRecord& rec, const TraceRecord* next) {
     const isa::RetiredInsn insn = complete(d.insn, rec, next);
     // Cycles: the timing model's (which also adds its microarchitectural events), or the trace's timestamps.
     uint64_t cycles = 1;
-    if (c_.tm && d.is_csr) c_.tm->set_next_csr(static_cast<uint16_t>(d.csr.csr));  // its pre- and post-sync
-    if (c_.tm) cycles = model_cycles(insn, rec, next);
+    if (c_.tm) cycles = model_cycles(insn, rec, next, d.is_csr ? static_cast<uint16_t>(d.csr.csr) : 0);
     if (c_.o.timing == Timing::trace) cycles = c_.trace_cycles(rec);
     if (c_.o.timing == Timing::cpi1) cycles = 1;
     c_.prev_time = rec.time;
@@ -67,7 +66,7 @@ void RecordStepper::step(const TraceRecord& rec, const TraceRecord* next) {
     if (d.retires && s_.interval_due()) s_.interval_point();
 }
 
-void RecordStepper::div_operands(const TraceRecord& rec) {
+void RecordStepper::div_operands(const TraceRecord& rec, timing::StepInputs& in) const {
     uint64_t v[2];
     for (unsigned k = 0; k < 2; ++k) {
         const unsigned r = div_source(rec.encoding, k);
@@ -75,8 +74,10 @@ void RecordStepper::div_operands(const TraceRecord& rec) {
         for (unsigned i = 0; i < rec.n_regs; ++i)
             if (rec.regs[i].before && rec.regs[i].kind == trace::RegKind::gpr && rec.regs[i].index == r && r) v[k] = rec.regs[i].value;
     }
-    c_.tm->set_div_operands(static_cast<uint32_t>(v[0]), static_cast<uint32_t>(v[1]), div_is_rem(rec.encoding),
-                            c_.reader->has_register_values());
+    in.div_a = static_cast<uint32_t>(v[0]);
+    in.div_b = static_cast<uint32_t>(v[1]);
+    in.div_rem = div_is_rem(rec.encoding);
+    in.div_known = c_.reader->has_register_values();
 }
 
 }  // namespace pmusim::replay

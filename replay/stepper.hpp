@@ -20,25 +20,28 @@ public:
     // One record, `next` its successor (nullptr at the end of the trace).
     void step(const TraceRecord& rec, const TraceRecord* next);
 
-    // The timing model's cycles for one instruction (which also adds its events to the batch).
-    uint64_t model_cycles(const isa::RetiredInsn& insn, const TraceRecord& rec, const TraceRecord* next) {
-        timing::TimingModel& tm = *c_.tm;
-        if (insn.cls == isa::InsnClass::div && tm.params().divider_from_operands) div_operands(rec);
+    // The timing model's cycles for one instruction (which also adds its events to the batch); `csr`: the CSR it
+    // accesses (0: none).
+    uint64_t model_cycles(const isa::RetiredInsn& insn, const TraceRecord& rec, const TraceRecord* next, uint16_t csr = 0) {
+        timing::StepInputs in;
+        in.csr = csr;  // its pre- and post-sync
+        if (insn.cls == isa::InsnClass::div && c_.tm->params().divider_from_operands) div_operands(rec, in);
         timing::MemRef mem[trace::TraceRecord::max_mem];
         for (unsigned i = 0; i < rec.n_mem; ++i) mem[i] = timing::MemRef{rec.mem[i].addr, rec.mem[i].is_write, rec.mem[i].size};
         c_.mem_seen |= rec.n_mem != 0;
-        if (next && next->interrupt) tm.set_next_interrupted();
-        return step_raw(insn, rec.pc, rec.size, next ? next->pc : rec.pc + rec.size, mem, rec.n_mem);
+        in.interrupted = next && next->interrupt;
+        return step_raw(insn, rec.pc, rec.size, next ? next->pc : rec.pc + rec.size, mem, rec.n_mem, in);
     }
     // The timing model's step of one instruction (which also adds its events to the batch).
-    uint64_t step_raw(const isa::RetiredInsn& insn, uint64_t pc, uint8_t size, uint64_t next_pc, const timing::MemRef* mem, unsigned n_mem) {
-        return c_.tm->step(insn, pc, size, next_pc, mem, n_mem, s_.batch);
+    uint64_t step_raw(const isa::RetiredInsn& insn, uint64_t pc, uint8_t size, uint64_t next_pc, const timing::MemRef* mem,
+                      unsigned n_mem, const timing::StepInputs& in = timing::StepInputs{}) {
+        return c_.tm->step(insn, pc, size, next_pc, mem, n_mem, s_.batch, in);
     }
 
 private:
-    // A RISC-V division's operands for the timing model, from the register file with the late writebacks that
-    // land before it.
-    void div_operands(const TraceRecord& rec);
+    // A RISC-V division's operands for the timing model (into `in`), from the register file with the late
+    // writebacks that land before it.
+    void div_operands(const TraceRecord& rec, timing::StepInputs& in) const;
 
     Session& s_;
     Core& c_;

@@ -225,42 +225,35 @@ size_t TimingModel::body_key(const BlockMemo& m, const MemRef* mem, const uint8_
     return n;
 }
 
-// Whether every lookup the recording's body makes hits (nothing changes); the ways found go to found_, in the
-// order touch_body() makes the lookups, with each data lookup's address and kind.
+// Whether every lookup the recording's body makes hits (nothing changes); the data lookups go to found_ref_
+// and found_part_, in the order touch_body() makes them.
 bool TimingModel::probe_body(const BlockMemo& m, const BlockMemo::Recording& r, const MemRef* mem, const uint8_t* n_mem) {
-    size_t n = 0;
-    auto found = [&](const std::optional<Cache>& c, uint64_t addr) {
-        return (found_[n++] = c->find(addr)) >= 0;
-    };
     if (!r.ifetch.empty()) {
         const uint64_t it_epoch = itlb_ ? itlb_->epoch() : 0, i_epoch = l1i_->epoch();
-        if (r.l1i_epoch == i_epoch && r.itlb_epoch == it_epoch) {  // no line entered either since: found where they were
-            n = r.ifound.size();
-            std::copy(r.ifound.begin(), r.ifound.end(), found_.begin());
-        } else {
+        if (r.l1i_epoch != i_epoch || r.itlb_epoch != it_epoch) {  // else no line entered either since: still there
             for (uint8_t i : r.ifetch)
-                if ((itlb_ && !found(itlb_, m.pcs_[i])) || !found(l1i_, m.pcs_[i])) return false;
-            r.ifound.assign(found_.begin(), found_.begin() + static_cast<std::ptrdiff_t>(n));
+                if ((itlb_ && !itlb_->probe(m.pcs_[i])) || !l1i_->probe(m.pcs_[i])) return false;
             r.itlb_epoch = it_epoch;
             r.l1i_epoch = i_epoch;
         }
     }
-    found_n_ = static_cast<unsigned>(n);
+    size_t n = 0;
+    found_n_ = 0;
     if ((!l1d_ && !dtlb_) || m.total_mem_ == 0) return true;  // total_mem_: the counts keyed (body_key)
     for (size_t i = 0, at = 0; i < m.size(); at += n_mem[i], ++i) {
-        if (!is_data(m.insns_[i])) continue;
+        if (!n_mem[i] || !is_data(m.insns_[i])) continue;
         for (unsigned k = 0; k < n_mem[i]; ++k) {
             const MemRef& a = mem[at + k];
             const bool seq = p_.count_line_once && k && l1d_ && l1d_->line_of(a.addr) == l1d_->line_of(mem[at + k - 1].addr);
             if (!seq && dtlb_) {
-                found_addr_[n] = a.addr;
-                found_kind_[n] = 1;
-                if (!found(dtlb_, a.addr)) return false;
+                found_ref_[n] = dtlb_->ref(a.addr);
+                if (!dtlb_->probe(found_ref_[n])) return false;
+                found_part_[n++] = found_tlb;
             }
             if (l1d_) {
-                found_addr_[n] = a.addr;
-                found_kind_[n] = a.write ? 2 : 0;
-                if (!found(l1d_, a.addr)) return false;
+                found_ref_[n] = l1d_->ref(a.addr);
+                if (!l1d_->probe(found_ref_[n])) return false;
+                found_part_[n++] = l1d_->dirty_part(a.addr, a.write);
             }
         }
     }
@@ -268,17 +261,16 @@ bool TimingModel::probe_body(const BlockMemo& m, const BlockMemo::Recording& r, 
     return true;
 }
 
-// The lookups of a body that hits throughout (probe_body() found the ways), in step()'s order per cache: hits
-// only update LRU stamps, dirtiness and counts.
+// The lookups of a body that hits throughout (probe_body() found every line), in step()'s order per cache: hits
+// only move lines to the front of their sets, mark them dirty and count.
 void TimingModel::touch_body(const BlockMemo& m, const BlockMemo::Recording& r) {
-    size_t n = 0;
     for (uint8_t i : r.ifetch) {
-        if (itlb_) itlb_->hit(found_[n++], m.pcs_[i], false);
-        l1i_->hit(found_[n++], m.pcs_[i], false);
+        if (itlb_) itlb_->touch(itlb_->ref(m.pcs_[i]), 0);
+        l1i_->touch(l1i_->ref(m.pcs_[i]), 0);
     }
-    for (; n < found_n_; ++n) {
-        if (found_kind_[n] & 1) dtlb_->hit(found_[n], found_addr_[n], false);
-        else l1d_->hit(found_[n], found_addr_[n], found_kind_[n] & 2);
+    for (size_t n = 0; n < found_n_; ++n) {
+        if (found_part_[n] == found_tlb) dtlb_->touch(found_ref_[n], 0);
+        else l1d_->touch(found_ref_[n], found_part_[n]);
     }
 }
 

@@ -12,7 +12,8 @@ Cache::Cache(const CacheConfig& c) : cfg_(c) {
     while ((1u << line_shift_) < c.line) ++line_shift_;
     part_shift_ = line_shift_;
     while ((1u << (line_shift_ - part_shift_)) < c.dirty_parts) --part_shift_;
-    ways_.resize(static_cast<size_t>(sets_) * c.ways);
+    tags_.assign(static_cast<size_t>(sets_) * c.ways, ~uint64_t{0});
+    dirty_.assign(static_cast<size_t>(sets_) * c.ways, 0);
     if ((sets_ & (sets_ - 1)) == 0)
         while ((1u << set_shift_) <= sets_) ++set_shift_;
     if ((c.ways & (c.ways - 1)) == 0)
@@ -26,30 +27,29 @@ Cache::Result Cache::access(uint64_t addr, bool write) {
     const unsigned set = set_of(line);
     if (journal_) note(set);
     const uint64_t tag = tag_of(line);
-    Way* base = &ways_[static_cast<size_t>(set) * cfg_.ways];
+    const size_t base = static_cast<size_t>(set) * cfg_.ways;
     Result r;
-    const auto part = static_cast<uint8_t>(write && cfg_.write_back ? 1u << ((addr & (cfg_.line - 1)) >> part_shift_) : 0u);
-    for (unsigned w = 0; w < cfg_.ways; ++w) {
-        if (base[w].tag == tag) {
-            base[w].used = clock_;
-            base[w].dirty |= part;
+    const uint8_t part = dirty_part(addr, write);
+    const unsigned ways = cfg_.ways;
+    for (unsigned w = 0; w < ways; ++w) {
+        if (tags_[base + w] == tag) {
+            promote(base, w, part);
             r.hit = true;
             return r;
         }
     }
     if (write && !cfg_.write_allocate) return r;  // a write-around miss
-    Way* victim = base;
-    for (unsigned w = 1; w < cfg_.ways; ++w)
-        if (base[w].used < victim->used) victim = &base[w];
-    if (victim->tag != ~uint64_t{0} && victim->dirty) {
+    // The victim: the least recent line, or an empty way (the last way holds one while any is empty).
+    const size_t last = base + ways - 1;
+    if (tags_[last] != ~uint64_t{0} && dirty_[last]) {
         r.writeback = true;
-        r.dirty_parts = static_cast<unsigned>(__builtin_popcount(victim->dirty));
-        r.victim = (victim->tag * sets_ + set) << line_shift_;
+        r.dirty_parts = static_cast<unsigned>(__builtin_popcount(dirty_[last]));
+        r.victim = (tags_[last] * sets_ + set) << line_shift_;
         ++writebacks_;
     }
-    victim->tag = tag;
-    victim->used = clock_;
-    victim->dirty = part;
+    tags_[last] = tag;
+    dirty_[last] = 0;
+    promote(base, ways - 1, part);
     r.refill = true;
     ++refills_;
     return r;
@@ -62,7 +62,8 @@ void Cache::set_journal(bool on) {
     jseen_.assign(on ? sets_ : 0, 0);
     jseen_gen_ = 0;
     jsaved_.clear();
-    jways_.clear();
+    jtags_.clear();
+    jdirty_.clear();
 }
 
 uint32_t Cache::mark() {
@@ -73,31 +74,9 @@ uint32_t Cache::mark() {
 void Cache::save_set(size_t set) {
     jset_[set] = jmark_;
     jsaved_.push_back({static_cast<uint32_t>(set), jmark_});
-    const auto base = ways_.begin() + static_cast<std::ptrdiff_t>(set * cfg_.ways);
-    jways_.insert(jways_.end(), base, base + cfg_.ways);
-}
-
-// Two states of a set alike: the same lines with the same dirty parts in the same LRU order, whichever ways
-// hold them (access() picks the least recent way; the empty ways, tag ~0, are alike).
-bool Cache::same_set(const Way* a, const Way* b) const {
-    const unsigned n = cfg_.ways;
-    auto lru_order = [n](const Way* w, const Way** out) {
-        for (unsigned i = 0; i < n; ++i) {  // insertion sort by (stamp, tag): n is a few ways
-            unsigned j = i;
-            while (j > 0 && (out[j - 1]->used > w[i].used || (out[j - 1]->used == w[i].used && out[j - 1]->tag > w[i].tag))) {
-                out[j] = out[j - 1];
-                --j;
-            }
-            out[j] = &w[i];
-        }
-    };
-    const Way* sa[max_ways];
-    const Way* sb[max_ways];
-    lru_order(a, sa);
-    lru_order(b, sb);
-    for (unsigned i = 0; i < n; ++i)
-        if (sa[i]->tag != sb[i]->tag || sa[i]->dirty != sb[i]->dirty) return false;
-    return true;
+    const auto base = static_cast<std::ptrdiff_t>(set * cfg_.ways);
+    jtags_.insert(jtags_.end(), tags_.begin() + base, tags_.begin() + base + cfg_.ways);
+    jdirty_.insert(jdirty_.end(), dirty_.begin() + base, dirty_.begin() + base + cfg_.ways);
 }
 
 bool Cache::same_since(uint32_t m) {
@@ -108,14 +87,18 @@ bool Cache::same_since(uint32_t m) {
     }
     const auto first = std::lower_bound(jsaved_.begin(), jsaved_.end(), m, [](const Saved& x, uint32_t v) { return x.mark < v; });
     const unsigned n = cfg_.ways;
-    if (n > max_ways) return false;
     for (auto it = first; it != jsaved_.end(); ++it) {
         // The first save of a set at or after m holds it as it was at m (not accessed in between).
         if (jseen_[it->set] == jseen_gen_) continue;
         jseen_[it->set] = jseen_gen_;
-        const Way* then = &jways_[static_cast<size_t>(it - jsaved_.begin()) * n];
-        const Way* now = &ways_[static_cast<size_t>(it->set) * n];
-        if (!same_set(then, now)) return false;
+        // The same lines with the same dirty parts in the same LRU order: the same ways (a set is kept in LRU
+        // order, its empty ways last).
+        const size_t then = static_cast<size_t>(it - jsaved_.begin()) * n, now = static_cast<size_t>(it->set) * n;
+        if (!std::equal(jtags_.begin() + static_cast<std::ptrdiff_t>(then), jtags_.begin() + static_cast<std::ptrdiff_t>(then + n),
+                        tags_.begin() + static_cast<std::ptrdiff_t>(now)) ||
+            !std::equal(jdirty_.begin() + static_cast<std::ptrdiff_t>(then), jdirty_.begin() + static_cast<std::ptrdiff_t>(then + n),
+                        dirty_.begin() + static_cast<std::ptrdiff_t>(now)))
+            return false;
     }
     return true;
 }
@@ -125,17 +108,13 @@ void Cache::forget_before(uint32_t m) {
     const auto first = std::lower_bound(jsaved_.begin(), jsaved_.end(), m, [](const Saved& x, uint32_t v) { return x.mark < v; });
     const size_t k = static_cast<size_t>(first - jsaved_.begin());
     jsaved_.erase(jsaved_.begin(), first);
-    jways_.erase(jways_.begin(), jways_.begin() + static_cast<std::ptrdiff_t>(k * cfg_.ways));
+    jtags_.erase(jtags_.begin(), jtags_.begin() + static_cast<std::ptrdiff_t>(k * cfg_.ways));
+    jdirty_.erase(jdirty_.begin(), jdirty_.begin() + static_cast<std::ptrdiff_t>(k * cfg_.ways));
 }
 
 bool Cache::same_state(const Cache& o) const {
-    if (clock_ != o.clock_ || accesses_ != o.accesses_ || refills_ != o.refills_ || writebacks_ != o.writebacks_ ||
-        ways_.size() != o.ways_.size())
-        return false;
-    for (size_t i = 0; i < ways_.size(); ++i)
-        if (ways_[i].tag != o.ways_[i].tag || ways_[i].used != o.ways_[i].used || ways_[i].dirty != o.ways_[i].dirty)
-            return false;
-    return true;
+    return clock_ == o.clock_ && accesses_ == o.accesses_ && refills_ == o.refills_ && writebacks_ == o.writebacks_ &&
+           tags_ == o.tags_ && dirty_ == o.dirty_;
 }
 
 }  // namespace pmusim::timing

@@ -28,29 +28,36 @@ public:
         uint64_t victim = 0;     // the evicted line's address, with writeback
     };
     Result access(uint64_t addr, bool write);
-    // The way that holds `addr`'s line (-1: none), changing nothing (the block timing probes before it commits).
-    int find(uint64_t addr) const {
+    // A line's set (the index of its first way) and tag, worked out once for a probe() and a touch().
+    struct Ref {
+        size_t base;
+        uint64_t tag;
+    };
+    Ref ref(uint64_t addr) const {
         const uint64_t line = addr >> line_shift_;
-        const uint64_t tag = tag_of(line);
-        const size_t base = static_cast<size_t>(set_of(line)) * cfg_.ways;
-        // With many ways, the way found last first (a line is in one way of its set at most; no line's tag is ~0).
-        if (cfg_.ways > 4 && hint_ - base < cfg_.ways && ways_[hint_].tag == tag) return static_cast<int>(hint_);
-        for (unsigned w = 0; w < cfg_.ways; ++w)
-            if (ways_[base + w].tag == tag) {
-                hint_ = base + w;
-                return static_cast<int>(hint_);
-            }
-        return -1;
+        return {static_cast<size_t>(set_of(line)) * cfg_.ways, tag_of(line)};
     }
-    bool probe(uint64_t addr) const { return find(addr) >= 0; }
-    // What access() does on a hit, on the way find(addr) returned (no other access in between).
-    void hit(int way, uint64_t addr, bool write) {
-        if (journal_) note(way_shift_ ? static_cast<size_t>(way) >> (way_shift_ - 1) : static_cast<size_t>(way) / cfg_.ways);
+    // Whether the line is in the cache, changing nothing (the block timing probes before it commits).
+    bool probe(const Ref& r) const {
+        const uint64_t* t = &tags_[r.base];
+        for (unsigned w = 0; w < cfg_.ways; ++w)
+            if (t[w] == r.tag) return true;
+        return false;
+    }
+    bool probe(uint64_t addr) const { return probe(ref(addr)); }
+    // What access() does where probe() found the line (no access that refills in between): a hit, marking
+    // dirty_part(addr, write).
+    [[gnu::always_inline]] void touch(const Ref& r, uint8_t part) {
         ++accesses_;
         ++clock_;
-        Way& w = ways_[static_cast<size_t>(way)];
-        w.used = clock_;
-        w.dirty |= static_cast<uint8_t>(write && cfg_.write_back ? 1u << ((addr & (cfg_.line - 1)) >> part_shift_) : 0u);
+        if (journal_) note(way_shift_ ? r.base >> (way_shift_ - 1) : r.base / cfg_.ways);
+        unsigned w = 0;
+        while (tags_[r.base + w] != r.tag) ++w;
+        promote(r.base, w, part);
+    }
+    // The dirty part an access marks (none for a read, or write-through).
+    uint8_t dirty_part(uint64_t addr, bool write) const {
+        return static_cast<uint8_t>(write && cfg_.write_back ? 1u << ((addr & (cfg_.line - 1)) >> part_shift_) : 0u);
     }
     // Whether two caches hold the same lines in the same LRU order and dirtiness, with the same counts.
     bool same_state(const Cache& o) const;
@@ -59,7 +66,7 @@ public:
     uint64_t clock() const { return clock_; }
     // Accesses that leave every line where it is, in the LRU order it is in (TimingModel::skip_loop: a stretch
     // repeated that hit throughout, or that left each set it refilled as it found it): only the counts and the
-    // clock move. The epoch moves with the refills: a way found before is looked up again.
+    // clock move. The epoch moves with the refills: a line probed before is probed again.
     void skip(uint64_t accesses, uint64_t clock, uint64_t refills, uint64_t writebacks) {
         accesses_ += accesses;
         clock_ += clock;
@@ -81,18 +88,13 @@ public:
     void forget_before(uint32_t m);
     uint64_t refills() const { return refills_; }
     // Changes whenever a line enters the cache, the only way one leaves it: while it stays the same, every line
-    // find() found is still in the way it was found in.
+    // probe() found is still in the cache.
     uint64_t epoch() const { return refills_; }
     uint64_t writebacks() const { return writebacks_; }
     unsigned sets() const { return sets_; }
     uint64_t line_of(uint64_t addr) const { return addr >> line_shift_; }
 
 private:
-    struct Way {
-        uint64_t tag = ~uint64_t{0};
-        uint64_t used = 0;  // LRU stamp
-        uint8_t dirty = 0;  // a bit per dirty part
-    };
     // The set and tag of a line (a shift and a mask when the sets are a power of two, as they usually are).
     unsigned set_of(uint64_t line) const { return static_cast<unsigned>(set_shift_ ? line & (sets_ - 1) : line % sets_); }
     uint64_t tag_of(uint64_t line) const { return set_shift_ ? line >> (set_shift_ - 1) : line / sets_; }
@@ -100,17 +102,34 @@ private:
         if (jset_[set] != jmark_) save_set(set);
     }
     void save_set(size_t set);
-    static constexpr unsigned max_ways = 64;  // same_since() compares sets of up to this many ways
-    bool same_set(const Way* a, const Way* b) const;
+    static constexpr unsigned max_ways = 64;  // the most ways a cache may have (platform_json.cpp)
+    // The line in way w of the set at `base` becomes the most recent (way 0), the ones before it move down one.
+    void promote(size_t base, unsigned w, uint8_t part) {
+        if (w == 0) {  // the most recent already
+            dirty_[base] |= part;
+            return;
+        }
+        const uint64_t tag = tags_[base + w];
+        const uint8_t dirty = static_cast<uint8_t>(dirty_[base + w] | part);
+        for (; w > 0; --w) {
+            tags_[base + w] = tags_[base + w - 1];
+            dirty_[base + w] = dirty_[base + w - 1];
+        }
+        tags_[base] = tag;
+        dirty_[base] = dirty;
+    }
     CacheConfig cfg_;
     unsigned sets_ = 0, line_shift_ = 0, part_shift_ = 0;
     unsigned set_shift_ = 0;  // log2(sets) + 1 when sets is a power of two, else 0
     unsigned way_shift_ = 0;  // log2(ways) + 1 when ways is a power of two, else 0
-    std::vector<Way> ways_;
-    mutable size_t hint_ = 0;  // the way find() found last
+    // Per set, its ways' tags and dirty parts in LRU order, the most recent first (valgrind's cg_sim.c keeps its
+    // sets so): a hit moves its line to the front, a refill takes the last way (the least recent, or an empty
+    // one: empty ways, tag ~0, stay behind the lines). No stamps: a set's order is its ways' order.
+    std::vector<uint64_t> tags_;
+    std::vector<uint8_t> dirty_;
     uint64_t clock_ = 0, accesses_ = 0, refills_ = 0, writebacks_ = 0;
     // The journal: per set the mark it was last saved under; the saved sets in the order saved (so by mark) with
-    // their ways (cfg_.ways each) in jways_; a scratch mark per set for same_since().
+    // their ways (cfg_.ways each) in jtags_ and jdirty_; a scratch mark per set for same_since().
     bool journal_ = false;
     uint32_t jmark_ = 0, jforgotten_ = 0;  // the current mark; marks before jforgotten_ are forgotten
     std::vector<uint32_t> jset_, jseen_;
@@ -119,7 +138,8 @@ private:
         uint32_t set, mark;
     };
     std::vector<Saved> jsaved_;
-    std::vector<Way> jways_;
+    std::vector<uint64_t> jtags_;
+    std::vector<uint8_t> jdirty_;
 };
 
 }  // namespace pmusim::timing

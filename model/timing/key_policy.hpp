@@ -7,14 +7,17 @@
 
 namespace pmusim::timing {
 
-// After `patience` misses in a row (no recording for the entry state: TimingModel::block records one; a recording
-// whose lookups would not all hit is not counted, as such misses pass on the ARM traces), the body is stepped
-// without a key for `backoff` executions; the back-off doubles, up to `max_backoff`, while the misses go on after
-// it, and a hit (a recording replayed) sets both back. Tuning constants, measured with callgrind
-// on the natural traces (docs/performance.md).
+// A debt: each miss (no recording for the entry state: TimingModel::block records one; a recording whose lookups
+// would not all hit is not counted, as such misses pass on the ARM traces) adds `miss_cost`, each hit (a recording
+// replayed) pays one back. A miss costs about as much as two hits save (callgrind on the natural traces: a miss
+// keys, searches and records, then steps the body; a hit replays instead of stepping), so keying pays only where
+// more than about two executions in three hit. Once the debt reaches `patience` the body is stepped without a key
+// for `backoff` executions, the debt cleared; the back-off doubles, up to `max_backoff`, while the misses outweigh
+// the hits, and a hit with no debt sets it back. Tuning constants, measured with callgrind on the natural traces
+// (docs/performance.md).
 struct KeyPolicy {
-    static constexpr uint16_t patience = 8, first_backoff = 16, max_backoff = 1024;
-    uint16_t misses = 0, skip = 0, backoff = first_backoff;
+    static constexpr uint16_t miss_cost = 2, patience = 16, first_backoff = 16, max_backoff = 1024;
+    uint16_t debt = 0, skip = 0, backoff = first_backoff;
 
     // Whether to key this execution (false: step it).
     bool try_key() {
@@ -23,12 +26,13 @@ struct KeyPolicy {
         return false;
     }
     void hit() {
-        misses = 0;
-        backoff = first_backoff;
+        if (debt == 0) backoff = first_backoff;
+        else --debt;
     }
     void miss() {
-        if (++misses < patience) return;
-        misses = 0;
+        debt = static_cast<uint16_t>(debt + miss_cost);
+        if (debt < patience) return;
+        debt = 0;
         skip = backoff;
         backoff = static_cast<uint16_t>(std::min<unsigned>(2u * backoff, max_backoff));
     }

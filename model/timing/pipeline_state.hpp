@@ -59,8 +59,10 @@ struct DbusState {
     }
 };
 
-// The next step()'s inputs that are not the instruction's own (the replay sets them right before it): the CSR it
-// accesses (pre- and post-sync), whether it is the last before an interrupt entry, and a division's operands.
+// A step()'s inputs that are not the instruction's own (TimingModel::step's argument): the CSR it accesses (its pre-
+// and post-sync: sync_stall), whether it is the last before an interrupt entry (its successor is not in the trace),
+// and a division's operands (VeeR EL2, divider_from_operands: dividend, divisor, whether a remainder, and whether
+// the trace gives register values at all; if not, no shortcut). The step keeps them in the state while it runs.
 struct StepInputs {
     uint32_t div_a = 0, div_b = 0;  // dividend, divisor (divider_from_operands)
     uint16_t csr = 0;

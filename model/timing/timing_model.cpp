@@ -146,7 +146,8 @@ void TimingModel::take_interrupt(unsigned cause, bool from_halt) {
 }
 
 uint64_t TimingModel::step(const isa::RetiredInsn& insn, uint64_t pc, unsigned size, uint64_t next_pc,
-                           const MemRef* mem, unsigned n_mem, EventBatch& b) {
+                           const MemRef* mem, unsigned n_mem, EventBatch& b, const StepInputs& in) {
+    s_.next = in;  // read by predict() and timed(), which clear what only this step may see
     const unsigned flush = insn.branch ? predict(insn, pc, size, next_pc, b) : 0;
     const uint64_t cycles = timed(insn, pc, size, mem, n_mem, b, flush);
     emit_lsu_buffers(b);
@@ -200,7 +201,7 @@ unsigned TimingModel::predict_other(const isa::RetiredInsn& insn, uint64_t pc, u
     if (p_.predictor.direction == PredictorConfig::Direction::veer_el2) {
         if (insn.branch & isa::br_exc_return) return 0;  // mret: a flush, not a prediction
         const auto kind = veer_kind(insn);
-        // The last instruction before an interrupt entry (set_next_interrupted): the trace shows the handler as
+        // The last instruction before an interrupt entry (StepInputs::interrupted): the trace shows the handler as
         // its successor, not where it went: taken to go where predicted.
         const auto o = s_.next.interrupted ? bp_.veer_as_predicted(pc, size, kind) : bp_.veer(pc, size, kind, taken, next_pc);
         if (o.mispredicted) {

@@ -356,9 +356,8 @@ private:
         };
         mutable LsuMemo lsu;
         std::vector<uint8_t> ifetch;  // the instructions that look up the ITLB and the I-cache, in order
-        // The ways probe_body() last found for those lookups (as found_ holds them) and the ITLB's and I-cache's
-        // epochs then: while neither has changed, every one of those lines is still where it was found.
-        mutable std::vector<int> ifound;
+        // The ITLB's and I-cache's epochs when probe_body() last found every one of those lines: while neither
+        // has changed, they are all still there.
         mutable uint64_t itlb_epoch = ~uint64_t{0}, l1i_epoch = ~uint64_t{0};
         // dbus_queue: the D-bus buffer's state at the exit, its cycles relative to the entry, each address as where
         // it comes from (dbus_source).
@@ -422,9 +421,11 @@ public:
     explicit TimingModel(const TimingParams& p);
 
     // One retired instruction at `pc` (`size` bytes) whose successor is at `next_pc`; `insn.branch` carries
-    // br_taken. Returns its cycles and adds its microarchitectural events to `b`.
+    // br_taken. `in`: what the trace tells about it beyond the instruction (pipeline_state.hpp): the CSR it accesses,
+    // whether an interrupt entry follows it, a division's operands. Returns its cycles and adds its
+    // microarchitectural events to `b`.
     uint64_t step(const isa::RetiredInsn& insn, uint64_t pc, unsigned size, uint64_t next_pc, const MemRef* mem,
-                  unsigned n_mem, EventBatch& b);
+                  unsigned n_mem, EventBatch& b, const StepInputs& in = StepInputs{});
 
     // The body of a block (BlockMemo) with its data accesses: `mem` holds every instruction's accesses one after
     // the other, `n_mem[i]` how many are instruction i's. Times them exactly as BlockMemo::size() calls of step()
@@ -440,7 +441,7 @@ public:
     //    longer delay the body (s_.ready[r] + early_address <= s_.now, and <= s_.prev_issue when a pair is open);
     //  - if the body divides: s_.divider_free - s_.now (0 when the divider is free);
     //  - s_.postsync_until - s_.now (0 when past): the first instruction's wait behind a postsync one (sync_stall;
-    //    with it, bodies hold no CSR, fence or fence.i instruction, so s_.next.csr is 0 and s_.csr_write_issue unused);
+    //    with it, bodies hold no CSR, fence or fence.i instruction, so StepInputs::csr is 0 and s_.csr_write_issue unused);
     //  - the fetch state: s_.next_fetch_new, s_.last_ifetch_line and s_.last_fetch as the first instruction sees them,
     //    s_.fill_line, s_.phase_line as the first instruction leaves it, and the mrac cacheability of the body's region (a body lies in one 256 MiB region, and wholly
     //    in or out of local_code);
@@ -528,14 +529,6 @@ public:
     // mstatus (CSR 0x300) as written by the program: MIE (bit 3), MPIE (bit 7). The write's extra cost
     // (mstatus_write_extra) goes to the next instruction.
     void set_mstatus(uint32_t value);
-    // The operands of the division step() times next (VeeR EL2, divider_from_operands): dividend, divisor,
-    // whether it is a remainder, and whether the trace gives register values at all (if not: no shortcut).
-    void set_div_operands(uint32_t dividend, uint32_t divisor, bool rem, bool known) {
-        s_.next.div_a = dividend;
-        s_.next.div_b = divisor;
-        s_.next.div_rem = rem;
-        s_.next.div_known = known;
-    }
     // VeeR EL2: a division's cycles from issue to result, and the divider's, from its operands (`full`: without
     // a shortcut).
     static unsigned veer_div_time(unsigned full, uint32_t a, uint32_t b, bool rem);
@@ -546,10 +539,6 @@ public:
     void take_interrupt(unsigned cause = 0, bool from_halt = false);
     // VeeR EL2 mpmc with haltie (PRM ch. 5): entering fw-halt sets mstatus.MIE, at no cost of its own.
     void set_mie() { s_.mstatus |= 8u; }
-    // The CSR the next step()'s instruction accesses (its pre- and post-sync depend on it: sync_stall).
-    void set_next_csr(uint16_t csr) { s_.next.csr = csr; }
-    // The next step()'s instruction is the last before an interrupt entry: its successor is not in the trace.
-    void set_next_interrupted() { s_.next.interrupted = true; }
 
 private:
     // The next level for an L1 refill (write: an L1 write-back): extra cycles beyond the L1 refill penalty.
@@ -706,11 +695,12 @@ private:
     }
     bool check_blocks_ = false;
     std::array<uint64_t, BlockMemo::max_key_words> key_{};  // step_block's scratch
-    // The ways probe_body() found: two per fetch line, two per data access at most.
-    std::array<int, 2 * BlockMemo::max_insns * (1 + 4)> found_{};
-    std::array<uint64_t, 2 * BlockMemo::max_insns * (1 + 4)> found_addr_{};  // a data lookup's address
-    std::array<uint8_t, 2 * BlockMemo::max_insns * (1 + 4)> found_kind_{};   // a data lookup's: 1 the DTLB, 2 a write
-    unsigned found_n_ = 0;                                                   // how many
+    // The data lookups probe_body() found: two per data access at most.
+    std::array<Cache::Ref, 2 * BlockMemo::max_insns * 4> found_ref_{};  // a data lookup's line
+    // A data lookup's dirty part in the D-cache (Cache::dirty_part), or found_tlb: a DTLB lookup.
+    std::array<uint8_t, 2 * BlockMemo::max_insns * 4> found_part_{};
+    static constexpr uint8_t found_tlb = 0xFF;  // no dirty part (a part is one bit of 8)
+    unsigned found_n_ = 0;  // how many
     EventBatch body_events_;
     // The tail of the block being timed (step_block with a tail): its instruction as executed and its flush.
     const isa::RetiredInsn* tail_insn_ = nullptr;

@@ -68,6 +68,47 @@ TEST(Cache, LruKeepsTheRecentlyUsedWay) {
     EXPECT_TRUE(c.access(2048, false).refill);
 }
 
+// A fully associative cache of 4 lines (one set): the victim is always the least recently used line, whatever the
+// order the lines came in. Lines A-E at 0, 64, ... 256: A B C D fill it; A, then C, hit (LRU order from the
+// least recent: B D A C); E evicts B; B evicts D; D evicts A; then C, E, B, D are in and A is not.
+TEST(Cache, FourWayLruEvictsTheLeastRecentLine) {
+    CacheConfig cfg;
+    cfg.size = 256;
+    cfg.ways = 4;
+    cfg.line = 64;
+    Cache c(cfg);
+    ASSERT_EQ(c.sets(), 1u);
+    for (uint64_t a : {0, 64, 128, 192}) EXPECT_TRUE(c.access(a, false).refill);
+    EXPECT_TRUE(c.access(0, false).hit);
+    EXPECT_TRUE(c.access(128, false).hit);
+    EXPECT_TRUE(c.access(256, false).refill);  // evicts B (64)
+    EXPECT_FALSE(c.probe(64));
+    EXPECT_TRUE(c.access(64, false).refill);   // evicts D (192)
+    EXPECT_FALSE(c.probe(192));
+    EXPECT_TRUE(c.access(192, false).refill);  // evicts A (0)
+    EXPECT_FALSE(c.probe(0));
+    for (uint64_t a : {128, 256, 64, 192}) EXPECT_TRUE(c.probe(a));
+    EXPECT_EQ(c.refills(), 7u);
+}
+
+// The block timing's probe() and touch() do what access() does on a hit: the same LRU order, dirty parts and counts
+// (a store's touch marks its line dirty: evicted, it is written back).
+TEST(Cache, TouchIsAnAccessThatHits) {
+    Cache a(small_cache()), b(small_cache());
+    for (Cache* c : {&a, &b}) {
+        c->access(0, false);
+        c->access(2048, false);  // set 0: 2048 the more recent
+    }
+    a.access(0, true);
+    ASSERT_TRUE(b.probe(0));
+    b.touch(b.ref(0), b.dirty_part(0, true));
+    EXPECT_TRUE(a.same_state(b));
+    // 4096 evicts 2048 (now the least recent) in both, then 2048 evicts 0, dirty: a write-back.
+    b.access(4096, false);
+    EXPECT_FALSE(b.probe(2048));
+    EXPECT_TRUE(b.access(2048, false).writeback);
+}
+
 TEST(Cache, DirtyLinesAreWrittenBackWhenEvicted) {
     // 2 KiB stored by lines: 32 dirty lines, one per set. 4 KiB read elsewhere: 2 lines per set, the second of
     // which evicts the dirty line (least recently used): 32 write-backs, 32 + 64 refills.
@@ -689,8 +730,9 @@ TEST(TimingModel, VeerPreAndPostSync) {
     EventBatch b;
     using C = isa::InsnClass;
     auto step = [&](C cls, uint16_t csr = 0) {
-        if (csr) m.set_next_csr(csr);
-        return m.step(insn(cls), 0x1000, 4, 0x1004, nullptr, 0, b);
+        StepInputs in;
+        in.csr = csr;
+        return m.step(insn(cls), 0x1000, 4, 0x1004, nullptr, 0, b, in);
     };
     EXPECT_EQ(step(C::alu), 1u);
     EXPECT_EQ(step(C::csr_read_write, 0x340), 3u);  // csrrs mscratch: presync 2
@@ -2123,6 +2165,34 @@ TEST(BlockTiming, KeyPolicyBacksOffWhileRecordingsMiss) {
     EXPECT_EQ(misses_then_skipped(8), 16u);
     for (int k = 0; k < 10; ++k) misses_then_skipped(8);
     EXPECT_EQ(misses_then_skipped(8), 1024u);
+}
+
+// A miss weighs two hits (key_policy.hpp): a body whose executions alternate between a miss and a hit runs up a debt
+// of one per pair, 2 after its first miss, 16 after its 15th: then 16 executions stepped, and, the misses still
+// outweighing the hits (no hit finds the debt at 0), 32 after the next 15. Three hits per miss keep it keyed.
+TEST(BlockTiming, KeyPolicyBacksOffWhereMissesOutweighHits) {
+    KeyPolicy p;
+    auto alternate_then_skipped = [&](unsigned pairs) {
+        for (unsigned i = 0; i < pairs; ++i) {
+            EXPECT_TRUE(p.try_key());
+            p.miss();
+            if (i + 1 < pairs) {
+                EXPECT_TRUE(p.try_key());
+                p.hit();
+            }
+        }
+        unsigned skipped = 0;
+        while (!p.try_key()) ++skipped;
+        return skipped;
+    };
+    EXPECT_EQ(alternate_then_skipped(15), 16u);
+    EXPECT_EQ(alternate_then_skipped(15), 32u);
+    KeyPolicy q;
+    for (int i = 0; i < 1000; ++i) {
+        EXPECT_TRUE(q.try_key());
+        if (i % 4 == 0) q.miss();
+        else q.hit();
+    }
 }
 
 // A body whose data addresses are new at every execution (its recording's lookups miss: stepped),
