@@ -297,6 +297,7 @@ constexpr std::pair<timing::PredictorConfig::Direction, const char*> directions[
     {timing::PredictorConfig::Direction::bimodal, "bimodal"},
     {timing::PredictorConfig::Direction::gshare, "gshare"},
     {timing::PredictorConfig::Direction::veer_el2, "veer_el2"},
+    {timing::PredictorConfig::Direction::btac, "btac"},
 };
 
 // Writes fields into a JSON object.

@@ -445,6 +445,9 @@ TimingParams arm11(bool mmu) {
     p.ev_ras_pop = 0x24;
     p.ev_ras_hit = 0x25;
     p.ev_ras_miss = 0x26;
+    // The BTAC (ARM1176 TRM, DDI 0301H, 5.2.2-5.2.3): 128 entries, direct-mapped, a 2-bit counter each, taken and
+    // untaken branches allocated; a branch it misses is predicted statically (backward taken, forward not taken).
+    p.predictor.direction = PredictorConfig::Direction::btac;
     p.predictor.table_bits = 7;
     p.predictor.btb_bits = 7;
     p.predictor.ras_depth = 3;
@@ -492,6 +495,8 @@ TimingParams arm11(bool mmu) {
 
 // Cortex-A53: 8-stage in-order, L1I 32 KiB 2-way, L1D 32 KiB 4-way, 64-byte lines; L2 512 KiB 16-way (of
 // 128 KiB-2 MiB, assumed); the L1 refill (an L2 hit) 13 cycles and a miss to memory 100 more, both assumed.
+// A misprediction costs 9 cycles (LLVM's AArch64SchedA53.td, MispredictPenalty, "based on Cortex-A53 Software
+// Optimisation Specification - Instruction Timings v1.0", Arm's spreadsheet).
 // Issue (GCC's cortex-a53.md, contributed by Arm): two slots; loads and stores, multiplies and branches each have
 // one unit, which is the default pairing rule (TimingModel::pairs). Latencies, the consumer's issue after the
 // producer's (the same file's bypasses): ALU to ALU 1; a load's result 2 cycles to an ALU instruction and 3 to an
@@ -499,7 +504,7 @@ TimingParams arm11(bool mmu) {
 // operand, not told apart here). LDP of two X registers issues over two cycles (single issue, then slot 0: 8
 // bytes a cycle); STP of two X registers in one (16 bytes).
 TimingParams cortex_a53() {
-    TimingParams p = with_main_tlb(with_l2(arm_core(7, cache(32, 2, 64), cache(32, 4, 64), 13,
+    TimingParams p = with_main_tlb(with_l2(arm_core(9, cache(32, 2, 64), cache(32, 4, 64), 13,
                                                     "issue and latencies from GCC's cortex-a53.md (Arm); "
                                                     "caches and below L1 assumed"),
                                            512, 16, 100),

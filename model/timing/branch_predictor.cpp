@@ -16,6 +16,7 @@ BranchPredictor::BranchPredictor(const PredictorConfig& c)
         tag_mask_ = (uint64_t{1} << c.btb_tag_bits) - 1;
         half_ = counters_.size() / 2;
     }
+    if (c.direction == PredictorConfig::Direction::btac) btac_tags_.assign(counters_.size(), ~uint64_t{0});
     hmask_ = c.history_bits ? (uint64_t{1} << c.history_bits) - 1 : 0;
     for (size_t i = 0; i < slot_memos; ++i) slot_memo_[i].end = ((i + 1) % slot_memos) << 1;
 }
@@ -28,12 +29,40 @@ bool BranchPredictor::conditional_other(uint64_t pc, uint64_t target, bool taken
     switch (cfg_.direction) {
         case PredictorConfig::Direction::not_taken: return taken;
         case PredictorConfig::Direction::btfn: return (target < pc) != taken;
+        case PredictorConfig::Direction::btac: return btac(pc, target, taken);
         case PredictorConfig::Direction::bimodal:
         case PredictorConfig::Direction::gshare:
         case PredictorConfig::Direction::veer_el2:
             return counted(pc, taken);
     }
     return taken;
+}
+
+// ARM1176 TRM (DDI 0301H) 5.2.2: the BTAC is direct-mapped, a 2-bit saturating counter per branch, updated on
+// every occurrence; a resolved branch, taken or not, is allocated, and an entry is evicted only by another branch
+// at its index. 5.2.3: a branch the BTAC does not hold is predicted statically, backward taken and forward not
+// taken. Assumed (the TRM gives neither): the index is the address's bits from bit 2 up (ARM state's word-aligned
+// instructions), and a newly allocated entry starts weakly in the direction the branch went.
+bool BranchPredictor::btac(uint64_t pc, uint64_t target, bool taken) {
+    const uint64_t idx = (pc >> 2) & (counters_.size() - 1);
+    uint64_t& tag = btac_tags_[idx];
+    uint8_t& c = counters_[idx];
+    const uint64_t tag_was = tag;
+    const uint8_t was = c;
+    const bool hit = tag == pc;
+    const bool predicted = hit ? was >= 2 : target < pc;
+    if (!hit) {
+        tag = pc;
+        c = taken ? 2 : 1;
+    } else if (taken && was < 3) {
+        c = static_cast<uint8_t>(was + 1);
+    } else if (!taken && was > 0) {
+        c = static_cast<uint8_t>(was - 1);
+    }
+    // The tables' signature (loop_state): the entry's old words out, its new ones in.
+    auto entry = [idx](uint64_t t, uint8_t v) { return mix64(t ^ mix64(idx << 2 | v | uint64_t{1} << 42)); };
+    if (tag != tag_was || c != was) plain_sig_ ^= entry(tag_was, was) ^ entry(tag, c);
+    return predicted != taken;
 }
 
 bool BranchPredictor::indirect(uint64_t pc, uint64_t target, bool is_return) {
@@ -438,7 +467,7 @@ bool BranchPredictor::same_state(const BranchPredictor& o) const {
                x.tag == y.tag && x.target == y.target;
     };
     auto same_ras = [](const RasEntry& x, const RasEntry& y) { return x.addr == y.addr && x.valid == y.valid; };
-    return counters_ == o.counters_ && targets_ == o.targets_ && ras_ == o.ras_ && lru_ == o.lru_ &&
+    return counters_ == o.counters_ && btac_tags_ == o.btac_tags_ && targets_ == o.targets_ && ras_ == o.ras_ && lru_ == o.lru_ &&
            std::equal(btb_.begin(), btb_.end(), o.btb_.begin(), o.btb_.end(), same_btb) &&
            std::equal(veer_ras_.begin(), veer_ras_.end(), o.veer_ras_.begin(), o.veer_ras_.end(), same_ras) && s_ == o.s_;
 }

@@ -25,9 +25,13 @@ inline uint64_t mix64(uint64_t x) {
 }
 
 struct PredictorConfig {
-    enum class Direction { not_taken, btfn, bimodal, gshare, veer_el2 };
+    // btac (ARM1176 TRM, DDI 0301H, 5.2.2-5.2.3): a direct-mapped branch target address cache of 2^table_bits
+    // entries, each a branch's address (its tag) and a 2-bit counter; a branch it does not hold is predicted by the
+    // static rule (backward taken, forward not taken) and, once resolved, taken or not, is allocated there,
+    // evicting only the branch at the same index.
+    enum class Direction { not_taken, btfn, bimodal, gshare, veer_el2, btac };
     Direction direction = Direction::bimodal;
-    unsigned table_bits = 9;    // 2^table_bits two-bit counters (veer_el2: in two banks)
+    unsigned table_bits = 9;    // 2^table_bits two-bit counters (veer_el2: in two banks; btac: its entries)
     unsigned history_bits = 0;  // gshare, veer_el2: global history length
     unsigned btb_bits = 9;      // 2^btb_bits entries of indirect-jump targets (0: indirect jumps always miss);
                                 // veer_el2: of branches, in 2 ways
@@ -123,8 +127,10 @@ private:
         return predicted != taken;
     }
     bool conditional_other(uint64_t pc, uint64_t target, bool taken);
+    bool btac(uint64_t pc, uint64_t target, bool taken);  // Direction::btac
     PredictorConfig cfg_;
     std::vector<uint8_t> counters_;
+    std::vector<uint64_t> btac_tags_;  // btac: the address of the branch each entry holds (~0: none)
     std::vector<uint64_t> targets_;
     std::vector<uint64_t> ras_;
     // veer_el2 state: BTB entries (2 ways per set), the way each set replaces next, the return stack.

@@ -218,6 +218,33 @@ TEST(BranchPredictor, LoopBranchUnderEachDirectionScheme) {
     c.direction = PredictorConfig::Direction::bimodal;
     // The counter starts weakly not-taken: the first iteration of the first run misses, then every exit.
     EXPECT_EQ(loop_mispredicts(c), 11u);
+    // btac (ARM1176 TRM 5.2.2-5.2.3): the first sight is not in the cache, so the static rule predicts the
+    // backward branch taken (right); allocated weakly taken, then only the 10 exits miss.
+    c.direction = PredictorConfig::Direction::btac;
+    EXPECT_EQ(loop_mispredicts(c), 10u);
+}
+
+TEST(BranchPredictor, BtacMissesFallBackToTheStaticRuleAndEvictByIndex) {
+    // ARM1176 TRM (DDI 0301H) 5.2.2-5.2.3, 128 entries indexed from address bit 2: 0x1000 and 0x1200 share index
+    // 0 ((0x1000 >> 2) & 127 = (0x1200 >> 2) & 127 = 0).
+    PredictorConfig c;
+    c.direction = PredictorConfig::Direction::btac;
+    c.table_bits = 7;
+    BranchPredictor bp(c);
+    // A forward branch, not held: predicted not taken statically; it is taken, a miss, and is allocated weakly taken.
+    EXPECT_TRUE(bp.conditional(0x1000, 0x1100, true));
+    // Held now (counter 2: taken): right; the counter goes to 3.
+    EXPECT_FALSE(bp.conditional(0x1000, 0x1100, true));
+    // Another forward branch at the same index, not taken: static not taken, right; it evicts the first.
+    EXPECT_FALSE(bp.conditional(0x1200, 0x1300, false));
+    // The first again: its strong counter is gone, the static rule says not taken again: a miss. (A bimodal
+    // table without tags would have kept one counter per index and never told the two branches apart.)
+    EXPECT_TRUE(bp.conditional(0x1000, 0x1100, true));
+    // A backward branch seen for the first time, taken: the static rule predicts it taken, right (a bimodal
+    // counter starts weakly not taken and would miss).
+    EXPECT_FALSE(bp.conditional(0x2004, 0x1F00, true));
+    // The untaken branch at 0x1200 was evicted by the first; its own entry is gone, static not taken again: right.
+    EXPECT_FALSE(bp.conditional(0x1200, 0x1300, false));
 }
 
 TEST(BranchPredictor, GshareLearnsAnAlternatingBranch) {
