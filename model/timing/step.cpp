@@ -40,7 +40,7 @@ template <bool kFull>
     // A load or store multiple issues over several cycles (load_multiple_bytes) and pairs with nothing.
     if (insn.multiple && p_.multiple_holds_issue) st.multiple_extra = multiple_cycles(st) - 1;
     if (p_.dual_issue && s_.pair_open && p_.class_extra[cls] == 0 && !st.multiple_extra &&
-        pairs_[static_cast<size_t>(s_.prev_cls)][cls] && static_cast<unsigned>(__builtin_popcount(src)) <= p_.pair_max_src[cls] &&
+        pairs_[static_cast<size_t>(s_.prev_cls)][cls] && popcount(src) <= p_.pair_max_src[cls] &&
         !(src & s_.prev_dst & (p_.flag_latency ? ~0u : ~isa::flags_bit))) {
         st.paired = true;
         for (uint32_t m = src; m && st.paired; m &= m - 1)

@@ -35,6 +35,14 @@ inline void emit(EventBatch& b, uint32_t ev, uint64_t n = 1) {
     if (ev != no_event) b.add(ev, n);
 }
 inline unsigned ctz(uint32_t m) { return static_cast<unsigned>(__builtin_ctz(m)); }
+// The number of set bits, inline: the baseline x86-64 target has no popcnt instruction, where GCC's
+// __builtin_popcount is a call into libgcc (about 25 host instructions a time).
+inline unsigned popcount(uint32_t m) {
+    m = m - ((m >> 1) & 0x55555555u);
+    m = (m & 0x33333333u) + ((m >> 2) & 0x33333333u);
+    m = (m + (m >> 4)) & 0x0F0F0F0Fu;
+    return (m * 0x01010101u) >> 24;
+}
 // mstatus on entry to a trap handler (RISC-V privileged spec 3.1.6.1): MPIE = MIE, MIE = 0.
 inline uint32_t trap_entry(uint32_t mstatus) { return (mstatus & ~0x88u) | ((mstatus & 8u) ? 0x80u : 0u); }
 
