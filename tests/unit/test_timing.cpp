@@ -31,6 +31,21 @@ void sweep(Cache& c, uint64_t base, uint64_t bytes, uint64_t stride, bool write)
 
 }  // namespace
 
+// The inline bit count the pairing test uses, against counts worked out by hand and against a bit-by-bit loop.
+TEST(Popcount, CountsSetBits) {
+    EXPECT_EQ(timing::popcount(0u), 0u);
+    EXPECT_EQ(timing::popcount(0xFFFFFFFFu), 32u);
+    EXPECT_EQ(timing::popcount(0x80000001u), 2u);
+    EXPECT_EQ(timing::popcount(0x000000F0u), 4u);
+    std::mt19937 rng(7);
+    for (int i = 0; i < 1000; ++i) {
+        const uint32_t m = static_cast<uint32_t>(rng());
+        unsigned n = 0;
+        for (uint32_t b = m; b; b >>= 1) n += b & 1u;
+        EXPECT_EQ(timing::popcount(m), n) << std::hex << m;
+    }
+}
+
 TEST(Cache, GeometryFromConfig) {
     EXPECT_EQ(Cache(small_cache()).sets(), 32u);
     CacheConfig a53;  // 32 KiB, 4 ways, 64 B: 128 sets
