@@ -388,7 +388,7 @@ struct TimingReader {
                 d = dir;
                 return;
             }
-        bad(r.origin(), r.key(k), fmt::format("expected not_taken, btfn, bimodal, gshare or veer_el2, got \"{}\"", printable(s, 120)));
+        bad(r.origin(), r.key(k), fmt::format("expected not_taken, btfn, bimodal, gshare, veer_el2 or btac, got \"{}\"", printable(s, 120)));
     }
     template <class T>
     void per_class(const char* k, std::array<T, timing::class_count>& a) {
