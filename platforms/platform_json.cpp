@@ -733,7 +733,13 @@ void scan_structure(const std::string& text, const std::string& origin, bool key
             if (!keys || stack.empty() || !stack.back().object || !stack.back().expect_key) continue;
             stack.back().expect_key = false;
             std::string key = text.substr(start, i + 1 - start);
-            if (key.find('\\') != std::string::npos) key = json::parse(key).get<std::string>();  // escapes decoded
+            if (key.find('\\') != std::string::npos) {  // escapes decoded (the text parsed as JSON before)
+                try {
+                    key = json::parse(key).get<std::string>();
+                } catch (const json::exception& e) {
+                    throw PlatformFileError(fmt::format("{}:{}: not valid JSON: {}", origin, line, e.what()));
+                }
+            }
             else key = key.substr(1, key.size() - 2);
             const auto [it, added] = stack.back().keys.emplace(key, line);
             if (!added)
@@ -747,6 +753,11 @@ void scan_structure(const std::string& text, const std::string& origin, bool key
 }  // namespace
 
 Platform parse_platform(const std::string& text, const std::string& origin) {
+    // nlohmann's reader takes a NUL byte for the end of its input (and accepts "1\0garbage" as 1): a platform file
+    // is text (RFC 8259 §8.1: UTF-8), so a NUL anywhere is refused before parsing.
+    if (const size_t nul = text.find('\0'); nul != std::string::npos)
+        throw PlatformFileError(fmt::format("{}:{}: a NUL byte: not a platform file (expected JSON text)", origin,
+                                            line_of(text, nul)));
     scan_structure(text, origin, false);
     json j;
     try {

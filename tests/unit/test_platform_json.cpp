@@ -119,6 +119,15 @@ std::string error_of(const std::string& text) {
 
 nlohmann::ordered_json a53() { return nlohmann::ordered_json::parse(dump_platform(*find_platform("cortex-a53"))); }
 
+// nlohmann's reader stops at a NUL byte, so "1" then a NUL then a platform file's text parsed as the number 1 and
+// the key scan then read the bytes after it (found by the platform fuzzer): a NUL anywhere is refused, with its line.
+TEST(PlatformFile, NulByteIsRefused) {
+    EXPECT_EQ(error_of(std::string("1\0{\"a\\u0041\0\": 1}", 17)),
+              "my.json:1: a NUL byte: not a platform file (expected JSON text)");
+    EXPECT_EQ(error_of(std::string("{\n\"name\": \"x\0\"}", 15)),
+              "my.json:2: a NUL byte: not a platform file (expected JSON text)");
+}
+
 TEST(PlatformFile, BadKeysAreNamed) {
     auto j = a53();
     j["ids"]["pmceid0"] = "0x1ffffffff";
