@@ -1278,6 +1278,38 @@ TEST(RegUse, A32) {
     expect_use(a32_reg_use(0xE16F1F12u), {1}, {2}, "clz r1, r2");
 }
 
+// The operand shapes (RegUse::shifted, shape), from the encodings' shift and extend fields (Arm ARM C4.1.67,
+// C6.2 EXTR, LSLV; DDI 0406C A5.2.1-A5.2.3, A6.2.1, A6.2.2, A6.3.11, A6.3.12): a shift of 0 and an extension that
+// changes nothing are no shift.
+TEST(RegUse, OperandShapes) {
+    using isa::a32_reg_use;
+    using isa::a64_reg_use;
+    using isa::t32_reg_use;
+    auto shape = [](const isa::RegUse& u, std::initializer_list<uint8_t> shifted, uint8_t s, const char* what) {
+        EXPECT_EQ(u.shifted, regs(shifted)) << what;
+        EXPECT_EQ(u.shape, s) << what;
+    };
+    shape(a64_reg_use(0x8B0100A4u), {}, 0, "add x4, x5, x1");
+    shape(a64_reg_use(0x8B0108A4u), {1}, 0, "add x4, x5, x1, lsl #2");
+    shape(a64_reg_use(0x8B2140A4u), {1}, 0, "add x4, x5, w1, uxtw");
+    shape(a64_reg_use(0x8B2160A4u), {}, 0, "add x4, x5, x1, uxtx");
+    shape(a64_reg_use(0x0B2140A4u), {}, 0, "add w4, w5, w1, uxtw");
+    shape(a64_reg_use(0x9AC32041u), {}, isa::shape_shift_register, "lsl x1, x2, x3 (LSLV)");
+    shape(a64_reg_use(0x9AC624A4u), {}, isa::shape_shift_register, "lsr x4, x5, x6 (LSRV)");
+    shape(a64_reg_use(0x9AC30C41u), {}, 0, "sdiv x1, x2, x3");
+    shape(a64_reg_use(0x93C32041u), {}, isa::shape_extract, "extr x1, x2, x3, #8");
+    shape(a32_reg_use(0xE0821003u), {}, 0, "add r1, r2, r3");
+    shape(a32_reg_use(0xE0854101u), {1}, 0, "add r4, r5, r1, lsl #2");
+    shape(a32_reg_use(0xE0821413u), {3, 4}, isa::shape_shift_register, "add r1, r2, r3, lsl r4");
+    shape(a32_reg_use(0xE1A00061u), {1}, 0, "rrx r0, r1 (ROR #0)");
+    shape(t32_reg_use(0x0088u, false), {1}, 0, "lsls r0, r1, #2");
+    shape(t32_reg_use(0x0008u, false), {}, 0, "movs r0, r1 (LSL #0)");
+    shape(t32_reg_use(0x4088u, false), {0, 1}, isa::shape_shift_register, "lsls r0, r1");
+    shape(t32_reg_use(0xEB0100C2u, true), {2}, 0, "add.w r0, r1, r2, lsl #3");
+    shape(t32_reg_use(0xEB010002u, true), {}, 0, "add.w r0, r1, r2");
+    shape(t32_reg_use(0xFA01F002u, true), {1, 2}, isa::shape_shift_register, "lsl.w r0, r1, r2");
+}
+
 TEST(RegUse, T32) {
     using isa::t32_reg_use;
     auto t16 = [](uint32_t h) { return t32_reg_use(h, false); };
