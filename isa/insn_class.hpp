@@ -29,8 +29,17 @@ enum BranchFlags : uint8_t {
 // timing model's result-use stalls. `addr` is the subset of `src` that forms a memory address (ARM11 needs these
 // a cycle early). Registers that are never a dependency (A64 SP/ZR, RISC-V x0, the ARM PC) are left out.
 constexpr uint8_t no_reg = 0xFF;
+// The operand shapes some pipelines time apart (RegUse::shape).
+enum OperandShape : uint8_t {
+    shape_shift_register = 1,  // a shift by a register amount (A64 LSLV/LSRV/ASRV/RORV; A32 register-shifted
+                               // register operands; T32 LSL/LSR/ASR/ROR (register))
+    shape_extract = 2,         // A64 EXTR (and its alias ROR (immediate))
+};
+// `shifted` is the subset of `src` that is a data-processing instruction's shifted or extended register operand
+// (a shift amount of 0 and an extension that changes nothing are no shift), with an A32 shift's amount register.
 struct RegUse {
-    uint32_t dst = 0, src = 0, addr = 0;
+    uint32_t dst = 0, src = 0, addr = 0, shifted = 0;
+    uint8_t shape = 0;  // OperandShape bits
 };
 constexpr uint32_t reg_bit(uint8_t r) { return r < 32 ? uint32_t{1} << r : 0u; }
 // ARM (A32 and A64): the condition flags, as the register of bit 31, which neither set uses (A32 has r0-r15, and A64

@@ -46,6 +46,23 @@ uint32_t r4(uint32_t insn, unsigned lsb) {
 
 constexpr uint32_t sp_bit = 1u << 13, lr_bit = 1u << 14;
 
+// A64 logical and add/sub (shifted register, extended register; C4.1.67): whether Rm is shifted or extended. A
+// shift of 0 is none; an extension is none when it is UXTX (or, in a 32-bit operation, UXTW) with no shift after it.
+bool a64_rm_shifted(uint32_t i) {
+    if ((i & 0x1F200000u) == 0x0B200000u) {  // extended register: option 15:13, imm3 12:10
+        const unsigned option = (i >> 13) & 7u, imm3 = (i >> 10) & 7u;
+        const bool plain = imm3 == 0 && (option == 3u || (!(i >> 31) && option == 2u));
+        return !plain;
+    }
+    return ((i >> 10) & 0x3Fu) != 0;  // shifted register: imm6
+}
+
+RegUse with_shape(RegUse u, uint32_t shifted, uint8_t shape = 0) {
+    u.shifted = shifted;
+    u.shape = shape;
+    return u;
+}
+
 }  // namespace
 
 static RegUse a64_gprs(uint32_t i) {
@@ -80,14 +97,20 @@ static RegUse a64_gprs(uint32_t i) {
             return opc == 3 ? use(rd, rd) : use(rd);
         }
         if (op == 0x26) return use(rd, rn);       // bitfield
-        if (op == 0x27) return use(rd, rn, rm);   // extract
+        if (op == 0x27) return with_shape(use(rd, rn, rm), 0, shape_extract);  // EXTR
         if ((op & 0x3Eu) == 0x20) return use(rd); // ADR, ADRP
         return {};
     }
     if ((i & 0x0E000000u) == 0x0A000000u) {  // data processing, register: op0 x101
         const unsigned b28_21 = (i >> 21) & 0xFFu;
-        if ((b28_21 & 0xF0u) == 0x50u) return use(rd, rn, rm);  // logical, add/sub (shifted or extended register)
-        if (b28_21 == 0xD6u) return (i >> 30) & 1u ? use(rd, rn) : use(rd, rn, rm);  // 1-source; 2-source (divide)
+        if ((b28_21 & 0xF0u) == 0x50u)  // logical, add/sub (shifted or extended register)
+            return with_shape(use(rd, rn, rm), a64_rm_shifted(i) ? reg_bit(rm) : 0u);
+        if (b28_21 == 0xD6u) {
+            if ((i >> 30) & 1u) return use(rd, rn);  // 1-source
+            // 2-source: divides, CRC32, and the shifts by a register (LSLV, LSRV, ASRV, RORV: opcode 0010xx)
+            const bool shift = ((i >> 12) & 0xFu) == 2u;
+            return with_shape(use(rd, rn, rm), 0, shift ? shape_shift_register : 0);
+        }
         if (b28_21 == 0xD4u) return use(rd, rn, rm);             // conditional select
         if ((b28_21 & 0xF8u) == 0xD8u) return use(rd, rn, rm, ra);  // 3-source: multiply(-add)
         if (b28_21 == 0xD0u) return use(rd, rn, rm);             // add/sub with carry
@@ -203,7 +226,12 @@ static RegUse a32_gprs(uint32_t i) {
             const unsigned op = (i >> 21) & 15u;
             uint32_t src = (op == 13 || op == 15) ? 0u : rn;                      // MOV and MVN have no Rn
             if (!((i >> 25) & 1u)) src |= rm | ((i >> 4) & 1u ? rs : 0u);          // register, register-shifted
-            return masks((op & 0xCu) == 0x8u ? 0u : rd, src);                    // TST, TEQ, CMP, CMN: no Rd
+            const RegUse u = masks((op & 0xCu) == 0x8u ? 0u : rd, src);          // TST, TEQ, CMP, CMN: no Rd
+            if ((i >> 25) & 1u) return u;
+            // Register-shifted register: Rm and the amount in Rs; register: Rm shifted unless LSL #0 (imm5 11:7 and
+            // type 6:5 all 0; LSR, ASR #0 mean 32, ROR #0 is RRX).
+            if ((i >> 4) & 1u) return with_shape(u, rm | rs, shape_shift_register);
+            return with_shape(u, (i >> 5) & 0x7Fu ? rm : 0u);
         }
         case 2: return (i >> 20) & 1u ? mem(rd, 0, rn) : mem(0, rd, rn);  // LDR/STR (immediate)
         case 3:
@@ -237,7 +265,8 @@ RegUse t32_reg_use(uint32_t i, bool is32) {
         const uint32_t h = i & 0xFFFFu;
         const auto lo = [&](unsigned lsb) { return uint32_t{1} << ((h >> lsb) & 7u); };  // r0-r7
         switch (h >> 11) {
-            case 0x00: case 0x01: case 0x02: return masks(lo(0), lo(3));          // LSL, LSR, ASR (immediate)
+            case 0x00: case 0x01: case 0x02:  // LSL, LSR, ASR (immediate): Rm shifted (op:imm5 12:6; LSL #0 none)
+                return with_shape(masks(lo(0), lo(3)), (h >> 6) & 0x7Fu ? lo(3) : 0u);
             case 0x03: return masks(lo(0), lo(3) | ((h >> 10) & 1u ? 0u : lo(6)));  // ADD, SUB (register, imm3)
             case 0x04: return masks(lo(8), 0);                                    // MOV (immediate)
             case 0x05: return masks(0, lo(8));                                    // CMP (immediate)
@@ -247,6 +276,8 @@ RegUse t32_reg_use(uint32_t i, bool is32) {
                     const unsigned op = (h >> 6) & 15u;
                     if (op == 8 || op == 10 || op == 11) return masks(0, lo(0) | lo(3));  // TST, CMP, CMN
                     if (op == 9 || op == 15) return masks(lo(0), lo(3));                  // RSB, MVN
+                    if (op == 2 || op == 3 || op == 4 || op == 7)                         // LSL, LSR, ASR, ROR (register)
+                        return with_shape(masks(lo(0), lo(0) | lo(3)), lo(0) | lo(3), shape_shift_register);
                     return masks(lo(0), lo(0) | lo(3));
                 } else {  // special data and branch exchange (A6.2.3): all sixteen registers
                     const uint32_t dn = r4(((h >> 4) & 8u) | (h & 7u), 0), m = r4(h, 3);
@@ -292,7 +323,8 @@ RegUse t32_reg_use(uint32_t i, bool is32) {
         u.dst = (hw1 & 0xFFF0u) == 0xE840u ? rd : rm;
         return u;
     }
-    if ((hw1 & 0xFE00u) == 0xEA00u) return masks(rd, rn | rm);  // data processing (shifted register, A6.3.11)
+    if ((hw1 & 0xFE00u) == 0xEA00u)  // data processing (shifted register, A6.3.11): imm3 14:12, imm2 7:6, type 5:4
+        return with_shape(masks(rd, rn | rm), ((hw2 >> 12) & 7u) || ((hw2 >> 4) & 0xFu) ? rm : 0u);
     if ((hw1 & 0xEC00u) == 0xEC00u) {  // coprocessor (A6.3.18): MCR/MRC, MCRR/MRRC, LDC/STC
         if ((hw1 & 0xEF00u) == 0xEE00u && (hw2 & 0x10u)) return (hw1 >> 4) & 1u ? masks(rt, 0) : masks(0, rt);
         if ((hw1 & 0xEFE0u) == 0xEC40u) return (hw1 >> 4) & 1u ? masks(rt | rn, 0) : masks(0, rt | rn);
@@ -319,6 +351,8 @@ RegUse t32_reg_use(uint32_t i, bool is32) {
         const uint32_t addr = rn | (reg_offset ? rm : 0u);
         return (hw1 >> 4) & 1u ? mem(rt, 0, addr) : mem(0, rt, addr);
     }
+    if ((hw1 & 0xFF80u) == 0xFA00u && (hw2 & 0xF0F0u) == 0xF000u)       // LSL, LSR, ASR, ROR (register, A6.3.12)
+        return with_shape(masks(rd, rn | rm), rn | rm, shape_shift_register);
     if ((hw1 & 0xFF00u) == 0xFA00u) return masks(rd, rn | rm);          // data processing (register, A6.3.12)
     if ((hw1 & 0xFF80u) == 0xFB00u) return masks(rd, rn | rm | rt);     // multiply, multiply accumulate (A6.3.16)
     if ((hw1 & 0xFF80u) == 0xFB80u) {                                   // long multiply, divide (A6.3.17)

@@ -2,7 +2,9 @@
 // A64: the common integer classes (loads and stores, add/sub, logical, moves, multiply/divide, conditional select,
 // compare-and-branch, register branches); register 31 (SP or ZR) is never a dependency; both registers of a pair. RISC-V: RV32/RV64 I, M and
 // C exactly. Anything else reports no registers (never a false dependency). Arm ARM C4.1 (A64 encoding index);
-// RISC-V unprivileged ISA ch. 2, 7, 16 (formats and the RVC register fields).
+// RISC-V unprivileged ISA ch. 2, 7, 16 (formats and the RVC register fields). ARM: also the operand shapes some
+// pipelines time apart (RegUse::shifted, RegUse::shape): shifted and extended register operands, shifts by a
+// register, EXTR.
 #pragma once
 #include <cstdint>
 

@@ -500,9 +500,20 @@ TimingParams arm11(bool mmu) {
 // Issue (GCC's cortex-a53.md, contributed by Arm): two slots; loads and stores, multiplies and branches each have
 // one unit, which is the default pairing rule (TimingModel::pairs). Latencies, the consumer's issue after the
 // producer's (the same file's bypasses): ALU to ALU 1; a load's result 2 cycles to an ALU instruction and 3 to an
-// address (early_address 1: the address is formed at issue); a multiply's 2 to an ALU instruction (3 to a shifted
-// operand, not told apart here). LDP of two X registers issues over two cycles (single issue, then slot 0: 8
-// bytes a cycle); STP of two X registers in one (16 bytes).
+// address (early_address 1: the address is formed at issue); a multiply's 2 to an ALU instruction. LDP of two X
+// registers issues over two cycles (single issue, then slot 0: 8 bytes a cycle); STP of two X registers in one (16
+// bytes).
+// Operand shapes (GCC's cortex-a53.md as rewritten in 2015, and LLVM's AArch64SchedA53.td):
+//  - a shifted or extended register operand is needed a cycle earlier than the other sources: an ALU result 2
+//    cycles after its producer's issue (1 to an unshifted one), a load's or a multiply's 3 (2). GCC: the bypasses
+//    of 1 from cortex_a53_alu* to cortex_a53_alu_shift* guarded by arm_no_early_alu_shift_dep, else 2; LLVM:
+//    A53ReadShifted (ReadAdvance 1) against A53ReadNotShifted (2) for RegShiftedPred and RegExtendedPred. The ALU's
+//    latency is 1 here for it (it was 0, which the pairing rule made a cycle all the same).
+//  - one shift by a register a cycle: GCC's cortex_a53_shift_reg and cortex_a53_alu_shift_reg reserve the one
+//    cortex_a53_hazard unit beside their slot;
+//  - EXTR (and ROR (immediate), type rotate_imm) only in slot 1 or alone: GCC's cortex_a53_alu_extr,
+//    "cortex_a53_slot1|cortex_a53_single_issue", slot 1 only beside an instruction in slot 0
+//    (final_presence_set), so it never takes a younger partner.
 TimingParams cortex_a53() {
     TimingParams p = with_main_tlb(with_l2(arm_core(9, cache(32, 2, 64), cache(32, 4, 64), 13,
                                                     "issue and latencies from GCC's cortex-a53.md (Arm); "
@@ -511,9 +522,13 @@ TimingParams cortex_a53() {
                                    512, 4);
     p.dual_issue = true;
     extra(p, C::mul, 0);
+    latency(p, C::alu, 1);
     latency(p, C::load, 2);
     latency(p, C::mul, 2);
     p.early_address = 1;
+    p.shifted_operand_early = 1;
+    p.single_shift_register = true;
+    p.extract_second_slot = true;
     p.load_multiple_bytes = 8;
     p.store_multiple_bytes = 16;
     p.flag_latency = 0;  // the flags forwarded to a branch in the same cycle (the file's bypass 0 to branches)

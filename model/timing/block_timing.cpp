@@ -87,7 +87,7 @@ size_t TimingModel::body_key(const BlockMemo& m, const MemRef* mem, const uint8_
     const bool cacheable = !p_.follows_mrac || region_cacheable(m.pcs_[0]);
     key[n++] = uint64_t{s_.pending_extra} | uint64_t{(s_.mstatus & 8u) != 0} << 32 | uint64_t{pair} << 33 |
                 uint64_t{s_.next_fetch_new} << 34 | uint64_t{cacheable} << 35 | uint64_t{s_.flushed} << 36 |
-                (pair ? uint64_t{static_cast<uint8_t>(s_.prev_cls)} << 40 : 0);
+                (pair ? uint64_t{static_cast<uint8_t>(s_.prev_cls)} << 40 | uint64_t{s_.prev_shape} << 48 : 0);
     if (pair) {
         if (s_.now - s_.prev_issue >= (uint64_t{1} << 31)) return 0;
         key[n++] = s_.prev_dst | (s_.now - s_.prev_issue) << 32;
@@ -134,7 +134,8 @@ size_t TimingModel::body_key(const BlockMemo& m, const MemRef* mem, const uint8_
     for (uint32_t live = m.live_in_; live; live &= live - 1) {
         const unsigned r = static_cast<unsigned>(__builtin_ctz(live));
         const uint64_t ready = s_.ready[r];
-        if (ready + p_.early_address <= s_.now && (!pair || ready <= s_.prev_issue)) {
+        const uint64_t by = ready + earliest_need(p_);  // ready for any use by then
+        if (by <= s_.now && (!pair || by <= s_.prev_issue)) {
             key[n++] = ready_sentinel;
             continue;
         }
@@ -355,6 +356,7 @@ uint64_t TimingModel::record_body(BlockMemo& m, const MemRef* mem, const uint8_t
     r.prev_issue = static_cast<int64_t>(s_.prev_issue - now0);
     r.divider_free = static_cast<int64_t>(s_.divider_free - now0);
     r.prev_dst = s_.prev_dst;
+    r.prev_shape = s_.prev_shape;
     r.prev_cls = s_.prev_cls;
     r.pair_open = s_.pair_open;
     r.next_fetch_new = s_.next_fetch_new;
@@ -495,6 +497,7 @@ void TimingModel::replay_body(BlockMemo& m, const BlockMemo::Recording& r, const
     s_.prev_issue = now0 + static_cast<uint64_t>(r.prev_issue);
     if (m.has_div_) s_.divider_free = now0 + static_cast<uint64_t>(r.divider_free);
     s_.prev_dst = r.prev_dst;
+    s_.prev_shape = r.prev_shape;
     s_.prev_cls = r.prev_cls;
     s_.pair_open = r.pair_open;
     s_.pending_extra = 0;

@@ -105,6 +105,7 @@ struct PipelineState {
     uint64_t seen_sig = 0;  // the XOR of a mix of each seen-target entry that is not 0 (loop_state)
     DbusState dbus;
     uint32_t prev_dst = 0;     // registers the previous instruction wrote
+    uint8_t prev_shape = 0;    // the previous instruction's operand shape (isa::RegUse::shape)
     uint32_t mstatus = 0;      // reset: MIE = MPIE = 0
     uint32_t mrac = 0x55555555u;  // every region cacheable
     unsigned pending_extra = 0;   // cycles the previous instruction left to the next one
@@ -147,6 +148,7 @@ struct PipelineState {
         v(s.seen_sig, FieldKind::value, true);
         v.nested(s.dbus);
         v(s.prev_dst, FieldKind::value, true);
+        v(s.prev_shape, FieldKind::value, true);
         v(s.mstatus, FieldKind::value, true);
         v(s.mrac, FieldKind::value, true);
         v(s.pending_extra, FieldKind::value, true);

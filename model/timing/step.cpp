@@ -34,17 +34,27 @@ template <bool kFull>
     const isa::RetiredInsn& insn = st.insn;
     const size_t cls = static_cast<size_t>(insn.cls);
     // Dual issue: alongside the previous instruction, in its cycle, when the pair is allowed and the sources are
-    // ready then (never the older one's own result).
+    // needed no sooner than they are ready (never the older one's own result).
     const uint32_t src = insn.regs.src;
     st.data = (insn.cls == C::load || insn.cls == C::store) && !insn.cond_failed;
-    // A load or store multiple issues over several cycles (load_multiple_bytes) and pairs with nothing.
+    // A source is needed when it is ready, `early_address` cycles before that to form an address, and
+    // `shifted_operand_early` before it as a shifted or extended operand.
+    auto need = [&](unsigned r) {
+        return s_.ready[r] + ((insn.regs.addr >> r) & 1u ? p_.early_address : 0u) +
+               ((insn.regs.shifted >> r) & 1u ? p_.shifted_operand_early : 0u);
+    };
+    // A load or store multiple issues over several cycles (load_multiple_bytes) and pairs with nothing. Two shifts
+    // by a register never pair (single_shift_register), nor does an EXTR take a younger partner
+    // (extract_second_slot).
     if (insn.multiple && p_.multiple_holds_issue) st.multiple_extra = multiple_cycles(st) - 1;
+    const unsigned shape_conflict = (p_.single_shift_register ? insn.regs.shape & unsigned{isa::shape_shift_register} : 0u) |
+                                    (p_.extract_second_slot ? unsigned{isa::shape_extract} : 0u);
     if (p_.dual_issue && s_.pair_open && p_.class_extra[cls] == 0 && !st.multiple_extra &&
         pairs_[static_cast<size_t>(s_.prev_cls)][cls] && popcount(src) <= p_.pair_max_src[cls] &&
-        !(src & s_.prev_dst & (p_.flag_latency ? ~0u : ~isa::flags_bit))) {
+        !(src & s_.prev_dst & (p_.flag_latency ? ~0u : ~isa::flags_bit)) && !(s_.prev_shape & shape_conflict)) {
         st.paired = true;
         for (uint32_t m = src; m && st.paired; m &= m - 1)
-            if (s_.ready[ctz(m)] > s_.prev_issue) st.paired = false;
+            if (need(ctz(m)) > s_.prev_issue) st.paired = false;
     }
     // Result-use stall: the instruction issues when its sources are ready (address registers `early_address`
     // cycles before the rest, the data a store writes `late_store_data` cycles after).
@@ -57,12 +67,12 @@ template <bool kFull>
             late = 0;
         for (uint32_t m = src; m; m &= m - 1) {
             const unsigned r = ctz(m);
-            const uint64_t need = s_.ready[r] + ((insn.regs.addr >> r) & 1u ? p_.early_address : 0u);
+            const uint64_t at = need(r);
             // A register ready when the divider frees holds the last division's result (its ready time is the
             // division's time, below).
             const bool from_divider = !p_.late_store_data_div && s_.ready[r] == s_.divider_free;
             const unsigned slack = (late >> r) & 1u && !from_divider ? p_.late_store_data : 0u;
-            if (need > s_.now + stall + slack) stall = need - s_.now - slack;
+            if (at > s_.now + stall + slack) stall = at - s_.now - slack;
         }
     }
     // A division waits for the divider.
@@ -457,6 +467,7 @@ uint64_t TimingModel::timed_k(StepScratch& st, EventBatch& b) {
                    !((insn.branch & isa::br_taken) && !insn.cond_failed);
     s_.prev_issue = st.issue;
     s_.prev_dst = st.dst;
+    s_.prev_shape = insn.regs.shape;
     s_.prev_cls = insn.cls;
     s_.now += st.cycles;
     if (kFull && lsu_) lsu_stage(st);

@@ -10,6 +10,7 @@
 // and its wrong path is what it dispatched before the branch resolved. No virtual calls; one call per instruction
 // from the replay, which hands the events to the PMU in batches.
 #pragma once
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <optional>
@@ -82,6 +83,13 @@ struct TimingParams {
     bool pair_table = false;
     std::array<uint32_t, class_count> pair_with{};
     std::array<uint8_t, class_count> pair_max_src = all_of<uint8_t>(0xFF);
+    // Operand shapes (isa::RegUse::shifted, shape): a shifted or extended register operand is needed this many
+    // cycles before the instruction's other sources (the shift a stage ahead of the ALU); at most one shift by a
+    // register issues a cycle (two never pair); EXTR issues alone or as the younger of a pair, never beside a younger
+    // one.
+    unsigned shifted_operand_early = 0;
+    bool single_shift_register = false;
+    bool extract_second_slot = false;
     // A load or store of several registers (LDM, STM, LDP, STP, LDRD: insn.multiple) moves this many bytes a
     // memory cycle (its accesses' sizes, 4 where the trace gives none; 0: all in one): the registers a load
     // multiple writes are ready one after the other, the k-th (in register order) the memory cycles of the bytes
@@ -339,6 +347,7 @@ private:
         std::vector<std::pair<uint8_t, int64_t>> ready;  // registers written: their ready cycle - s_.now
         int64_t prev_issue = 0, divider_free = 0;
         uint32_t prev_dst = 0;
+        uint8_t prev_shape = 0;
         isa::InsnClass prev_cls = isa::InsnClass::alu;
         bool pair_open = false, next_fetch_new = false, flushed = false;
         uint64_t last_ifetch_line = 0, last_fetch = 0, fill_line = 0, phase_line = 0;
@@ -443,10 +452,10 @@ public:
     // The entry state a recording is keyed by is everything step() reads for an instruction that is not a branch
     // (whoever adds state to step() must add it here, in body_key(), and to the Recording's exit state, or make
     // such bodies unusable in prepare()):
-    //  - s_.pending_extra; s_.mstatus MIE; s_.flushed; with dual issue, s_.pair_open and then s_.prev_cls, s_.prev_dst and
-    //    s_.now - s_.prev_issue;
+    //  - s_.pending_extra; s_.mstatus MIE; s_.flushed; with dual issue, s_.pair_open and then s_.prev_cls,
+    //    s_.prev_shape, s_.prev_dst and s_.now - s_.prev_issue;
     //  - per live-in register r (read before the body writes it): s_.ready[r] - s_.now, or "ready" when it can no
-    //    longer delay the body (s_.ready[r] + early_address <= s_.now, and <= s_.prev_issue when a pair is open);
+    //    longer delay the body (s_.ready[r] + earliest_need() <= s_.now, and <= s_.prev_issue when a pair is open);
     //  - if the body divides: s_.divider_free - s_.now (0 when the divider is free);
     //  - s_.postsync_until - s_.now (0 when past): the first instruction's wait behind a postsync one (sync_stall;
     //    with it, bodies hold no CSR, fence or fence.i instruction, so StepInputs::csr is 0 and s_.csr_write_issue unused);
@@ -554,6 +563,8 @@ private:
     // A micro TLB lookup: its refill cost, page-table walk included (also added to `*walk` when given).
     unsigned tlb(std::optional<Cache>& t, uint64_t addr, uint32_t ev, EventBatch& b, uint64_t* walk = nullptr);
     static bool pairs(isa::InsnClass older, isa::InsnClass younger);
+    // The most cycles before its ready cycle a register can be needed (as an address, a shifted operand: step.cpp).
+    static unsigned earliest_need(const TimingParams& p) { return p.early_address + p.shifted_operand_early; }
     // step() in two: a branch's prediction (the predictor's state and events alone; returns the flush's cycles,
     // 0 when none), then the timing, which depends on the prediction only through those cycles.
     // A conditional direct branch that is not a call, its condition not failed, with a predictor of counters (not
@@ -660,9 +671,9 @@ private:
     std::vector<uint64_t> seen_target_;
     PipelineState s_;  // the state between two instructions (pipeline_state.hpp)
     // Which of the state's cycles a rule can still tell from any earlier one (PipelineState::visit's `live`),
-    // judged on the state as it is when made: a register ready for any use (by now even as an address, and by
-    // the previous issue for a pair), a divider free, a wait over, a fetch entry that can no longer hold a fetch
-    // back is past.
+    // judged on the state as it is when made: a register ready for any use by the previous issue (a pair's, even
+    // as an address or a shifted operand), a divider free, a wait over, a fetch entry that can no longer hold a
+    // fetch back is past.
     struct StateLiveness {
         const TimingParams& p;
         uint64_t now, prev_issue, fetch_base;
@@ -671,7 +682,7 @@ private:
             : p(m.p_), now(m.s_.now), prev_issue(m.s_.prev_issue),
               fetch_base(std::min(m.s_.fetch_at + 1, m.s_.now - 2)), fetch_queue(m.p_.fetch_queue && !m.s_.refetch),
               lsu(m.lsu_.has_value()), fetch_at(m.s_.fetch_at) {}
-        bool ready(uint64_t r) const { return !(r + p.early_address <= now && r <= prev_issue); }
+        bool ready(uint64_t r) const { return r + TimingModel::earliest_need(p) > prev_issue; }
         bool divider(uint64_t t) const { return t > now; }
         bool postsync(uint64_t t) const { return t > now; }
         bool csr_write(uint64_t t) const { return t + 1 + p.csr_write_block > now; }

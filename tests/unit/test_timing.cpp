@@ -5,6 +5,7 @@
 #include "model/timing/cache.hpp"
 #include "model/timing/timing_model.hpp"
 #include "isa/arm_classify.hpp"
+#include "isa/decode.hpp"
 #include "isa/reg_use.hpp"
 #include "platforms/timing_params.hpp"
 
@@ -1278,6 +1279,38 @@ TEST(RegUse, A32) {
     expect_use(a32_reg_use(0xE16F1F12u), {1}, {2}, "clz r1, r2");
 }
 
+// The operand shapes (RegUse::shifted, shape), from the encodings' shift and extend fields (Arm ARM C4.1.67,
+// C6.2 EXTR, LSLV; DDI 0406C A5.2.1-A5.2.3, A6.2.1, A6.2.2, A6.3.11, A6.3.12): a shift of 0 and an extension that
+// changes nothing are no shift.
+TEST(RegUse, OperandShapes) {
+    using isa::a32_reg_use;
+    using isa::a64_reg_use;
+    using isa::t32_reg_use;
+    auto shape = [](const isa::RegUse& u, std::initializer_list<uint8_t> shifted, uint8_t s, const char* what) {
+        EXPECT_EQ(u.shifted, regs(shifted)) << what;
+        EXPECT_EQ(u.shape, s) << what;
+    };
+    shape(a64_reg_use(0x8B0100A4u), {}, 0, "add x4, x5, x1");
+    shape(a64_reg_use(0x8B0108A4u), {1}, 0, "add x4, x5, x1, lsl #2");
+    shape(a64_reg_use(0x8B2140A4u), {1}, 0, "add x4, x5, w1, uxtw");
+    shape(a64_reg_use(0x8B2160A4u), {}, 0, "add x4, x5, x1, uxtx");
+    shape(a64_reg_use(0x0B2140A4u), {}, 0, "add w4, w5, w1, uxtw");
+    shape(a64_reg_use(0x9AC32041u), {}, isa::shape_shift_register, "lsl x1, x2, x3 (LSLV)");
+    shape(a64_reg_use(0x9AC624A4u), {}, isa::shape_shift_register, "lsr x4, x5, x6 (LSRV)");
+    shape(a64_reg_use(0x9AC30C41u), {}, 0, "sdiv x1, x2, x3");
+    shape(a64_reg_use(0x93C32041u), {}, isa::shape_extract, "extr x1, x2, x3, #8");
+    shape(a32_reg_use(0xE0821003u), {}, 0, "add r1, r2, r3");
+    shape(a32_reg_use(0xE0854101u), {1}, 0, "add r4, r5, r1, lsl #2");
+    shape(a32_reg_use(0xE0821413u), {3, 4}, isa::shape_shift_register, "add r1, r2, r3, lsl r4");
+    shape(a32_reg_use(0xE1A00061u), {1}, 0, "rrx r0, r1 (ROR #0)");
+    shape(t32_reg_use(0x0088u, false), {1}, 0, "lsls r0, r1, #2");
+    shape(t32_reg_use(0x0008u, false), {}, 0, "movs r0, r1 (LSL #0)");
+    shape(t32_reg_use(0x4088u, false), {0, 1}, isa::shape_shift_register, "lsls r0, r1");
+    shape(t32_reg_use(0xEB0100C2u, true), {2}, 0, "add.w r0, r1, r2, lsl #3");
+    shape(t32_reg_use(0xEB010002u, true), {}, 0, "add.w r0, r1, r2");
+    shape(t32_reg_use(0xFA01F002u, true), {1, 2}, isa::shape_shift_register, "lsl.w r0, r1, r2");
+}
+
 TEST(RegUse, T32) {
     using isa::t32_reg_use;
     auto t16 = [](uint32_t h) { return t32_reg_use(h, false); };
@@ -1496,7 +1529,8 @@ namespace {
 
 // A32 words replayed on a built-in platform with its caches and TLBs left out, so that only the issue rules count:
 // the cycles of the whole sequence. A load or store multiple gets one 4-byte access per register it moves.
-uint64_t a32_cycles(TimingParams p, std::initializer_list<uint32_t> words) {
+// The cycles of `words` in `mode` (A32 or A64), decoded as the replay decodes them, without caches or TLBs.
+uint64_t arm_cycles(TimingParams p, isa::DecodeMode mode, std::initializer_list<uint32_t> words) {
     p.l1i.reset();
     p.l1d.reset();
     p.l2.reset();
@@ -1505,8 +1539,7 @@ uint64_t a32_cycles(TimingParams p, std::initializer_list<uint32_t> words) {
     EventBatch b;
     uint64_t cycles = 0, pc = 0x8000;
     for (uint32_t w : words) {
-        isa::RetiredInsn i = isa::arm::classify_a32(w);
-        i.regs = isa::a32_reg_use(w);
+        const isa::RetiredInsn i = isa::decode_arm(w, mode, 4).insn;
         std::vector<MemRef> mem;
         if (i.cls == isa::InsnClass::load || i.cls == isa::InsnClass::store) {
             const unsigned n = i.multiple ? static_cast<unsigned>(__builtin_popcount(w & 0xFFFFu)) : 1u;
@@ -1516,6 +1549,12 @@ uint64_t a32_cycles(TimingParams p, std::initializer_list<uint32_t> words) {
         pc += 4;
     }
     return cycles;
+}
+uint64_t a32_cycles(TimingParams p, std::initializer_list<uint32_t> words) {
+    return arm_cycles(std::move(p), isa::DecodeMode::a32, words);
+}
+uint64_t a64_cycles(TimingParams p, std::initializer_list<uint32_t> words) {
+    return arm_cycles(std::move(p), isa::DecodeMode::a64, words);
 }
 
 }  // namespace
@@ -1642,6 +1681,46 @@ TEST(TimingModel, CortexA7LoadMultipleIssuesOverItsMemoryCycles) {
     EXPECT_EQ(a32_cycles(p, {0xE890001Eu, 0xE3A06001u}), 3u) << "ldmia r0, {r1-r4}; mov r6, #1";
     EXPECT_EQ(a32_cycles(p, {0xE890001Eu, 0xE0856004u}), 4u) << "ldmia r0, {r1-r4}; add r6, r5, r4";
     EXPECT_EQ(a32_cycles(p, {0xE890001Eu, 0xE0856001u}), 3u) << "ldmia r0, {r1-r4}; add r6, r5, r1";
+}
+
+// The Cortex-A53's shifted and extended operands (GCC's cortex-a53.md, LLVM's AArch64SchedA53.td): read a cycle
+// before the other sources. An ALU result is ready 1 cycle after its producer issues, a load's 2: a consumer that
+// reads it unshifted issues 1 (2) cycles after the producer, one that shifts or extends it 2 (3). Each line: the
+// producer's cycle plus the consumer's.
+TEST(TimingModel, CortexA53ShiftedOperandIsNeededACycleEarly) {
+    const TimingParams p = *platform_timing("cortex-a53");
+    EXPECT_EQ(a64_cycles(p, {0x8B030041u, 0x8B0100A4u}), 2u) << "add x1, x2, x3; add x4, x5, x1";
+    EXPECT_EQ(a64_cycles(p, {0x8B030041u, 0x8B0108A4u}), 3u) << "add x1, x2, x3; add x4, x5, x1, lsl #2";
+    EXPECT_EQ(a64_cycles(p, {0x8B030041u, 0x8B050824u}), 2u) << "add x1, x2, x3; add x4, x1, x5, lsl #2";
+    EXPECT_EQ(a64_cycles(p, {0x8B030041u, 0x8B2140A4u}), 3u) << "add x1, x2, x3; add x4, x5, w1, uxtw";
+    EXPECT_EQ(a64_cycles(p, {0x8B030041u, 0x8B2160A4u}), 2u) << "add x1, x2, x3; add x4, x5, x1, uxtx (no extension)";
+    EXPECT_EQ(a64_cycles(p, {0xF9400041u, 0x8B0100A4u}), 3u) << "ldr x1, [x2]; add x4, x5, x1";
+    EXPECT_EQ(a64_cycles(p, {0xF9400041u, 0x8B0108A4u}), 4u) << "ldr x1, [x2]; add x4, x5, x1, lsl #2";
+    // A32 in AArch32 state: the same rule, the register-shifted register's two registers both shifted.
+    EXPECT_EQ(a32_cycles(p, {0xE0821003u, 0xE0854101u}), 3u) << "add r1, r2, r3; add r4, r5, r1, lsl #2";
+    EXPECT_EQ(a32_cycles(p, {0xE0821003u, 0xE0814105u}), 2u) << "add r1, r2, r3; add r4, r1, r5, lsl #2";
+}
+
+// The Cortex-A53's one shift by a register a cycle (GCC's cortex_a53_hazard unit) and EXTR only as the younger of a
+// pair or alone (cortex_a53_alu_extr). Independent instructions: 1 cycle when they pair, 2 when not.
+TEST(TimingModel, CortexA53ShiftByRegisterAndExtractSlots) {
+    const TimingParams p = *platform_timing("cortex-a53");
+    EXPECT_EQ(a64_cycles(p, {0x9AC32041u, 0x9AC624A4u}), 2u) << "lsl x1, x2, x3; lsr x4, x5, x6";
+    EXPECT_EQ(a64_cycles(p, {0x9AC32041u, 0x8B0600A4u}), 1u) << "lsl x1, x2, x3; add x4, x5, x6";
+    EXPECT_EQ(a32_cycles(p, {0xE0821413u, 0xE0865817u}), 2u) << "add r1, r2, r3, lsl r4; add r5, r6, r7, lsl r8";
+    EXPECT_EQ(a32_cycles(p, {0xE0821413u, 0xE0865007u}), 1u) << "add r1, r2, r3, lsl r4; add r5, r6, r7";
+    EXPECT_EQ(a64_cycles(p, {0x93C32041u, 0x8B0600A4u}), 2u) << "extr x1, x2, x3, #8; add x4, x5, x6";
+    EXPECT_EQ(a64_cycles(p, {0x8B0600A4u, 0x93C32041u}), 1u) << "add x4, x5, x6; extr x1, x2, x3, #8";
+}
+
+// A younger instruction pairs only when its sources are ready for the use it makes of them: an address register
+// a cycle before the ALU would need it (early_address). add x1 issues in cycle 0 and ldr x10 beside it; add x7 in
+// cycle 1; ldr x4, [x1] needs x1 (ready in cycle 1) in cycle 2 as an address, so it cannot pair with add x7 in
+// cycle 1: it issues in cycle 2, 3 cycles in all (not 2).
+TEST(TimingModel, PairWaitsForAnEarlyAddressRegister) {
+    const TimingParams p = *platform_timing("cortex-a53");
+    EXPECT_EQ(a64_cycles(p, {0x8B030041u, 0xF940016Au, 0x8B090107u, 0xF9400024u}), 3u)
+        << "add x1, x2, x3; ldr x10, [x11]; add x7, x8, x9; ldr x4, [x1]";
 }
 
 // A pair table as a platform file gives it (TimingParams::pair_table): loads may be followed by an ALU
