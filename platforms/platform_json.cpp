@@ -158,6 +158,9 @@ void visit_ooo(V& v, timing::OooConfig& c) {
     v.per_class("pipe", c.pipe);
     v.per_class("latency", c.latency);
     v.per_class("busy", c.busy);
+    v("rename_regs", c.rename_regs, timing::OooConfig::max_rename);
+    v("rename_flags", c.rename_flags, timing::OooConfig::max_rename);
+    v("mem_align", c.mem_align);
 }
 
 template <class V>
@@ -290,7 +293,7 @@ void visit_timing(V& v, TimingParams& t) {
 // to visit_timing (and docs/platform-files.md), then update the size. The size is a 64-bit host's: the native
 // build checks it; a 32-bit target (the web page's WebAssembly) lays the struct out smaller.
 #if UINTPTR_MAX == UINT64_MAX
-static_assert(sizeof(TimingParams) == 920,
+static_assert(sizeof(TimingParams) == 936,
               "TimingParams changed: add the new field to visit_timing in platforms/platform_json.cpp");
 #endif
 

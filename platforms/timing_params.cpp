@@ -188,22 +188,35 @@ timing::OooConfig cortex_a15() {
     return o;
 }
 
-// Cortex-A9 (its TRM, ARM DDI 0388, figure 2-1 and section 2.1: a dual instruction decode stage, register
+// Cortex-A9 (its TRM, ARM DDI 0388I, figure 2-1 and section 2.1: a dual instruction decode stage, register
 // renaming, out-of-order multi-issue with speculation to an ALU/MUL pipeline, an ALU pipeline, the FPU/NEON and
-// one load/store address generation unit; branches resolve in the ALUs). An 8-stage pipeline, so a misprediction
-// costs about 8 cycles: 5 of refill before dispatch, assumed, with issue and execution. Window: assumed 32
-// instructions. Loads and stores share the one address pipeline (its 64-bit path: 8 bytes a cycle, assumed);
-// multiplies share the two ALU pipelines (the model has no pipeline of two kinds: either ALU takes one); load to
-// use 4 cycles (assumed, public microbenchmarks show about 4), multiply 3 (assumed).
+// one load/store address generation unit). An 8-stage pipeline, so a misprediction costs about 8 cycles: 5 of
+// refill before dispatch, assumed, with issue and execution. Window: assumed 32 instructions.
+//  - Renaming (TRM 2.1.3; DDI 0388E 2.1.1): the 32 architectural registers map to 56 physical ones, so 24 results
+//    can be in flight; the flags to a pool of 8, so 7 flag-setting instructions (the committed flags hold one).
+//  - Issue (GCC's cortex-a9.md, the integer pipeline contributed by Arm: units P0, P1, the MAC pipeline, a branch
+//    unit and one load/store pipeline; Hennessy and Patterson, Computer Architecture, 5th ed., on the A9 beside
+//    the A8: two ALU, one load/store and one branch instruction can begin execution a cycle): two ALU pipelines,
+//    a branch pipeline, the multiplier, one pipeline for loads and stores.
+//  - Latencies: ALU 1 (cortex-a9.md: a data-processing result bypasses to the next cycle); a load 3 (TRM Table B-2:
+//    LDR 3 cycles, 2 when it forwards to an unshifted arithmetic or logical instruction, which the model does not
+//    tell apart; LDRB and LDRH one more, not told apart either); MUL 4, holding the MAC pipeline's M1 stage 2
+//    cycles (cortex-a9.md, cortex_a9_multiply and cortex_a9_mult); system register 3 (assumed).
+//  - Loads and stores of several registers (TRM B.3, Table B-3): the AGU moves two registers (8 bytes) a cycle
+//    from a 64-bit aligned address, a cycle more when the address is not (LDM of 4 registers: 2 cycles aligned,
+//    3 not), so their cycles count from the address's offset in 8 bytes (mem_align).
+//  - Fetch: the instruction cache's 64-bit native accesses (TRM 7.3): 8 bytes.
 timing::OooConfig cortex_a9() {
     timing::OooConfig o = ooo_shape(2, 32, 5, 8);
-    o.fetch_bytes = 8;  // TRM 7.3: the instruction cache's 64-bit native accesses
-    ooo_pipes(o, 2, 1, 0, 1, 0);
-    for (C c : {C::branch, C::jump, C::mul}) o.pipe[static_cast<size_t>(c)] = static_cast<uint8_t>(timing::PipeKind::alu);
+    o.fetch_bytes = 8;
+    ooo_pipes(o, 2, 1, 1, 1, 0);
     o.pipe[static_cast<size_t>(C::store)] = static_cast<uint8_t>(timing::PipeKind::load);
-    ooo_latency(o, C::mul, 3);
+    o.rename_regs = 56 - 32;
+    o.rename_flags = 8 - 1;
+    o.mem_align = true;
+    ooo_latency(o, C::mul, 4, 2);
     ooo_latency(o, C::div, 12, 12);  // no divide instruction on the A9: never met
-    ooo_latency(o, C::load, 4);
+    ooo_latency(o, C::load, 3);
     ooo_latency(o, C::sysreg, 3);
     return o;
 }

@@ -4,13 +4,31 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "model/timing/timing_model.hpp"  // popcount
+
 namespace pmusim::timing {
+
+uint64_t RenamePool::free_at(unsigned size, unsigned n) const {
+    if (size == 0 || n == 0) return 0;
+    n = std::min(n, size);
+    // The last of the n writes `size` older than these (retirements are in order: it retired last).
+    if (count + n <= size) return 0;
+    return retire_at[(count + n - 1) % size] + 1;
+}
+
+void RenamePool::take(unsigned size, unsigned n, uint64_t retire) {
+    if (size == 0) return;
+    for (unsigned k = 0; k < std::min(n, size); ++k) retire_at[(count + k) % size] = retire;
+    count += std::min(n, size);
+}
 
 std::string OooCore::invalid(const OooConfig& c) {
     if (c.window == 0 || c.window > OooConfig::max_window) return "window is 1 to 128 instructions";
     if (c.dispatch_width == 0 || c.retire_width == 0 || c.mem_bytes == 0)
         return "dispatch_width, retire_width and mem_bytes are at least 1";
     if (c.fetch_bytes < 2 || (c.fetch_bytes & (c.fetch_bytes - 1))) return "fetch_bytes is a power of two, at least 2";
+    if (c.rename_regs > OooConfig::max_rename || c.rename_flags > OooConfig::max_rename)
+        return "rename_regs and rename_flags are 0 (no limit) to 64";
     unsigned n = 0;
     for (unsigned p : c.pipes) n += p;
     if (n > OooConfig::max_pipes) return "at most 8 pipelines in all";
@@ -30,6 +48,8 @@ OooCore::OooCore(const OooConfig& c, uint64_t start) : c_(c) {
     s_.last_dispatch = s_.last_retire = s_.last_complete = start;
     s_.fetch_at = start - 1;  // the first block comes at start
     s_.retire_at.fill(start);
+    s_.regs.retire_at.fill(start);
+    s_.flags.retire_at.fill(start);
     for (PipeSlots& p : s_.pipes) p.base = start;
 }
 
@@ -67,10 +87,14 @@ OooTiming OooCore::step(const OooInsn& in, std::array<uint64_t, 32>& ready) {
     s_.fetch_at = front;
     s_.fetch_block = block;
     s_.fetch_break = in.taken;
-    // Dispatch: in order, dispatch_width a cycle; once fetched; a place in the window.
+    // Dispatch: in order, dispatch_width a cycle; once fetched; a place in the window and a renaming register for
+    // each register it writes.
     const uint64_t slot = s_.dispatched < c_.dispatch_width ? s_.last_dispatch : s_.last_dispatch + 1;
     uint64_t& oldest = s_.retire_at[s_.count % c_.window];  // the instruction `window` places older
-    const uint64_t room = s_.count >= c_.window ? oldest + 1 : 0;
+    const unsigned writes = popcount(in.dst & ~isa::flags_bit);
+    const unsigned flag_writes = in.dst & isa::flags_bit ? 1u : 0u;
+    const uint64_t room = std::max({s_.count >= c_.window ? oldest + 1 : 0, s_.regs.free_at(c_.rename_regs, writes),
+                                    s_.flags.free_at(c_.rename_flags, flag_writes)});
     t.dispatch = std::max({slot, front, room});
     // Cycles with no dispatch before this one: the front end's first, the window's the rest.
     if (t.dispatch > s_.last_dispatch + 1) {
@@ -87,7 +111,10 @@ OooTiming OooCore::step(const OooInsn& in, std::array<uint64_t, 32>& ready) {
     if (in.cls == C::barrier || in.cls == C::sysreg) at = std::max(at, s_.last_retire);
     unsigned busy = std::max<unsigned>(c_.busy[cls], 1);
     const bool data = in.cls == C::load || in.cls == C::store;
-    if (data && in.mem_bytes > c_.mem_bytes) busy = std::max(busy, (in.mem_bytes + c_.mem_bytes - 1) / c_.mem_bytes);
+    if (data) {
+        const unsigned offset = c_.mem_align ? static_cast<unsigned>(in.mem_addr % c_.mem_bytes) : 0u;
+        busy = std::max(busy, (offset + in.mem_bytes + c_.mem_bytes - 1) / c_.mem_bytes);
+    }
     t.exec = book(c_.pipe[cls], at, busy, t.dispatch);
     t.complete = t.exec + (data ? busy - 1 : 0) + std::max<unsigned>(c_.latency[cls], 1) + in.mem_delay;
     for (uint32_t m = in.dst; m; m &= m - 1) ready[static_cast<unsigned>(__builtin_ctz(m))] = t.complete;
@@ -100,6 +127,8 @@ OooTiming OooCore::step(const OooInsn& in, std::array<uint64_t, 32>& ready) {
     s_.last_retire = t.retire;
     oldest = t.retire;
     ++s_.count;
+    s_.regs.take(c_.rename_regs, writes, t.retire);
+    s_.flags.take(c_.rename_flags, flag_writes, t.retire);
     // A misprediction: the wrong path fills the dispatch slots until the branch resolves (at most a window's worth);
     // the right path dispatches `refill` cycles after it.
     if (in.mispredicted) {

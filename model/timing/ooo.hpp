@@ -6,15 +6,19 @@
 //    target's block comes the next cycle); an I-cache or ITLB miss adds its cycles; after a mispredicted branch
 //    the right path's first block comes `refill` cycles after the branch completes;
 //  - dispatch: in order, up to `dispatch_width` a cycle, once fetched, and no sooner than a cycle after the
-//    instruction `window` places older has retired;
+//    instruction `window` places older has retired; where the core has a pool of renaming registers
+//    (`rename_regs`, `rename_flags`), each register the instruction writes (the flags, isa::flags_bit, from
+//    their own pool) takes one from dispatch to retirement: no sooner than a cycle after the write that many
+//    writes older has retired;
 //  - execution: no sooner than the cycle after dispatch (the issue stage), its sources ready (the registers'
 //    ready cycles, TimingModel's) and a pipeline of its class's kind free for `busy` cycles (the earliest of its
-//    kind's); a barrier or system-register access also waits until every older instruction has retired;
+//    kind's); a load or store holds its pipeline a cycle per `mem_bytes` it moves, counted from its address's
+//    offset in an aligned `mem_bytes` where `mem_align` says so; a barrier or system-register access also waits
+//    until every older instruction has retired;
 //  - completion: `latency` cycles after execution starts (its last register's, for a load or store of several),
 //    plus the misses of its data accesses (the caches' refill penalties, TimingModel::data_stage);
 //  - retirement: in order, at completion at the earliest, up to `retire_width` a cycle.
-// The instruction's cycles are its retirement less the previous one's. Left out: register renaming limits,
-// issue-queue sizes, load/store ordering and forwarding, store buffers, taken-branch fetch bubbles, micro-op
+// The instruction's cycles are its retirement less the previous one's. Left out: issue-queue sizes, load/store ordering and forwarding, store buffers, taken-branch fetch bubbles, micro-op
 // cracking beyond a load or store of several registers, wrong-path cache effects.
 #pragma once
 #include <array>
@@ -44,7 +48,22 @@ struct OooConfig {
     std::array<uint8_t, class_count> pipe{};   // per class: the PipeKind (its number) of the pipeline it executes in
     std::array<uint8_t, class_count> latency{};        // per class: cycles from execution to its result (1 if 0)
     std::array<uint8_t, class_count> busy{};           // per class: cycles it holds its pipeline (1 if 0)
-    static constexpr size_t max_window = 128, max_pipes = 8;
+    // Renaming registers beyond the architectural ones (0: no limit, at most max_rename): for the general-purpose
+    // registers and for the flags (isa::flags_bit).
+    unsigned rename_regs = 0, rename_flags = 0;
+    bool mem_align = false;  // a load or store's pipeline cycles count from its address's offset in mem_bytes
+    static constexpr size_t max_window = 128, max_pipes = 8, max_rename = 64;
+};
+
+// A pool of renaming registers: the retirements of the last `size` writes that took one (a ring; `count` writes
+// so far). A write needs the one `size` writes older to have retired.
+struct RenamePool {
+    uint64_t count = 0;
+    std::array<uint64_t, OooConfig::max_rename> retire_at{};
+    // The first cycle `n` more writes find a register each in a pool of `size` (0 when free from the start).
+    uint64_t free_at(unsigned size, unsigned n) const;
+    // `n` writes take registers until `retire`.
+    void take(unsigned size, unsigned n, uint64_t retire);
 };
 
 // A pipeline's bookings: bit k of `booked` is cycle base + k taken. Cycles before `base` are never asked for (base
@@ -68,6 +87,7 @@ struct OooState {
     uint32_t retired = 0;        // retired in last_retire's cycle
     std::array<uint64_t, OooConfig::max_window> retire_at{};  // the last `window` instructions' retirements
     std::array<PipeSlots, OooConfig::max_pipes> pipes{};
+    RenamePool regs, flags;      // the renaming registers in use (OooConfig::rename_regs, rename_flags)
     // Every field once: `v(field, kind, live)`, array elements one by one (PipelineState::visit's kinds).
     template <class S, class V>
     static void visit(S& s, V&& v) {
@@ -86,6 +106,10 @@ struct OooState {
             v(p.base, FieldKind::cycle, true);
             v(p.booked, FieldKind::value, true);
         }
+        for (auto* pool : {&s.regs, &s.flags}) {
+            v(pool->count, FieldKind::value, true);
+            for (auto& r : pool->retire_at) v(r, FieldKind::cycle, true);
+        }
     }
 };
 
@@ -98,7 +122,8 @@ struct OooInsn {
     uint64_t fetch_delay = 0;   // front-end cycles before it can dispatch (I-cache, ITLB misses)
     uint64_t mem_delay = 0;     // cycles its data accesses' misses add to its completion
     unsigned mem_bytes = 0;     // bytes its data accesses move (a load or store)
-    bool flags_from_previous = false;  // reads the flags, which the instruction before it set
+    uint64_t mem_addr = 0;      // the lowest address they access
+    bool flags_from_previous = false;  // reads the flags, which the instruction before it set (T32: no flags_bit)
     bool mispredicted = false;         // a branch whose prediction was wrong: the front end refills after it
 };
 

@@ -496,9 +496,15 @@ uint64_t TimingModel::ooo_timed(StepScratch& st, EventBatch& b) {
     in.fetch_delay = fetch + s_.pending_extra;       // an interrupt's entry (take_interrupt)
     s_.pending_extra = 0;
     in.mem_delay = st.cycles - fetch;
-    for (unsigned k = 0; k < st.n_mem; ++k) in.mem_bytes += st.mem[k].size ? st.mem[k].size : 4u;
-    // The decoders give no flags: a conditional branch that reads no register (B.cond, A32 Bcc) is taken to test
-    // the flags the instruction before it set (its compare, as compilers place it).
+    in.mem_addr = st.n_mem ? st.mem[0].addr : 0;
+    for (unsigned k = 0; k < st.n_mem; ++k) {
+        in.mem_bytes += st.mem[k].size ? st.mem[k].size : 4u;
+        in.mem_addr = std::min(in.mem_addr, st.mem[k].addr);
+    }
+    // The flags: A32 and A64 give them as a register (isa::flags_bit, in src and dst: their setter's completion
+    // is ready[31]); T32's decoder does not, so a T32 conditional branch reads no register at all and is taken to
+    // test the flags the instruction before it set (its compare, as compilers place it). Never both: a branch
+    // that reads flags_bit reads a register.
     in.flags_from_previous = (insn.branch & isa::br_conditional) && !insn.regs.src;
     in.mispredicted = st.flush != 0;
     const OooTiming t = ooo_->step(in, s_.ready);

@@ -189,6 +189,82 @@ TEST(OutOfOrder, LoadOfSeveralRegistersHoldsItsPipeline) {
     EXPECT_EQ(c.step(op(C::load, 0x1004, r(5), r(6))).exec, 104u);
 }
 
+// A pool of 2 renaming registers: a multiply (r1: completes and retires at 104) and an ALU instruction (r2: retires
+// behind it at 104) take both at 100. The next write (r3) needs the one 2 writes older, the multiply's, retired:
+// it dispatches at 105 (4 cycles without a dispatch: the back end's), executes at 106 and retires at 107; the
+// write after it (r4) needs the ALU instruction's register (retired at 104) and dispatches beside it at 105.
+// Without the pool r3 dispatches at 101 and retires at 105 (its place in the second retirement cycle).
+TEST(OutOfOrder, RenamingRegistersLimitTheWritesInFlight) {
+    for (unsigned pool : {2u, 0u}) {
+        OooConfig cfg = small();
+        cfg.rename_regs = pool;
+        Core c(cfg);
+        EXPECT_EQ(c.step(op(C::mul, 0x1000, r(1))).retire, 104u);
+        EXPECT_EQ(c.step(op(C::alu, 0x1004, r(2))).retire, 104u);
+        const OooTiming t3 = c.step(op(C::alu, 0x1008, r(3)));
+        const OooTiming t4 = c.step(op(C::alu, 0x100C, r(4)));
+        if (pool) {
+            EXPECT_EQ(t3.dispatch, 105u);
+            EXPECT_EQ(t3.backend_stall, 4u);
+            EXPECT_EQ(t3.retire, 107u);
+            EXPECT_EQ(t4.dispatch, 105u);
+        } else {
+            EXPECT_EQ(t3.dispatch, 101u);
+            EXPECT_EQ(t3.retire, 105u);
+        }
+    }
+}
+
+// The flags have a pool of their own (isa::flags_bit): with one renaming register for them, a compare (writing only
+// the flags) waits for the flag-setting multiply before it to retire (104): it dispatches at 105. An instruction
+// writing r3 after it is not held by the flags' pool and dispatches beside it; the general pool (no limit) holds
+// nothing.
+TEST(OutOfOrder, FlagsHaveARenamingPoolOfTheirOwn) {
+    OooConfig cfg = small();
+    cfg.rename_flags = 1;
+    Core c(cfg);
+    EXPECT_EQ(c.step(op(C::mul, 0x1000, r(1) | isa::flags_bit)).retire, 104u);
+    EXPECT_EQ(c.step(op(C::alu, 0x1004, isa::flags_bit, r(2))).dispatch, 105u);
+    EXPECT_EQ(c.step(op(C::alu, 0x1008, r(3))).dispatch, 105u);
+    // An instruction that writes no flags is never held by their pool.
+    Core d(cfg);
+    d.step(op(C::mul, 0x1000, r(1) | isa::flags_bit));
+    EXPECT_EQ(d.step(op(C::alu, 0x1004, r(2))).dispatch, 100u);
+}
+
+// mem_align (Cortex-A9 TRM, Table B-3): a load's pipeline cycles count from its address's offset in 8 bytes. Four
+// registers (16 bytes) from an aligned address: 2 cycles (101-102), complete at 101 + 1 + 4 = 106; from an address
+// 4 bytes in: 3 cycles, complete at 107, and the next load finds the pipeline at 104. LDRD (8 bytes) 4 bytes in:
+// 2 cycles; one word 4 bytes in: 1.
+TEST(OutOfOrder, AlignedLoadMultipleTakesFewerCycles) {
+    OooConfig cfg = small();
+    cfg.mem_align = true;
+    for (uint64_t addr : {0x2000u, 0x2004u}) {
+        Core c(cfg);
+        OooInsn ldm = op(C::load, 0x1000, r(1) | r(2) | r(3) | r(4), r(5));
+        ldm.mem_bytes = 16;
+        ldm.mem_addr = addr;
+        EXPECT_EQ(c.step(ldm).complete, addr == 0x2000 ? 106u : 107u) << addr;
+        EXPECT_EQ(c.step(op(C::load, 0x1004, r(6), r(7))).exec, addr == 0x2000 ? 103u : 104u) << addr;
+    }
+    Core c(cfg);
+    OooInsn ldrd = op(C::load, 0x1000, r(1) | r(2), r(5));
+    ldrd.mem_bytes = 8;
+    ldrd.mem_addr = 0x2004;
+    EXPECT_EQ(c.step(ldrd).complete, 101u + 1 + 4);
+    OooInsn ldr = op(C::load, 0x1004, r(3), r(5));
+    ldr.mem_bytes = 4;
+    ldr.mem_addr = 0x2004;
+    EXPECT_EQ(c.step(ldr).exec, 103u);
+    EXPECT_EQ(c.step(ldr).exec, 104u);
+    // Without mem_align the offset is not counted: 16 bytes 4 bytes in hold the pipeline 2 cycles.
+    Core u;
+    OooInsn ldm = op(C::load, 0x1000, r(1) | r(2) | r(3) | r(4), r(5));
+    ldm.mem_bytes = 16;
+    ldm.mem_addr = 0x2004;
+    EXPECT_EQ(u.step(ldm).complete, 106u);
+}
+
 TEST(OutOfOrder, ConfigurationsOutOfRangeAreRefused) {
     EXPECT_EQ(OooCore::invalid(small()), "");
     OooConfig c = small();
@@ -196,6 +272,9 @@ TEST(OutOfOrder, ConfigurationsOutOfRangeAreRefused) {
     EXPECT_NE(OooCore::invalid(c), "");
     c = small();
     c.pipes[static_cast<size_t>(PipeKind::load)] = 0;  // loads have no pipeline
+    EXPECT_NE(OooCore::invalid(c), "");
+    c = small();
+    c.rename_regs = 65;
     EXPECT_NE(OooCore::invalid(c), "");
     c = small();
     c.fetch_bytes = 12;
@@ -221,9 +300,11 @@ TEST(OutOfOrder, StateVisitNamesEveryField) {
     OooState s;
     size_t fields = 0;
     OooState::visit(s, [&](const auto&, timing::FieldKind, bool) { ++fields; });
-    EXPECT_EQ(fields - (s.retire_at.size() - 1) - (2 * s.pipes.size() - 1), member_count<OooState>());
-    EXPECT_EQ(member_count<OooState>(), 12u);
+    const size_t pool = 1 + s.regs.retire_at.size();  // a pool's fields
+    EXPECT_EQ(fields - (s.retire_at.size() - 1) - (2 * s.pipes.size() - 1) - 2 * (pool - 1), member_count<OooState>());
+    EXPECT_EQ(member_count<OooState>(), 14u);
     EXPECT_EQ(member_count<PipeSlots>(), 2u);
+    EXPECT_EQ(member_count<RenamePool>(), 2u);
 }
 
 namespace {
@@ -284,4 +365,24 @@ TEST(OutOfOrder, CortexA57MispredictionEvents) {
     EXPECT_EQ(b.count(0x23), 14u);
     EXPECT_EQ(b.count(0x24), 0u);
     EXPECT_EQ(cycles, 17u);
+}
+
+// The flags as A64 gives them (isa::flags_bit): a SUBS (256: executes 257, completes 258), a load (completes 261)
+// and a taken B.cond reading flags_bit, mispredicted. The branch waits for the SUBS's flags, not for the load before
+// it: it executes at 258 and completes at 259; its target dispatches 12 cycles later (271) and retires at 273:
+// 17 cycles. A conditional branch that reads no register (T32's, whose decoder gives no flags) is taken to test the
+// flags of the instruction before it, the load: it executes at 261, its target retires at 276: 20 cycles.
+TEST(OutOfOrder, FlagsAsARegisterAreNotTakenFromThePreviousInstruction) {
+    for (bool a64 : {true, false}) {
+        TimingModel m = a57_core();
+        EventBatch b;
+        uint64_t cycles = m.step(insn(C::alu, r(1) | isa::flags_bit, r(1)), 0x400000, 4, 0x400004, nullptr, 0, b);
+        cycles += m.step(insn(C::load, r(2), r(3)), 0x400004, 4, 0x400008, nullptr, 0, b);
+        const auto bcond = insn(C::branch, 0, a64 ? isa::flags_bit : 0u,
+                                isa::br_conditional | isa::br_immediate | isa::br_taken);
+        cycles += m.step(bcond, 0x400008, 4, 0x401000, nullptr, 0, b);
+        cycles += m.step(insn(C::alu, r(4), 0), 0x401000, 4, 0x401004, nullptr, 0, b);
+        EXPECT_EQ(b.count(0x10), 1u) << a64;  // BR_MIS_PRED
+        EXPECT_EQ(cycles, a64 ? 17u : 20u) << a64;
+    }
 }
