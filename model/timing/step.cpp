@@ -370,11 +370,11 @@ template <bool kFull>
             if (!st.refilled && at > s_.fetch_at + 2) emit(b, p_.ev_fetch_stall, at - s_.fetch_at - 2);
             s_.fetch_at = at;
             if (st.fill_fetches) from_cache(k, at);
-            std::copy(s_.fetched.begin() + 1, s_.fetched.begin() + static_cast<std::ptrdiff_t>(q), s_.fetched.begin());
+            for (size_t e = 1; e < q; ++e) s_.fetched[e - 1] = s_.fetched[e];  // at most 3 (fetch_queue <= 4)
         }
     }
     // The entries this instruction lies in are consumed when it is (the last instruction in each so far).
-    for (size_t k = 1; k <= st.span && k <= q; ++k) s_.fetched[q - k] = exec;
+    for (size_t k = 1, n = std::min<size_t>(st.span, q); k <= n; ++k) s_.fetched[q - k] = exec;
     s_.refetch = st.flush || st.trap_flush;
     if (!s_.refetch) return;
     const uint64_t lands = st.flush ? exec - 1 : exec + 1;
