@@ -6,6 +6,7 @@
 // parameters turn any of them on. Both give the same results on a platform without them: the lean one only
 // leaves out tests that are false there.
 #include <algorithm>
+#include <type_traits>
 
 #include "model/timing/timing_model.hpp"
 
@@ -104,20 +105,29 @@ template <bool kFull>
     // cycles before the rest, the data a store writes `late_store_data` cycles after).
     uint64_t stall = 0;
     if (!st.paired) {
-        uint32_t late = insn.cls == C::store ? src & ~insn.regs.addr : 0u;
+        // The registers with slack (none where late_store_data is 0).
+        uint32_t late = insn.cls == C::store && p_.late_store_data ? src & ~insn.regs.addr : 0u;
         // A store to a side-effect region over the bus (late_store_data_side_effect false): no slack.
         if (kFull && late && !p_.late_store_data_side_effect && st.n_mem && p_.local_data &&
             !p_.local_data->contains(st.mem[0].addr) && !region_cacheable(st.mem[0].addr))
             late = 0;
-        for (uint32_t m = src; m; m &= m - 1) {
-            const unsigned r = ctz(m);
-            const uint64_t need = s_.ready[r] + ((insn.regs.addr >> r) & 1u ? p_.early_address : 0u);
-            // A register ready when the divider frees holds the last division's result (its ready time is the
-            // division's time, below).
-            const bool from_divider = !p_.late_store_data_div && s_.ready[r] == s_.divider_free;
-            const unsigned slack = (late >> r) & 1u && !from_divider ? p_.late_store_data : 0u;
-            if (need > s_.now + stall + slack) stall = need - s_.now - slack;
-        }
+        // One loop, instantiated with and without the slack's test (the common case: no slack).
+        auto wait_for_sources = [&](auto with_slack) {
+            for (uint32_t m = src; m; m &= m - 1) {
+                const unsigned r = ctz(m);
+                const uint64_t need = s_.ready[r] + ((insn.regs.addr >> r) & 1u ? p_.early_address : 0u);
+                // A register ready when the divider frees holds the last division's result (its ready time is
+                // the division's time, below).
+                unsigned slack = 0;
+                if constexpr (decltype(with_slack)::value) {
+                    const bool from_divider = !p_.late_store_data_div && s_.ready[r] == s_.divider_free;
+                    slack = (late >> r) & 1u && !from_divider ? p_.late_store_data : 0u;
+                }
+                if (need > s_.now + stall + slack) stall = need - s_.now - slack;
+            }
+        };
+        if (late) wait_for_sources(std::true_type{});
+        else wait_for_sources(std::false_type{});
     }
     // A division waits for the divider.
     if (insn.cls == C::div && p_.divider_busy && s_.divider_free > s_.now + stall) stall = s_.divider_free - s_.now;
