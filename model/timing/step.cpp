@@ -489,7 +489,7 @@ template <bool kFull>
 }
 
 template <bool kFull>
-uint64_t TimingModel::timed_k(const isa::RetiredInsn& insn, uint64_t pc, unsigned size, const MemRef* mem,
+[[gnu::noinline]] uint64_t TimingModel::timed_k(const isa::RetiredInsn& insn, uint64_t pc, unsigned size, const MemRef* mem,
                               unsigned n_mem, EventBatch& b, unsigned flush) {
     StepScratch st{insn, pc, size, mem, n_mem, flush};
     if (kFull && p_.dbus_queue) {
@@ -570,8 +570,12 @@ uint64_t TimingModel::ooo_timed(const isa::RetiredInsn& insn, uint64_t pc, unsig
 
 uint64_t TimingModel::timed(const isa::RetiredInsn& insn, uint64_t pc, unsigned size, const MemRef* mem, unsigned n_mem,
                             EventBatch& b, unsigned flush) {
+    // Each kernel out of line, reached by a tail call: timed() sets up no frame of its own (inlined here, the lean
+    // kernel's frame was set up on the full kernel's path too). An out-of-order core never takes the full one
+    // (TimingModel's constructor).
+    if (full_) return timed_k<true>(insn, pc, size, mem, n_mem, b, flush);
     if (ooo_) return ooo_timed(insn, pc, size, mem, n_mem, b, flush);
-    return full_ ? timed_k<true>(insn, pc, size, mem, n_mem, b, flush) : timed_k<false>(insn, pc, size, mem, n_mem, b, flush);
+    return timed_k<false>(insn, pc, size, mem, n_mem, b, flush);
 }
 
 }  // namespace pmusim::timing
