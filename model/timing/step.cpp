@@ -6,6 +6,7 @@
 // parameters turn any of them on. Both give the same results on a platform without them: the lean one only
 // leaves out tests that are false there.
 #include <algorithm>
+#include <type_traits>
 
 #include "model/timing/timing_model.hpp"
 
@@ -18,6 +19,60 @@ bool is_trap(isa::InsnClass c) {
 }
 
 }  // namespace
+
+// What timed()'s stages hand each other: a local of the kernel (timed_k), whose address never leaves it, so that
+// the compiler keeps its fields in registers and sets up only those the kernel reads.
+struct TimingModel::StepScratch {
+    const isa::RetiredInsn& insn;
+    uint64_t pc;
+    unsigned size;
+    const MemRef* mem;
+    unsigned n_mem;
+    unsigned flush;  // the branch's flush (predict())
+    bool paired = false, postsync = false, data = false, bus = false, queued = false, forwarded = false;
+    bool trap_flush = false, mie_before = false, local_code = false, refilled = false;
+    bool split_bus = false;  // a misaligned bus access split in two (split_access)
+    unsigned bus_extra = 0, bus_transactions = 0, bus_busy = 0, div_time = 0, freeze = 0, span = 1;
+    unsigned multiple_extra = 0;  // a load or store multiple's issue cycles beyond the first (multiple_cycles)
+    uint32_t dst = 0;
+    uint64_t stall = 0, issue = 0, latency = 0, cycles = 0, base = 0, before_fetch = 0, split_cycles = 0;
+    uint64_t fetch_walk = 0, started = 0, fill_fetches = 0, fetch_cycles = 0, bus_hold = 0;
+};
+
+// A micro TLB lookup: a hit costs nothing; a refill (tlb_refill) its penalty, a walk's included (also added to
+// `walk`).
+[[gnu::always_inline]] inline unsigned TimingModel::tlb(std::optional<Cache>& t, uint64_t addr, uint32_t ev, EventBatch& b,
+                                                        uint64_t& walk) {
+    if (!t || !t->access(addr, false).refill) return 0;
+    const unsigned cost = tlb_refill(addr, ev, b);
+    walk += cost - p_.tlb_refill_penalty;  // the walk's part (tlb_refill)
+    return cost;
+}
+
+// The fetches of `fetch_bytes` (4 if 0) an instruction starts (`span`: how many fetch granules it lies in).
+[[gnu::always_inline]] inline uint64_t TimingModel::fetches_started(uint64_t pc, unsigned size, bool cached, unsigned& span) {
+    const unsigned granule = p_.fetch_bytes ? p_.fetch_bytes : 4;
+    // In the line a redirect entered at an odd halfword the fetches start there (fetch_keeps_halfword).
+    auto fetch_of = [&](uint64_t a) {
+        return (cached && s_.phase_line != ~uint64_t{0} && l1i_->line_of(a) == s_.phase_line ? a - 2 : a) / granule;
+    };
+    const uint64_t first = fetch_of(pc), last = fetch_of(pc + size - 1);
+    span = static_cast<unsigned>(last - first + 1);
+    const uint64_t n = last - first + (first != s_.last_fetch ? 1 : 0);
+    s_.last_fetch = last;
+    return n;
+}
+
+// The cycles a load or store multiple issues over: its bytes at load_multiple_bytes or store_multiple_bytes a
+// cycle (an access of unknown size counts 4 bytes), at least 1.
+[[gnu::always_inline]] inline unsigned TimingModel::multiple_cycles(const StepScratch& st) const {
+    const unsigned per = st.insn.cls == isa::InsnClass::load ? p_.load_multiple_bytes : p_.store_multiple_bytes;
+    if (!per || !st.insn.multiple || !st.data) return 1;
+    unsigned bytes = 0;
+    for (unsigned k = 0; k < st.n_mem; ++k) bytes += st.mem[k].size ? st.mem[k].size : 4u;
+    return std::max(1u, (bytes + per - 1) / per);
+}
+
 
 // Whether any parameter turns on a mechanism the lean step leaves out (step.cpp).
 bool TimingModel::needs_full_step(const TimingParams& p) {
@@ -60,20 +115,29 @@ template <bool kFull>
     // cycles before the rest, the data a store writes `late_store_data` cycles after).
     uint64_t stall = 0;
     if (!st.paired) {
-        uint32_t late = insn.cls == C::store ? src & ~insn.regs.addr : 0u;
+        // The registers with slack (none where late_store_data is 0).
+        uint32_t late = insn.cls == C::store && p_.late_store_data ? src & ~insn.regs.addr : 0u;
         // A store to a side-effect region over the bus (late_store_data_side_effect false): no slack.
         if (kFull && late && !p_.late_store_data_side_effect && st.n_mem && p_.local_data &&
             !p_.local_data->contains(st.mem[0].addr) && !region_cacheable(st.mem[0].addr))
             late = 0;
-        for (uint32_t m = src; m; m &= m - 1) {
-            const unsigned r = ctz(m);
-            const uint64_t at = need(r);
-            // A register ready when the divider frees holds the last division's result (its ready time is the
-            // division's time, below).
-            const bool from_divider = !p_.late_store_data_div && s_.ready[r] == s_.divider_free;
-            const unsigned slack = (late >> r) & 1u && !from_divider ? p_.late_store_data : 0u;
-            if (at > s_.now + stall + slack) stall = at - s_.now - slack;
-        }
+        // One loop, instantiated with and without the slack's test (the common case: no slack).
+        auto wait_for_sources = [&](auto with_slack) {
+            for (uint32_t m = src; m; m &= m - 1) {
+                const unsigned r = ctz(m);
+                const uint64_t at = need(r);
+                // A register ready when the divider frees holds the last division's result (its ready time is
+                // the division's time, below).
+                unsigned slack = 0;
+                if constexpr (decltype(with_slack)::value) {
+                    const bool from_divider = !p_.late_store_data_div && s_.ready[r] == s_.divider_free;
+                    slack = (late >> r) & 1u && !from_divider ? p_.late_store_data : 0u;
+                }
+                if (at > s_.now + stall + slack) stall = at - s_.now - slack;
+            }
+        };
+        if (late) wait_for_sources(std::true_type{});
+        else wait_for_sources(std::false_type{});
     }
     // A division waits for the divider.
     if (insn.cls == C::div && p_.divider_busy && s_.divider_free > s_.now + stall) stall = s_.divider_free - s_.now;
@@ -130,9 +194,10 @@ template <bool kFull>
     if (!st.bus || !p_.dbus_queue) return;
     const MemRef& m0 = st.mem[0];
     st.queued = st.n_mem == 1 && !split_access(m0) && m0.size && m0.size <= 4 && region_cacheable(m0.addr);
-    unsigned busy = 0;
+    unsigned busy = 0, transactions = 0;
     if (st.queued) {
-        const unsigned r = dbus_access(st.issue, m0, st.insn.cls == isa::InsnClass::load, st.bus_transactions, busy);
+        const unsigned r = dbus_access(st.issue, m0, st.insn.cls == isa::InsnClass::load, transactions, busy);
+        st.bus_transactions = transactions;
         st.forwarded = r == ~0u;
         st.bus_extra = st.forwarded ? 0 : r;
     } else {
@@ -225,7 +290,8 @@ template <bool kFull>
     s_.next_fetch_new = redirect || insn.cls == C::ecall || insn.cls == C::ebreak || insn.cls == C::mret;
     if (kFull && p_.follows_mrac && !region_cacheable(st.pc)) {
         // Not cacheable (VeeR mrac): every fetch goes over the I-bus.
-        const uint64_t fetches = fetches_started(st.pc, st.size, false);
+        unsigned span = 0;
+        const uint64_t fetches = fetches_started(st.pc, st.size, false, span);
         emit(b, p_.ev_ibus_access, fetches);
         st.cycles += fetches * p_.uncached_fetch_penalty;
         return;
@@ -246,7 +312,7 @@ template <bool kFull>
     if (l != s_.last_ifetch_line) {
         const uint64_t at_pc = l == line ? st.pc : l * p_.l1i->line;
         s_.last_ifetch_line = l;
-        st.cycles += tlb(itlb_, at_pc, p_.ev_itlb_refill, b, &st.fetch_walk);
+        st.cycles += tlb(itlb_, at_pc, p_.ev_itlb_refill, b, st.fetch_walk);
         const auto r = l1i_->access(at_pc, false);
         if (!r.refill) s_.fill_line = ~uint64_t{0};  // a line entered from the cache, not the fill buffer
         emit(b, p_.ev_l1i_access);
@@ -274,7 +340,7 @@ template <bool kFull>
     }
     }
     if (kFull && p_.fetch_bytes) {  // hits: the fetches this instruction starts, but a refill's first
-        const uint64_t fetches = fetches_started(st.pc, st.size, true, &st.span);
+        const uint64_t fetches = fetches_started(st.pc, st.size, true, st.span);
         st.started = fetches;
         if (p_.fill_buffer_fetches && line == s_.fill_line) {
             if (refill) emit(b, p_.ev_l1i_hit);  // the rest of the line comes from the fill buffer
@@ -324,11 +390,11 @@ template <bool kFull>
             if (!st.refilled && at > s_.fetch_at + 2) emit(b, p_.ev_fetch_stall, at - s_.fetch_at - 2);
             s_.fetch_at = at;
             if (st.fill_fetches) from_cache(k, at);
-            std::copy(s_.fetched.begin() + 1, s_.fetched.begin() + static_cast<std::ptrdiff_t>(q), s_.fetched.begin());
+            for (size_t e = 1; e < q; ++e) s_.fetched[e - 1] = s_.fetched[e];  // at most 3 (fetch_queue <= 4)
         }
     }
     // The entries this instruction lies in are consumed when it is (the last instruction in each so far).
-    for (size_t k = 1; k <= st.span && k <= q; ++k) s_.fetched[q - k] = exec;
+    for (size_t k = 1, n = std::min<size_t>(st.span, q); k <= n; ++k) s_.fetched[q - k] = exec;
     s_.refetch = st.flush || st.trap_flush;
     if (!s_.refetch) return;
     const uint64_t lands = st.flush ? exec - 1 : exec + 1;
@@ -358,7 +424,8 @@ template <bool kFull>
             l1d_->access(mem[k].addr, mem[k].write);
             continue;
         }
-        st.cycles += tlb(dtlb_, mem[k].addr, p_.ev_dtlb_refill, b);
+        uint64_t walk = 0;  // not a fetch's
+        st.cycles += tlb(dtlb_, mem[k].addr, p_.ev_dtlb_refill, b, walk);
         if (!l1d_) continue;
         const auto r = l1d_->access(mem[k].addr, mem[k].write);
         emit(b, p_.ev_l1d_access);
@@ -432,8 +499,9 @@ template <bool kFull>
 }
 
 template <bool kFull>
-uint64_t TimingModel::timed_k(StepScratch& st, EventBatch& b) {
-    const isa::RetiredInsn& insn = st.insn;
+[[gnu::noinline]] uint64_t TimingModel::timed_k(const isa::RetiredInsn& insn, uint64_t pc, unsigned size, const MemRef* mem,
+                              unsigned n_mem, EventBatch& b, unsigned flush) {
+    StepScratch st{insn, pc, size, mem, n_mem, flush};
     if (kFull && p_.dbus_queue) {
         if (!s_.dbus.quiet())
             s_.dbus = dbus_canonical(s_.now);
@@ -479,9 +547,10 @@ uint64_t TimingModel::timed_k(StepScratch& st, EventBatch& b) {
 // instruction's. Its events: STALL_FRONTEND and STALL_BACKEND count the cycles without a dispatch, the front end
 // not ready (a misprediction's refill, an I-cache or ITLB miss) or the window full; the speculative events add the
 // instructions dispatched down a mispredicted branch's wrong path (docs/accuracy.md, "Out-of-order cores").
-uint64_t TimingModel::ooo_timed(StepScratch& st, EventBatch& b) {
+uint64_t TimingModel::ooo_timed(const isa::RetiredInsn& insn, uint64_t pc, unsigned size, const MemRef* mem,
+                                unsigned n_mem, EventBatch& b, unsigned flush) {
     using C = isa::InsnClass;
-    const isa::RetiredInsn& insn = st.insn;
+    StepScratch st{insn, pc, size, mem, n_mem, flush};
     s_.next.csr = 0;
     s_.next.interrupted = false;  // read by predict()
     fetch_stage<false>(st, b);
@@ -518,9 +587,12 @@ uint64_t TimingModel::ooo_timed(StepScratch& st, EventBatch& b) {
 
 uint64_t TimingModel::timed(const isa::RetiredInsn& insn, uint64_t pc, unsigned size, const MemRef* mem, unsigned n_mem,
                             EventBatch& b, unsigned flush) {
-    StepScratch st{insn, pc, size, mem, n_mem, flush};
-    if (ooo_) return ooo_timed(st, b);
-    return full_ ? timed_k<true>(st, b) : timed_k<false>(st, b);
+    // Each kernel out of line, reached by a tail call: timed() sets up no frame of its own (inlined here, the lean
+    // kernel's frame was set up on the full kernel's path too). An out-of-order core never takes the full one
+    // (TimingModel's constructor).
+    if (full_) return timed_k<true>(insn, pc, size, mem, n_mem, b, flush);
+    if (ooo_) return ooo_timed(insn, pc, size, mem, n_mem, b, flush);
+    return timed_k<false>(insn, pc, size, mem, n_mem, b, flush);
 }
 
 }  // namespace pmusim::timing

@@ -75,26 +75,13 @@ unsigned TimingModel::next_level(uint64_t addr, bool write, EventBatch& b) {
     return write ? 0 : p_.l2_refill_penalty;  // a write-back goes to a buffer: no stall
 }
 
-unsigned TimingModel::tlb(std::optional<Cache>& t, uint64_t addr, uint32_t ev, EventBatch& b, uint64_t* walk) {
-    if (!t || !t->access(addr, false).refill) return 0;
+// A micro TLB's refill (tlb(), step.cpp): the main TLB, and a walk when it misses too. Returns the cycles: the
+// refill's, plus the walk's when there is one.
+unsigned TimingModel::tlb_refill(uint64_t addr, uint32_t ev, EventBatch& b) {
     emit(b, ev);
     if (!main_tlb_ || !main_tlb_->access(addr, false).refill) return p_.tlb_refill_penalty;
     emit(b, p_.ev_main_tlb_refill);
-    if (walk) *walk += p_.walk_penalty;
     return p_.tlb_refill_penalty + p_.walk_penalty;
-}
-
-uint64_t TimingModel::fetches_started(uint64_t pc, unsigned size, bool cached, unsigned* span) {
-    const unsigned granule = p_.fetch_bytes ? p_.fetch_bytes : 4;
-    // In the line a redirect entered at an odd halfword the fetches start there (fetch_keeps_halfword).
-    auto fetch_of = [&](uint64_t a) {
-        return (cached && s_.phase_line != ~uint64_t{0} && l1i_->line_of(a) == s_.phase_line ? a - 2 : a) / granule;
-    };
-    const uint64_t first = fetch_of(pc), last = fetch_of(pc + size - 1);
-    if (span) *span = static_cast<unsigned>(last - first + 1);
-    const uint64_t n = last - first + (first != s_.last_fetch ? 1 : 0);
-    s_.last_fetch = last;
-    return n;
 }
 
 void TimingModel::set_mrac(uint32_t value) {
@@ -342,16 +329,6 @@ bool TimingModel::pairs(isa::InsnClass older, isa::InsnClass younger) {
     auto br = [](C c) { return c == C::branch || c == C::jump; };
     if ((mem(older) && mem(younger)) || (older == C::mul && younger == C::mul)) return false;
     return !(br(older) && br(younger));
-}
-
-// The cycles a load or store multiple issues over: its bytes at load_multiple_bytes or store_multiple_bytes a
-// cycle (an access of unknown size counts 4 bytes), at least 1.
-unsigned TimingModel::multiple_cycles(const StepScratch& st) const {
-    const unsigned per = st.insn.cls == isa::InsnClass::load ? p_.load_multiple_bytes : p_.store_multiple_bytes;
-    if (!per || !st.insn.multiple || !st.data) return 1;
-    unsigned bytes = 0;
-    for (unsigned k = 0; k < st.n_mem; ++k) bytes += st.mem[k].size ? st.mem[k].size : 4u;
-    return std::max(1u, (bytes + per - 1) / per);
 }
 
 std::vector<uint32_t> TimingModel::produced_events() const {

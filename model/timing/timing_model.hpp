@@ -560,8 +560,10 @@ public:
 private:
     // The next level for an L1 refill (write: an L1 write-back): extra cycles beyond the L1 refill penalty.
     unsigned next_level(uint64_t addr, bool write, EventBatch& b);
-    // A micro TLB lookup: its refill cost, page-table walk included (also added to `*walk` when given).
-    unsigned tlb(std::optional<Cache>& t, uint64_t addr, uint32_t ev, EventBatch& b, uint64_t* walk = nullptr);
+    // A micro TLB lookup: its refill cost, page-table walk included (also added to `walk`); inline in step.cpp, its
+    // refill (tlb_refill: the main TLB, a walk; the refill's cycles and the walk's) out of line.
+    unsigned tlb(std::optional<Cache>& t, uint64_t addr, uint32_t ev, EventBatch& b, uint64_t& walk);
+    unsigned tlb_refill(uint64_t addr, uint32_t ev, EventBatch& b);
     static bool pairs(isa::InsnClass older, isa::InsnClass younger);
     // The most cycles before its ready cycle a register can be needed (as an address, a shifted operand: step.cpp).
     static unsigned earliest_need(const TimingParams& p) { return p.early_address + p.shifted_operand_early; }
@@ -606,27 +608,13 @@ private:
                    EventBatch& b, unsigned flush);
     // An out-of-order core (p_.ooo): the same fetch and data stages, then ooo_'s dispatch, execution, retirement.
     std::optional<OooCore> ooo_;
-    // timed()'s stages (step.cpp) and what they hand each other.
-    struct StepScratch {
-        const isa::RetiredInsn& insn;
-        uint64_t pc;
-        unsigned size;
-        const MemRef* mem;
-        unsigned n_mem;
-        unsigned flush;  // the branch's flush (predict())
-        bool paired = false, postsync = false, data = false, bus = false, queued = false, forwarded = false;
-        bool trap_flush = false, mie_before = false, local_code = false, refilled = false;
-        bool split_bus = false;  // a misaligned bus access split in two (split_access)
-        unsigned bus_extra = 0, bus_transactions = 0, bus_busy = 0, div_time = 0, freeze = 0, span = 1;
-        unsigned multiple_extra = 0;  // a load or store multiple's issue cycles beyond the first (multiple_cycles)
-        uint32_t dst = 0;
-        uint64_t stall = 0, issue = 0, latency = 0, cycles = 0, base = 0, before_fetch = 0, split_cycles = 0;
-        uint64_t fetch_walk = 0, started = 0, fill_fetches = 0, fetch_cycles = 0, bus_hold = 0;
-    };
+    // timed()'s stages (step.cpp) and what they hand each other: a local of the step's kernel, defined in step.cpp.
+    struct StepScratch;
     static bool needs_full_step(const TimingParams& p);
     unsigned multiple_cycles(const StepScratch& st) const;
     template <bool kFull>
-    uint64_t timed_k(StepScratch& st, EventBatch& b);
+    uint64_t timed_k(const isa::RetiredInsn& insn, uint64_t pc, unsigned size, const MemRef* mem, unsigned n_mem,
+                     EventBatch& b, unsigned flush);
     template <bool kFull>
     void issue_stage(StepScratch& st, EventBatch& b);
     uint64_t sync_stage(StepScratch& st, uint16_t csr, uint64_t stall, EventBatch& b);
@@ -639,7 +627,8 @@ private:
     void data_stage(StepScratch& st, EventBatch& b);
     void bus_stage(StepScratch& st, EventBatch& b);
     void lsu_stage(const StepScratch& st);
-    uint64_t ooo_timed(StepScratch& st, EventBatch& b);
+    uint64_t ooo_timed(const isa::RetiredInsn& insn, uint64_t pc, unsigned size, const MemRef* mem, unsigned n_mem,
+                       EventBatch& b, unsigned flush);
     // Whether a VeeR EL2 mechanism is on (needs_full_step): timed() takes the full step, else the lean one.
     bool full_ = true;
     // The block timing (model/timing/block_timing.cpp).
@@ -662,7 +651,7 @@ private:
     // The fetches of `fetch_bytes` (4 if 0) an instruction starts: it may straddle two, or share one with the last.
     // `cached`: through the I-cache, where fetch_keeps_halfword applies (the uncached fetches' cost was calibrated
     // on 4-byte aligned fetches: hello_world).
-    uint64_t fetches_started(uint64_t pc, unsigned size, bool cached, unsigned* span = nullptr);
+    uint64_t fetches_started(uint64_t pc, unsigned size, bool cached, unsigned& span);
 
     TimingParams p_;
     std::array<std::array<bool, class_count>, class_count> pairs_{};  // pairs(older, younger), tabulated
