@@ -281,10 +281,11 @@ bool TimingModel::claim_body(const BlockMemo& m, const BlockMemo::Recording& r, 
     if (r.ifetch.empty()) return true;
     const uint64_t it_refills = itlb_ ? itlb_->refills() : 0, i_refills = l1i_->refills();
     if (r.l1i_refills == i_refills && r.itlb_refills == it_refills) {  // no line entered either since: still there
-        fetch_lookups(*this, m, r, [](Cache& c, const Cache::Ref& ref, uint8_t part) {
-            c.touch(ref, part);
-            return true;
-        });
+        for (const auto& [ref, n] : r.itlb_runs) {
+            itlb_->touch(ref, 0);
+            itlb_->touch_again(n - 1u);
+        }
+        for (const Cache::Ref& ref : r.l1i_lines) l1i_->touch(ref, 0);
         return true;
     }
     if (!fetch_lookups(*this, m, r, claim)) {
@@ -330,7 +331,17 @@ uint64_t TimingModel::record_body(BlockMemo& m, const MemRef* mem, const uint8_t
         uint64_t last = key[4];  // s_.last_ifetch_line as body_key() put it
         for (size_t i = 0; i < stepped; ++i) {
             const uint64_t line = l1i_->line_of(m.pcs_[i]);
-            if (line != last) r.ifetch.push_back(static_cast<uint8_t>(i));
+            if (line != last) {
+                r.ifetch.push_back(static_cast<uint8_t>(i));
+                r.l1i_lines.push_back(l1i_->ref(m.pcs_[i]));
+                if (itlb_) {
+                    const Cache::Ref page = itlb_->ref(m.pcs_[i]);
+                    if (r.itlb_runs.empty() || r.itlb_runs.back().first.base != page.base ||
+                        r.itlb_runs.back().first.tag != page.tag)
+                        r.itlb_runs.push_back({page, 0});
+                    ++r.itlb_runs.back().second;
+                }
+            }
             last = line;
             if (i < m.size() && (m.insns_[i].branch & isa::br_taken)) last = ~uint64_t{0};  // a redirect: fetched anew
         }

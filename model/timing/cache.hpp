@@ -74,6 +74,12 @@ public:
         Undo unused;
         touch_present(r, part, unused);
     }
+    // `n` more touches of the line touch() or touch_present() just made the most recent, with the same part: only
+    // the counts move (the line is in front, its part marked).
+    void touch_again(uint64_t n) {
+        accesses_ += n;
+        clock_ += n;
+    }
     void untouch(const Undo& u) {
         --accesses_;
         --clock_;

@@ -367,6 +367,10 @@ private:
         // The ITLB's and I-cache's refills when claim_body() last found every one of those lines: while neither
         // has changed, they are all still there (a line leaves a cache only when another enters).
         mutable uint64_t itlb_refills = ~uint64_t{0}, l1i_refills = ~uint64_t{0};
+        // Those lookups' lines, worked out once (record_body): the I-cache's in order, the ITLB's as runs of one
+        // page looked up so many times in a row (a body's fetches seldom leave a page).
+        std::vector<Cache::Ref> l1i_lines;
+        std::vector<std::pair<Cache::Ref, uint8_t>> itlb_runs;
         // dbus_queue: the D-bus buffer's state at the exit, its cycles relative to the entry, each address as where
         // it comes from (dbus_source).
         struct Dbus {

@@ -119,6 +119,11 @@ TEST(Cache, TouchIsAnAccessThatHits) {
     Cache::Undo u{};
     ASSERT_TRUE(b.touch_present(b.ref(0), b.dirty_part(0, true), u));
     EXPECT_TRUE(a.same_state(b));
+    // Two more accesses of the same line: touch_again(2) counts them (the line already in front, its part marked).
+    a.access(0, true);
+    a.access(0, true);
+    b.touch_again(2);
+    EXPECT_TRUE(a.same_state(b));
     // 4096 evicts 2048 (now the least recent) in both, then 2048 evicts 0, dirty: a write-back.
     b.access(4096, false);
     EXPECT_FALSE(b.probe(2048));
