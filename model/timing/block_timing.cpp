@@ -22,7 +22,11 @@ void TimingModel::prepare(BlockMemo& m, const uint8_t* n_mem) const {
     m.prepared_ = true;
     m.n_mem_.assign(n_mem, n_mem + m.size());
     m.total_mem_ = 0;
-    for (uint8_t k : m.n_mem_) m.total_mem_ += k;
+    m.data_.clear();
+    for (size_t i = 0; i < m.size(); ++i) {
+        if (n_mem[i] && is_data(m.insns_[i])) m.data_.push_back({static_cast<uint16_t>(m.total_mem_), n_mem[i]});
+        m.total_mem_ += n_mem[i];
+    }
     m.usable_ = false;
     const size_t n = m.size();  // the body
     // Every branch of the body is predicted per execution (predict_inner), whether or not the body can be keyed.
@@ -226,52 +230,78 @@ size_t TimingModel::body_key(const BlockMemo& m, const MemRef* mem, const uint8_
     return n;
 }
 
-// Whether every lookup the recording's body makes hits (nothing changes); the data lookups go to found_ref_
-// and found_part_, in the order touch_body() makes them.
-bool TimingModel::probe_body(const BlockMemo& m, const BlockMemo::Recording& r, const MemRef* mem, const uint8_t* n_mem) {
-    if (!r.ifetch.empty()) {
-        const uint64_t it_epoch = itlb_ ? itlb_->epoch() : 0, i_epoch = l1i_->epoch();
-        if (r.l1i_epoch != i_epoch || r.itlb_epoch != it_epoch) {  // else no line entered either since: still there
-            for (uint8_t i : r.ifetch)
-                if ((itlb_ && !itlb_->probe(m.pcs_[i])) || !l1i_->probe(m.pcs_[i])) return false;
-            r.itlb_epoch = it_epoch;
-            r.l1i_epoch = i_epoch;
-        }
+template <class Self, class F>
+bool TimingModel::fetch_lookups(Self& self, const BlockMemo& m, const BlockMemo::Recording& r, F&& f) {
+    auto& itlb = self.itlb_;
+    auto& l1i = self.l1i_;
+    for (uint8_t i : r.ifetch) {
+        const uint64_t pc = m.pcs_[i];
+        if ((itlb && !f(*itlb, itlb->ref(pc), 0)) || !f(*l1i, l1i->ref(pc), 0)) return false;
     }
-    size_t n = 0;
-    found_n_ = 0;
-    if ((!l1d_ && !dtlb_) || m.total_mem_ == 0) return true;  // total_mem_: the counts keyed (body_key)
-    for (size_t i = 0, at = 0; i < m.size(); at += n_mem[i], ++i) {
-        if (!n_mem[i] || !is_data(m.insns_[i])) continue;
-        for (unsigned k = 0; k < n_mem[i]; ++k) {
-            const MemRef& a = mem[at + k];
-            const bool seq = p_.count_line_once && k && l1d_ && l1d_->line_of(a.addr) == l1d_->line_of(mem[at + k - 1].addr);
-            if (!seq && dtlb_) {
-                found_ref_[n] = dtlb_->ref(a.addr);
-                if (!dtlb_->probe(found_ref_[n])) return false;
-                found_part_[n++] = found_tlb;
-            }
-            if (l1d_) {
-                found_ref_[n] = l1d_->ref(a.addr);
-                if (!l1d_->probe(found_ref_[n])) return false;
-                found_part_[n++] = l1d_->dirty_part(a.addr, a.write);
-            }
-        }
-    }
-    found_n_ = static_cast<unsigned>(n);
     return true;
 }
 
-// The lookups of a body that hits throughout (probe_body() found every line), in step()'s order per cache: hits
-// only move lines to the front of their sets, mark them dirty and count.
-void TimingModel::touch_body(const BlockMemo& m, const BlockMemo::Recording& r) {
-    for (uint8_t i : r.ifetch) {
-        if (itlb_) itlb_->touch(itlb_->ref(m.pcs_[i]), 0);
-        l1i_->touch(l1i_->ref(m.pcs_[i]), 0);
+template <class Self, class F>
+bool TimingModel::data_lookups(Self& self, const BlockMemo& m, const MemRef* mem, F&& f) {
+    auto& dtlb = self.dtlb_;
+    auto& l1d = self.l1d_;
+    if (!l1d && !dtlb) return true;
+    const bool line_once = self.p_.count_line_once && l1d;
+    for (const BlockMemo::DataInsn& d : m.data_) {  // the counts keyed (body_key): m.n_mem_'s
+        const MemRef* a = mem + d.at;
+        for (unsigned k = 0; k < d.n; ++k) {
+            const bool seq = line_once && k && l1d->line_of(a[k].addr) == l1d->line_of(a[k - 1].addr);
+            if (!seq && dtlb && !f(*dtlb, dtlb->ref(a[k].addr), 0)) return false;
+            if (l1d && !f(*l1d, l1d->ref(a[k].addr), l1d->dirty_part(a[k].addr, a[k].write))) return false;
+        }
     }
-    for (size_t n = 0; n < found_n_; ++n) {
-        if (found_part_[n] == found_tlb) dtlb_->touch(found_ref_[n], 0);
-        else l1d_->touch(found_ref_[n], found_part_[n]);
+    return true;
+}
+
+// Whether every lookup of the recording's body (its instruction fetches that look up the ITLB and I-cache, its data
+// lookups) hits, changing nothing: record_body() keeps a recording only of a body whose lookups all hit.
+bool TimingModel::probe_body(const BlockMemo& m, const BlockMemo::Recording& r, const MemRef* mem) const {
+    auto probe = [](const Cache& c, const Cache::Ref& ref, uint8_t) { return c.probe(ref); };
+    return fetch_lookups(*this, m, r, probe) && data_lookups(*this, m, mem, probe);
+}
+
+// The lookups of the recording's body as step() makes them where every one hits (lines moved to the front of their
+// sets, marked dirty, counted), each made as it is found: true. Where one misses, those made are undone, latest
+// first (Cache::untouch): false, nothing changed. One search of a set per lookup.
+bool TimingModel::claim_body(const BlockMemo& m, const BlockMemo::Recording& r, const MemRef* mem) {
+    claims_n_ = 0;
+    auto claim = [&](Cache& c, const Cache::Ref& ref, uint8_t part) {
+        if (!c.touch_present(ref, part, claims_[claims_n_].undo)) return false;
+        claims_[claims_n_++].cache = &c;
+        return true;
+    };
+    if (!data_lookups(*this, m, mem, claim)) {
+        release_claims();
+        return false;
+    }
+    if (r.ifetch.empty()) return true;
+    const uint64_t it_refills = itlb_ ? itlb_->refills() : 0, i_refills = l1i_->refills();
+    if (r.l1i_refills == i_refills && r.itlb_refills == it_refills) {  // no line entered either since: still there
+        for (const auto& [ref, n] : r.itlb_runs) {
+            itlb_->touch(ref, 0);
+            itlb_->touch_again(n - 1u);
+        }
+        for (const Cache::Ref& ref : r.l1i_lines) l1i_->touch(ref, 0);
+        return true;
+    }
+    if (!fetch_lookups(*this, m, r, claim)) {
+        release_claims();
+        return false;
+    }
+    r.itlb_refills = it_refills;
+    r.l1i_refills = i_refills;
+    return true;
+}
+
+void TimingModel::release_claims() {
+    while (claims_n_) {
+        const Claim& c = claims_[--claims_n_];
+        c.cache->untouch(c.undo);
     }
 }
 
@@ -302,12 +332,22 @@ uint64_t TimingModel::record_body(BlockMemo& m, const MemRef* mem, const uint8_t
         uint64_t last = key[4];  // s_.last_ifetch_line as body_key() put it
         for (size_t i = 0; i < stepped; ++i) {
             const uint64_t line = l1i_->line_of(m.pcs_[i]);
-            if (line != last) r.ifetch.push_back(static_cast<uint8_t>(i));
+            if (line != last) {
+                r.ifetch.push_back(static_cast<uint8_t>(i));
+                r.l1i_lines.push_back(l1i_->ref(m.pcs_[i]));
+                if (itlb_) {
+                    const Cache::Ref page = itlb_->ref(m.pcs_[i]);
+                    if (r.itlb_runs.empty() || r.itlb_runs.back().first.base != page.base ||
+                        r.itlb_runs.back().first.tag != page.tag)
+                        r.itlb_runs.push_back({page, 0});
+                    ++r.itlb_runs.back().second;
+                }
+            }
             last = line;
             if (i < m.size() && (m.insns_[i].branch & isa::br_taken)) last = ~uint64_t{0};  // a redirect: fetched anew
         }
     }
-    if (!probe_body(m, r, mem, n_mem)) return step_body(m, mem, n_mem, b, with_tail);
+    if (!probe_body(m, r, mem)) return step_body(m, mem, n_mem, b, with_tail);
     // The lookups expected (checked against the caches' counts below: a recording is kept only when step() made
     // exactly these, all hits).
     uint64_t d_lookups = 0, dtlb_lookups = 0;
@@ -480,16 +520,15 @@ uint64_t TimingModel::block(BlockMemo& m, const MemRef* mem, const uint8_t* n_me
         m.policy_.miss();
         return record_body(m, mem, n_mem, b, key_.data(), len, with_tail);
     }
-    if (!probe_body(m, *r, mem, n_mem)) return step_body(m, mem, n_mem, b, with_tail);
-    m.policy_.hit();
     if (check_blocks_) return replay_checked(m, *r, mem, n_mem, b, with_tail);
+    if (!claim_body(m, *r, mem)) return step_body(m, mem, n_mem, b, with_tail);
+    m.policy_.hit();
     replay_body(m, *r, mem, b);
     return r->cycles;
 }
 
 void TimingModel::replay_body(BlockMemo& m, const BlockMemo::Recording& r, const MemRef* mem, EventBatch& b) {
-    ++m.replayed;
-    touch_body(m, r);
+    ++m.replayed;  // its lookups made by claim_body()
     for (const auto& e : r.events) b.add(e.event, e.count);
     const uint64_t now0 = s_.now;
     if (lsu_) lsu_replay(r, mem, now0);
@@ -610,10 +649,13 @@ uint8_t TimingModel::dbus_source(uint64_t v, bool beat, const DbusState& entry, 
     return 255;
 }
 
-// The test hook (set_check_blocks): the recording replayed here, step() per instruction on a copy, compared.
+// The test hook (set_check_blocks): block()'s replay of the recording (or its step where a lookup misses); a replay
+// compared with step() per instruction on a copy of the entry state.
 uint64_t TimingModel::replay_checked(BlockMemo& m, const BlockMemo::Recording& r, const MemRef* mem,
                                      const uint8_t* n_mem, EventBatch& b, bool with_tail) {
-    TimingModel check(*this);
+    TimingModel check(*this);  // the entry state, before claim_body() makes the lookups
+    if (!claim_body(m, r, mem)) return step_body(m, mem, n_mem, b, with_tail);
+    m.policy_.hit();
     replay_body(m, r, mem, b);
     EventBatch eb;
     BlockMemo plain(m);

@@ -45,15 +45,51 @@ public:
         return false;
     }
     bool probe(uint64_t addr) const { return probe(ref(addr)); }
-    // What access() does where probe() found the line (no access that refills in between): a hit, marking
-    // dirty_part(addr, write).
-    [[gnu::always_inline]] void touch(const Ref& r, uint8_t part) {
+    // What access() does where the line is in the cache (a hit): true, the line made the most recent and marked
+    // dirty_part(addr, write), its way before and its dirty parts kept in `undo`; false (nothing changed) where it
+    // is not. untouch() with `undo`,
+    // the touches since undone latest first, leaves the cache as it was before (the block timing touches a
+    // body's lines as it finds them and undoes them where a later one is missing: one search per lookup).
+    struct Undo {
+        size_t base;
+        unsigned way;
+        uint8_t dirty;
+    };
+    [[gnu::always_inline]] bool touch_present(const Ref& r, uint8_t part, Undo& undo) {
+        const uint64_t* t = &tags_[r.base];
+        unsigned w = 0;
+        while (t[w] != r.tag)
+            if (++w == cfg_.ways) return false;
         ++accesses_;
         ++clock_;
+        // The journal saves the set as it is before its first access after a mark: an undone touch leaves the set
+        // as saved.
         if (journal_) note(way_shift_ ? r.base >> (way_shift_ - 1) : r.base / cfg_.ways);
-        unsigned w = 0;
-        while (tags_[r.base + w] != r.tag) ++w;
+        undo = {r.base, w, dirty_[r.base + w]};
         promote(r.base, w, part);
+        return true;
+    }
+    // touch_present() where the line is known to be in the cache, not undone.
+    [[gnu::always_inline]] void touch(const Ref& r, uint8_t part) {
+        Undo unused;
+        touch_present(r, part, unused);
+    }
+    // `n` more touches of the line touch() or touch_present() just made the most recent, with the same part: only
+    // the counts move (the line is in front, its part marked).
+    void touch_again(uint64_t n) {
+        accesses_ += n;
+        clock_ += n;
+    }
+    void untouch(const Undo& u) {
+        --accesses_;
+        --clock_;
+        const uint64_t tag = tags_[u.base];
+        for (unsigned w = 0; w < u.way; ++w) {
+            tags_[u.base + w] = tags_[u.base + w + 1];
+            dirty_[u.base + w] = dirty_[u.base + w + 1];
+        }
+        tags_[u.base + u.way] = tag;
+        dirty_[u.base + u.way] = u.dirty;
     }
     // The dirty part an access marks (none for a read, or write-through).
     uint8_t dirty_part(uint64_t addr, bool write) const {
@@ -66,7 +102,7 @@ public:
     uint64_t clock() const { return clock_; }
     // Accesses that leave every line where it is, in the LRU order it is in (TimingModel::skip_loop: a stretch
     // repeated that hit throughout, or that left each set it refilled as it found it): only the counts and the
-    // clock move. The epoch moves with the refills: a line probed before is probed again.
+    // clock move.
     void skip(uint64_t accesses, uint64_t clock, uint64_t refills, uint64_t writebacks) {
         accesses_ += accesses;
         clock_ += clock;
@@ -87,9 +123,6 @@ public:
     // The saved sets that only marks before `m` need, dropped: those marks are forgotten.
     void forget_before(uint32_t m);
     uint64_t refills() const { return refills_; }
-    // Changes whenever a line enters the cache, the only way one leaves it: while it stays the same, every line
-    // probe() found is still in the cache.
-    uint64_t epoch() const { return refills_; }
     uint64_t writebacks() const { return writebacks_; }
     unsigned sets() const { return sets_; }
     uint64_t line_of(uint64_t addr) const { return addr >> line_shift_; }

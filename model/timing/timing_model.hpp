@@ -373,9 +373,13 @@ private:
         };
         mutable LsuMemo lsu;
         std::vector<uint8_t> ifetch;  // the instructions that look up the ITLB and the I-cache, in order
-        // The ITLB's and I-cache's epochs when probe_body() last found every one of those lines: while neither
-        // has changed, they are all still there.
-        mutable uint64_t itlb_epoch = ~uint64_t{0}, l1i_epoch = ~uint64_t{0};
+        // The ITLB's and I-cache's refills when claim_body() last found every one of those lines: while neither
+        // has changed, they are all still there (a line leaves a cache only when another enters).
+        mutable uint64_t itlb_refills = ~uint64_t{0}, l1i_refills = ~uint64_t{0};
+        // Those lookups' lines, worked out once (record_body): the I-cache's in order, the ITLB's as runs of one
+        // page looked up so many times in a row (a body's fetches seldom leave a page).
+        std::vector<Cache::Ref> l1i_lines;
+        std::vector<std::pair<Cache::Ref, uint8_t>> itlb_runs;
         // dbus_queue: the D-bus buffer's state at the exit, its cycles relative to the entry, each address as where
         // it comes from (dbus_source).
         struct Dbus {
@@ -431,6 +435,13 @@ private:
     KeyPolicy policy_;  // whether to key the next execution (key_policy.hpp)
     std::vector<uint8_t> n_mem_;  // accesses per body instruction at the first execution (the key's)
     size_t total_mem_ = 0;
+    // The body's loads and stores with accesses (as n_mem_ has them): where their first access lies among the
+    // body's and how many (the data lookups of probe_body and claim_body).
+    struct DataInsn {
+        uint16_t at;
+        uint8_t n;
+    };
+    std::vector<DataInsn> data_;
 };
 
 class TimingModel {
@@ -634,8 +645,17 @@ private:
     // The block timing (model/timing/block_timing.cpp).
     void prepare(BlockMemo& m, const uint8_t* n_mem) const;
     size_t body_key(const BlockMemo& m, const MemRef* mem, const uint8_t* n_mem, uint64_t* key, bool with_tail) const;
-    bool probe_body(const BlockMemo& m, const BlockMemo::Recording& r, const MemRef* mem, const uint8_t* n_mem);
-    void touch_body(const BlockMemo& m, const BlockMemo::Recording& r);
+    // f(cache, line, dirty part) per lookup of the recording's body, in step()'s order per cache, until one returns
+    // false: whether none did; `self` a const model (the caches const) or not. The instruction fetches' (ITLB,
+    // I-cache) and the data's (DTLB, D-cache): caches apart, so either may go first. Defined in block_timing.cpp,
+    // their only user.
+    template <class Self, class F>
+    static bool fetch_lookups(Self& self, const BlockMemo& m, const BlockMemo::Recording& r, F&& f);
+    template <class Self, class F>
+    static bool data_lookups(Self& self, const BlockMemo& m, const MemRef* mem, F&& f);
+    bool probe_body(const BlockMemo& m, const BlockMemo::Recording& r, const MemRef* mem) const;
+    bool claim_body(const BlockMemo& m, const BlockMemo::Recording& r, const MemRef* mem);
+    void release_claims();
     void replay_body(BlockMemo& m, const BlockMemo::Recording& r, const MemRef* mem, EventBatch& b);
     uint64_t replay_checked(BlockMemo& m, const BlockMemo::Recording& r, const MemRef* mem, const uint8_t* n_mem,
                             EventBatch& b, bool with_tail);
@@ -703,12 +723,14 @@ private:
     }
     bool check_blocks_ = false;
     std::array<uint64_t, BlockMemo::max_key_words> key_{};  // step_block's scratch
-    // The data lookups probe_body() found: two per data access at most.
-    std::array<Cache::Ref, 2 * BlockMemo::max_insns * 4> found_ref_{};  // a data lookup's line
-    // A data lookup's dirty part in the D-cache (Cache::dirty_part), or found_tlb: a DTLB lookup.
-    std::array<uint8_t, 2 * BlockMemo::max_insns * 4> found_part_{};
-    static constexpr uint8_t found_tlb = 0xFF;  // no dirty part (a part is one bit of 8)
-    unsigned found_n_ = 0;  // how many
+    // The lookups claim_body() made, to undo (release_claims) where a later one misses or for the check hook: two per
+    // instruction fetch (ITLB, I-cache) and two per data access at most.
+    struct Claim {
+        Cache* cache;
+        Cache::Undo undo;
+    };
+    std::array<Claim, 2 * (BlockMemo::max_insns + 1) + 2 * BlockMemo::max_insns * 4> claims_{};
+    size_t claims_n_ = 0;
     EventBatch body_events_;
     // The tail of the block being timed (step_block with a tail): its instruction as executed and its flush.
     const isa::RetiredInsn* tail_insn_ = nullptr;
