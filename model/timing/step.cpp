@@ -161,7 +161,7 @@ template <bool kFull>
         for (uint32_t m = st.dst; m; m &= m - 1) s_.ready[ctz(m)] = st.issue + st.latency;
     }
     if (st.dst & isa::flags_bit) s_.ready[31] = st.issue + p_.flag_latency;
-    st.cycles = (st.paired ? 0 : 1) + st.stall + p_.class_extra[cls] + st.multiple_extra + s_.pending_extra;
+    st.cycles = (st.paired || st.folded ? 0 : 1) + st.stall + p_.class_extra[cls] + st.multiple_extra + s_.pending_extra;
     if (s_.pending_extra) {
         st.freeze = s_.pending_freeze;
         if (st.freeze) emit(b, p_.ev_dep_stall, st.freeze);
@@ -179,10 +179,10 @@ template <bool kFull>
     else if (insn.cls == C::mret)
         s_.mstatus = (s_.mstatus & ~8u) | ((s_.mstatus & 0x80u) ? 8u : 0u) | 0x80u;
     st.base = st.cycles;
-    // A branch's flush (predict()): the refetch costs the penalty, and a flushing branch that reads the flags up to
-    // mispredict_flag_window more, one fewer per cycle between the flag-setting instruction's issue and its own
+    // A branch's flush (predict()): the refetch costs the penalty, and a mispredicted branch (branch_flag_distance)
+    // that reads the flags up to mispredict_flag_window more, one fewer per cycle between the flag-setting instruction's issue and its own
     // beyond the first.
-    if (st.flush && p_.mispredict_flag_window && (insn.regs.src & isa::flags_bit) && s_.ready[31] >= p_.flag_latency) {
+    if (st.flag_distance && p_.mispredict_flag_window && (insn.regs.src & isa::flags_bit) && s_.ready[31] >= p_.flag_latency) {
         const uint64_t set = s_.ready[31] - p_.flag_latency, gap = st.issue > set ? st.issue - set - 1 : 0;
         if (gap < p_.mispredict_flag_window) st.flush += static_cast<unsigned>(p_.mispredict_flag_window - gap);
     }
@@ -449,7 +449,7 @@ uint64_t TimingModel::timed_k(StepScratch& st, EventBatch& b) {
     if (st.fetch_cycles > st.fetch_walk + st.split_cycles)
         emit(b, p_.ev_fetch_stall, st.fetch_cycles - st.fetch_walk - st.split_cycles);
     if (st.fetch_cycles + st.flush) emit(b, p_.ev_stall_frontend, st.fetch_cycles + st.flush);
-    const uint64_t back = st.cycles - st.fetch_cycles - st.flush - (st.paired ? 0 : 1);
+    const uint64_t back = st.cycles - st.fetch_cycles - st.flush - (st.paired || st.folded ? 0 : 1);
     if (back) emit(b, p_.ev_stall_backend, back);
     if (!st.mie_before) emit(b, p_.ev_irq_disabled, st.cycles - st.freeze);
     // The next instruction may pair with this one if it issued alone, took one cycle and did not branch away.
@@ -501,7 +501,9 @@ uint64_t TimingModel::ooo_timed(StepScratch& st, EventBatch& b) {
 
 uint64_t TimingModel::timed(const isa::RetiredInsn& insn, uint64_t pc, unsigned size, const MemRef* mem, unsigned n_mem,
                             EventBatch& b, unsigned flush) {
-    StepScratch st{insn, pc, size, mem, n_mem, flush};
+    StepScratch st{insn, pc, size, mem, n_mem, flush & branch_cycles};
+    st.flag_distance = flush & branch_flag_distance;
+    st.folded = flush & branch_folded;
     if (ooo_) return ooo_timed(st, b);
     return full_ ? timed_k<true>(st, b) : timed_k<false>(st, b);
 }

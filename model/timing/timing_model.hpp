@@ -99,6 +99,12 @@ struct TimingParams {
     // between the issue of the instruction that set them and its own beyond the first (ARM1176 TRM Table 16-11:
     // MAX(7 - FlagCycleDistance, 5) cycles).
     unsigned mispredict_flag_window = 0;
+    // A branch predicted right, by its predictor (the btac direction; ARM1176 TRM Table 16-11): taken by the
+    // static rule, static_taken_extra cycles more than one issue cycle (4 in all); taken by a BTAC hit, folded out
+    // of the stream, no cycle of its own, where fold_predicted_taken (but for calls, and a branch onto a branch,
+    // which costs the cycle its fold saved: TRM 5.2.4).
+    unsigned static_taken_extra = 0;
+    bool fold_predicted_taken = false;
     PredictorConfig predictor;
     std::optional<CacheConfig> l1d, l1i;
     unsigned l1d_refill_penalty = 0, l1i_refill_penalty = 0;
@@ -556,6 +562,15 @@ private:
     static bool pairs(isa::InsnClass older, isa::InsnClass younger);
     // step() in two: a branch's prediction (the predictor's state and events alone; returns the flush's cycles,
     // 0 when none), then the timing, which depends on the prediction only through those cycles.
+    // The answer is one word, as the block engine keys and replays it: the cycles the branch adds (branch_cycles)
+    // and two marks: branch_flag_distance, the cycles are a misprediction's, to which the flags' distance adds
+    // (mispredict_flag_window); branch_folded, the branch was folded and takes no issue cycle (TRM 5.2.4).
+    static constexpr unsigned branch_flag_distance = 1u << 14, branch_folded = 1u << 15;
+    static constexpr unsigned branch_cycles = branch_flag_distance - 1;
+public:
+    // Whether a branch's cycles fit below predict()'s marks (the constructor refuses parameters that do not).
+    static bool branch_cycles_fit(const TimingParams& p);
+private:
     // A conditional direct branch that is not a call, its condition not failed, with a predictor of counters (not
     // VeeR EL2's), the common case, inline; predict_other() the rest. The same rules (predict_other's comments).
     unsigned predict(const isa::RetiredInsn& insn, uint64_t pc, unsigned size, uint64_t next_pc, EventBatch& b) {
@@ -573,7 +588,7 @@ private:
                                                             uint64_t next_pc, EventBatch& b) {
         const bool taken = insn.branch & isa::br_taken;
         const bool mispredicted = bp_.conditional(pc, conditional_target(pc, size, next_pc, taken), taken);
-        return mispredicted ? mispredicted_flush(b) : 0;
+        return mispredicted ? mispredicted_flush(b) | branch_flag_distance : 0;
     }
     // The target a conditional branch is predicted with. A trace shows a branch's target only when taken: an untaken
     // one uses the target it last went to (unknown: taken as forward, the usual layout of an if). A taken one
@@ -588,9 +603,16 @@ private:
         return taken ? next_pc : (seen ? seen : pc + size);
     }
     unsigned predict_other(const isa::RetiredInsn& insn, uint64_t pc, unsigned size, uint64_t next_pc, EventBatch& b);
+    // The btac direction's prediction of a branch (predict_other): whether mispredicted, and its cycles when right.
+    struct BtacCost {
+        bool mispredicted = false, folded = false;
+        unsigned extra = 0;
+    };
+    BtacCost predict_btac(const isa::RetiredInsn& insn, uint64_t pc, unsigned size, uint64_t next_pc, bool taken,
+                          bool conditional);
     // A misprediction's events and the flush's cycles (a plain predictor's).
     unsigned mispredicted_flush(EventBatch& b);
-    bool plain_predictor_ = false;  // p_.predictor.direction is not VeeR EL2's
+    bool plain_predictor_ = false;  // p_.predictor.direction is neither VeeR EL2's nor btac (predict_other's)
     uint64_t timed(const isa::RetiredInsn& insn, uint64_t pc, unsigned size, const MemRef* mem, unsigned n_mem,
                    EventBatch& b, unsigned flush);
     // An out-of-order core (p_.ooo): the same fetch and data stages, then ooo_'s dispatch, execution, retirement.
@@ -602,7 +624,8 @@ private:
         unsigned size;
         const MemRef* mem;
         unsigned n_mem;
-        unsigned flush;  // the branch's flush (predict())
+        unsigned flush;  // the branch's flush (predict(): its branch_cycles)
+        bool flag_distance = false, folded = false;  // predict()'s marks (branch_flag_distance, branch_folded)
         bool paired = false, postsync = false, data = false, bus = false, queued = false, forwarded = false;
         bool trap_flush = false, mie_before = false, local_code = false, refilled = false;
         bool split_bus = false;  // a misaligned bus access split in two (split_access)
