@@ -176,6 +176,7 @@ void visit_timing(V& v, TimingParams& t) {
     v("load_multiple_bytes", t.load_multiple_bytes);
     v("store_multiple_bytes", t.store_multiple_bytes);
     v("multiple_holds_issue", t.multiple_holds_issue);
+    v("multiple_holds_lsu", t.multiple_holds_lsu);
     v("mispredict_penalty", t.mispredict_penalty);
     v("return_hit_extra", t.return_hit_extra);
     v("return_miss_extra", t.return_miss_extra);

@@ -491,10 +491,11 @@ TimingParams arm11(bool mmu) {
     p.late_store_data = 1;
     // Load and store multiples (ARM1176 TRM 16.12, Table 16-18): one cycle to issue, then two registers a memory
     // cycle over the 64-bit data path while later instructions go on; LDM's registers are ready 3, 3, 4, 4, 5, ...
-    // cycles after issue. (The load/store unit busy meanwhile, which holds a later load or store, is not
-    // followed.)
+    // cycles after issue; the load/store unit is busy meanwhile: a later load or store waits for it ("non-memory
+    // instructions can execute ... while these instructions complete").
     p.load_multiple_bytes = p.store_multiple_bytes = 8;
     p.multiple_holds_issue = false;
+    p.multiple_holds_lsu = true;
     p.ev_dep_stall = 0x02;
     p.ev_l2_access = p.ev_l2_refill = p.ev_l2_writeback = timing::no_event;  // no L2 in the core
     return p;

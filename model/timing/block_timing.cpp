@@ -96,6 +96,7 @@ size_t TimingModel::body_key(const BlockMemo& m, const MemRef* mem, const uint8_
     }
     // The divider's time also tells a store whether its data is a division's result (late_store_data_div).
     key[n++] = (m.has_div_ || !p_.late_store_data_div) && s_.divider_free > s_.now ? s_.divider_free - s_.now : 0;
+    key[n++] = p_.multiple_holds_lsu && s_.lsu_free > s_.now ? s_.lsu_free - s_.now : 0;
     // The first instruction's wait behind a postsync instruction before the body.
     key[n++] = s_.postsync_until > s_.now ? s_.postsync_until - s_.now : 0;
     // The first instruction forgets the last fetch after a taken branch (step(): s_.next_fetch_new).
@@ -354,6 +355,7 @@ uint64_t TimingModel::record_body(BlockMemo& m, const MemRef* mem, const uint8_t
     }
     r.prev_issue = static_cast<int64_t>(s_.prev_issue - now0);
     r.divider_free = static_cast<int64_t>(s_.divider_free - now0);
+    r.lsu_free = static_cast<int64_t>(s_.lsu_free - now0);
     r.prev_dst = s_.prev_dst;
     r.prev_cls = s_.prev_cls;
     r.pair_open = s_.pair_open;
@@ -494,6 +496,7 @@ void TimingModel::replay_body(BlockMemo& m, const BlockMemo::Recording& r, const
     for (const auto& [reg, d] : r.ready) s_.ready[reg] = now0 + static_cast<uint64_t>(d);
     s_.prev_issue = now0 + static_cast<uint64_t>(r.prev_issue);
     if (m.has_div_) s_.divider_free = now0 + static_cast<uint64_t>(r.divider_free);
+    if (p_.multiple_holds_lsu) s_.lsu_free = now0 + static_cast<uint64_t>(r.lsu_free);
     s_.prev_dst = r.prev_dst;
     s_.prev_cls = r.prev_cls;
     s_.pair_open = r.pair_open;

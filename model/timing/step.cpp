@@ -65,8 +65,9 @@ template <bool kFull>
             if (need > s_.now + stall + slack) stall = need - s_.now - slack;
         }
     }
-    // A division waits for the divider.
+    // A division waits for the divider; a load or store for the load/store unit (multiple_holds_lsu).
     if (insn.cls == C::div && p_.divider_busy && s_.divider_free > s_.now + stall) stall = s_.divider_free - s_.now;
+    if (st.data && p_.multiple_holds_lsu && s_.lsu_free > s_.now + stall) stall = s_.lsu_free - s_.now;
     const uint16_t csr = s_.next.csr;
     s_.next.csr = 0;
     s_.next.interrupted = false;  // read by predict()
@@ -81,6 +82,7 @@ template <bool kFull>
         st.div_time = s_.next.div_known ? veer_div_time(p_.result_latency[cls], s_.next.div_a, s_.next.div_b, s_.next.div_rem)
                                         : p_.result_latency[cls];
     if (insn.cls == C::div) s_.divider_free = st.issue + st.div_time;
+    if (insn.multiple && st.data && p_.multiple_holds_lsu) s_.lsu_free = st.issue + multiple_cycles(st);
     if (insn.cls == C::csr_write) s_.csr_write_issue = st.issue;
     // Postsync: the next instruction waits until this one has left X and R (after its own extra cycles).
     s_.postsync_until = st.postsync ? st.issue + p_.class_extra[cls] + 1 + p_.sync_stall : 0;

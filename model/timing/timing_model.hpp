@@ -90,6 +90,10 @@ struct TimingParams {
     // behind it.
     unsigned load_multiple_bytes = 0, store_multiple_bytes = 0;
     bool multiple_holds_issue = true;
+    // Without multiple_holds_issue: the load/store unit is busy for the multiple's memory cycles from its issue, and
+    // a later load or store issues no sooner (ARM1176 TRM 16.12: "non-dependent, non-memory instructions can execute
+    // ... while these instructions complete").
+    bool multiple_holds_lsu = false;
     unsigned mispredict_penalty = 1;
     // A return the return stack predicts takes return_hit_extra cycles more than a predicted branch; one it
     // predicts wrong (the stack was not empty) return_miss_extra more than a misprediction (ARM1176 TRM Table
@@ -330,7 +334,7 @@ public:
     // The most words a body's key takes: eight for the pipeline and fetch state (the postsync wait one of them),
     // a live-in per register, 5 bits per access (12 to a word, at most 4 an instruction), a word per 4 of the
     // body's branches for their flushes, a word for the tail's outcome.
-    static constexpr size_t max_key_words = 9 + 32 + (4 * max_insns + 11) / 12 + 1 + 4 + (max_inner + 3) / 4 + 1;
+    static constexpr size_t max_key_words = 10 + 32 + (4 * max_insns + 11) / 12 + 1 + 4 + (max_inner + 3) / 4 + 1;
     static constexpr size_t max_bus = 8;  // dbus_queue: bodies with more bus accesses are stepped
     // Executions replayed from a recording, recorded, and stepped (a miss or nothing to key on).
     uint64_t replayed = 0, recorded = 0, stepped = 0;
@@ -343,7 +347,7 @@ private:
         uint64_t cycles = 0;
         std::vector<EventCount> events;
         std::vector<std::pair<uint8_t, int64_t>> ready;  // registers written: their ready cycle - s_.now
-        int64_t prev_issue = 0, divider_free = 0;
+        int64_t prev_issue = 0, divider_free = 0, lsu_free = 0;
         uint32_t prev_dst = 0;
         isa::InsnClass prev_cls = isa::InsnClass::alu;
         bool pair_open = false, next_fetch_new = false, flushed = false;
@@ -454,6 +458,7 @@ public:
     //  - per live-in register r (read before the body writes it): s_.ready[r] - s_.now, or "ready" when it can no
     //    longer delay the body (s_.ready[r] + early_address <= s_.now, and <= s_.prev_issue when a pair is open);
     //  - if the body divides: s_.divider_free - s_.now (0 when the divider is free);
+    //  - s_.lsu_free - s_.now (0 when past) where multiple_holds_lsu;
     //  - s_.postsync_until - s_.now (0 when past): the first instruction's wait behind a postsync one (sync_stall;
     //    with it, bodies hold no CSR, fence or fence.i instruction, so StepInputs::csr is 0 and s_.csr_write_issue unused);
     //  - the fetch state: s_.next_fetch_new, s_.last_ifetch_line and s_.last_fetch as the first instruction sees them,
@@ -697,6 +702,7 @@ private:
         bool ready(uint64_t r) const { return !(r + p.early_address <= now && r <= prev_issue); }
         bool divider(uint64_t t) const { return t > now; }
         bool postsync(uint64_t t) const { return t > now; }
+        bool lsu_busy(uint64_t t) const { return t > now; }
         bool csr_write(uint64_t t) const { return t + 1 + p.csr_write_block > now; }
         bool fill_at(uint64_t t) const { return fetch_queue && t + p.fill_buffer_cycles > fetch_base; }
         bool fill_start(uint64_t t) const { return t + p.fill_redirect_commit > now; }

@@ -1552,6 +1552,17 @@ TEST(TimingModel, Arm11LoadMultipleBringsTwoRegistersACycle) {
     EXPECT_EQ(a32_cycles(p, {0xE890001Eu, 0xE0876008u}), 2u) << "ldmia r0, {r1-r4}; add r6, r7, r8";
 }
 
+// ARM1176 TRM 16.12: a load or store multiple issues in one cycle and then holds the load/store unit for its memory
+// cycles, two registers a cycle (Table 16-18: four registers, 2 memory cycles); "non-dependent, non-memory
+// instructions" go on meanwhile. STMDB sp!, {r4-r7} in cycle 0: an independent ADD issues in cycle 1 (2 in all), an
+// independent LDR waits for the unit until cycle 2 (3 in all); behind a one-register LDM (1 memory cycle) it does not.
+TEST(TimingModel, Arm11MultipleHoldsTheLoadStoreUnit) {
+    const TimingParams p = *platform_timing("arm1176");
+    EXPECT_EQ(a32_cycles(p, {0xE92D00F0u, 0xE0876008u}), 2u) << "push {r4-r7}; add r6, r7, r8";
+    EXPECT_EQ(a32_cycles(p, {0xE92D00F0u, 0xE5921000u}), 3u) << "push {r4-r7}; ldr r1, [r2]";
+    EXPECT_EQ(a32_cycles(p, {0xE8900002u, 0xE5923000u}), 2u) << "ldmia r0, {r1}; ldr r3, [r2]";
+}
+
 // ARM1176 TRM 16.8, Table 16-11, with prediction on: BL seen for the first time, predicted taken by the static rule
 // (4 cycles: "correct taken static prediction"); BX R14 the return stack predicts takes 4 cycles, one it predicts
 // wrong (the stack held another address) 7, one from an empty stack 5 (a misprediction, 1 + 4). Each sequence ends
