@@ -2286,6 +2286,7 @@ struct AllLive {
     bool ready(uint64_t) const { return true; }
     bool divider(uint64_t) const { return true; }
     bool postsync(uint64_t) const { return true; }
+    bool lsu_busy(uint64_t) const { return true; }
     bool csr_write(uint64_t) const { return true; }
     bool fill_at(uint64_t) const { return true; }
     bool fill_start(uint64_t) const { return true; }
