@@ -334,7 +334,7 @@ public:
     // The most words a body's key takes: eight for the pipeline and fetch state (the postsync wait one of them),
     // a live-in per register, 5 bits per access (12 to a word, at most 4 an instruction), a word per 4 of the
     // body's branches for their flushes, a word for the tail's outcome.
-    static constexpr size_t max_key_words = 10 + 32 + (4 * max_insns + 11) / 12 + 1 + 4 + (max_inner + 3) / 4 + 1;
+    static constexpr size_t max_key_words = 9 + 32 + (4 * max_insns + 11) / 12 + 1 + 4 + (max_inner + 3) / 4 + 1;
     static constexpr size_t max_bus = 8;  // dbus_queue: bodies with more bus accesses are stepped
     // Executions replayed from a recording, recorded, and stepped (a miss or nothing to key on).
     uint64_t replayed = 0, recorded = 0, stepped = 0;
@@ -350,7 +350,7 @@ private:
         int64_t prev_issue = 0, divider_free = 0, lsu_free = 0;
         uint32_t prev_dst = 0;
         isa::InsnClass prev_cls = isa::InsnClass::alu;
-        bool pair_open = false, next_fetch_new = false, flushed = false;
+        bool pair_open = false, next_fetch_new = false, flushed = false, lsu_set = false;
         uint64_t last_ifetch_line = 0, last_fetch = 0, fill_line = 0, phase_line = 0;
         int64_t fetch_at = 0;
         std::array<uint64_t, 4> fetched{};  // s_.fetched as fetched_held() has it, relative to the entry (record_body)
@@ -458,7 +458,7 @@ public:
     //  - per live-in register r (read before the body writes it): s_.ready[r] - s_.now, or "ready" when it can no
     //    longer delay the body (s_.ready[r] + early_address <= s_.now, and <= s_.prev_issue when a pair is open);
     //  - if the body divides: s_.divider_free - s_.now (0 when the divider is free);
-    //  - s_.lsu_free - s_.now (0 when past) where multiple_holds_lsu;
+    //  - s_.lsu_free - s_.now (0 when past) where multiple_holds_lsu (in the divider's word);
     //  - s_.postsync_until - s_.now (0 when past): the first instruction's wait behind a postsync one (sync_stall;
     //    with it, bodies hold no CSR, fence or fence.i instruction, so StepInputs::csr is 0 and s_.csr_write_issue unused);
     //  - the fetch state: s_.next_fetch_new, s_.last_ifetch_line and s_.last_fetch as the first instruction sees them,
