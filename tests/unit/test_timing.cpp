@@ -2367,6 +2367,34 @@ TEST(BlockTiming, KeyPolicyBacksOffWhereMissesOutweighHits) {
 // A body whose data addresses are new at every execution (its recording's lookups miss: stepped),
 // then the same at every execution (recorded and replayed again): cycles and events per execution exactly those of
 // step() per instruction on a second model, and every replay checked against step() on a copy (set_check_blocks).
+// An ARM1176 body whose STM holds the load/store unit for the LDR behind it (multiple_holds_lsu): replayed bodies,
+// checked against step() (set_check_blocks), give what step() gives, the unit's wait included.
+TEST(BlockTiming, Arm11MultipleHoldIsReplayedAsStepped) {
+    const auto params = platform_timing("arm1176");
+    ASSERT_TRUE(params.has_value());
+    std::vector<isa::RetiredInsn> insns;
+    for (uint32_t w : {0xE92D00F0u, 0xE5921000u, 0xE0876008u}) {  // push {r4-r7}; ldr r1, [r2]; add r6, r7, r8
+        isa::RetiredInsn i = isa::arm::classify_a32(w);
+        i.regs = isa::a32_reg_use(w);
+        insns.push_back(i);
+    }
+    BlockMemo m(insns, {0x8000, 0x8004, 0x8008}, {4, 4, 4});
+    m.set_after(0x800C);
+    TimingModel blocks(*params), steps(*params);
+    blocks.set_check_blocks(true);
+    const uint8_t n_mem[3] = {4, 1, 0};
+    const MemRef mem[5] = {{0x20000, true, 4}, {0x20004, true, 4}, {0x20008, true, 4}, {0x2000C, true, 4}, {0x30000, false, 4}};
+    for (unsigned i = 0; i < 200; ++i) {
+        EventBatch bb, sb;
+        const uint64_t c = blocks.step_block(m, mem, n_mem, bb);
+        uint64_t s = steps.step(insns[0], 0x8000, 4, 0x8004, mem, 4, sb);
+        s += steps.step(insns[1], 0x8004, 4, 0x8008, mem + 4, 1, sb);
+        s += steps.step(insns[2], 0x8008, 4, 0x800C, nullptr, 0, sb);
+        ASSERT_EQ(c, s) << "execution " << i;
+    }
+    EXPECT_GT(m.replayed, 100u);
+}
+
 TEST(BlockTiming, BodiesSteppedWithoutAKeyGiveWhatStepGives) {
     const auto params = platform_timing("cortex-a53");
     ASSERT_TRUE(params.has_value());
