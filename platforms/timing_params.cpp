@@ -460,9 +460,11 @@ TimingParams arm11(bool mmu) {
     p.ev_ras_miss = 0x26;
     // The BTAC (ARM1176 TRM, DDI 0301H, 5.2.2-5.2.3): 128 entries, direct-mapped, a 2-bit counter each, taken and
     // untaken branches allocated; a branch it misses is predicted statically (backward taken, forward not taken).
+    // It holds direct branches (B, BL, BLX immediate) alone: a branch through a register other than a return is not
+    // predicted (Table 16-11: BX<cond> <reg> taken 5-7 cycles, a misprediction's), so no target buffer.
     p.predictor.direction = PredictorConfig::Direction::btac;
     p.predictor.table_bits = 7;
-    p.predictor.btb_bits = 7;
+    p.predictor.btb_bits = 0;
     p.predictor.ras_depth = 3;
     p.predictor.enabled = false;
     p.follows_sctlr_z = true;
@@ -473,6 +475,11 @@ TimingParams arm11(bool mmu) {
     // A misprediction takes MAX(7 - FlagCycleDistance, 5) cycles (the same table): 2 more right behind the
     // instruction that set the flags, 1 more one cycle later.
     p.mispredict_flag_window = 2;
+    // A direct branch predicted right (the same table): 1 cycle (a BTAC hit, or not taken by the static rule), 4
+    // taken by the static rule, 0 when a BTAC hit predicted it taken and it was folded (not BL or BLX, nor a
+    // predicted branch onto a branch: TRM 5.2.4; folded when predicted taken: ARM11 MPCore TRM, DDI 0360F, 6.2.4).
+    p.static_taken_extra = 3;
+    p.fold_predicted_taken = true;
     // ARM11 numbers (arm11-pmnc.md): 0x06 BR_MISPREDICT, 0x0A DCACHE_ACCESS, 0x0B DCACHE_MISS, 0x00 ICACHE_MISS.
     p.ev_mispredict = 0x06;
     p.ev_predictable = timing::no_event;
@@ -497,10 +504,11 @@ TimingParams arm11(bool mmu) {
     p.late_store_data = 1;
     // Load and store multiples (ARM1176 TRM 16.12, Table 16-18): one cycle to issue, then two registers a memory
     // cycle over the 64-bit data path while later instructions go on; LDM's registers are ready 3, 3, 4, 4, 5, ...
-    // cycles after issue. (The load/store unit busy meanwhile, which holds a later load or store, is not
-    // followed.)
+    // cycles after issue; the load/store unit is busy meanwhile: a later load or store waits for it ("non-memory
+    // instructions can execute ... while these instructions complete").
     p.load_multiple_bytes = p.store_multiple_bytes = 8;
     p.multiple_holds_issue = false;
+    p.multiple_holds_lsu = true;
     p.ev_dep_stall = 0x02;
     p.ev_l2_access = p.ev_l2_refill = p.ev_l2_writeback = timing::no_event;  // no L2 in the core
     return p;

@@ -99,7 +99,11 @@ size_t TimingModel::body_key(const BlockMemo& m, const MemRef* mem, const uint8_
         key[n++] = 0;
     }
     // The divider's time also tells a store whether its data is a division's result (late_store_data_div).
-    key[n++] = (m.has_div_ || !p_.late_store_data_div) && s_.divider_free > s_.now ? s_.divider_free - s_.now : 0;
+    // With it (the same word: key[4] must stay the last fetch line), the load/store unit's (multiple_holds_lsu).
+    const uint64_t div_wait = (m.has_div_ || !p_.late_store_data_div) && s_.divider_free > s_.now ? s_.divider_free - s_.now : 0;
+    const uint64_t lsu_wait = p_.multiple_holds_lsu && s_.lsu_free > s_.now ? s_.lsu_free - s_.now : 0;
+    if (div_wait >= (uint64_t{1} << 32) || lsu_wait >= (uint64_t{1} << 32)) return 0;
+    key[n++] = div_wait | lsu_wait << 32;
     // The first instruction's wait behind a postsync instruction before the body.
     key[n++] = s_.postsync_until > s_.now ? s_.postsync_until - s_.now : 0;
     // The first instruction forgets the last fetch after a taken branch (step(): s_.next_fetch_new).
@@ -367,7 +371,7 @@ uint64_t TimingModel::record_body(BlockMemo& m, const MemRef* mem, const uint8_t
     };
     const Counts i0 = counts(l1i_), it0 = counts(itlb_), d0 = counts(l1d_), dt0 = counts(dtlb_), l20 = counts(l2_),
                  mt0 = counts(main_tlb_);
-    const uint64_t now0 = s_.now;
+    const uint64_t now0 = s_.now, lsu_free0 = s_.lsu_free;
     if (p_.dbus_queue) dbus_entry_ = dbus_canonical(s_.now);
     body_events_.clear();
     std::vector<std::pair<uint64_t, uint64_t>> commits;  // the body's loads' and stores' commits (store_buffer)
@@ -395,6 +399,8 @@ uint64_t TimingModel::record_body(BlockMemo& m, const MemRef* mem, const uint8_t
     }
     r.prev_issue = static_cast<int64_t>(s_.prev_issue - now0);
     r.divider_free = static_cast<int64_t>(s_.divider_free - now0);
+    r.lsu_set = s_.lsu_free != lsu_free0;  // a multiple moved it on (a cycle after the entry: the key had the old one)
+    r.lsu_free = static_cast<int64_t>(s_.lsu_free - now0);
     r.prev_dst = s_.prev_dst;
     r.prev_shape = s_.prev_shape;
     r.prev_cls = s_.prev_cls;
@@ -535,6 +541,7 @@ void TimingModel::replay_body(BlockMemo& m, const BlockMemo::Recording& r, const
     for (const auto& [reg, d] : r.ready) s_.ready[reg] = now0 + static_cast<uint64_t>(d);
     s_.prev_issue = now0 + static_cast<uint64_t>(r.prev_issue);
     if (m.has_div_) s_.divider_free = now0 + static_cast<uint64_t>(r.divider_free);
+    if (r.lsu_set) s_.lsu_free = now0 + static_cast<uint64_t>(r.lsu_free);
     s_.prev_dst = r.prev_dst;
     s_.prev_shape = r.prev_shape;
     s_.prev_cls = r.prev_cls;

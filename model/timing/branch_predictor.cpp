@@ -29,7 +29,7 @@ bool BranchPredictor::conditional_other(uint64_t pc, uint64_t target, bool taken
     switch (cfg_.direction) {
         case PredictorConfig::Direction::not_taken: return taken;
         case PredictorConfig::Direction::btfn: return (target < pc) != taken;
-        case PredictorConfig::Direction::btac: return btac(pc, target, taken);
+        case PredictorConfig::Direction::btac: return btac(pc, taken, target < pc);
         case PredictorConfig::Direction::bimodal:
         case PredictorConfig::Direction::gshare:
         case PredictorConfig::Direction::veer_el2:
@@ -43,14 +43,15 @@ bool BranchPredictor::conditional_other(uint64_t pc, uint64_t target, bool taken
 // at its index. 5.2.3: a branch the BTAC does not hold is predicted statically, backward taken and forward not
 // taken. Assumed (the TRM gives neither): the index is the address's bits from bit 2 up (ARM state's word-aligned
 // instructions), and a newly allocated entry starts weakly in the direction the branch went.
-bool BranchPredictor::btac(uint64_t pc, uint64_t target, bool taken) {
+bool BranchPredictor::btac(uint64_t pc, bool taken, bool static_taken, bool* hit_out) {
     const uint64_t idx = (pc >> 2) & (counters_.size() - 1);
     uint64_t& tag = btac_tags_[idx];
     uint8_t& c = counters_[idx];
     const uint64_t tag_was = tag;
     const uint8_t was = c;
     const bool hit = tag == pc;
-    const bool predicted = hit ? was >= 2 : target < pc;
+    if (hit_out) *hit_out = hit;
+    const bool predicted = hit ? was >= 2 : static_taken;
     if (!hit) {
         tag = pc;
         c = taken ? 2 : 1;
@@ -63,6 +64,16 @@ bool BranchPredictor::btac(uint64_t pc, uint64_t target, bool taken) {
     auto entry = [idx](uint64_t t, uint8_t v) { return mix64(t ^ mix64(idx << 2 | v | uint64_t{1} << 42)); };
     if (tag != tag_was || c != was) plain_sig_ ^= entry(tag_was, was) ^ entry(tag, c);
     return predicted != taken;
+}
+
+BranchPredictor::Direct BranchPredictor::direct(uint64_t pc, uint64_t target, bool taken, bool conditional) {
+    Direct d;
+    if (!cfg_.enabled) {
+        d.mispredicted = taken;  // prediction off: every branch is predicted not taken
+        return d;
+    }
+    d.mispredicted = btac(pc, taken, !conditional || target < pc, &d.hit);
+    return d;
 }
 
 bool BranchPredictor::indirect(uint64_t pc, uint64_t target, bool is_return) {
@@ -443,6 +454,7 @@ void BranchPredictor::loop_state(std::vector<uint64_t>& out) const {
     out.push_back(cfg_.enabled);
     if (cfg_.direction != PredictorConfig::Direction::veer_el2) {
         out.push_back(s_.history);
+        out.push_back(s_.folded_target);
         out.push_back(plain_sig_);
         out.push_back(ras_.size());
         out.insert(out.end(), ras_.begin(), ras_.end());

@@ -58,6 +58,23 @@ public:
     // An indirect jump at `pc` that went to `target`: true when mispredicted. Returns use the return stack
     // when there is one.
     bool indirect(uint64_t pc, uint64_t target, bool is_return);
+    // btac: a direct branch (B, BL, BLX immediate) at `pc` to `target`, taken or not, through the BTAC (ARM1176
+    // TRM 5.2.2: it holds BL and BLX too). A branch it misses goes by the static rule (5.2.3: forward conditional
+    // branches not taken, backward ones taken; an unconditional one, which no rule there predicts not taken, as
+    // taken). Prediction off: predicted not taken. Whether it was mispredicted, and whether a BTAC hit predicted it.
+    struct Direct {
+        bool mispredicted = false, hit = false;
+    };
+    Direct direct(uint64_t pc, uint64_t target, bool taken, bool conditional);
+    // The target of the branch folded last (the timing model's, ARM1176 TRM 5.2.4: a branch there is a predicted
+    // branch onto a branch, which is not folded), part of the state: take_folded says whether `pc` is it and
+    // forgets it (every branch asks).
+    void set_folded(uint64_t target) { s_.folded_target = target; }
+    bool take_folded(uint64_t pc) {
+        const bool onto = s_.folded_target == pc;
+        s_.folded_target = ~uint64_t{0};
+        return onto;
+    }
     // A call: its return address goes on the return stack.
     void call(uint64_t return_address);
     bool return_stack_empty() const { return ras_.empty(); }
@@ -127,7 +144,8 @@ private:
         return predicted != taken;
     }
     bool conditional_other(uint64_t pc, uint64_t target, bool taken);
-    bool btac(uint64_t pc, uint64_t target, bool taken);  // Direction::btac
+    // Direction::btac: `static_taken` the static rule's prediction for a branch the BTAC misses; `*hit` whether it held it.
+    bool btac(uint64_t pc, bool taken, bool static_taken, bool* hit = nullptr);
     PredictorConfig cfg_;
     std::vector<uint8_t> counters_;
     std::vector<uint64_t> btac_tags_;  // btac: the address of the branch each entry holds (~0: none)
@@ -175,16 +193,18 @@ private:
     // (gshare's too). veer_el2's two global histories (BranchPredictor::veer_window has the rules): history is
     // execute's, fetch_history the one fetch reads the BHT with. Fetch runs in 4-byte windows from run_start, the
     // address it was last sent to; window is the window of the last branch seen, read with window_history.
-    // ras_top: the top slot of veer_el2's return stack, a ring (ras_push, ras_pop).
+    // ras_top: the top slot of veer_el2's return stack, a ring (ras_push, ras_pop). folded_target: set_folded.
     struct Scalars {
         uint64_t history = 0, fetch_history = 0, stale_history = 0, window_history = 0;
         uint64_t run_start = 0, run_window = 0, window = ~uint64_t{0};
+        uint64_t folded_target = ~uint64_t{0};
         bool run_after_flush = false;
         size_t ras_top = 0;
         bool operator==(const Scalars& o) const {
             return history == o.history && fetch_history == o.fetch_history && stale_history == o.stale_history &&
                    window_history == o.window_history && run_start == o.run_start && run_window == o.run_window &&
-                   window == o.window && run_after_flush == o.run_after_flush && ras_top == o.ras_top;
+                   window == o.window && folded_target == o.folded_target && run_after_flush == o.run_after_flush &&
+                   ras_top == o.ras_top;
         }
     };
     Scalars s_;

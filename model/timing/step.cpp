@@ -28,7 +28,8 @@ struct TimingModel::StepScratch {
     unsigned size;
     const MemRef* mem;
     unsigned n_mem;
-    unsigned flush;  // the branch's flush (predict())
+    unsigned flush;  // the branch's flush (predict(): its branch_cycles)
+    bool flag_distance = false, folded = false;  // predict()'s marks (branch_flag_distance, branch_folded)
     bool paired = false, postsync = false, data = false, bus = false, queued = false, forwarded = false;
     bool trap_flush = false, mie_before = false, local_code = false, refilled = false;
     bool split_bus = false;  // a misaligned bus access split in two (split_access)
@@ -139,8 +140,9 @@ template <bool kFull>
         if (late) wait_for_sources(std::true_type{});
         else wait_for_sources(std::false_type{});
     }
-    // A division waits for the divider.
+    // A division waits for the divider; a load or store for the load/store unit (multiple_holds_lsu).
     if (insn.cls == C::div && p_.divider_busy && s_.divider_free > s_.now + stall) stall = s_.divider_free - s_.now;
+    if (st.data && p_.multiple_holds_lsu && s_.lsu_free > s_.now + stall) stall = s_.lsu_free - s_.now;
     const uint16_t csr = s_.next.csr;
     s_.next.csr = 0;
     s_.next.interrupted = false;  // read by predict()
@@ -155,6 +157,7 @@ template <bool kFull>
         st.div_time = s_.next.div_known ? veer_div_time(p_.result_latency[cls], s_.next.div_a, s_.next.div_b, s_.next.div_rem)
                                         : p_.result_latency[cls];
     if (insn.cls == C::div) s_.divider_free = st.issue + st.div_time;
+    if (insn.multiple && st.data && p_.multiple_holds_lsu) s_.lsu_free = st.issue + multiple_cycles(st);
     if (insn.cls == C::csr_write) s_.csr_write_issue = st.issue;
     // Postsync: the next instruction waits until this one has left X and R (after its own extra cycles).
     s_.postsync_until = st.postsync ? st.issue + p_.class_extra[cls] + 1 + p_.sync_stall : 0;
@@ -236,7 +239,7 @@ template <bool kFull>
         for (uint32_t m = st.dst; m; m &= m - 1) s_.ready[ctz(m)] = st.issue + st.latency;
     }
     if (st.dst & isa::flags_bit) s_.ready[31] = st.issue + p_.flag_latency;
-    st.cycles = (st.paired ? 0 : 1) + st.stall + p_.class_extra[cls] + st.multiple_extra + s_.pending_extra;
+    st.cycles = (st.paired || st.folded ? 0 : 1) + st.stall + p_.class_extra[cls] + st.multiple_extra + s_.pending_extra;
     if (s_.pending_extra) {
         st.freeze = s_.pending_freeze;
         if (st.freeze) emit(b, p_.ev_dep_stall, st.freeze);
@@ -254,10 +257,10 @@ template <bool kFull>
     else if (insn.cls == C::mret)
         s_.mstatus = (s_.mstatus & ~8u) | ((s_.mstatus & 0x80u) ? 8u : 0u) | 0x80u;
     st.base = st.cycles;
-    // A branch's flush (predict()): the refetch costs the penalty, and a flushing branch that reads the flags up to
-    // mispredict_flag_window more, one fewer per cycle between the flag-setting instruction's issue and its own
+    // A branch's flush (predict()): the refetch costs the penalty, and a mispredicted branch (branch_flag_distance)
+    // that reads the flags up to mispredict_flag_window more, one fewer per cycle between the flag-setting instruction's issue and its own
     // beyond the first.
-    if (st.flush && p_.mispredict_flag_window && (insn.regs.src & isa::flags_bit) && s_.ready[31] >= p_.flag_latency) {
+    if (st.flag_distance && p_.mispredict_flag_window && (insn.regs.src & isa::flags_bit) && s_.ready[31] >= p_.flag_latency) {
         const uint64_t set = s_.ready[31] - p_.flag_latency, gap = st.issue > set ? st.issue - set - 1 : 0;
         if (gap < p_.mispredict_flag_window) st.flush += static_cast<unsigned>(p_.mispredict_flag_window - gap);
     }
@@ -501,7 +504,9 @@ template <bool kFull>
 template <bool kFull>
 [[gnu::noinline]] uint64_t TimingModel::timed_k(const isa::RetiredInsn& insn, uint64_t pc, unsigned size, const MemRef* mem,
                               unsigned n_mem, EventBatch& b, unsigned flush) {
-    StepScratch st{insn, pc, size, mem, n_mem, flush};
+    StepScratch st{insn, pc, size, mem, n_mem, flush & branch_cycles};
+    st.flag_distance = flush & branch_flag_distance;
+    st.folded = flush & branch_folded;
     if (kFull && p_.dbus_queue) {
         if (!s_.dbus.quiet())
             s_.dbus = dbus_canonical(s_.now);
@@ -527,7 +532,7 @@ template <bool kFull>
     if (st.fetch_cycles > st.fetch_walk + st.split_cycles)
         emit(b, p_.ev_fetch_stall, st.fetch_cycles - st.fetch_walk - st.split_cycles);
     if (st.fetch_cycles + st.flush) emit(b, p_.ev_stall_frontend, st.fetch_cycles + st.flush);
-    const uint64_t back = st.cycles - st.fetch_cycles - st.flush - (st.paired ? 0 : 1);
+    const uint64_t back = st.cycles - st.fetch_cycles - st.flush - (st.paired || st.folded ? 0 : 1);
     if (back) emit(b, p_.ev_stall_backend, back);
     if (!st.mie_before) emit(b, p_.ev_irq_disabled, st.cycles - st.freeze);
     // The next instruction may pair with this one if it issued alone, took one cycle and did not branch away.
@@ -550,7 +555,9 @@ template <bool kFull>
 uint64_t TimingModel::ooo_timed(const isa::RetiredInsn& insn, uint64_t pc, unsigned size, const MemRef* mem,
                                 unsigned n_mem, EventBatch& b, unsigned flush) {
     using C = isa::InsnClass;
-    StepScratch st{insn, pc, size, mem, n_mem, flush};
+    StepScratch st{insn, pc, size, mem, n_mem, flush & branch_cycles};
+    st.flag_distance = flush & branch_flag_distance;
+    st.folded = flush & branch_folded;
     s_.next.csr = 0;
     s_.next.interrupted = false;  // read by predict()
     fetch_stage<false>(st, b);

@@ -27,7 +27,11 @@ TimingModel::TimingModel(const TimingParams& p) : p_(p), bp_(p.predictor), seen_
         if (full_) throw std::invalid_argument("timing: an out-of-order core has none of VeeR EL2's mechanisms");
         ooo_.emplace(*p.ooo, s_.now);
     }
-    plain_predictor_ = p.predictor.direction != PredictorConfig::Direction::veer_el2;
+    plain_predictor_ = p.predictor.direction != PredictorConfig::Direction::veer_el2 &&
+                       p.predictor.direction != PredictorConfig::Direction::btac;
+    if (!branch_cycles_fit(p))
+        throw std::invalid_argument("timing: a branch's cycles (mispredict_penalty, mispredict_flag_window, return_*_extra, "
+                                    "static_taken_extra) are at most 16382 in all");
     if (p.fetch_queue > s_.fetched.size()) throw std::invalid_argument("timing: fetch_queue is at most 4");
     if (p.store_buffer > 8 || p.bus_buffer > 8) throw std::invalid_argument("timing: store_buffer and bus_buffer are at most 8");
     // dbus_canonical forgets a read once no later one can share it, which is also when none can wait behind it
@@ -112,6 +116,12 @@ unsigned TimingModel::veer_div_time(unsigned full, uint32_t a, uint32_t b, bool 
     const int shortq = std::max(cls(b) - cls(a) + 1, 0);
     if (shortq >= 28) return full;
     return full - 7 + static_cast<unsigned>(shortq / 4) + 1;
+}
+
+bool TimingModel::branch_cycles_fit(const TimingParams& p) {
+    // The most predict() adds (a mispredicted return, a branch onto a folded one's) and the flags' distance.
+    return uint64_t{p.mispredict_penalty} + p.mispredict_flag_window + std::max(p.return_hit_extra, p.return_miss_extra) +
+               p.static_taken_extra + 1 <= branch_cycles;
 }
 
 void TimingModel::set_mstatus(uint32_t value) {
@@ -206,7 +216,14 @@ unsigned TimingModel::predict_other(const isa::RetiredInsn& insn, uint64_t pc, u
     bool mispredicted = false;
     unsigned return_extra = 0;
     const bool predictable = !(taken && (insn.branch & isa::br_exc_return) && !p_.predict_exc_return);
-    if (conditional) mispredicted = bp_.conditional(pc, conditional_target(pc, size, next_pc, taken), taken);
+    const bool btac = p_.predictor.direction == PredictorConfig::Direction::btac;
+    BtacCost cost;
+    if (btac) {
+        cost = predict_btac(insn, pc, size, next_pc, taken, conditional);
+        mispredicted = cost.mispredicted;
+    } else if (conditional) {
+        mispredicted = bp_.conditional(pc, conditional_target(pc, size, next_pc, taken), taken);
+    }
     if (!predictable) {
         // a flush, not a prediction
     } else if (taken && (insn.branch & isa::br_register)) {
@@ -219,6 +236,8 @@ unsigned TimingModel::predict_other(const isa::RetiredInsn& insn, uint64_t pc, u
             emit(b, miss ? p_.ev_ras_miss : p_.ev_ras_hit);
             // A return's own cycles beyond a predicted branch's (return_hit_extra, return_miss_extra).
             return_extra = !miss ? p_.return_hit_extra : empty ? 0u : p_.return_miss_extra;
+            // A conditional return (btac) costs as a misprediction, whatever the stack held (TRM Table 16-11).
+            if (btac && conditional) return_extra = 0;
         }
     } else if (taken && !conditional && !bp_.enabled()) {
         mispredicted = true;  // prediction off: even unconditional branches are assumed not taken
@@ -228,7 +247,35 @@ unsigned TimingModel::predict_other(const isa::RetiredInsn& insn, uint64_t pc, u
         if (bp_.enabled() && p_.predictor.ras_depth) emit(b, p_.ev_ras_push);
     }
     if (predictable) emit(b, p_.ev_predictable);
-    return (mispredicted ? mispredicted_flush(b) : 0) + return_extra;
+    if (mispredicted) return (mispredicted_flush(b) + return_extra + cost.extra) | branch_flag_distance;
+    return (return_extra + cost.extra) | (cost.folded ? branch_folded : 0u);
+}
+
+// The btac direction (ARM1176 TRM 5.2, Table 16-11). A direct branch (B, BL, BLX immediate) goes through the BTAC
+// (BranchPredictor::direct); predicted right, it takes one cycle (a hit, or not taken by the static rule), four when
+// the static rule predicted it taken (static_taken_extra), none when a hit predicted it taken and it is folded
+// (5.2.4: not a BL or BLX, whose link would be lost). The BTAC holds no branch through a register: a conditional
+// one is predicted not taken ("BX<cond> <reg>": 1 cycle not taken, 5-7 taken, a conditional return 5-7); an
+// unconditional one is the return stack's or the target buffer's (predict_other). A branch right at the target of
+// the branch folded last is a predicted branch onto a branch: that one was not folded, and its cycle is charged here.
+TimingModel::BtacCost TimingModel::predict_btac(const isa::RetiredInsn& insn, uint64_t pc, unsigned size,
+                                                uint64_t next_pc, bool taken, bool conditional) {
+    BtacCost c;
+    if (bp_.take_folded(pc)) c.extra = 1;
+    if (!(insn.branch & isa::br_immediate)) {
+        c.mispredicted = conditional && taken;
+        return c;
+    }
+    const auto d = bp_.direct(pc, conditional_target(pc, size, next_pc, taken), taken, conditional);
+    c.mispredicted = d.mispredicted;
+    if (d.mispredicted || !taken) return c;
+    if (!d.hit) {
+        c.extra += p_.static_taken_extra;
+    } else if (p_.fold_predicted_taken && !(insn.branch & isa::br_call)) {
+        c.folded = true;
+        bp_.set_folded(next_pc);
+    }
+    return c;
 }
 
 unsigned TimingModel::mispredicted_flush(EventBatch& b) {

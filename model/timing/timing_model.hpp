@@ -98,6 +98,10 @@ struct TimingParams {
     // behind it.
     unsigned load_multiple_bytes = 0, store_multiple_bytes = 0;
     bool multiple_holds_issue = true;
+    // Without multiple_holds_issue: the load/store unit is busy for the multiple's memory cycles from its issue, and
+    // a later load or store issues no sooner (ARM1176 TRM 16.12: "non-dependent, non-memory instructions can execute
+    // ... while these instructions complete").
+    bool multiple_holds_lsu = false;
     unsigned mispredict_penalty = 1;
     // A return the return stack predicts takes return_hit_extra cycles more than a predicted branch; one it
     // predicts wrong (the stack was not empty) return_miss_extra more than a misprediction (ARM1176 TRM Table
@@ -107,6 +111,12 @@ struct TimingParams {
     // between the issue of the instruction that set them and its own beyond the first (ARM1176 TRM Table 16-11:
     // MAX(7 - FlagCycleDistance, 5) cycles).
     unsigned mispredict_flag_window = 0;
+    // A branch predicted right, by its predictor (the btac direction; ARM1176 TRM Table 16-11): taken by the
+    // static rule, static_taken_extra cycles more than one issue cycle (4 in all); taken by a BTAC hit, folded out
+    // of the stream, no cycle of its own, where fold_predicted_taken (but for calls, and a branch onto a branch,
+    // which costs the cycle its fold saved: TRM 5.2.4).
+    unsigned static_taken_extra = 0;
+    bool fold_predicted_taken = false;
     PredictorConfig predictor;
     std::optional<CacheConfig> l1d, l1i;
     unsigned l1d_refill_penalty = 0, l1i_refill_penalty = 0;
@@ -345,11 +355,11 @@ private:
         uint64_t cycles = 0;
         std::vector<EventCount> events;
         std::vector<std::pair<uint8_t, int64_t>> ready;  // registers written: their ready cycle - s_.now
-        int64_t prev_issue = 0, divider_free = 0;
+        int64_t prev_issue = 0, divider_free = 0, lsu_free = 0;
         uint32_t prev_dst = 0;
         uint8_t prev_shape = 0;
         isa::InsnClass prev_cls = isa::InsnClass::alu;
-        bool pair_open = false, next_fetch_new = false, flushed = false;
+        bool pair_open = false, next_fetch_new = false, flushed = false, lsu_set = false;
         uint64_t last_ifetch_line = 0, last_fetch = 0, fill_line = 0, phase_line = 0;
         int64_t fetch_at = 0;
         std::array<uint64_t, 4> fetched{};  // s_.fetched as fetched_held() has it, relative to the entry (record_body)
@@ -468,6 +478,7 @@ public:
     //  - per live-in register r (read before the body writes it): s_.ready[r] - s_.now, or "ready" when it can no
     //    longer delay the body (s_.ready[r] + earliest_need() <= s_.now, and <= s_.prev_issue when a pair is open);
     //  - if the body divides: s_.divider_free - s_.now (0 when the divider is free);
+    //  - s_.lsu_free - s_.now (0 when past) where multiple_holds_lsu (in the divider's word);
     //  - s_.postsync_until - s_.now (0 when past): the first instruction's wait behind a postsync one (sync_stall;
     //    with it, bodies hold no CSR, fence or fence.i instruction, so StepInputs::csr is 0 and s_.csr_write_issue unused);
     //  - the fetch state: s_.next_fetch_new, s_.last_ifetch_line and s_.last_fetch as the first instruction sees them,
@@ -580,6 +591,15 @@ private:
     static unsigned earliest_need(const TimingParams& p) { return p.early_address + p.shifted_operand_early; }
     // step() in two: a branch's prediction (the predictor's state and events alone; returns the flush's cycles,
     // 0 when none), then the timing, which depends on the prediction only through those cycles.
+    // The answer is one word, as the block engine keys and replays it: the cycles the branch adds (branch_cycles)
+    // and two marks: branch_flag_distance, the cycles are a misprediction's, to which the flags' distance adds
+    // (mispredict_flag_window); branch_folded, the branch was folded and takes no issue cycle (TRM 5.2.4).
+    static constexpr unsigned branch_flag_distance = 1u << 14, branch_folded = 1u << 15;
+    static constexpr unsigned branch_cycles = branch_flag_distance - 1;
+public:
+    // Whether a branch's cycles fit below predict()'s marks (the constructor refuses parameters that do not).
+    static bool branch_cycles_fit(const TimingParams& p);
+private:
     // A conditional direct branch that is not a call, its condition not failed, with a predictor of counters (not
     // VeeR EL2's), the common case, inline; predict_other() the rest. The same rules (predict_other's comments).
     unsigned predict(const isa::RetiredInsn& insn, uint64_t pc, unsigned size, uint64_t next_pc, EventBatch& b) {
@@ -597,7 +617,7 @@ private:
                                                             uint64_t next_pc, EventBatch& b) {
         const bool taken = insn.branch & isa::br_taken;
         const bool mispredicted = bp_.conditional(pc, conditional_target(pc, size, next_pc, taken), taken);
-        return mispredicted ? mispredicted_flush(b) : 0;
+        return mispredicted ? mispredicted_flush(b) | branch_flag_distance : 0;
     }
     // The target a conditional branch is predicted with. A trace shows a branch's target only when taken: an untaken
     // one uses the target it last went to (unknown: taken as forward, the usual layout of an if). A taken one
@@ -612,9 +632,16 @@ private:
         return taken ? next_pc : (seen ? seen : pc + size);
     }
     unsigned predict_other(const isa::RetiredInsn& insn, uint64_t pc, unsigned size, uint64_t next_pc, EventBatch& b);
+    // The btac direction's prediction of a branch (predict_other): whether mispredicted, and its cycles when right.
+    struct BtacCost {
+        bool mispredicted = false, folded = false;
+        unsigned extra = 0;
+    };
+    BtacCost predict_btac(const isa::RetiredInsn& insn, uint64_t pc, unsigned size, uint64_t next_pc, bool taken,
+                          bool conditional);
     // A misprediction's events and the flush's cycles (a plain predictor's).
     unsigned mispredicted_flush(EventBatch& b);
-    bool plain_predictor_ = false;  // p_.predictor.direction is not VeeR EL2's
+    bool plain_predictor_ = false;  // p_.predictor.direction is neither VeeR EL2's nor btac (predict_other's)
     uint64_t timed(const isa::RetiredInsn& insn, uint64_t pc, unsigned size, const MemRef* mem, unsigned n_mem,
                    EventBatch& b, unsigned flush);
     // An out-of-order core (p_.ooo): the same fetch and data stages, then ooo_'s dispatch, execution, retirement.
@@ -694,6 +721,7 @@ private:
         bool ready(uint64_t r) const { return r + TimingModel::earliest_need(p) > prev_issue; }
         bool divider(uint64_t t) const { return t > now; }
         bool postsync(uint64_t t) const { return t > now; }
+        bool lsu_busy(uint64_t t) const { return t > now; }
         bool csr_write(uint64_t t) const { return t + 1 + p.csr_write_block > now; }
         bool fill_at(uint64_t t) const { return fetch_queue && t + p.fill_buffer_cycles > fetch_base; }
         bool fill_start(uint64_t t) const { return t + p.fill_redirect_commit > now; }
