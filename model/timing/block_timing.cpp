@@ -565,10 +565,10 @@ void TimingModel::replay_body(BlockMemo& m, const BlockMemo::Recording& r, const
 }
 
 // The recording's loads and stores to the LSU buffers, then the buffers settled to the body's end (as
-// emit_lsu_buffers() would next). Where the buffers' state at the entry, s_.lsu_pending and the accesses' addresses are
-// those of the replay the recording's LsuMemo kept (the bus buffer empty before and after), the result is that
-// replay's, shifted to this entry: set from the memo. The engines' differential test compares the buffers after
-// every replayed body (replay_checked, same_state).
+// emit_lsu_buffers() would next). Where the buffers' state at the entry (the D-bus buffer's among save()'s words),
+// s_.lsu_pending and the accesses' addresses are those of the replay the recording's LsuMemo kept (every access to
+// the DCCM), the result is that replay's, shifted to this entry: set from the memo. The engines' differential test
+// compares the buffers after every replayed body (replay_checked, same_state).
 void TimingModel::lsu_replay(const BlockMemo::Recording& r, const MemRef* mem, uint64_t now0) {
     size_t k = 0;
     if (const size_t n = lsu_->save(now0, lsu_key_.data() + 2)) {

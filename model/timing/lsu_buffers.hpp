@@ -1,7 +1,9 @@
 // VeeR EL2's LSU buffers followed from the commit cycles the timing model gives its loads and stores, for the cycles
 // event 34 counts: the DCCM store buffer full or the D-bus buffer full (el2_lsu.sv: lsu_store_stall_any =
-// lsu_stbuf_full_any | lsu_bus_buffer_full_any). It only watches: the commit cycles are the timing model's (a full
-// buffer stalls a load or store at decode, and the model's cycles include that wait where they are right).
+// lsu_stbuf_full_any | lsu_bus_buffer_full_any), and for how long a load or store waits at decode behind a full
+// D-bus buffer (bus_wait: the timing model adds it). Otherwise it only watches: the commit cycles are the timing
+// model's (the store buffer's full stalls a store at decode too; the model's cycles include that wait where they
+// are right).
 // tests/veer-rtl/stbuf.py derives the store buffer's half from an exec.log with the same rules; the bus buffer's were
 // read off a copy of the RTL that prints its state each cycle (tests/veer-rtl/rtl_trace.sh bbuf; docs/accuracy.md,
 // "Event 34").
