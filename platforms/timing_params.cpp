@@ -376,13 +376,14 @@ TimingParams veer() {
     p.ibus_beat = 8;
     p.ev_ibus_access = 42;
     p.ev_bus_misaligned = 44;
-    // tests/veer-rtl/misaligned: a misaligned D-bus load holds the pipeline until its data returns (the next
-    // instruction 7 cycles later), a misaligned D-bus store costs 1 more per bus transaction (the RTL holds the next
-    // load at decode: 3 cycles behind a store in one beat and one across two); one that crosses a 64-bit beat is
-    // two D-bus transactions (event 43), one misaligned transaction (44) either way. All of them decode stalls
-    // (event 30: 474 a window, the model 482).
-    p.bus_misaligned_load_penalty = 6;
-    p.bus_misaligned_store_penalty = 1;
+    // tests/veer-rtl/misaligned, splitma: nothing holds a split D-bus access itself; the next load or store waits at
+    // decode while the D-bus buffer is full (el2_lsu.sv lsu_load_stall_any, lsu_store_stall_any =
+    // lsu_bus_buffer_full_any: TimingModel::issue_stage, LsuBuffers::bus_wait), a decode stall (event 30). A split
+    // load's value comes 1 cycle later per 64-bit beat it reads (misaligned's first iteration: the add after
+    // lw 6(s0) commits 8 cycles after it); one that crosses a 64-bit beat is two D-bus transactions (event 43), one
+    // misaligned transaction (44) either way.
+    p.bus_misaligned_load_penalty = 1;
+    p.bus_misaligned_store_penalty = 0;
     p.dbus_beat = 8;
     // Only a misaligned access that crosses a 32-bit word is split (el2_lsu.sv: ldst_dual = address bit 2 of the
     // first and last byte differ); a halfword at an odd address inside a word is one access like an aligned one,

@@ -229,6 +229,29 @@ size_t TimingModel::body_key(const BlockMemo& m, const MemRef* mem, const uint8_
         }
         key[n++] = w;
     }
+    // A load or store of the body waits at decode while the D-bus buffer is full (step(): LsuBuffers::bus_wait): the
+    // buffers' commit cycles against now (lsu_pending, the cursor), the D-bus buffer as it acts from the cursor on
+    // and which of the body's accesses hit the ibuf's word (a store joins it). The body's own accesses then follow
+    // from the rest of the key (none of them is dual: prepare()); their words' relations to each other are the
+    // D-bus buffer's above (dbus_queue).
+    if (lsu_ && p_.bus_buffer && m.total_mem_) {
+        const uint64_t behind = s_.now - lsu_->cursor();
+        if (behind >= (uint64_t{1} << 16) || s_.lsu_pending >= (uint64_t{1} << 16)) return 0;
+        key[n++] = behind | s_.lsu_pending << 16;
+        const size_t words = lsu_->save_bus(key + n, false);
+        if (words == 0) return 0;
+        n += words;
+        if (words > 1) {
+            uint64_t hits = 0, count = 0;
+            for (size_t j = 0; j < total; ++j) {
+                const MemRef& a = mem[j];
+                if (!lsu_->ibuf_holds(a.addr >> 2) && !lsu_->ibuf_holds((a.addr + (a.size ? a.size - 1 : 0)) >> 2)) continue;
+                if (count == 7) return 0;
+                hits |= uint64_t{j} << (8 * count++);
+            }
+            key[n++] = hits | count << 56;
+        }
+    }
     // The tail's outcome: taken (the redirect) and the flush's cycles (predict()).
     if (with_tail) key[n++] = uint64_t{(tail_insn_->branch & isa::br_taken) != 0} | uint64_t{tail_flush_} << 1;
     return n;
@@ -591,10 +614,10 @@ void TimingModel::replay_body(BlockMemo& m, const BlockMemo::Recording& r, const
 }
 
 // The recording's loads and stores to the LSU buffers, then the buffers settled to the body's end (as
-// emit_lsu_buffers() would next). Where the buffers' state at the entry, s_.lsu_pending and the accesses' addresses are
-// those of the replay the recording's LsuMemo kept (the bus buffer empty before and after), the result is that
-// replay's, shifted to this entry: set from the memo. The engines' differential test compares the buffers after
-// every replayed body (replay_checked, same_state).
+// emit_lsu_buffers() would next). Where the buffers' state at the entry (the D-bus buffer's among save()'s words),
+// s_.lsu_pending and the accesses' addresses are those of the replay the recording's LsuMemo kept (every access to
+// the DCCM), the result is that replay's, shifted to this entry: set from the memo. The engines' differential test
+// compares the buffers after every replayed body (replay_checked, same_state).
 void TimingModel::lsu_replay(const BlockMemo::Recording& r, const MemRef* mem, uint64_t now0) {
     size_t k = 0;
     if (const size_t n = lsu_->save(now0, lsu_key_.data() + 2)) {

@@ -73,6 +73,23 @@ void LsuBuffers::bus_access(const LsuAccess& a, bool dual) {
     n_waiters_ = 0;
 }
 
+uint64_t LsuBuffers::bus_wait(uint64_t d, bool dual) const {
+    if (!cfg_.bus_depth || d < cursor_) return 0;
+    const int limit = static_cast<int>(dual ? cfg_.bus_depth - 1 : cfg_.bus_depth);  // lsu_bus_buffer_full_any
+    // The ibuf's timer (drain_ibuf): the ibuf counts from its start, its write entry on to drain + 2 + 2 per
+    // waiter, each waiter from its entry to drain + 2.
+    const uint64_t drain = ibuf_last_ + cfg_.ibuf_timeout;
+    int live = live_;
+    for (uint64_t t = cursor_; t < cursor_ + 255; ++t) {
+        live += diff_[t & 255u];
+        if (t < d) continue;
+        int count = live + (ibuf_ && t >= ibuf_start_ && t <= drain + 2 + 2 * n_waiters_ ? 1 : 0);
+        for (unsigned k = 0; k < n_waiters_; ++k) count += ibuf_ && waiters_[k] <= t && t <= drain + 2 ? 1 : 0;
+        if (count < limit) return t - d;
+    }
+    return 0;
+}
+
 // The cycles [cursor_, end), one by one while anything is buffered or coming (the rules: lsu_buffers.hpp). At
 // cycle t the instruction committing at t + 1 is in R, at t + 2 in M, at t + 3 at decode and the read port.
 void LsuBuffers::run_to(uint64_t end) {
@@ -113,9 +130,6 @@ void LsuBuffers::run_to(uint64_t end) {
 }
 
 size_t LsuBuffers::save(uint64_t base, uint64_t* out) const {
-    // The bus buffer empty and owed nothing: no ibuf or waiter, every change on the ring passed (and cleared), no
-    // dual access marked ahead.
-    if (cfg_.bus_depth && (ibuf_ || n_waiters_ || live_ != 0 || bus_until_ >= cursor_ || dual_until_ >= cursor_)) return 0;
     size_t k = 0;
     out[k++] = cursor_ - base;
     const bool ahead = last_store_ + 1 > cursor_;  // a store still coming (its commit), or none
@@ -123,6 +137,10 @@ size_t LsuBuffers::save(uint64_t base, uint64_t* out) const {
     out[k++] = ahead ? last_store_ - base : 0;
     out[k++] = n_;
     for (unsigned i = 0; i < n_; ++i) out[k++] = buf_[i];
+    const size_t nb = save_bus(out + k + 1);
+    if (nb == 0) return 0;
+    out[k] = nb;
+    k += 1 + nb;
     for (uint64_t c = cursor_ + 1; c < cursor_ + 9; ++c)  // the slots operator== compares
         if (const Slot* s = at(c)) {
             out[k++] = (c - cursor_) | uint64_t{s->dual} << 8 | uint64_t{s->store} << 9 | uint64_t{s->load} << 10;
@@ -132,22 +150,88 @@ size_t LsuBuffers::save(uint64_t base, uint64_t* out) const {
     return k;
 }
 
+size_t LsuBuffers::save_bus(uint64_t* out, bool ibuf_word) const {
+    if (bus_idle()) {
+        out[0] = 0;
+        return 1;
+    }
+    // Cycles relative to the cursor (modulo 2^64: the ibuf's and a waiter's may lie before it).
+    size_t k = 5;
+    if (ibuf_) {
+        out[k++] = ibuf_word ? ibuf_word_ : 0;
+        out[k++] = ibuf_start_ - cursor_;
+        out[k++] = ibuf_last_ - cursor_;
+        for (unsigned i = 0; i < n_waiters_; ++i) out[k++] = waiters_[i] - cursor_;
+    }
+    // The ring's changes still to come: those in [cursor_, bus_until_] (run_to clears each as it passes it).
+    size_t ring = 0, marks = 0;
+    for (uint64_t t = cursor_; t <= bus_until_ && t <= cursor_ + 254; ++t)
+        if (const int16_t v = diff_[t & 255u]) {
+            if (++ring > max_bus_ring) return 0;
+            out[k++] = (t - cursor_) << 16 | static_cast<uint16_t>(v);
+        }
+    for (uint64_t t = cursor_; t <= dual_until_ && t <= cursor_ + 254; ++t)
+        if (dual_at_[t & 255u] == t) {
+            if (++marks > max_bus_marks) return 0;
+            out[k++] = t - cursor_;
+        }
+    out[0] = 1 | uint64_t{ibuf_} << 1 | uint64_t{n_waiters_} << 2 | uint64_t{ring} << 8 | uint64_t{marks} << 16;
+    out[1] = static_cast<uint64_t>(static_cast<int64_t>(live_));
+    out[2] = bus_until_ >= cursor_ ? bus_until_ - cursor_ + 1 : 0;
+    out[3] = dual_until_ >= cursor_ ? dual_until_ - cursor_ + 1 : 0;
+    out[4] = n_waiters_;
+    return k;
+}
+
 void LsuBuffers::load(uint64_t base, const uint64_t* in, size_t n) {
     cursor_ = base + in[0];
     last_store_ = in[1] ? base + in[2] : 0;  // none: any cycle before the cursor
     n_ = static_cast<unsigned>(in[3]);
     size_t k = 4;
     for (unsigned i = 0; i < n_; ++i) buf_[i] = in[k++];
+    // The D-bus buffer (save_bus's words).
+    const size_t nb = static_cast<size_t>(in[k++]);
+    const uint64_t* w = in + k;
+    k += nb;
+    diff_.fill(0);
+    dual_at_.fill(~uint64_t{0});
+    ibuf_ = false;
+    n_waiters_ = 0;
+    live_ = 0;
+    bus_until_ = dual_until_ = 0;
+    if (w[0] & 1u) {
+        ibuf_ = (w[0] >> 1) & 1u;
+        n_waiters_ = static_cast<unsigned>((w[0] >> 2) & 7u);
+        const size_t ring = (w[0] >> 8) & 0xFFu, marks = (w[0] >> 16) & 0xFFu;
+        live_ = static_cast<int>(static_cast<int64_t>(w[1]));
+        if (w[2]) bus_until_ = cursor_ + w[2] - 1;
+        if (w[3]) dual_until_ = cursor_ + w[3] - 1;
+        size_t j = 5;
+        if (ibuf_) {
+            ibuf_word_ = w[j++];
+            ibuf_start_ = cursor_ + w[j++];
+            ibuf_last_ = cursor_ + w[j++];
+            for (unsigned i = 0; i < n_waiters_; ++i) waiters_[i] = cursor_ + w[j++];
+        }
+        for (size_t i = 0; i < ring; ++i, ++j) {
+            const uint64_t t = cursor_ + (w[j] >> 16);
+            diff_[t & 255u] = static_cast<int16_t>(static_cast<uint16_t>(w[j] & 0xFFFFu));
+        }
+        for (size_t i = 0; i < marks; ++i, ++j) {
+            const uint64_t t = cursor_ + w[j];
+            dual_at_[t & 255u] = t;
+        }
+    }
     for (Slot& s : slots_) s.c = ~uint64_t{0};
     // The slots follow, three words each: save() wrote each as its offset from the cursor (1-8) and flags.
     while (k + 3 <= n) {
-        const uint64_t w = in[k];
-        const uint64_t c = cursor_ + (w & 0xFFu);
+        const uint64_t x = in[k];
+        const uint64_t c = cursor_ + (x & 0xFFu);
         Slot& s = slots_[c & 7u];
         s.c = c;
-        s.dual = (w >> 8) & 1u;
-        s.store = (w >> 9) & 1u;
-        s.load = (w >> 10) & 1u;
+        s.dual = (x >> 8) & 1u;
+        s.store = (x >> 9) & 1u;
+        s.load = (x >> 10) & 1u;
         s.lo = in[k + 1];
         s.hi = in[k + 2];
         k += 3;
@@ -155,12 +239,20 @@ void LsuBuffers::load(uint64_t base, const uint64_t* in, size_t n) {
 }
 
 void LsuBuffers::split_addresses(uint64_t* w, size_t n, std::vector<uint64_t>& addrs) {
-    // save()'s layout: cursor, ahead, last store, n_, the n_ buffered words, then three words per slot.
+    // save()'s layout: cursor, ahead, last store, n_, the n_ buffered words, save_bus's count and words, then three
+    // words per slot.
     size_t k = 4;
     for (const size_t end = 4 + static_cast<size_t>(w[3]); k < end; ++k) {
         addrs.push_back(w[k] << 2);
         w[k] = 0;
     }
+    // The D-bus buffer's words (save_bus): the ibuf's word, where it holds one, is an address.
+    const size_t nb = static_cast<size_t>(w[k]);
+    if ((w[k + 1] & 3u) == 3u) {
+        addrs.push_back(w[k + 6] << 2);
+        w[k + 6] = 0;
+    }
+    k += 1 + nb;
     for (; k + 3 <= n; k += 3) {
         const bool dccm = (w[k] >> 9) & 3u;  // a DCCM store or load
         for (size_t j = k + 1; j < k + 3; ++j) {
@@ -172,6 +264,7 @@ void LsuBuffers::split_addresses(uint64_t* w, size_t n, std::vector<uint64_t>& a
 
 void LsuBuffers::shift_addresses(uint64_t words) {
     for (unsigned i = 0; i < n_; ++i) buf_[i] += words;
+    if (ibuf_) ibuf_word_ += words;
     for (uint64_t c = cursor_ + 1; c < cursor_ + 9; ++c)
         if (Slot* s = at(c); s && (s->store || s->load)) {
             s->lo += words;

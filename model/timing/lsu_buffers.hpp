@@ -1,7 +1,9 @@
 // VeeR EL2's LSU buffers followed from the commit cycles the timing model gives its loads and stores, for the cycles
 // event 34 counts: the DCCM store buffer full or the D-bus buffer full (el2_lsu.sv: lsu_store_stall_any =
-// lsu_stbuf_full_any | lsu_bus_buffer_full_any). It only watches: the commit cycles are the timing model's (a full
-// buffer stalls a load or store at decode, and the model's cycles include that wait where they are right).
+// lsu_stbuf_full_any | lsu_bus_buffer_full_any), and for how long a load or store waits at decode behind a full
+// D-bus buffer (bus_wait: the timing model adds it). Otherwise it only watches: the commit cycles are the timing
+// model's (the store buffer's full stalls a store at decode too; the model's cycles include that wait where they
+// are right).
 // tests/veer-rtl/stbuf.py derives the store buffer's half from an exec.log with the same rules; the bus buffer's were
 // read off a copy of the RTL that prints its state each cycle (tests/veer-rtl/rtl_trace.sh bbuf; docs/accuracy.md,
 // "Event 34").
@@ -75,23 +77,46 @@ public:
         run_to(c - 2);
     }
     // The state as words relative to cycle `base` (at most max_snapshot): what every later cycle depends on (the
-    // cursor, whether a store is still coming, the buffered words, the slots ahead of the cursor), with the bus
-    // buffer empty. Returns how many words, 0 when the bus buffer holds or is owed anything (not saved). The block
-    // timing replays a recording's effect on the buffers from it (TimingModel::lsu_replay): two states with the same
-    // words at their bases behave the same from there, shifted.
-    static constexpr size_t max_snapshot = 4 + 8 + 8 * 3;
+    // cursor, whether a store is still coming, the buffered words, the D-bus buffer (save_bus), the slots ahead of
+    // the cursor). Returns how many words, 0 when the D-bus buffer holds more than save_bus puts in words (not
+    // saved). The block timing replays a recording's effect on the buffers from it (TimingModel::lsu_replay), the
+    // loop timing moves it on (TimingModel::loop_walk): two states with the same words at their bases behave the
+    // same from there, shifted.
+    static constexpr size_t max_bus_ring = 16, max_bus_marks = 8;
+    static constexpr size_t max_bus_words = 1 + 4 + 3 + 4 + max_bus_ring + max_bus_marks;
+    static constexpr size_t max_snapshot = 4 + 8 + 1 + max_bus_words + 8 * 3;
     size_t save(uint64_t base, uint64_t* out) const;
-    // The state save() gave (`n` words), at another base (the bus buffer left empty, as it was).
+    // The D-bus buffer's part of save(), its cycles relative to the cursor (save()'s first word puts the cursor
+    // relative to the base): one word 0 when it is empty and owed nothing (bus_idle), else a word of flags and
+    // counts, the count at the cursor, the last cycle anything counts and the last dual access at decode, the ibuf
+    // (its word, start, last join) and its waiters, the count's changes ahead and the cycles a dual access is at
+    // decode. Returns how many words (at most max_bus_words), 0 when there are more changes or marks than that.
+    // With `ibuf_word` false the ibuf's word is left out (0): the caller keys its relation to the accesses to come.
+    size_t save_bus(uint64_t* out, bool ibuf_word = true) const;
+    // The state save() gave (`n` words), at another base.
     void load(uint64_t base, const uint64_t* in, size_t n);
-    // The data addresses among save()'s words (the buffered words, the words of the slots of DCCM loads and
-    // stores) moved to `addrs` as byte addresses and left 0 in `w`, and the words of the other slots, which no rule
-    // reads, set to 0 (TimingModel::loop_state): the rules compare these words only with each other and with the
-    // words of later accesses, for equality and by bits 1:0 (the DCCM bank), so states that agree in the rest
-    // and whose addresses differ by one shift d (a multiple of 16) behave the same with every later address moved
-    // by d.
+    // Whether the ibuf holds the word `w` (a bus store to it joins it within the merge window).
+    bool ibuf_holds(uint64_t w) const { return ibuf_ && ibuf_word_ == w; }
+    uint64_t cursor() const { return cursor_; }  // the first cycle not yet counted
+    // The data addresses among save()'s words (the buffered words, the ibuf's word, the words of the slots of DCCM
+    // loads and stores) moved to `addrs` as byte addresses and left 0 in `w`, and the words of the other slots,
+    // which no rule reads, set to 0 (TimingModel::loop_state): the rules compare these words only with each other
+    // and with the words of later accesses, for equality and by bits 1:0 (the DCCM bank), so states that agree in
+    // the rest and whose addresses differ by one shift d (a multiple of 16) behave the same with every later
+    // address moved by d.
     static void split_addresses(uint64_t* w, size_t n, std::vector<uint64_t>& addrs);
     // Every data address the buffers hold moved on by `words` words (TimingModel::skip_loop).
     void shift_addresses(uint64_t words);
+    // How many cycles a load or store at decode from cycle `d` waits there while the D-bus buffer is full (the rule
+    // above: el2_lsu.sv, lsu_load_stall_any / lsu_store_stall_any = lsu_bus_buffer_full_any; the D-bus buffer's
+    // count as run_to() follows it, the ibuf draining on its timer, no access after the ones given). 0 without a bus
+    // buffer. `d` lies at or after the cursor (2 cycles after the last commit given, at the earliest).
+    uint64_t bus_wait(uint64_t d, bool dual) const;
+    // Nothing in the D-bus buffer from the cursor on, nothing coming (no access after the ones given), no dual access
+    // at decode ahead: a load or store waits there only behind a bus access given later.
+    bool bus_idle() const {
+        return !cfg_.bus_depth || (!ibuf_ && !n_waiters_ && live_ == 0 && bus_until_ < cursor_ && dual_until_ < cursor_);
+    }
     uint64_t full() const { return full_; }  // counted since the last take()
     void add_full(uint64_t n) { full_ += n; }
     // Cycles counted full since the last take().

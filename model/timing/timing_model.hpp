@@ -174,8 +174,9 @@ struct TimingParams {
     // An I-cache miss on the line after the previous miss's (straight-line code streaming in) costs this instead
     // of l1i_refill_penalty (0: no difference).
     unsigned l1i_sequential_refill_penalty = 0;
-    // Misaligned accesses over the data bus: extra cycles of a load and of a store; an access that crosses a
-    // `dbus_beat`-byte boundary is two bus transactions (0: never split).
+    // Misaligned accesses over the data bus: a split load's extra result latency per `dbus_beat`-byte beat it reads
+    // (with dbus_queue), a split store's extra cycles per bus transaction; an access that crosses a `dbus_beat`-byte
+    // boundary is two bus transactions (0: never split).
     unsigned bus_misaligned_load_penalty = 0, bus_misaligned_store_penalty = 0, dbus_beat = 0;
     // A misaligned access is split (two accesses, the penalties above, ev_bus_misaligned) only when it crosses a
     // `split_bytes`-byte boundary; one inside such a unit is a single access like an aligned one (0: every
@@ -341,8 +342,10 @@ public:
     static constexpr size_t max_inner = 8;   // bodies with more branches are stepped
     // The most words a body's key takes: eight for the pipeline and fetch state (the postsync wait one of them),
     // a live-in per register, 5 bits per access (12 to a word, at most 4 an instruction), a word per 4 of the
-    // body's branches for their flushes, a word for the tail's outcome.
-    static constexpr size_t max_key_words = 9 + 32 + (4 * max_insns + 11) / 12 + 1 + 4 + (max_inner + 3) / 4 + 1;
+    // body's branches for their flushes, a word for the tail's outcome, the LSU buffers' commit cycles, D-bus buffer
+    // and the accesses that hit its ibuf.
+    static constexpr size_t max_key_words =
+        9 + 32 + (4 * max_insns + 11) / 12 + 1 + 4 + (max_inner + 3) / 4 + 1 + 2 + LsuBuffers::max_bus_words;
     static constexpr size_t max_bus = 8;  // dbus_queue: bodies with more bus accesses are stepped
     // Executions replayed from a recording, recorded, and stepped (a miss or nothing to key on).
     uint64_t replayed = 0, recorded = 0, stepped = 0;

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 
 #include "model/timing/lsu_buffers.hpp"
 
@@ -145,6 +146,57 @@ TEST(BusBuffer, MisalignedStoresAndALoadHeldAtDecode) {
     s.commit(load);
     s.settle(60);
     EXPECT_EQ(s.take(), 8u);
+}
+
+// bus_wait(): how long a load or store at decode waits there while the D-bus buffer is full, read off the count
+// ahead. misaligned's two stores of the test above (at 10 and 11) and nothing after them: the count is 2 at 8, 4 at
+// 9 and 10 (the stores in M and R, then the first word's entry and the ibuf), 3 at 11-13 (the first word's entry
+// 10-13, the ibuf, the second store's waiting word), then 2 (the ibuf and the waiting word, until the ibuf's timer).
+//  - an access that does not cross a word (full at 4): at decode from 9, full at 9 and 10: it leaves at 11, 2 cycles;
+//    from 11 (3 < 4) it does not wait;
+//  - one that crosses a word (full at 3): from 9, full at 9-13: 5 cycles; from 11, 3 cycles; from 14 none.
+// Without a bus buffer (bus_depth 0) nothing waits.
+TEST(BusBuffer, AnAccessAtDecodeWaitsWhileTheCountIsFull) {
+    LsuBuffers s(both_buffers());
+    s.commit(access(10, true, false, 0x8010000A));
+    s.commit(access(11, true, false, 0x8010000E));
+    EXPECT_EQ(s.bus_wait(9, false), 2u);
+    EXPECT_EQ(s.bus_wait(11, false), 0u);
+    EXPECT_EQ(s.bus_wait(9, true), 5u);
+    EXPECT_EQ(s.bus_wait(11, true), 3u);
+    EXPECT_EQ(s.bus_wait(14, true), 0u);
+    EXPECT_FALSE(s.bus_idle());
+    LsuBuffers t(store_buffer_alone());
+    t.commit(access(10, true, false, 0x8010000A));
+    t.commit(access(11, true, false, 0x8010000E));
+    EXPECT_EQ(t.bus_wait(9, true), 0u);
+    EXPECT_TRUE(t.bus_idle());
+    // Once the ibuf's timer has run out and its entries are done, the buffer is idle again.
+    s.settle(60);
+    EXPECT_TRUE(s.bus_idle());
+    EXPECT_EQ(s.bus_wait(58, true), 0u);
+}
+
+// save() puts a D-bus buffer that holds entries in words too (the block and loop timing key and move it): the two
+// stores above saved at base 11 and loaded at base 111 wait the same cycles 100 cycles on (5 from 109 and 3 from 111
+// for a dual access, as worked above), and its ibuf's word moves with shift_addresses.
+TEST(BusBuffer, SavedWithEntriesItActsTheSameShifted) {
+    LsuBuffers s(both_buffers());
+    s.commit(access(10, true, false, 0x8010000A));
+    s.commit(access(11, true, false, 0x8010000E));
+    std::array<uint64_t, LsuBuffers::max_snapshot> w{};
+    const size_t n = s.save(11, w.data());
+    ASSERT_GT(n, 0u);
+    LsuBuffers t(both_buffers());
+    t.load(111, w.data(), n);
+    EXPECT_EQ(t.bus_wait(109, true), 5u);
+    EXPECT_EQ(t.bus_wait(111, true), 3u);
+    EXPECT_EQ(t.bus_wait(111, false), 0u);
+    // The ibuf holds the first store's second word (0x..0C), which the second store's first word joined.
+    EXPECT_TRUE(t.ibuf_holds(0x8010000C >> 2));
+    t.shift_addresses(4);
+    EXPECT_TRUE(t.ibuf_holds(0x8010001C >> 2));
+    EXPECT_FALSE(t.ibuf_holds(0x8010000C >> 2));
 }
 
 // The store buffer and the bus buffer full in the same cycle count once (event 34 is their OR). Bus loads at 6-9

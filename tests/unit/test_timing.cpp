@@ -1004,14 +1004,30 @@ TEST(TimingModel, VeerFetchBufferWrongPathAndStalls) {
     EXPECT_THROW(TimingModel{p}, std::invalid_argument);
 }
 
-// VeeR EL2 misaligned D-bus accesses (tests/veer-rtl/misaligned): a load holds decode 6 cycles, a store 1 per bus
-// transaction (2 when it crosses a 64-bit beat); every such cycle is a decode stall (event 30).
+// VeeR EL2 misaligned D-bus accesses (tests/veer-rtl/misaligned, splitma): nothing holds the access itself (a split
+// load's data comes bus_misaligned_load_penalty later per 64-bit beat it reads, a split store costs nothing more);
+// the next load or store waits at decode while the D-bus buffer is full (el2_lsu.sv: lsu_load_stall_any,
+// lsu_store_stall_any = lsu_bus_buffer_full_any; el2_dec_decode_ctl.sv: i0_load_stall_d), a decode stall (event 30).
+// Ten ALU instructions commit at 1-10; misaligned's two stores, across a word inside a beat (0x..0A) and across two
+// beats (0x..0E), 1 cycle each, commit at 11 and 12; the D-bus buffer's count (lsu_buffers.hpp, worked in
+// BusBuffer.AnAccessAtDecodeWaitsWhileTheCountIsFull one cycle earlier) is 4 at 10 and 11, 3 at 12-14, then 2. The
+// load across a word (0x..02) would commit at 13, at decode from 10: dual, full at 3, it waits 10-14 and leaves at
+// 15: 5 cycles (6 in all); it commits at 18 (M at 16, R at 17). Reaching M, it drains the ibuf at 17 (its entry
+// 17-21: 3 cycles and 2 for the waiting word, which counts to 19); the load's own two entries count from its M to
+// its data, which returns at its commit (bus_load_latency 0): 16-18. The count is 4 at 16-18 (the ibuf or its entry,
+// the waiting word, the load's two), 2 at 19, then 1. The store to the DCCM across a word (0x..E1-E4) would commit at
+// 19, at decode from 16: dual, full at 3, it waits 16-18 and leaves at 19: 3 cycles (4 in all); it commits at 22.
+// The aligned D-bus load after it, at decode from 20 (count 1, full at 4), does not wait.
 TEST(TimingModel, VeerMisalignedBusAccessesStallDecode) {
     TimingParams p;
     p.local_data = TimingParams::Region{0xF0040000u, 64 * 1024};
-    p.bus_misaligned_load_penalty = 6;
-    p.bus_misaligned_store_penalty = 1;
+    p.bus_misaligned_load_penalty = 1;
+    p.bus_misaligned_store_penalty = 0;
     p.dbus_beat = 8;
+    p.store_buffer = 4;
+    p.bus_buffer = 4;
+    p.ibuf_timeout = 11;
+    p.ibuf_merge_window = 7;
     p.ev_dep_stall = 30;
     p.ev_bus_access = 43;
     TimingModel m(p);
@@ -1022,13 +1038,15 @@ TEST(TimingModel, VeerMisalignedBusAccessesStallDecode) {
         const MemRef r{addr, cls == isa::InsnClass::store, 4};
         return m.step(i, 0x200, 4, 0x204, &r, 1, b);
     };
-    EXPECT_EQ(step(isa::InsnClass::load, 0x80100002, true), 7u);   // in one beat
-    EXPECT_EQ(step(isa::InsnClass::store, 0x8010000A, true), 2u);  // in one beat: 1 transaction
-    EXPECT_EQ(step(isa::InsnClass::store, 0x8010000E, true), 3u);  // across two beats: 2 transactions
-    EXPECT_EQ(step(isa::InsnClass::store, 0xF00400E1, true), 1u);  // to the DCCM: no bus
+    for (int k = 0; k < 10; ++k) EXPECT_EQ(m.step(insn(isa::InsnClass::alu), 0x200, 4, 0x204, nullptr, 0, b), 1u);
+    EXPECT_EQ(step(isa::InsnClass::store, 0x8010000A, true), 1u);  // in one beat: 1 transaction
+    EXPECT_EQ(step(isa::InsnClass::store, 0x8010000E, true), 1u);  // across two beats: 2 transactions
+    EXPECT_EQ(b.count(30), 0u);
+    EXPECT_EQ(step(isa::InsnClass::load, 0x80100002, true), 6u);   // in one beat, held at decode 5 cycles
+    EXPECT_EQ(step(isa::InsnClass::store, 0xF00400E1, true), 4u);  // to the DCCM, held at decode 3 cycles
     EXPECT_EQ(step(isa::InsnClass::load, 0x80100000, false), 1u);
-    EXPECT_EQ(b.count(30), 6u + 1u + 2u);
-    EXPECT_EQ(b.count(43), 1u + 1u + 2u + 1u);
+    EXPECT_EQ(b.count(30), 5u + 3u);
+    EXPECT_EQ(b.count(43), 1u + 2u + 1u + 1u);
 }
 
 // VeeR EL2 mrac: region r is cacheable when its two bits are 01 (10 and 11: side effect, not cacheable). Fetches
@@ -2000,8 +2018,8 @@ TEST(TimingModel, VeerOnlyAccessesAcrossAWordSplitAndBackToBackReadsWait) {
     p.dbus_cmd_gap = 2;
     p.ev_dbus_busy = 48;
     p.ev_bus_misaligned = 44;
-    p.bus_misaligned_load_penalty = 6;
-    p.bus_misaligned_store_penalty = 1;
+    p.bus_misaligned_load_penalty = 1;
+    p.bus_misaligned_store_penalty = 0;
     TimingModel m(p);
     EventBatch b;
     using C = isa::InsnClass;
@@ -2013,11 +2031,16 @@ TEST(TimingModel, VeerOnlyAccessesAcrossAWordSplitAndBackToBackReadsWait) {
     };
     EXPECT_EQ(step(op(C::load, 5, 6), 0x80100001, 2, true), 1u);  // inside a word: one access, no hold
     EXPECT_EQ(b.count(44), 0u);
-    EXPECT_EQ(step(op(C::load, 5, 6), 0x80100003, 2, true), 7u);  // across a word, inside a beat: held
+    // Nothing holds a split access (veer_dbus has no bus buffer: nothing waits at decode either); a split load's
+    // value comes bus_misaligned_load_penalty (1) later per 64-bit beat it reads: its user issues 5 + 1 cycles after
+    // it inside a beat, 5 + 2 across two.
+    EXPECT_EQ(step(op(C::load, 5, 6), 0x80100003, 2, true), 1u);  // across a word, inside a beat
+    EXPECT_EQ(m.step(op(C::alu, 8, 5), 0x200, 4, 0x204, nullptr, 0, b), 6u);
     EXPECT_EQ(b.count(48), 0u);                                    // one command (the halves merged)
-    EXPECT_EQ(step(op(C::load, 5, 6), 0x80100007, 2, true), 7u);  // across two beats: two reads
+    EXPECT_EQ(step(op(C::load, 5, 6), 0x80100007, 2, true), 1u);  // across two beats: two reads
+    EXPECT_EQ(m.step(op(C::alu, 8, 5), 0x200, 4, 0x204, nullptr, 0, b), 7u);
     EXPECT_EQ(b.count(48), 1u);
-    EXPECT_EQ(step(op(C::store, isa::no_reg, 6), 0x80100006, 4, true), 3u);  // two writes, 1 cycle each
+    EXPECT_EQ(step(op(C::store, isa::no_reg, 6), 0x80100006, 4, true), 1u);  // two writes, nothing more
     EXPECT_EQ(b.count(48), 2u);
     EXPECT_EQ(b.count(44), 3u);
     // Two aligned loads of different beats a cycle apart: the second's read waits a cycle, and its value with it

@@ -201,10 +201,9 @@ INSTANTIATE_TEST_SUITE_P(Probes, VeerRtlProbe,
                                            "unpred", "uj", "busmix", "busgap", "bytecopy"));
 
 // Probes whose gaps are known and listed in docs/accuracy.md ("Bus busy, split accesses and stored loads"): every
-// other comparison is held to the probes' tests. splitma: split stores repeated to one address stall at decode on a
-// full bus buffer (event 34 62 against 101), which the model's LSU buffers watch but do not feed back, and the
-// fetch stalls (28) and D-bus transactions (43) that go with them. irqpair: the entries back to back cost the RTL
-// more at decode (event 30 12 against 15).
+// other comparison is held to the probes' tests. splitma: split stores repeated to one address keep the bus buffer
+// full longer on the RTL than the model's LSU buffers follow (event 34 40 against 101), and its D-bus transactions
+// (43, 83 against 90). irqpair: the entries back to back cost the RTL more at decode (event 30 12 against 15).
 // Every comparison that is not exact (the cycles, the modelled events) within 5% or 1 count, but the events in
 // `gaps`.
 void expect_within_but(const std::string& probe, const std::set<uint32_t>& gaps) {
@@ -221,7 +220,7 @@ TEST(VeerRtlGaps, ArchitecturalEventsExact) {
 }
 
 TEST(VeerRtlGaps, WithinFivePercentButTheListedGaps) {
-    expect_within_but("splitma", {28, 34, 43});
+    expect_within_but("splitma", {34, 43});
     expect_within_but("irqpair", {30});
 }
 
