@@ -139,11 +139,13 @@ size_t TimingModel::body_key(const BlockMemo& m, const MemRef* mem, const uint8_
     }
     // The line whose fetches start at an odd halfword, as the first instruction leaves it (step(): s_.phase_line).
     key[n++] = forget ? (p_.fetch_keeps_halfword && (m.pcs_[0] & 2u) ? l1i_->line_of(m.pcs_[0]) : ~uint64_t{0}) : s_.phase_line;
+    // A live-in is "ready" when ready for any use (its ready cycle + earliest_need()) by s_.now and, with a pair
+    // open, by s_.prev_issue: by the earlier of the two, worked out once.
+    const uint64_t need = earliest_need(p_), ready_by = pair ? std::min(s_.now, s_.prev_issue) : s_.now;
     for (uint32_t live = m.live_in_; live; live &= live - 1) {
         const unsigned r = static_cast<unsigned>(__builtin_ctz(live));
         const uint64_t ready = s_.ready[r];
-        const uint64_t by = ready + earliest_need(p_);  // ready for any use by then
-        if (by <= s_.now && (!pair || by <= s_.prev_issue)) {
+        if (ready + need <= ready_by) {
             key[n++] = ready_sentinel;
             continue;
         }
