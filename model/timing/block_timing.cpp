@@ -139,11 +139,13 @@ size_t TimingModel::body_key(const BlockMemo& m, const MemRef* mem, const uint8_
     }
     // The line whose fetches start at an odd halfword, as the first instruction leaves it (step(): s_.phase_line).
     key[n++] = forget ? (p_.fetch_keeps_halfword && (m.pcs_[0] & 2u) ? l1i_->line_of(m.pcs_[0]) : ~uint64_t{0}) : s_.phase_line;
+    // A live-in is "ready" when ready for any use (its ready cycle + earliest_need()) by s_.now and, with a pair
+    // open, by s_.prev_issue: by the earlier of the two, worked out once.
+    const uint64_t need = earliest_need(p_), ready_by = pair ? std::min(s_.now, s_.prev_issue) : s_.now;
     for (uint32_t live = m.live_in_; live; live &= live - 1) {
         const unsigned r = static_cast<unsigned>(__builtin_ctz(live));
         const uint64_t ready = s_.ready[r];
-        const uint64_t by = ready + earliest_need(p_);  // ready for any use by then
-        if (by <= s_.now && (!pair || by <= s_.prev_issue)) {
+        if (ready + need <= ready_by) {
             key[n++] = ready_sentinel;
             continue;
         }
@@ -161,27 +163,38 @@ size_t TimingModel::body_key(const BlockMemo& m, const MemRef* mem, const uint8_
     const bool by_address = p_.local_data || (p_.count_line_once && l1d_);
     uint64_t bus_addr[BlockMemo::max_bus];  // dbus_queue: the body's bus accesses
     size_t nb = 0;
-    for (size_t k = 0; k < total; k += 12) {
-        uint64_t w = 0;
-        const size_t end = std::min(total, k + 12);
-        for (size_t j = k; j < end; ++j) {
-            const MemRef& a = mem[j];
-            uint64_t bits = a.write;
-            if (by_address) {
-                const bool bus = p_.local_data && !p_.local_data->contains(a.addr);
-                if (bus && p_.dbus_queue) {
-                    if (nb == BlockMemo::max_bus) return 0;
-                    bus_addr[nb++] = a.addr;
-                }
-                const bool split = bus && p_.dbus_beat && a.size > 1 && a.addr / p_.dbus_beat != (a.addr + a.size - 1) / p_.dbus_beat;
-                const bool side = bus && !region_cacheable(a.addr);
-                const bool seq = p_.count_line_once && j && l1d_ && l1d_->line_of(a.addr) == l1d_->line_of(mem[j - 1].addr);
-                bits |= uint64_t{bus} << 1 | uint64_t{split} << 2 | uint64_t{side} << 3 | uint64_t{seq} << 4;
+    // The words, 12 accesses each, of what bits_of(j, bits) says of access j (false: the body cannot be keyed).
+    auto pack = [&](auto&& bits_of) {
+        for (size_t k = 0; k < total; k += 12) {
+            uint64_t w = 0;
+            const size_t end = std::min(total, k + 12);
+            for (size_t j = k; j < end; ++j) {
+                uint64_t bits = 0;
+                if (!bits_of(j, bits)) return false;
+                w |= bits << (5 * (j - k));
             }
-            w |= bits << (5 * (j - k));
+            key[n++] = w;
         }
-        key[n++] = w;
-    }
+        return true;
+    };
+    auto by_direction = [&](size_t j, uint64_t& bits) {
+        bits = mem[j].write;
+        return true;
+    };
+    auto with_address = [&](size_t j, uint64_t& bits) {
+        const MemRef& a = mem[j];
+        const bool bus = p_.local_data && !p_.local_data->contains(a.addr);
+        if (bus && p_.dbus_queue) {
+            if (nb == BlockMemo::max_bus) return false;
+            bus_addr[nb++] = a.addr;
+        }
+        const bool split = bus && crosses_beat(a);
+        const bool side = bus && !region_cacheable(a.addr);
+        const bool seq = p_.count_line_once && j && l1d_ && l1d_->line_of(a.addr) == l1d_->line_of(mem[j - 1].addr);
+        bits = uint64_t{a.write} | uint64_t{bus} << 1 | uint64_t{split} << 2 | uint64_t{side} << 3 | uint64_t{seq} << 4;
+        return true;
+    };
+    if (!(by_address ? pack(with_address) : pack(by_direction))) return 0;
     // The D-bus buffer (dbus_queue): its state as it acts from now on, then per bus access of the body its place in
     // its 8-byte beat and which earlier addresses (the state's, the body's) share its word and its beat.
     if (p_.dbus_queue) {
