@@ -167,6 +167,7 @@ template <class V>
 void visit_timing(V& v, TimingParams& t) {
     v.per_class("class_extra", t.class_extra);
     v.per_class("result_latency", t.result_latency);
+    v.per_class("address_latency", t.address_latency);
     v("early_address", t.early_address);
     v("late_store_data", t.late_store_data);
     v("late_store_data_div", t.late_store_data_div);
@@ -296,7 +297,7 @@ void visit_timing(V& v, TimingParams& t) {
 // to visit_timing (and docs/platform-files.md), then update the size. The size is a 64-bit host's: the native
 // build checks it; a 32-bit target (the web page's WebAssembly) lays the struct out smaller.
 #if UINTPTR_MAX == UINT64_MAX
-static_assert(sizeof(TimingParams) == 944,
+static_assert(sizeof(TimingParams) == 960,
               "TimingParams changed: add the new field to visit_timing in platforms/platform_json.cpp");
 #endif
 

@@ -548,6 +548,11 @@ TimingParams cortex_a53() {
     latency(p, C::load, 2);
     latency(p, C::mul, 2);
     p.early_address = 1;
+    // An ALU result to a load's or store's address: 3 cycles, where early_address would give 2 (GCC's
+    // cortex-a53.md: no bypass from cortex_a53_alu* to a load's or store's address, the reservation's latency 3;
+    // LLVM's AArch64SchedA53.td: ReadAdrBase without a ReadAdvance). A load's (3) and a multiply's (3) stay
+    // early_address's.
+    p.address_latency[static_cast<size_t>(C::alu)] = 3;
     p.shifted_operand_early = 1;
     p.single_shift_register = true;
     p.extract_second_slot = true;

@@ -145,13 +145,22 @@ size_t TimingModel::body_key(const BlockMemo& m, const MemRef* mem, const uint8_
     for (uint32_t live = m.live_in_; live; live &= live - 1) {
         const unsigned r = static_cast<unsigned>(__builtin_ctz(live));
         const uint64_t ready = s_.ready[r];
-        if (ready + need <= ready_by) {
+        // Ready for any use by then (an address by its address ready cycle, where kept: address_latency).
+        if (std::max(ready + need, addr_by_producer_ ? s_.addr_ready[r] : 0) <= ready_by) {
             key[n++] = ready_sentinel;
             continue;
         }
         const int64_t d = static_cast<int64_t>(ready - s_.now);
         if (d >= (int64_t{1} << 40) || d <= -(int64_t{1} << 40)) return 0;
-        key[n++] = static_cast<uint64_t>(d);
+        if (!addr_by_producer_) {
+            key[n++] = static_cast<uint64_t>(d);
+            continue;
+        }
+        // With the address ready cycle's distance from the ready cycle above the 41 bits of d (never below it:
+        // step()'s result_stage).
+        const uint64_t ad = s_.addr_ready[r] - ready;
+        if (s_.addr_ready[r] < ready || ad >= (uint64_t{1} << 20)) return 0;
+        key[n++] = (static_cast<uint64_t>(d) & ((uint64_t{1} << 41) - 1)) | ad << 41;
     }
     // The data accesses: how many each instruction has (as at the first execution, m.n_mem_; any other count is
     // not keyed: the body is stepped), then per access its direction and what step() decides from its address
@@ -432,6 +441,7 @@ uint64_t TimingModel::record_body(BlockMemo& m, const MemRef* mem, const uint8_t
     for (uint32_t w = written; w; w &= w - 1) {
         const unsigned reg = static_cast<unsigned>(__builtin_ctz(w));
         r.ready.emplace_back(static_cast<uint8_t>(reg), static_cast<int64_t>(s_.ready[reg] - now0));
+        if (addr_by_producer_ && reg != 31) r.addr_ready.emplace_back(static_cast<uint8_t>(reg), static_cast<int64_t>(s_.addr_ready[reg] - now0));
     }
     r.prev_issue = static_cast<int64_t>(s_.prev_issue - now0);
     r.divider_free = static_cast<int64_t>(s_.divider_free - now0);
@@ -575,6 +585,7 @@ void TimingModel::replay_body(BlockMemo& m, const BlockMemo::Recording& r, const
     const uint64_t now0 = s_.now;
     if (lsu_) lsu_replay(r, mem, now0);
     for (const auto& [reg, d] : r.ready) s_.ready[reg] = now0 + static_cast<uint64_t>(d);
+    for (const auto& [reg, d] : r.addr_ready) s_.addr_ready[reg] = now0 + static_cast<uint64_t>(d);
     s_.prev_issue = now0 + static_cast<uint64_t>(r.prev_issue);
     if (m.has_div_) s_.divider_free = now0 + static_cast<uint64_t>(r.divider_free);
     if (r.lsu_set) s_.lsu_free = now0 + static_cast<uint64_t>(r.lsu_free);

@@ -84,6 +84,8 @@ struct PipelineState {
     uint64_t now = 256;
     uint64_t prev_issue = 0;
     std::array<uint64_t, 32> ready{};  // the cycle each register's value is ready
+    // The cycle each register's value may form an address, where a class has an address_latency (else unused: 0).
+    std::array<uint64_t, 32> addr_ready{};
     uint64_t divider_free = 0;         // the cycle the divider takes a new division
     uint64_t postsync_until = 0;       // the next instruction may issue no sooner (0: no postsync wait)
     uint64_t csr_write_issue = 0;      // the issue of the last write-only CSR instruction (csr_write_block)
@@ -129,6 +131,7 @@ struct PipelineState {
         v(s.now, FieldKind::clock, true);
         v(s.prev_issue, FieldKind::aged, true);
         for (auto& r : s.ready) v(r, FieldKind::cycle, live.ready(r));
+        for (auto& r : s.addr_ready) v(r, FieldKind::cycle, live.addr(r));
         v(s.divider_free, FieldKind::cycle, live.divider(s.divider_free));
         v(s.postsync_until, FieldKind::cycle, live.postsync(s.postsync_until));
         v(s.csr_write_issue, FieldKind::cycle, live.csr_write(s.csr_write_issue));

@@ -93,10 +93,12 @@ template <bool kFull>
     // needed no sooner than they are ready (never the older one's own result).
     const uint32_t src = insn.regs.src;
     st.data = (insn.cls == C::load || insn.cls == C::store) && !insn.cond_failed;
-    // A source is needed when it is ready, `early_address` cycles before that to form an address, and
-    // `shifted_operand_early` before it as a shifted or extended operand.
+    // A source is needed when it is ready, `early_address` cycles before that to form an address (or, where a
+    // class has an address_latency, when its address ready cycle says), and `shifted_operand_early` before it as a
+    // shifted or extended operand.
     auto need = [&](unsigned r) {
-        return s_.ready[r] + ((insn.regs.addr >> r) & 1u ? p_.early_address : 0u) +
+        const bool addr = (insn.regs.addr >> r) & 1u;
+        return (addr && addr_by_producer_ ? s_.addr_ready[r] : s_.ready[r] + (addr ? p_.early_address : 0u)) +
                ((insn.regs.shifted >> r) & 1u ? p_.shifted_operand_early : 0u);
     };
     // A load or store multiple issues over several cycles (load_multiple_bytes) and pairs with nothing. Two shifts
@@ -252,6 +254,14 @@ template <bool kFull>
     } else {
         for (uint32_t m = st.dst; m; m &= m - 1) s_.ready[ctz(m)] = st.issue + st.latency;
     }
+    // A register's address ready cycle (address_latency): its class's cycles after the issue, never before it is
+    // ready; a class without one, early_address after it is ready (as need() has it).
+    if (addr_by_producer_)
+        for (uint32_t m = st.dst & ~isa::flags_bit; m; m &= m - 1) {
+            const unsigned r = ctz(m);
+            const uint64_t a = p_.address_latency[cls];
+            s_.addr_ready[r] = a ? std::max(s_.ready[r], st.issue + a) : s_.ready[r] + p_.early_address;
+        }
     if (st.dst & isa::flags_bit) s_.ready[31] = st.issue + p_.flag_latency;
     st.cycles = (st.paired || st.folded ? 0 : 1) + st.stall + p_.class_extra[cls] + st.multiple_extra + s_.pending_extra;
     if (s_.pending_extra) {

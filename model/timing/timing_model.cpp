@@ -27,6 +27,7 @@ TimingModel::TimingModel(const TimingParams& p) : p_(p), bp_(p.predictor), seen_
         if (full_) throw std::invalid_argument("timing: an out-of-order core has none of VeeR EL2's mechanisms");
         ooo_.emplace(*p.ooo, s_.now);
     }
+    for (const uint8_t a : p.address_latency) addr_by_producer_ |= a != 0;
     plain_predictor_ = p.predictor.direction != PredictorConfig::Direction::veer_el2 &&
                        p.predictor.direction != PredictorConfig::Direction::btac;
     if (!branch_cycles_fit(p))

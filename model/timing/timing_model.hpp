@@ -59,6 +59,11 @@ struct TimingParams {
     // Result latency per class: a consumer issues no sooner than this many cycles after its producer (0 or 1: no
     // stall). Needs the instruction's registers (isa/reg_use.hpp).
     std::array<uint8_t, class_count> result_latency{};
+    // Address latency per producer class: a register the class writes forms a load's or store's address no sooner
+    // than this many cycles after the producer's issue, nor before it is ready (0: `early_address` cycles before it
+    // is ready, as for every class). Cortex-A53: an ALU result to an address 3 (GCC's cortex-a53.md, LLVM's
+    // AArch64SchedA53.td), where a load's is 3 by early_address.
+    std::array<uint8_t, class_count> address_latency{};
     // Registers that form a load or store's address are needed this many cycles earlier (ARM11 "Early Regs").
     unsigned early_address = 0;
     // The data a store writes is needed this many cycles later than other sources (ARM11 "Late Regs").
@@ -358,6 +363,7 @@ private:
         uint64_t cycles = 0;
         std::vector<EventCount> events;
         std::vector<std::pair<uint8_t, int64_t>> ready;  // registers written: their ready cycle - s_.now
+        std::vector<std::pair<uint8_t, int64_t>> addr_ready;  // ... their address ready cycle (address_latency)
         int64_t prev_issue = 0, divider_free = 0, lsu_free = 0;
         uint32_t prev_dst = 0;
         uint8_t prev_shape = 0;
@@ -644,6 +650,7 @@ private:
                           bool conditional);
     // A misprediction's events and the flush's cycles (a plain predictor's).
     unsigned mispredicted_flush(EventBatch& b);
+    bool addr_by_producer_ = false;  // a class has an address_latency: s_.addr_ready is kept
     bool plain_predictor_ = false;  // p_.predictor.direction is neither VeeR EL2's nor btac (predict_other's)
     uint64_t timed(const isa::RetiredInsn& insn, uint64_t pc, unsigned size, const MemRef* mem, unsigned n_mem,
                    EventBatch& b, unsigned flush);
@@ -722,6 +729,7 @@ private:
               fetch_base(std::min(m.s_.fetch_at + 1, m.s_.now - 2)), fetch_queue(m.p_.fetch_queue && !m.s_.refetch),
               lsu(m.lsu_.has_value()), fetch_at(m.s_.fetch_at) {}
         bool ready(uint64_t r) const { return r + TimingModel::earliest_need(p) > prev_issue; }
+        bool addr(uint64_t t) const { return t > prev_issue; }
         bool divider(uint64_t t) const { return t > now; }
         bool postsync(uint64_t t) const { return t > now; }
         bool lsu_busy(uint64_t t) const { return t > now; }

@@ -1895,11 +1895,33 @@ TEST(TimingModel, CortexA53ShiftByRegisterAndExtractSlots) {
 // A younger instruction pairs only when its sources are ready for the use it makes of them: an address register
 // a cycle before the ALU would need it (early_address). add x1 issues in cycle 0 and ldr x10 beside it; add x7 in
 // cycle 1; ldr x4, [x1] needs x1 (ready in cycle 1) in cycle 2 as an address, so it cannot pair with add x7 in
-// cycle 1: it issues in cycle 2, 3 cycles in all (not 2).
+// cycle 1: it issues in cycle 2, 3 cycles in all (not 2). The A53's ALU address latency (3) cleared, so that
+// early_address alone applies (TimingParams::address_latency 0).
 TEST(TimingModel, PairWaitsForAnEarlyAddressRegister) {
-    const TimingParams p = *platform_timing("cortex-a53");
+    TimingParams p = *platform_timing("cortex-a53");
+    p.address_latency = {};
     EXPECT_EQ(a64_cycles(p, {0x8B030041u, 0xF940016Au, 0x8B090107u, 0xF9400024u}), 3u)
         << "add x1, x2, x3; ldr x10, [x11]; add x7, x8, x9; ldr x4, [x1]";
+}
+
+// Cortex-A53: a register that forms a load's or store's address is needed 3 cycles after an ALU producer's issue
+// (GCC's cortex-a53.md: no bypass from cortex_a53_alu* to an address, the reservation's 3; LLVM's
+// AArch64SchedA53.td: ReadAdrBase, no ReadAdvance), and 3 after a load's (a load's result 2 cycles, the address a
+// cycle earlier: early_address). add x1 issues in cycle 0 (1 cycle); ldr x4, [x1] in cycle 3: 2 cycles of stall
+// and its own, 4 in all (the early_address rule alone: cycle 2, 3 in all). The same for a store's address. A load
+// producer: ldr x1, [x2] in cycle 0, ldr x4, [x1] in cycle 3 (4). The ALU result as an ALU operand, and as the data
+// a store writes (not an address), 1 cycle: they pair (1 and 2 in all: the store's address x2 is no result).
+TEST(TimingModel, CortexA53AluResultToAnAddressTakesThreeCycles) {
+    const TimingParams p = *platform_timing("cortex-a53");
+    EXPECT_EQ(a64_cycles(p, {0x8B030041u, 0xF9400024u}), 4u) << "add x1, x2, x3; ldr x4, [x1]";
+    EXPECT_EQ(a64_cycles(p, {0x8B030041u, 0xF9000024u}), 4u) << "add x1, x2, x3; str x4, [x1]";
+    EXPECT_EQ(a64_cycles(p, {0xF9400041u, 0xF9400024u}), 4u) << "ldr x1, [x2]; ldr x4, [x1]";
+    EXPECT_EQ(a64_cycles(p, {0x8B030041u, 0x8B050024u}), 2u) << "add x1, x2, x3; add x4, x1, x5";
+    EXPECT_EQ(a64_cycles(p, {0x8B030041u, 0xF9000041u}), 2u) << "add x1, x2, x3; str x1, [x2]";
+    // Without the A53's address latency: early_address's 2 cycles (3 in all).
+    TimingParams q = p;
+    q.address_latency = {};
+    EXPECT_EQ(a64_cycles(q, {0x8B030041u, 0xF9400024u}), 3u) << "add x1, x2, x3; ldr x4, [x1] (early_address)";
 }
 
 // A pair table as a platform file gives it (TimingParams::pair_table): loads may be followed by an ALU
@@ -2421,6 +2443,7 @@ struct FieldCounter {
 };
 struct AllLive {
     bool ready(uint64_t) const { return true; }
+    bool addr(uint64_t) const { return true; }
     bool divider(uint64_t) const { return true; }
     bool postsync(uint64_t) const { return true; }
     bool lsu_busy(uint64_t) const { return true; }
@@ -2438,8 +2461,9 @@ TEST(PipelineState, VisitNamesEveryField) {
     PipelineState s;
     FieldCounter c;
     PipelineState::visit(s, c, AllLive{});
-    // The arrays are visited element by element: ready (32) and fetched (4) count as one member each.
-    EXPECT_EQ(c.fields - (s.ready.size() - 1) - (s.fetched.size() - 1), member_count<PipelineState>());
+    // The arrays are visited element by element: ready (32), addr_ready (32) and fetched (4) count as one member
+    // each.
+    EXPECT_EQ(c.fields - (s.ready.size() - 1) - (s.addr_ready.size() - 1) - (s.fetched.size() - 1), member_count<PipelineState>());
     EXPECT_EQ(c.nested_fields, member_count<DbusState>() + member_count<StepInputs>());
     // The counts themselves, worked out from the struct declarations: a member_count that counted wrong would
     // let both sides agree on nothing.
