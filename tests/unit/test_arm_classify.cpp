@@ -128,9 +128,6 @@ TEST(ArmClassify, T32) {
     EXPECT_FALSE(t32_is_32bit(0xE7FE));
 }
 
-}  // namespace
-}  // namespace pmusim
-
 // The loads that sign-extend what they read (the Cortex-A9's load-to-use fast path leaves them out: its TRM, B.3),
 // each encoding from GNU as; the unsigned and wider forms beside them do not.
 TEST(ArmClassify, SignExtendingLoads) {
@@ -190,3 +187,6 @@ TEST(ArmClassify, ByteAndHalfwordAccesses) {
                         {0x3D400020, false, "ldr b0, [x1]"}};
     for (const auto& f : a64) EXPECT_EQ(classify_a64(f.enc).subword, f.subword) << f.what;
 }
+
+}  // namespace
+}  // namespace pmusim
