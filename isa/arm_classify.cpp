@@ -45,6 +45,13 @@ RetiredInsn classify_a64(uint32_t i) {
             load = ((i >> 22) & 3u) != 0;  // load/store register: opc 00 stores
         r.multiple = (i & 0x3A000000u) == 0x28000000u || (i & 0xBF000000u) == 0x0C000000u;  // pairs, structures
         r.cls = load ? InsnClass::load : InsnClass::store;
+        // Load/store register of the general-purpose registers (V = 0; not the atomics, bit 21 set with bits
+        // 11:10 00) with opc 1x and size below 64 bits: LDRSB, LDRSH, LDRSW (Arm ARM C4.1.4, "Loads and Stores";
+        // size 11 with opc 10 is PRFM); LDRSW (literal).
+        const bool gp_register = (i & 0x3F000000u) == 0x39000000u ||
+                                 ((i & 0x3F000000u) == 0x38000000u && (!((i >> 21) & 1u) || ((i >> 10) & 3u) == 2u));
+        r.sign_extend = (gp_register && ((i >> 23) & 1u) && (i >> 30) != 3u) || (i & 0xFF000000u) == 0x98000000u;
+        r.subword = gp_register && (i >> 30) < 2u;  // size 00 byte, 01 halfword
         return r;
     }
     // Data processing (register): multiply (3 source) and divide (2 source, opcode 00001x).
@@ -77,6 +84,7 @@ RetiredInsn classify_a32(uint32_t i) {
     const unsigned rd = (i >> 12) & 0xFu;
     if ((i & 0x0C000000u) == 0x04000000u && !((i & 0x02000010u) == 0x02000010u)) {  // LDR/STR (word, byte)
         RetiredInsn r = make(load ? InsnClass::load : InsnClass::store);
+        r.subword = (i >> 22) & 1u;  // LDRB, STRB
         if (load && rd == 15) r.branch = static_cast<uint8_t>(br_register | c | ((i & 0x0FFF0FFFu) == 0x049D0004u ? br_return : 0));
         return r;
     }
@@ -89,8 +97,12 @@ RetiredInsn classify_a32(uint32_t i) {
         }
         return r;
     }
-    if ((i & 0x0E000090u) == 0x00000090u && ((i >> 5) & 3u) != 0)  // LDRH, STRH, LDRSB, LDRD, ...
-        return make((load || ((i >> 5) & 3u) == 2u) ? InsnClass::load : InsnClass::store);
+    if ((i & 0x0E000090u) == 0x00000090u && ((i >> 5) & 3u) != 0) {  // LDRH, STRH, LDRSB, LDRD, ...
+        RetiredInsn r = make((load || ((i >> 5) & 3u) == 2u) ? InsnClass::load : InsnClass::store);
+        r.sign_extend = load && ((i >> 6) & 1u);  // LDRSB, LDRSH (op2 1x with L: Arm ARM A5.2.8)
+        r.subword = load || ((i >> 5) & 3u) == 1u;  // not LDRD, STRD
+        return r;
+    }
     // Data processing with the PC as destination: a branch (MOV pc, lr returns; SUBS pc, lr returns from an exception).
     if ((i & 0x0C000000u) == 0 && rd == 15 && ((i >> 21) & 0xCu) != 0x8u) {
         const bool s = (i >> 20) & 1u, mov_lr = (i & 0x0FEFFFFFu) == 0x01A0F00Eu;
@@ -120,9 +132,14 @@ RetiredInsn classify_t32(uint32_t i, bool is32) {
             if ((h >> 8) & 1u) r.branch = br_register | br_return;
         } else if ((h & 0xFF00u) == 0xBE00u) r = make(InsnClass::ebreak);                     // BKPT
         else if ((h & 0xF800u) == 0x4800u) r = make(InsnClass::load);                         // LDR (literal)
-        else if ((h & 0xF000u) == 0x5000u) r = make(((h >> 9) & 7u) >= 3 ? InsnClass::load : InsnClass::store);  // register offset
-        else if ((h & 0xE000u) == 0x6000u || (h & 0xE000u) == 0x8000u)                       // immediate, SP-relative
+        else if ((h & 0xF000u) == 0x5000u) {  // register offset: opB 011 LDRSB and 111 LDRSH (Arm ARM A6.2.4)
+            r = make(((h >> 9) & 7u) >= 3 ? InsnClass::load : InsnClass::store);
+            r.sign_extend = ((h >> 9) & 3u) == 3u;
+            r.subword = ((h >> 9) & 3u) != 0;  // all but STR (000) and LDR (100)
+        } else if ((h & 0xE000u) == 0x6000u || (h & 0xE000u) == 0x8000u) {  // immediate, SP-relative
             r = make((h >> 11) & 1u ? InsnClass::load : InsnClass::store);
+            r.subword = (h & 0xF000u) == 0x7000u || (h & 0xF000u) == 0x8000u;  // LDRB/STRB, LDRH/STRH (immediate)
+        }
         else if ((h & 0xF000u) == 0xC000u) {                                                  // LDM, STM
             r = make((h >> 11) & 1u ? InsnClass::load : InsnClass::store);
             r.multiple = true;
@@ -157,6 +174,8 @@ RetiredInsn classify_t32(uint32_t i, bool is32) {
     if ((hw1 & 0xFE00u) == 0xF800u) {  // load/store single
         RetiredInsn r = make((hw1 >> 4) & 1u ? InsnClass::load : InsnClass::store);
         if (((hw1 >> 4) & 1u) && ((hw2 >> 12) & 0xFu) == 15u) r.branch = br_register;  // LDR pc
+        r.sign_extend = ((hw1 >> 4) & 1u) && ((hw1 >> 8) & 1u);  // 1111 1001: LDRSB, LDRSH (Arm ARM A6.3.7)
+        r.subword = ((hw1 >> 5) & 3u) < 2u;  // size 00 byte, 01 halfword
         return r;
     }
     if ((hw1 & 0xFF80u) == 0xFB00u) return make(InsnClass::mul);                        // MUL, MLA, ...

@@ -53,6 +53,9 @@ struct RetiredInsn {
     bool cond_failed = false; // A32/T32 condition check failed: executed but without effect
     bool multiple = false;    // load/store multiple or pair
     bool unaligned = false;   // a memory access not aligned to its size (known from a trace's addresses)
+    bool subword = false;     // a single load or store of a byte or a halfword (LDRB, STRH, LDRSB, ...)
+    bool sign_extend = false; // a load that sign-extends what it reads (A32/T32 LDRSB, LDRSH; A64 LDRSB, LDRSH,
+                              // LDRSW): the Cortex-A9 forwards its result no sooner (its TRM, B.3)
     RegUse regs;              // registers read and written (isa/reg_use.hpp), where decoded
 };
 

@@ -198,10 +198,16 @@ timing::OooConfig cortex_a15() {
 //    unit and one load/store pipeline; Hennessy and Patterson, Computer Architecture, 5th ed., on the A9 beside
 //    the A8: two ALU, one load/store and one branch instruction can begin execution a cycle): two ALU pipelines,
 //    a branch pipeline, the multiplier, one pipeline for loads and stores.
-//  - Latencies: ALU 1 (cortex-a9.md: a data-processing result bypasses to the next cycle); a load 3 (TRM Table B-2:
-//    LDR 3 cycles, 2 when it forwards to an unshifted arithmetic or logical instruction, which the model does not
-//    tell apart; LDRB and LDRH one more, not told apart either); MUL 4, holding the MAC pipeline's M1 stage 2
-//    cycles (cortex-a9.md, cortex_a9_multiply and cortex_a9_mult); system register 3 (assumed).
+//  - Latencies: ALU 1 (cortex-a9.md: a data-processing result bypasses to the next cycle); a load 3 (TRM B.3,
+//    Table B-2: LDR, 1 AGU cycle, result latency 3); MUL 4, holding the MAC pipeline's M1 stage 2 cycles
+//    (cortex-a9.md, cortex_a9_multiply and cortex_a9_mult); system register 3 (assumed).
+//  - Byte and halfword loads (Table B-2: LDRB, LDRH take 2 AGU cycles, result latency 4, a cycle more than LDR's):
+//    subword_load_busy 2, their result a cycle later through the pipeline's second cycle. The sign-extending
+//    LDRSB, LDRSH are not in the table: taken as LDRB's.
+//  - The load-to-use fast path (TRM B.3: a load's result reaches an arithmetic, logical or saturating instruction
+//    without a shift a cycle sooner, unless the load sign-extends or is conditional; Table B-2's "fast forward"
+//    column, LDR 2): load_forward 1. The conditional-load exclusion is left out (the decoder keeps no condition
+//    for a load).
 //  - Loads and stores of several registers (TRM B.3, Table B-3): the AGU moves two registers (8 bytes) a cycle
 //    from a 64-bit aligned address, a cycle more when the address is not (LDM of 4 registers: 2 cycles aligned,
 //    3 not), so their cycles count from the address's offset in 8 bytes (mem_align).
@@ -214,6 +220,8 @@ timing::OooConfig cortex_a9() {
     o.rename_regs = 56 - 32;
     o.rename_flags = 8 - 1;
     o.mem_align = true;
+    o.subword_load_busy = 2;
+    o.load_forward = 1;
     ooo_latency(o, C::mul, 4, 2);
     ooo_latency(o, C::div, 12, 12);  // no divide instruction on the A9: never met
     ooo_latency(o, C::load, 3);

@@ -106,7 +106,12 @@ OooTiming OooCore::step(const OooInsn& in, std::array<uint64_t, 32>& ready) {
     s_.last_dispatch = t.dispatch;
     // Execution: sources ready, a pipeline free; serialising instructions after every older one has retired.
     uint64_t at = t.dispatch + 1;
-    for (uint32_t m = in.src; m; m &= m - 1) at = std::max(at, ready[static_cast<unsigned>(__builtin_ctz(m))]);
+    const uint32_t early = in.forward_use ? s_.forwarded : 0u;  // sources a load forwards to it early
+    for (uint32_t m = in.src; m; m &= m - 1) {
+        const unsigned reg = static_cast<unsigned>(__builtin_ctz(m));
+        const uint64_t sooner = (early >> reg) & 1u ? c_.load_forward : 0u;
+        at = std::max<uint64_t>(at, ready[reg] > sooner ? ready[reg] - sooner : 0);
+    }
     if (in.flags_from_previous) at = std::max(at, s_.last_complete);
     if (in.cls == C::barrier || in.cls == C::sysreg) at = std::max(at, s_.last_retire);
     unsigned busy = std::max<unsigned>(c_.busy[cls], 1);
@@ -114,10 +119,13 @@ OooTiming OooCore::step(const OooInsn& in, std::array<uint64_t, 32>& ready) {
     if (data) {
         const unsigned offset = c_.mem_align ? static_cast<unsigned>(in.mem_addr % c_.mem_bytes) : 0u;
         busy = std::max(busy, (offset + in.mem_bytes + c_.mem_bytes - 1) / c_.mem_bytes);
+        if (in.cls == C::load && in.subword) busy = std::max(busy, c_.subword_load_busy);
     }
     t.exec = book(c_.pipe[cls], at, busy, t.dispatch);
     t.complete = t.exec + (data ? busy - 1 : 0) + std::max<unsigned>(c_.latency[cls], 1) + in.mem_delay;
     for (uint32_t m = in.dst; m; m &= m - 1) ready[static_cast<unsigned>(__builtin_ctz(m))] = t.complete;
+    const bool forwards = in.cls == C::load && !in.sign_extend && c_.load_forward;
+    s_.forwarded = forwards ? s_.forwarded | in.dst : s_.forwarded & ~in.dst;
     s_.last_complete = t.complete;
     // Retirement: in order, retire_width a cycle.
     t.retire = std::max(t.complete, s_.last_retire);

@@ -13,7 +13,9 @@
 //  - execution: no sooner than the cycle after dispatch (the issue stage), its sources ready (the registers'
 //    ready cycles, TimingModel's) and a pipeline of its class's kind free for `busy` cycles (the earliest of its
 //    kind's); a load or store holds its pipeline a cycle per `mem_bytes` it moves, counted from its address's
-//    offset in an aligned `mem_bytes` where `mem_align` says so; a barrier or system-register access also waits
+//    offset in an aligned `mem_bytes` where `mem_align` says so, and a load of a byte or a halfword at least
+//    `subword_load_busy` cycles; a source a load wrote is ready `load_forward` cycles sooner for an arithmetic or
+//    logical instruction without a shift (OooInsn::forward_use) unless the load sign-extends; a barrier or system-register access also waits
 //    until every older instruction has retired;
 //  - completion: `latency` cycles after execution starts (its last register's, for a load or store of several),
 //    plus the misses of its data accesses (the caches' refill penalties, TimingModel::data_stage);
@@ -52,6 +54,11 @@ struct OooConfig {
     // registers and for the flags (isa::flags_bit).
     unsigned rename_regs = 0, rename_flags = 0;
     bool mem_align = false;  // a load or store's pipeline cycles count from its address's offset in mem_bytes
+    // Cycles a load of a byte or a halfword (OooInsn::subword) holds its pipeline (0: as any load); its result
+    // comes as much later.
+    unsigned subword_load_busy = 0;
+    // Cycles sooner a load's result reaches an OooInsn::forward_use instruction, unless the load sign-extends.
+    unsigned load_forward = 0;
     static constexpr size_t max_window = 128, max_pipes = 8, max_rename = 64;
 };
 
@@ -88,6 +95,7 @@ struct OooState {
     std::array<uint64_t, OooConfig::max_window> retire_at{};  // the last `window` instructions' retirements
     std::array<PipeSlots, OooConfig::max_pipes> pipes{};
     RenamePool regs, flags;      // the renaming registers in use (OooConfig::rename_regs, rename_flags)
+    uint32_t forwarded = 0;      // registers a load wrote last whose value forwards early (OooConfig::load_forward)
     // Every field once: `v(field, kind, live)`, array elements one by one (PipelineState::visit's kinds).
     template <class S, class V>
     static void visit(S& s, V&& v) {
@@ -110,6 +118,7 @@ struct OooState {
             v(pool->count, FieldKind::value, true);
             for (auto& r : pool->retire_at) v(r, FieldKind::cycle, true);
         }
+        v(s.forwarded, FieldKind::value, true);
     }
 };
 
@@ -125,6 +134,9 @@ struct OooInsn {
     uint64_t mem_addr = 0;      // the lowest address they access
     bool flags_from_previous = false;  // reads the flags, which the instruction before it set (T32: no flags_bit)
     bool mispredicted = false;         // a branch whose prediction was wrong: the front end refills after it
+    bool subword = false;              // a load or store of a byte or a halfword (subword_load_busy)
+    bool sign_extend = false;          // a load that sign-extends (its result forwards no sooner)
+    bool forward_use = false;          // an arithmetic or logical instruction without a shift (load_forward)
 };
 
 // When it did what, and what the events of TimingParams count of it (TimingModel::ooo_timed).

@@ -608,6 +608,11 @@ uint64_t TimingModel::ooo_timed(const isa::RetiredInsn& insn, uint64_t pc, unsig
     // that reads flags_bit reads a register.
     in.flags_from_previous = (insn.branch & isa::br_conditional) && !insn.regs.src;
     in.mispredicted = st.flush != 0;
+    in.subword = insn.subword;
+    in.sign_extend = insn.sign_extend;
+    // An arithmetic or logical instruction without a shift (the Cortex-A9 TRM, B.3): the alu class without a
+    // shifted operand (moves, extends and bit-field instructions are alu too: not told apart).
+    in.forward_use = insn.cls == C::alu && !insn.regs.shifted && !insn.regs.shape;
     const OooTiming t = ooo_->step(in, s_.ready);
     if (t.frontend_stall) emit(b, p_.ev_stall_frontend, t.frontend_stall);
     if (t.backend_stall) emit(b, p_.ev_stall_backend, t.backend_stall);

@@ -128,5 +128,65 @@ TEST(ArmClassify, T32) {
     EXPECT_FALSE(t32_is_32bit(0xE7FE));
 }
 
+// The loads that sign-extend what they read (the Cortex-A9's load-to-use fast path leaves them out: its TRM, B.3),
+// each encoding from GNU as; the unsigned and wider forms beside them do not.
+TEST(ArmClassify, SignExtendingLoads) {
+    struct Form {
+        uint32_t enc;
+        bool sign;
+        const char* what;
+    };
+    const Form a32[] = {{0xE1D100D0, true, "ldrsb r0, [r1]"}, {0xE1D100F0, true, "ldrsh r0, [r1]"},
+                        {0xE1D100B0, false, "ldrh r0, [r1]"}, {0xE1C200D0, false, "ldrd r0, r1, [r2]"},
+                        {0xE5D10000, false, "ldrb r0, [r1]"}, {0xE1C100F0, false, "strd r0, r1, [r1]"}};
+    for (const auto& f : a32) EXPECT_EQ(classify_a32(f.enc).sign_extend, f.sign) << f.what;
+    const Form t16[] = {{0x5688, true, "ldrsb r0, [r1, r2]"}, {0x5E88, true, "ldrsh r0, [r1, r2]"},
+                        {0x5C88, false, "ldrb r0, [r1, r2]"}, {0x6808, false, "ldr r0, [r1]"}};
+    for (const auto& f : t16) EXPECT_EQ(classify_t32(f.enc, false).sign_extend, f.sign) << f.what;
+    const Form t32[] = {{0xF9910004, true, "ldrsb.w r0, [r1, #4]"}, {0xF9310002, true, "ldrsh.w r0, [r1, r2]"},
+                        {0xF8910004, false, "ldrb.w r0, [r1, #4]"}, {0xF8D21000, false, "ldr.w r1, [r2]"}};
+    for (const auto& f : t32) EXPECT_EQ(classify_t32(f.enc, true).sign_extend, f.sign) << f.what;
+    const Form a64[] = {{0x39C00020, true, "ldrsb w0, [x1]"},       {0xB9800020, true, "ldrsw x0, [x1]"},
+                        {0x79800020, true, "ldrsh x0, [x1]"},       {0x38E26820, true, "ldrsb w0, [x1, x2]"},
+                        {0x38C00020, true, "ldursb w0, [x1]"},      {0x98000000, true, "ldrsw x0, <literal>"},
+                        {0x39400020, false, "ldrb w0, [x1]"},       {0xF9800020, false, "prfm pldl1keep, [x1]"},
+                        {0xB8A00041, false, "ldadda w0, w1, [x2]"}, {0x58000000, false, "ldr x0, <literal>"},
+                        {0x3DC00020, false, "ldr q0, [x1]"}};
+    for (const auto& f : a64) EXPECT_EQ(classify_a64(f.enc).sign_extend, f.sign) << f.what;
+}
+
+// The single loads and stores of a byte or a halfword (the Cortex-A9 TRM, Table B-2: LDRB and LDRH take a second
+// AGU cycle), each encoding from GNU as; words, doublewords and multiples are not.
+TEST(ArmClassify, ByteAndHalfwordAccesses) {
+    struct Form {
+        uint32_t enc;
+        bool subword;
+        const char* what;
+    };
+    const Form a32[] = {{0xE5D10000, true, "ldrb r0, [r1]"},   {0xE5C10000, true, "strb r0, [r1]"},
+                        {0xE1D100B0, true, "ldrh r0, [r1]"},   {0xE1C100B0, true, "strh r0, [r1]"},
+                        {0xE1D100D0, true, "ldrsb r0, [r1]"},  {0xE1D100F0, true, "ldrsh r0, [r1]"},
+                        {0xE5910000, false, "ldr r0, [r1]"},   {0xE1C200D0, false, "ldrd r0, r1, [r2]"},
+                        {0xE1C200F0, false, "strd r0, r1, [r2]"}, {0xE8BD8010, false, "pop {r4, pc}"}};
+    for (const auto& f : a32) EXPECT_EQ(classify_a32(f.enc).subword, f.subword) << f.what;
+    const Form t16[] = {{0x5C88, true, "ldrb r0, [r1, r2]"},  {0x5688, true, "ldrsb r0, [r1, r2]"},
+                        {0x5A88, true, "ldrh r0, [r1, r2]"},  {0x5288, true, "strh r0, [r1, r2]"},
+                        {0x5488, true, "strb r0, [r1, r2]"},  {0x5888, false, "ldr r0, [r1, r2]"},
+                        {0x5088, false, "str r0, [r1, r2]"},  {0x7908, true, "ldrb r0, [r1, #4]"},
+                        {0x8888, true, "ldrh r0, [r1, #4]"},  {0x7108, true, "strb r0, [r1, #4]"},
+                        {0x6808, false, "ldr r0, [r1]"},      {0x9801, false, "ldr r0, [sp, #4]"},
+                        {0x4A01, false, "ldr r2, [pc, #4]"}};
+    for (const auto& f : t16) EXPECT_EQ(classify_t32(f.enc, false).subword, f.subword) << f.what;
+    const Form t32[] = {{0xF8910004, true, "ldrb.w r0, [r1, #4]"}, {0xF9310002, true, "ldrsh.w r0, [r1, r2]"},
+                        {0xF8B10004, true, "ldrh.w r0, [r1, #4]"}, {0xF8D21000, false, "ldr.w r1, [r2]"},
+                        {0xF8C21000, false, "str.w r1, [r2]"}};
+    for (const auto& f : t32) EXPECT_EQ(classify_t32(f.enc, true).subword, f.subword) << f.what;
+    const Form a64[] = {{0x39400020, true, "ldrb w0, [x1]"},   {0x79800020, true, "ldrsh x0, [x1]"},
+                        {0x38226820, true, "strb w0, [x1, x2]"}, {0xB9400020, false, "ldr w0, [x1]"},
+                        {0xB9800020, false, "ldrsw x0, [x1]"},   {0x3DC00020, false, "ldr q0, [x1]"},
+                        {0x3D400020, false, "ldr b0, [x1]"}};
+    for (const auto& f : a64) EXPECT_EQ(classify_a64(f.enc).subword, f.subword) << f.what;
+}
+
 }  // namespace
 }  // namespace pmusim
