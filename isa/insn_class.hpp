@@ -37,8 +37,9 @@ enum OperandShape : uint8_t {
 };
 // `shifted` is the subset of `src` that is a data-processing instruction's shifted or extended register operand
 // (a shift amount of 0 and an extension that changes nothing are no shift), with an A32 shift's amount register.
+// `amount` is, in a shift by a register (shape_shift_register), the register that holds the shift amount.
 struct RegUse {
-    uint32_t dst = 0, src = 0, addr = 0, shifted = 0;
+    uint32_t dst = 0, src = 0, addr = 0, shifted = 0, amount = 0;
     uint8_t shape = 0;  // OperandShape bits
 };
 constexpr uint32_t reg_bit(uint8_t r) { return r < 32 ? uint32_t{1} << r : 0u; }

@@ -57,9 +57,10 @@ bool a64_rm_shifted(uint32_t i) {
     return ((i >> 10) & 0x3Fu) != 0;  // shifted register: imm6
 }
 
-RegUse with_shape(RegUse u, uint32_t shifted, uint8_t shape = 0) {
+RegUse with_shape(RegUse u, uint32_t shifted, uint8_t shape = 0, uint32_t amount = 0) {
     u.shifted = shifted;
     u.shape = shape;
+    u.amount = amount;
     return u;
 }
 
@@ -109,7 +110,7 @@ static RegUse a64_gprs(uint32_t i) {
             if ((i >> 30) & 1u) return use(rd, rn);  // 1-source
             // 2-source: divides, CRC32, and the shifts by a register (LSLV, LSRV, ASRV, RORV: opcode 0010xx)
             const bool shift = ((i >> 12) & 0xFu) == 2u;
-            return with_shape(use(rd, rn, rm), 0, shift ? shape_shift_register : 0);
+            return with_shape(use(rd, rn, rm), 0, shift ? shape_shift_register : 0, shift ? reg_bit(rm) : 0u);
         }
         if (b28_21 == 0xD4u) return use(rd, rn, rm);             // conditional select
         if ((b28_21 & 0xF8u) == 0xD8u) return use(rd, rn, rm, ra);  // 3-source: multiply(-add)
@@ -230,7 +231,7 @@ static RegUse a32_gprs(uint32_t i) {
             if ((i >> 25) & 1u) return u;
             // Register-shifted register: Rm and the amount in Rs; register: Rm shifted unless LSL #0 (imm5 11:7 and
             // type 6:5 all 0; LSR, ASR #0 mean 32, ROR #0 is RRX).
-            if ((i >> 4) & 1u) return with_shape(u, rm | rs, shape_shift_register);
+            if ((i >> 4) & 1u) return with_shape(u, rm | rs, shape_shift_register, rs);
             return with_shape(u, (i >> 5) & 0x7Fu ? rm : 0u);
         }
         case 2: return (i >> 20) & 1u ? mem(rd, 0, rn) : mem(0, rd, rn);  // LDR/STR (immediate)
@@ -277,7 +278,7 @@ RegUse t32_reg_use(uint32_t i, bool is32) {
                     if (op == 8 || op == 10 || op == 11) return masks(0, lo(0) | lo(3));  // TST, CMP, CMN
                     if (op == 9 || op == 15) return masks(lo(0), lo(3));                  // RSB, MVN
                     if (op == 2 || op == 3 || op == 4 || op == 7)                         // LSL, LSR, ASR, ROR (register)
-                        return with_shape(masks(lo(0), lo(0) | lo(3)), lo(0) | lo(3), shape_shift_register);
+                        return with_shape(masks(lo(0), lo(0) | lo(3)), lo(0) | lo(3), shape_shift_register, lo(3));
                     return masks(lo(0), lo(0) | lo(3));
                 } else {  // special data and branch exchange (A6.2.3): all sixteen registers
                     const uint32_t dn = r4(((h >> 4) & 8u) | (h & 7u), 0), m = r4(h, 3);
@@ -352,7 +353,7 @@ RegUse t32_reg_use(uint32_t i, bool is32) {
         return (hw1 >> 4) & 1u ? mem(rt, 0, addr) : mem(0, rt, addr);
     }
     if ((hw1 & 0xFF80u) == 0xFA00u && (hw2 & 0xF0F0u) == 0xF000u)       // LSL, LSR, ASR, ROR (register, A6.3.12)
-        return with_shape(masks(rd, rn | rm), rn | rm, shape_shift_register);
+        return with_shape(masks(rd, rn | rm), rn | rm, shape_shift_register, rm);
     if ((hw1 & 0xFF00u) == 0xFA00u) return masks(rd, rn | rm);          // data processing (register, A6.3.12)
     if ((hw1 & 0xFF80u) == 0xFB00u) return masks(rd, rn | rm | rt);     // multiply, multiply accumulate (A6.3.16)
     if ((hw1 & 0xFF80u) == 0xFB80u) {                                   // long multiply, divide (A6.3.17)

@@ -181,6 +181,7 @@ void visit_timing(V& v, TimingParams& t) {
     v.per_class("pair_max_src", t.pair_max_src);
     v("shifted_operand_early", t.shifted_operand_early, 8);
     v("single_shift_register", t.single_shift_register);
+    v("shift_register_extra", t.shift_register_extra, 8);
     v("extract_second_slot", t.extract_second_slot);
     v("load_multiple_bytes", t.load_multiple_bytes);
     v("store_multiple_bytes", t.store_multiple_bytes);
@@ -299,7 +300,7 @@ void visit_timing(V& v, TimingParams& t) {
 // to visit_timing (and docs/platform-files.md), then update the size. The size is a 64-bit host's: the native
 // build checks it; a 32-bit target (the web page's WebAssembly) lays the struct out smaller.
 #if UINTPTR_MAX == UINT64_MAX
-static_assert(sizeof(TimingParams) == 968,
+static_assert(sizeof(TimingParams) == 976,
               "TimingParams changed: add the new field to visit_timing in platforms/platform_json.cpp");
 #endif
 

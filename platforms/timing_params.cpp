@@ -511,6 +511,13 @@ TimingParams arm11(bool mmu) {
     extra(p, C::mul, 1);
     p.early_address = 1;
     p.late_store_data = 1;
+    // Data processing (ARM1176 TRM 16.3, Table 16-4): the shifter's operands are Early Regs, a register shifted by
+    // an immediate (not LSL #0) needed a cycle before the others; a shift by a register takes two issue cycles, the
+    // amount Rs an Early Reg of the first, Rm shifted in the second, Rn a Late Reg, the result latency 2. GCC's
+    // arm1136jfs.md (from the ARM1136 TRM) agrees on the two cycles and latencies (its bypasses: 2 to an unshifted
+    // use, 3 to a shifted one) but takes Rm of a shift by a register as early too; the TRM's table is followed.
+    p.shifted_operand_early = 1;
+    p.shift_register_extra = 1;
     // Load and store multiples (ARM1176 TRM 16.12, Table 16-18): one cycle to issue, then two registers a memory
     // cycle over the 64-bit data path while later instructions go on; LDM's registers are ready 3, 3, 4, 4, 5, ...
     // cycles after issue; the load/store unit is busy meanwhile: a later load or store waits for it ("non-memory

@@ -35,6 +35,7 @@ struct TimingModel::StepScratch {
     bool split_bus = false;  // a misaligned bus access split in two (split_access)
     unsigned bus_extra = 0, bus_transactions = 0, bus_busy = 0, div_time = 0, freeze = 0, span = 1;
     unsigned multiple_extra = 0;  // a load or store multiple's issue cycles beyond the first (multiple_cycles)
+    unsigned shift_extra = 0;     // a shift by a register's issue cycles beyond the first (shift_register_extra)
     uint32_t dst = 0;
     uint64_t stall = 0, issue = 0, latency = 0, cycles = 0, base = 0, before_fetch = 0, split_cycles = 0;
     uint64_t fetch_walk = 0, started = 0, fill_fetches = 0, fetch_cycles = 0, bus_hold = 0;
@@ -105,9 +106,10 @@ template <bool kFull>
     // by a register never pair (single_shift_register), nor does an EXTR take a younger partner
     // (extract_second_slot).
     if (insn.multiple && p_.multiple_holds_issue) st.multiple_extra = multiple_cycles(st) - 1;
+    if (p_.shift_register_extra && (insn.regs.shape & isa::shape_shift_register)) st.shift_extra = p_.shift_register_extra;
     const unsigned shape_conflict = (p_.single_shift_register ? insn.regs.shape & unsigned{isa::shape_shift_register} : 0u) |
                                     (p_.extract_second_slot ? unsigned{isa::shape_extract} : 0u);
-    if (p_.dual_issue && s_.pair_open && p_.class_extra[cls] == 0 && !st.multiple_extra &&
+    if (p_.dual_issue && s_.pair_open && p_.class_extra[cls] == 0 && !st.multiple_extra && !st.shift_extra &&
         pairs_[static_cast<size_t>(s_.prev_cls)][cls] && popcount(src) <= p_.pair_max_src[cls] &&
         !(src & s_.prev_dst & (p_.flag_latency ? ~0u : ~isa::flags_bit)) && !(s_.prev_shape & shape_conflict)) {
         st.paired = true;
@@ -115,11 +117,17 @@ template <bool kFull>
             if (need(ctz(m)) > s_.prev_issue) st.paired = false;
     }
     // Result-use stall: the instruction issues when its sources are ready (address registers `early_address`
-    // cycles before the rest, the data a store writes `late_store_data` cycles after).
+    // cycles before the rest, the data a store writes `late_store_data` cycles after, a shift by a register's
+    // sources but its amount `shift_register_extra` after).
     uint64_t stall = 0;
     if (!st.paired) {
-        // The registers with slack (none where late_store_data is 0).
+        // The registers with slack (none where late_store_data and shift_register_extra are 0), and its cycles.
         uint32_t late = insn.cls == C::store && p_.late_store_data ? src & ~insn.regs.addr : 0u;
+        unsigned late_by = p_.late_store_data;
+        if (st.shift_extra) {
+            late = src & ~insn.regs.amount;
+            late_by = st.shift_extra;
+        }
         // A store to a side-effect region over the bus (late_store_data_side_effect false): no slack.
         if (kFull && late && !p_.late_store_data_side_effect && st.n_mem && p_.local_data &&
             !p_.local_data->contains(st.mem[0].addr) && !region_cacheable(st.mem[0].addr))
@@ -133,8 +141,8 @@ template <bool kFull>
                 // the division's time, below).
                 unsigned slack = 0;
                 if constexpr (decltype(with_slack)::value) {
-                    const bool from_divider = !p_.late_store_data_div && s_.ready[r] == s_.divider_free;
-                    slack = (late >> r) & 1u && !from_divider ? p_.late_store_data : 0u;
+                    const bool from_divider = !p_.late_store_data_div && s_.ready[r] == s_.divider_free && !st.shift_extra;
+                    slack = (late >> r) & 1u && !from_divider ? late_by : 0u;
                 }
                 if (at > s_.now + stall + slack) stall = at - s_.now - slack;
             }
@@ -243,7 +251,8 @@ template <bool kFull>
     st.latency = kFull && insn.cls == C::div && p_.divider_from_operands
                      ? st.div_time
                      : p_.result_latency[cls] +
-                           (kFull && st.bus && insn.cls == C::load && !st.forwarded ? p_.bus_load_latency + st.bus_extra : 0u);
+                           (kFull && st.bus && insn.cls == C::load && !st.forwarded ? p_.bus_load_latency + st.bus_extra : 0u) +
+                           st.shift_extra;
     if (insn.multiple && p_.load_multiple_bytes && st.data && insn.cls == C::load && st.n_mem) {
         // A load multiple's registers, in order, as its memory cycles bring them (load_multiple_bytes).
         uint64_t bytes = 0;
@@ -262,8 +271,9 @@ template <bool kFull>
             const uint64_t a = p_.address_latency[cls];
             s_.addr_ready[r] = a ? std::max(s_.ready[r], st.issue + a) : s_.ready[r] + p_.early_address;
         }
-    if (st.dst & isa::flags_bit) s_.ready[31] = st.issue + p_.flag_latency;
-    st.cycles = (st.paired || st.folded ? 0 : 1) + st.stall + p_.class_extra[cls] + st.multiple_extra + s_.pending_extra;
+    if (st.dst & isa::flags_bit) s_.ready[31] = st.issue + p_.flag_latency + st.shift_extra;
+    st.cycles = (st.paired || st.folded ? 0 : 1) + st.stall + p_.class_extra[cls] + st.multiple_extra + st.shift_extra +
+                s_.pending_extra;
     if (s_.pending_extra) {
         st.freeze = s_.pending_freeze;
         if (st.freeze) emit(b, p_.ev_dep_stall, st.freeze);

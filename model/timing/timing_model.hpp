@@ -94,6 +94,11 @@ struct TimingParams {
     // one.
     unsigned shifted_operand_early = 0;
     bool single_shift_register = false;
+    // A shift by a register (isa::shape_shift_register) issues over this many cycles beyond the first and pairs with
+    // nothing: its shift amount (RegUse::amount) is read in the first cycle, its other sources in the last (the
+    // shifted operand `shifted_operand_early` before it), and its result is ready that many cycles later (ARM1176
+    // TRM Table 16-4: two issue cycles, Rs an Early Reg, Rn a Late Reg, a result latency of 2).
+    unsigned shift_register_extra = 0;
     bool extract_second_slot = false;
     // A load or store of several registers (LDM, STM, LDP, STP, LDRD: insn.multiple) moves this many bytes a
     // memory cycle (its accesses' sizes, 4 where the trace gives none; 0: all in one): the registers a load

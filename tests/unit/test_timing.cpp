@@ -1383,6 +1383,12 @@ TEST(RegUse, OperandShapes) {
     shape(t32_reg_use(0xEB0100C2u, true), {2}, 0, "add.w r0, r1, r2, lsl #3");
     shape(t32_reg_use(0xEB010002u, true), {}, 0, "add.w r0, r1, r2");
     shape(t32_reg_use(0xFA01F002u, true), {1, 2}, isa::shape_shift_register, "lsl.w r0, r1, r2");
+    // The shift amount's register (RegUse::amount): A32 Rs (11:8), T16 Rm (5:3), T32 Rm (3:0), A64 Rm (20:16).
+    EXPECT_EQ(a32_reg_use(0xE0821413u).amount, regs({4})) << "add r1, r2, r3, lsl r4";
+    EXPECT_EQ(a32_reg_use(0xE0854101u).amount, 0u) << "add r4, r5, r1, lsl #2";
+    EXPECT_EQ(t32_reg_use(0x4088u, false).amount, regs({1})) << "lsls r0, r1";
+    EXPECT_EQ(t32_reg_use(0xFA01F002u, true).amount, regs({2})) << "lsl.w r0, r1, r2";
+    EXPECT_EQ(a64_reg_use(0x9AC32041u).amount, regs({3})) << "lsl x1, x2, x3 (LSLV)";
 }
 
 TEST(RegUse, T32) {
@@ -1653,6 +1659,33 @@ TEST(TimingModel, Arm11MultipleHoldsTheLoadStoreUnit) {
     EXPECT_EQ(a32_cycles(p, {0xE92D00F0u, 0xE0876008u}), 2u) << "push {r4-r7}; add r6, r7, r8";
     EXPECT_EQ(a32_cycles(p, {0xE92D00F0u, 0xE5921000u}), 3u) << "push {r4-r7}; ldr r1, [r2]";
     EXPECT_EQ(a32_cycles(p, {0xE8900002u, 0xE5923000u}), 2u) << "ldmia r0, {r1}; ldr r3, [r2]";
+}
+
+// ARM1176 TRM 16.3, Table 16-4 (ADD r1 has a result latency of 1: ready in cycle 1). A register shifted by an
+// immediate is an Early Reg: add r4, r5, r1, lsl #1 right behind it issues in cycle 2 (3 in all), while one that
+// reads r1 unshifted issues in cycle 1 (2 in all; the TRM's interlock examples, Cortex-R4 TRM 14.3.3 the same). A
+// shift by a register takes two issue cycles, its amount Rs an Early Reg: add r4, r2, r4, lsl r1 issues in cycle 2
+// and takes cycles 2 and 3 (4 in all).
+TEST(TimingModel, Arm11ShifterOperandsAreEarlyRegs) {
+    const TimingParams p = *platform_timing("arm1176");
+    EXPECT_EQ(a32_cycles(p, {0xE0821003u, 0xE0854081u}), 3u) << "add r1, r2, r3; add r4, r5, r1, lsl #1";
+    EXPECT_EQ(a32_cycles(p, {0xE0821003u, 0xE0814089u}), 2u) << "add r1, r2, r3; add r4, r1, r9, lsl #1";
+    EXPECT_EQ(a32_cycles(p, {0xE0821003u, 0xE0824114u}), 4u) << "add r1, r2, r3; add r4, r2, r4, lsl r1";
+}
+
+// ARM1176 TRM Table 16-4, ADD <Rd>, <Rn>, <Rm>, LSL <Rs>: Rs sampled in the first issue cycle, Rm shifted in the
+// second (so needed at the first, as a shifted operand a cycle early), Rn a Late Reg, the result latency 2. LDR r1
+// in cycle 0 has r1 ready in cycle 3 (latency 3):
+// - r1 as Rm: the ADD issues in cycle 3 and takes 3 and 4 (5 in all);
+// - r1 as Rn, needed in the second cycle: the ADD issues in cycle 2 and takes 2 and 3 (4 in all);
+// - an ADD with a register shift in cycle 0, its r4 ready in cycle 2, read as a shifted operand (a cycle early) by
+//   the next: that one issues in cycle 3 (4 in all).
+TEST(TimingModel, Arm11RegisterControlledShiftTakesTwoCycles) {
+    const TimingParams p = *platform_timing("arm1176");
+    EXPECT_EQ(a32_cycles(p, {0xE5921000u, 0xE0854611u}), 5u) << "ldr r1, [r2]; add r4, r5, r1, lsl r6";
+    EXPECT_EQ(a32_cycles(p, {0xE5921000u, 0xE0814615u}), 4u) << "ldr r1, [r2]; add r4, r1, r5, lsl r6";
+    EXPECT_EQ(a32_cycles(p, {0xE0824513u, 0xE0887084u}), 4u) << "add r4, r2, r3, lsl r5; add r7, r8, r4, lsl #1";
+    EXPECT_EQ(a32_cycles(p, {0xE0824513u, 0xE0876008u}), 3u) << "add r4, r2, r3, lsl r5; add r6, r7, r8";
 }
 
 // ARM1176 TRM 16.8, Table 16-11, with prediction on: BL seen for the first time, predicted taken by the static rule
