@@ -1,5 +1,7 @@
 #include "model/timing/cache.hpp"
 
+#include "model/timing/bits.hpp"
+
 #include <algorithm>
 #include <cassert>
 
@@ -43,7 +45,7 @@ Cache::Result Cache::access(uint64_t addr, bool write) {
     const size_t last = base + ways - 1;
     if (tags_[last] != ~uint64_t{0} && dirty_[last]) {
         r.writeback = true;
-        r.dirty_parts = static_cast<unsigned>(__builtin_popcount(dirty_[last]));
+        r.dirty_parts = popcount(dirty_[last]);
         r.victim = (tags_[last] * sets_ + set) << line_shift_;
         ++writebacks_;
     }

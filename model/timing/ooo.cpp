@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <stdexcept>
 
-#include "model/timing/timing_model.hpp"  // popcount
+#include "model/timing/bits.hpp"
 
 namespace pmusim::timing {
 
@@ -108,7 +108,7 @@ OooTiming OooCore::step(const OooInsn& in, std::array<uint64_t, 32>& ready) {
     uint64_t at = t.dispatch + 1;
     const uint32_t early = in.forward_use ? s_.forwarded : 0u;  // sources a load forwards to it early
     for (uint32_t m = in.src; m; m &= m - 1) {
-        const unsigned reg = static_cast<unsigned>(__builtin_ctz(m));
+        const unsigned reg = ctz(m);
         const uint64_t sooner = (early >> reg) & 1u ? c_.load_forward : 0u;
         at = std::max<uint64_t>(at, ready[reg] > sooner ? ready[reg] - sooner : 0);
     }
@@ -123,7 +123,7 @@ OooTiming OooCore::step(const OooInsn& in, std::array<uint64_t, 32>& ready) {
     }
     t.exec = book(c_.pipe[cls], at, busy, t.dispatch);
     t.complete = t.exec + (data ? busy - 1 : 0) + std::max<unsigned>(c_.latency[cls], 1) + in.mem_delay;
-    for (uint32_t m = in.dst; m; m &= m - 1) ready[static_cast<unsigned>(__builtin_ctz(m))] = t.complete;
+    for (uint32_t m = in.dst; m; m &= m - 1) ready[ctz(m)] = t.complete;
     const bool forwards = in.cls == C::load && !in.sign_extend && c_.load_forward;
     s_.forwarded = forwards ? s_.forwarded | in.dst : s_.forwarded & ~in.dst;
     s_.last_complete = t.complete;

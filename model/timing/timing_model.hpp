@@ -6,7 +6,7 @@
 // (TimingParams::ooo: Cortex-A9, A15, A57, A72) is timed instead by a simple approximation (ooo.hpp): fetch
 // blocks, in-order dispatch into a window, execution when the sources and a pipeline of the class are ready,
 // completion after the class's latency and the data misses, in-order retirement, a refill after a misprediction;
-// it leaves out renaming and issue-queue limits, load/store ordering, store buffers and wrong-path side effects,
+// it leaves out issue-queue limits, load/store ordering, store buffers and wrong-path side effects,
 // and its wrong path is what it dispatched before the branch resolved. No virtual calls; one call per instruction
 // from the replay, which hands the events to the PMU in batches.
 #pragma once
@@ -19,6 +19,7 @@
 
 #include "isa/insn_class.hpp"
 #include "model/core/pmu.hpp"
+#include "model/timing/bits.hpp"
 #include "model/timing/branch_predictor.hpp"
 #include "model/timing/cache.hpp"
 #include "model/timing/key_policy.hpp"
@@ -34,15 +35,6 @@ constexpr uint32_t no_event = ~uint32_t{0};
 // Adds `n` of a model event the platform may not have.
 inline void emit(EventBatch& b, uint32_t ev, uint64_t n = 1) {
     if (ev != no_event) b.add(ev, n);
-}
-inline unsigned ctz(uint32_t m) { return static_cast<unsigned>(__builtin_ctz(m)); }
-// The number of set bits, inline: the baseline x86-64 target has no popcnt instruction, where GCC's
-// __builtin_popcount is a call into libgcc (about 25 host instructions a time).
-inline unsigned popcount(uint32_t m) {
-    m = m - ((m >> 1) & 0x55555555u);
-    m = (m & 0x33333333u) + ((m >> 2) & 0x33333333u);
-    m = (m + (m >> 4)) & 0x0F0F0F0Fu;
-    return (m * 0x01010101u) >> 24;
 }
 // mstatus on entry to a trap handler (RISC-V privileged spec 3.1.6.1): MPIE = MIE, MIE = 0.
 inline uint32_t trap_entry(uint32_t mstatus) { return (mstatus & ~0x88u) | ((mstatus & 8u) ? 0x80u : 0u); }
