@@ -1,0 +1,276 @@
+// What a core's timing is made of (TimingParams): plain data a platform fills (platforms/timing_params.cpp, a
+// platform file's `timing`) and the timing model reads (timing_model.hpp, docs/accuracy.md).
+#pragma once
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "isa/insn_class.hpp"
+#include "model/timing/branch_predictor.hpp"
+#include "model/timing/cache.hpp"
+#include "model/timing/ooo.hpp"
+
+namespace pmusim::timing {
+
+// An event the platform does not have (event 0 is a real event on some cores: ARM11 ICACHE_MISS).
+constexpr uint32_t no_event = ~uint32_t{0};
+
+template <typename T>
+constexpr std::array<T, class_count> all_of(T v) {
+    std::array<T, class_count> a{};
+    for (T& x : a) x = v;
+    return a;
+}
+
+struct TimingParams {
+    std::array<uint16_t, class_count> class_extra{};  // cycles beyond the first, per instruction class
+    // Result latency per class: a consumer issues no sooner than this many cycles after its producer (0 or 1: no
+    // stall). Needs the instruction's registers (isa/reg_use.hpp).
+    std::array<uint8_t, class_count> result_latency{};
+    // Address latency per producer class: a register the class writes forms a load's or store's address no sooner
+    // than this many cycles after the producer's issue, nor before it is ready (0: `early_address` cycles before it
+    // is ready, as for every class). Cortex-A53: an ALU result to an address 3 (GCC's cortex-a53.md, LLVM's
+    // AArch64SchedA53.td), where a load's is 3 by early_address.
+    std::array<uint8_t, class_count> address_latency{};
+    // Registers that form a load or store's address are needed this many cycles earlier (ARM11 "Early Regs").
+    unsigned early_address = 0;
+    // The data a store writes is needed this many cycles later than other sources (ARM11 "Late Regs").
+    unsigned late_store_data = 0;
+    // ... also when that data is a division's result still in the divider (false: the store waits for it as any
+    // consumer does).
+    bool late_store_data_div = true;
+    // ... also when the store goes to a side-effect region over the bus (false: it waits for its data as any
+    // consumer does).
+    bool late_store_data_side_effect = true;
+    // Dual issue: an instruction issues in the same cycle as the one before it when both are single-cycle, it
+    // does not read the older one's result, they do not both use the load/store, multiply/divide or branch unit,
+    // and neither is a system, barrier or divide instruction; never after a taken branch. Needs registers.
+    bool dual_issue = false;
+    // The condition flags (isa::flags_bit, ARM): an instruction that reads them issues no sooner than this many
+    // cycles after the one that set them (0: in the same cycle, beside it in a pair).
+    unsigned flag_latency = 1;
+    // The core's own pairing rules, as data (pair_table set; else the rule above): pair_with[older] has bit c set
+    // when a younger instruction of class c may issue beside an older one of that class, and a younger
+    // instruction of class c pairs only when it reads at most pair_max_src[c] registers (a Cortex-A7's second
+    // slot takes a move or an ALU instruction with an immediate operand, not one with two register operands).
+    bool pair_table = false;
+    std::array<uint32_t, class_count> pair_with{};
+    std::array<uint8_t, class_count> pair_max_src = all_of<uint8_t>(0xFF);
+    // Operand shapes (isa::RegUse::shifted, shape): a shifted or extended register operand is needed this many
+    // cycles before the instruction's other sources (the shift a stage ahead of the ALU); at most one shift by a
+    // register issues a cycle (two never pair); EXTR issues alone or as the younger of a pair, never beside a younger
+    // one.
+    unsigned shifted_operand_early = 0;
+    bool single_shift_register = false;
+    // A shift by a register (isa::shape_shift_register) issues over this many cycles beyond the first and pairs with
+    // nothing: its shift amount (RegUse::amount) is read in the first cycle, its other sources in the last (the
+    // shifted operand `shifted_operand_early` before it), and its result is ready that many cycles later (ARM1176
+    // TRM Table 16-4: two issue cycles, Rs an Early Reg, Rn a Late Reg, a result latency of 2).
+    unsigned shift_register_extra = 0;
+    bool extract_second_slot = false;
+    // A load or store of several registers (LDM, STM, LDP, STP, LDRD: insn.multiple) moves this many bytes a
+    // memory cycle (its accesses' sizes, 4 where the trace gives none; 0: all in one): the registers a load
+    // multiple writes are ready one after the other, the k-th (in register order) the memory cycles of the bytes
+    // before it later than a single load's would be. With multiple_holds_issue the instruction also issues over
+    // all its memory cycles and pairs with nothing; without (ARM11), it issues in one and the memory cycles go on
+    // behind it.
+    unsigned load_multiple_bytes = 0, store_multiple_bytes = 0;
+    bool multiple_holds_issue = true;
+    // Without multiple_holds_issue: the load/store unit is busy for the multiple's memory cycles from its issue, and
+    // a later load or store issues no sooner (ARM1176 TRM 16.12: "non-dependent, non-memory instructions can execute
+    // ... while these instructions complete").
+    bool multiple_holds_lsu = false;
+    unsigned mispredict_penalty = 1;
+    // A return the return stack predicts takes return_hit_extra cycles more than a predicted branch; one it
+    // predicts wrong (the stack was not empty) return_miss_extra more than a misprediction (ARM1176 TRM Table
+    // 16-11: BX R14 4 cycles with a correct prediction, 7 with a wrong one, 5 from an empty stack).
+    unsigned return_hit_extra = 0, return_miss_extra = 0;
+    // A mispredicted branch that reads the flags costs up to this many cycles more, one fewer for each cycle
+    // between the issue of the instruction that set them and its own beyond the first (ARM1176 TRM Table 16-11:
+    // MAX(7 - FlagCycleDistance, 5) cycles).
+    unsigned mispredict_flag_window = 0;
+    // A branch predicted right, by its predictor (the btac direction; ARM1176 TRM Table 16-11): taken by the
+    // static rule, static_taken_extra cycles more than one issue cycle (4 in all); taken by a BTAC hit, folded out
+    // of the stream, no cycle of its own, where fold_predicted_taken (but for calls, and a branch onto a branch,
+    // which costs the cycle its fold saved: TRM 5.2.4).
+    unsigned static_taken_extra = 0;
+    bool fold_predicted_taken = false;
+    PredictorConfig predictor;
+    std::optional<CacheConfig> l1d, l1i;
+    unsigned l1d_refill_penalty = 0, l1i_refill_penalty = 0;
+    // A unified L2 behind both L1s: L1 refills read it, L1 write-backs write it; a miss costs l2_refill_penalty
+    // more than the L1 refill.
+    std::optional<CacheConfig> l2;
+    unsigned l2_refill_penalty = 0;
+    // Fully associative micro TLBs of `entries` pages each (0: none); a refill costs tlb_refill_penalty. Their
+    // refills look up a main TLB of `main_tlb_entries` in `main_tlb_ways` ways (0: none, the refill always hits);
+    // a main TLB miss walks the page tables for `walk_penalty` more.
+    unsigned itlb_entries = 0, dtlb_entries = 0, page_size = 4096, tlb_refill_penalty = 0;
+    unsigned main_tlb_entries = 0, main_tlb_ways = 1, walk_penalty = 0;
+    uint32_t ev_main_tlb_refill = no_event;
+    // The events the model produces, as the platform numbers them (no_event: the platform has none).
+    uint32_t ev_mispredict = no_event, ev_predictable = no_event;
+    uint32_t ev_l1d_access = no_event, ev_l1d_refill = no_event, ev_l1d_writeback = no_event;
+    uint32_t ev_l1d_access_cacheable = no_event;  // the same accesses, cacheable ones only (ARM11 DCACHE_HIT)
+    uint32_t ev_l1d_external = no_event;          // refills and writes that miss without allocating (ARM11 0x10)
+    // ARM11: an access in the same line as the instruction's previous one is "sequential": not counted again.
+    bool count_line_once = false;
+    uint32_t ev_l1i_access = no_event, ev_l1i_refill = no_event;
+    uint32_t ev_l2_access = no_event, ev_l2_refill = no_event, ev_l2_writeback = no_event;
+    uint32_t ev_itlb_refill = no_event, ev_dtlb_refill = no_event;
+    // Stall cycles: front end (fetch misses and refetch after a misprediction), back end (result-use waits,
+    // multi-cycle execution, data misses and bus waits), and fetch misses alone (ARM11 IBUF_STALL).
+    uint32_t ev_stall_frontend = no_event, ev_stall_backend = no_event, ev_fetch_stall = no_event;
+    uint32_t ev_dep_stall = no_event;  // result-use waits alone (ARM11 DDEP_STALL)
+    unsigned flush_fetch_stall = 0;    // cycles of ev_fetch_stall per misprediction (ARM11: 1 of its 4)
+    // The return stack, while prediction is on: calls pushed, returns popped, popped and right, popped and wrong.
+    uint32_t ev_ras_push = no_event, ev_ras_pop = no_event, ev_ras_hit = no_event, ev_ras_miss = no_event;
+    // Tightly coupled data memory (VeeR EL2 DCCM): loads and stores outside it go on the data bus.
+    struct Region {
+        uint64_t base = 0, size = 0;
+        bool contains(uint64_t addr) const { return addr - base < size; }
+    };
+    std::optional<Region> local_data;
+    // Tightly coupled instruction memory (VeeR EL2 ICCM): fetches from it bypass the I-cache (no I-cache events).
+    std::optional<Region> local_code;
+    uint32_t ev_bus_access = no_event, ev_bus_load = no_event, ev_bus_store = no_event;
+    unsigned bus_load_penalty = 0, bus_store_penalty = 0;  // extra cycles of a load or store that goes on the bus
+    unsigned bus_load_latency = 0;  // extra result latency of a load that goes on the bus (non-blocking loads)
+    // VeeR EL2's region access control (mrac, CSR 0x7C0): code in a region that is not cacheable is fetched over
+    // the I-bus, a transaction and `uncached_fetch_penalty` cycles per fetch. The model takes every region as
+    // cacheable until told the reset state (set_mrac(0)) or a write.
+    bool follows_mrac = false;
+    unsigned uncached_fetch_penalty = 0;
+    // A store to a region mrac makes side-effect (not cacheable) costs `bus_store_penalty` only there (VeeR EL2:
+    // the mailbox); stores to cacheable memory over the bus cost nothing more.
+    bool store_penalty_side_effect_only = false;
+    // The divider (VeeR EL2): a division issues no sooner than `divider_busy` cycles after the one before it.
+    unsigned divider_busy = 0;
+    // VeeR EL2: a division's result latency and the divider's busy time follow its operands (veer_div_time, with
+    // result_latency[div] as the time of a division without a shortcut); the replay hands them over.
+    bool divider_from_operands = false;
+    // An I-cache miss on the line after the previous miss's (straight-line code streaming in) costs this instead
+    // of l1i_refill_penalty (0: no difference).
+    unsigned l1i_sequential_refill_penalty = 0;
+    // Misaligned accesses over the data bus: a split load's extra result latency per `dbus_beat`-byte beat it reads
+    // (with dbus_queue), a split store's extra cycles per bus transaction; an access that crosses a `dbus_beat`-byte
+    // boundary is two bus transactions (0: never split).
+    unsigned bus_misaligned_load_penalty = 0, bus_misaligned_store_penalty = 0, dbus_beat = 0;
+    // A misaligned access is split (two accesses, the penalties above, ev_bus_misaligned) only when it crosses a
+    // `split_bytes`-byte boundary; one inside such a unit is a single access like an aligned one (0: every
+    // misaligned access is split). VeeR EL2: 4 (el2_lsu.sv, ldst_dual: address bit 2 of the first and last byte).
+    unsigned split_bytes = 0;
+    // VeeR EL2's D-bus buffer (el2_lsu_bus_buffer.sv), followed when `dbus_queue` is set; times in cycles after the
+    // access issues (the model's issue cycle):
+    //  - an aligned load's read command goes out `dbus_read_cmd` cycles after it issues, or later when the command
+    //    channel (one command a cycle, in order) is busy: each cycle later is a cycle more of result latency;
+    //  - a load of a word whose bytes a store still waiting in the buffer wrote takes them from there: no
+    //    transaction, the result latency of a local load; one of the 8-byte beat of a read still waiting for its
+    //    response (the previous read, issued a cycle before) shares that read;
+    //  - a store waits in the write-coalescing buffer (ibuf), where the next stores to the same word within
+    //    `ibuf_merge_window` cycles of the last join it (one transaction); it leaves for the command channel when
+    //    the next bus access comes at least 2 cycles after it (`dbus_read_cmd` cycles after that access issues), or
+    //    after `ibuf_timeout` cycles, whichever is first, and can give its bytes to loads until its command has gone.
+    bool dbus_queue = false;
+    unsigned dbus_read_cmd = 0, ibuf_merge_window = 0, ibuf_timeout = 0;
+    // VeeR EL2's LSU buffers (LsuBuffers, lsu_buffers.hpp): the DCCM store buffer's entries (0: neither is
+    // followed), the D-bus buffer's (0: the store buffer alone; its ibuf's timer and join window are ibuf_timeout and
+    // ibuf_merge_window), and the event that counts the cycles either is full, followed from the commit cycles of the
+    // loads and stores (it does not change them); the DCCM is local_data.
+    unsigned store_buffer = 0, bus_buffer = 0;
+    uint32_t ev_store_buffer_full = no_event;
+    // After an I-cache refill, the rest of the line comes from the fill buffer: its fetches are not hits, and the
+    // refill itself counts one (VeeR EL2 event 2).
+    bool fill_buffer_fetches = false;
+    // With a fetch queue: the fill buffer serves the line's fetches for this many cycles after the refill's first
+    // fetch; the line is in the cache after that and its later fetches are hits (0: for as long as the fetch stays
+    // in the line).
+    unsigned fill_buffer_cycles = 0;
+    // A redirect (a taken branch, a trap, mret) to the line still being refilled waits for the refill: the target
+    // commits no sooner than this many cycles after the refilling instruction issued (0: no such wait). The wait is
+    // a fetch stall (ev_fetch_stall).
+    unsigned fill_redirect_commit = 0;
+    // An I-cache miss while a refill is still under way waits for it: its instruction commits no sooner than this
+    // many cycles after the last instruction that missed committed (0: no such wait). A fetch stall.
+    unsigned fill_next_miss = 0;
+    // Exception returns (VeeR EL2 mret) flush the pipeline instead of being predicted: not a misprediction.
+    bool predict_exc_return = true;
+    // mstatus.MIE (RISC-V privileged spec 3.1.6.1; VeeR EL2 event 49 counts the cycles it is 0): followed through
+    // the program's writes (set_mstatus), ecall/ebreak (MIE to MPIE, MIE 0) and mret (MPIE to MIE, MPIE 1).
+    uint32_t ev_irq_disabled = no_event;
+    unsigned mstatus_write_extra = 0;  // extra cycles of a write to mstatus beyond a CSR write's
+    // An interrupt taken: extra cycles of the handler's first instruction (the flush and the redirect), and, after
+    // a pmu/fw-halt, the cycles of the trace's gap before the handler that the core runs (waking up, taking the
+    // interrupt: the handler's first instruction takes them all); the rest of the gap it sleeps (VeeR EL2: mcycle
+    // stops).
+    unsigned interrupt_entry = 0, fw_halt_wake = 0;
+    // VeeR EL2 fast interrupt redirect (el2_dec_tlu_ctl.sv, FAST_INTERRUPT_REDIRECT: take_ext_int_start,
+    // ext_int_freeze; el2_dec_decode_ctl.sv, dec_extint_stall): before an external interrupt (cause 11) is taken
+    // the core reads its handler's address from the meivt table, with decode frozen: this many more cycles, with
+    // interrupts still enabled, each a decode stall (ev_dep_stall).
+    unsigned ext_interrupt_freeze = 0;
+    // ecall, ebreak and mret: extra cycles of the instruction after them (the redirect), beyond their postsync.
+    unsigned trap_redirect = 0;
+    // VeeR EL2: a 32-bit instruction at an odd halfword that a branch's flush redirects to, and whose halves come
+    // in two fetches (with fetch_keeps_halfword: its upper half in the next line), takes this many more cycles
+    // (tests/veer-rtl/unpred).
+    unsigned split_fetch_after_flush = 0;
+    // A CSR read samples a running counter this many cycles before the reading instruction commits (the trace's
+    // timestamps: --timing trace). 0: at the commit of the instruction before it.
+    unsigned csr_read_lead = 0;
+    // Pre- and post-sync (VeeR EL2 el2_dec_decode_ctl.sv: presync_stall, ps_stall; which instructions: the decode
+    // table dec/decode and the CSR table dec/csrdecode_m): a presync instruction waits at decode until the older
+    // instructions have left the X and R stages, and a postsync one holds the next instruction at decode until it
+    // has left them itself: `sync_stall` cycles after X (0: no such waits). Both: class csr_read_write and
+    // fence.i; presync: fence and the reads (no write) of `presync_csrs`; postsync: ecall, ebreak, mret and every
+    // access to `postsync_csrs`. Their cycles are ev_presync and ev_postsync (both where they overlap) and decode
+    // stalls (ev_dep_stall).
+    unsigned sync_stall = 0;
+    std::vector<uint16_t> presync_csrs, postsync_csrs;
+    uint32_t ev_presync = no_event, ev_postsync = no_event;
+    // A CSR read waits at decode until a write-only CSR instruction (class csr_write) before it has left X, R and
+    // writeback: issue no sooner than `csr_write_block` + 1 cycles after the write's (VeeR EL2 prior_csr_write).
+    unsigned csr_write_block = 0;
+
+    // Speculation: each misprediction sends `wrong_path` instructions far enough down the wrong path to be counted
+    // by the speculative events (ARM INST_SPEC; VeeR instructions aligned and decoded), and then flushes them. The
+    // correct path's instructions are counted by the platform's retire(), so these events are retired + wrong path.
+    unsigned wrong_path = 0;
+    std::array<uint32_t, 2> ev_spec{no_event, no_event};
+    // I-cache hits per fetch of `fetch_bytes` (VeeR EL2: every 4-byte fetch that hits, wrong-path fetches
+    // included; 0: no such event). Fetches on the wrong path are taken to hit.
+    unsigned fetch_bytes = 0;
+    // VeeR EL2 (el2_ifu_ifc_ctl.sv, fetch_addr_next): a fetch after a redirect to an address with bit 1 set keeps
+    // bit 1, each next fetch 4 bytes on, until the end of the line, whose last fetch is its last halfword alone.
+    bool fetch_keeps_halfword = false;
+    // VeeR EL2: fetches past an instruction that flushes the pipeline that ev_l1i_hit counts before the flush lands
+    // (wrong-path fetches), past a branch the predictor got wrong or does not predict and past ecall, ebreak and
+    // mret (a flush from the trap logic): without a fetch queue, these many per flush.
+    unsigned flush_fetch_hits = 0, trap_flush_fetch_hits = 0;
+    // VeeR EL2: the fetch buffer's entries (1-4; 0: not followed). With it the model follows each fetch's cycle
+    // (TimingModel::timed): the wrong-path fetches, and ev_fetch_stall as the cycles the fetch waits for room.
+    unsigned fetch_queue = 0;
+    uint32_t ev_l1i_hit = no_event;
+    // The instruction bus: an I-cache refill reads its line in beats of `ibus_beat` bytes, a transaction each.
+    unsigned ibus_beat = 8;
+    uint32_t ev_ibus_access = no_event;
+    // Cycles a refill's read commands wait for the I-bus (ev_ibus_busy): the memory accepts a read command every
+    // `ibus_read_gap` cycles and the refill asks for its beats one a cycle, so each beat after the first waits
+    // ibus_read_gap - 1 (0: not counted). On the D-bus (dbus_queue) the memory takes a read, and a write, every
+    // `dbus_cmd_gap` cycles: a read command right behind another, and a split access's second command, wait
+    // (ev_dbus_busy; at most 2).
+    unsigned ibus_read_gap = 0, dbus_cmd_gap = 0;
+    uint32_t ev_ibus_busy = no_event, ev_dbus_busy = no_event;
+    uint32_t ev_bus_misaligned = no_event;  // misaligned loads and stores that go on the data bus
+    // ARM11: the program turns prediction on with SCTLR.Z (bit 11); until then every taken branch mispredicts.
+    bool follows_sctlr_z = false;
+    // An out-of-order core (ooo.hpp): when set, its dispatch, execution and retirement decide each instruction's
+    // cycles instead of the in-order issue (class_extra, result_latency, dual_issue are not read), and a
+    // misprediction's wrong path is the instructions it dispatched before the branch resolved (wrong_path unused).
+    std::optional<OooConfig> ooo;
+    std::string source;  // where the figures come from: the core's manual, or a calibration
+};
+
+}  // namespace pmusim::timing
