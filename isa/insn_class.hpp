@@ -38,8 +38,11 @@ enum OperandShape : uint8_t {
 // `shifted` is the subset of `src` that is a data-processing instruction's shifted or extended register operand
 // (a shift amount of 0 and an extension that changes nothing are no shift), with an A32 shift's amount register.
 // `amount` is, in a shift by a register (shape_shift_register), the register that holds the shift amount.
+// `mul_ops` is the subset of `src` that a multiply multiplies (A32: Rm and Rs, the multiplicand and multiplier; not
+// an accumulator), marked on the multiplies of class `mul` and on the one-cycle halfword and dual multiplies that
+// the decoders class as `alu` (SMULxy, SMLAxy, SMULWy, SMLAWy, SMUAD, SMUSD, SMLAD, SMLSD); T32 and A64 do not mark it.
 struct RegUse {
-    uint32_t dst = 0, src = 0, addr = 0, shifted = 0, amount = 0;
+    uint32_t dst = 0, src = 0, addr = 0, shifted = 0, amount = 0, mul_ops = 0;
     uint8_t shape = 0;  // OperandShape bits
 };
 constexpr uint32_t reg_bit(uint8_t r) { return r < 32 ? uint32_t{1} << r : 0u; }

@@ -64,6 +64,11 @@ RegUse with_shape(RegUse u, uint32_t shifted, uint8_t shape = 0, uint32_t amount
     return u;
 }
 
+RegUse with_mul_ops(RegUse u, uint32_t ops) {
+    u.mul_ops = ops;
+    return u;
+}
+
 }  // namespace
 
 static RegUse a64_gprs(uint32_t i) {
@@ -191,10 +196,10 @@ static RegUse a32_gprs(uint32_t i) {
         case 0:
             if ((i & 0x0F0000F0u) == 0x00000090u) {  // multiplies (A5.2.5): Rd/RdHi 19:16, Ra/RdLo 15:12
                 const unsigned op = (i >> 21) & 7u;
-                if (op == 0) return masks(rn, rm | rs);                        // MUL
-                if (op == 1 || op == 3) return masks(rn, rm | rs | rd);        // MLA, MLS
-                const bool acc = op == 2 || (op & 1u);                         // UMAAL, UMLAL, SMLAL
-                return masks(rn | rd, rm | rs | (acc ? rn | rd : 0u));          // long: RdHi and RdLo
+                if (op == 0) return with_mul_ops(masks(rn, rm | rs), rm | rs);                  // MUL
+                if (op == 1 || op == 3) return with_mul_ops(masks(rn, rm | rs | rd), rm | rs);  // MLA, MLS
+                const bool acc = op == 2 || (op & 1u);                                          // UMAAL, UMLAL, SMLAL
+                return with_mul_ops(masks(rn | rd, rm | rs | (acc ? rn | rd : 0u)), rm | rs);    // long: RdHi and RdLo
             }
             if ((i & 0x0E000090u) == 0x00000090u && ((i >> 5) & 3u) != 0) {  // extra loads and stores (A5.2.8)
                 const bool load = (i >> 20) & 1u;
@@ -216,7 +221,7 @@ static RegUse a32_gprs(uint32_t i) {
                     const unsigned op = (i >> 21) & 3u;
                     if (op == 2) return masks(rn | rd, rm | rs | rn | rd);                 // SMLALxy
                     const bool acc = op == 0 || (op == 1 && !((i >> 5) & 1u));
-                    return masks(rn, rm | rs | (acc ? rd : 0u));
+                    return with_mul_ops(masks(rn, rm | rs | (acc ? rd : 0u)), rm | rs);  // SMLAxy, SMLAWy, SMULWy, SMULxy
                 }
                 return {};
             }
@@ -241,7 +246,9 @@ static RegUse a32_gprs(uint32_t i) {
             if ((i & 0x0F800010u) == 0x07000010u) {
                 if ((i & 0x0FD000F0u) == 0x07100010u) return masks(rn, rm | rs);  // SDIV, UDIV
                 if (((i >> 20) & 0x1Fu) == 0x14u) return masks(rn | rd, rm | rs | rn | rd);  // SMLALD, SMLSLD
-                return masks(rn, rm | rs | rd);                                   // SMUAD, SMMUL, SMMLA, ...
+                // SMUAD, SMUSD, SMLAD, SMLSD (op1 000, op2 00x or 01x) multiply Rm and Rs; SMMUL, SMMLA, ... are not marked.
+                const RegUse u = masks(rn, rm | rs | rd);
+                return ((i >> 20) & 0x1Fu) == 0x10u && !((i >> 7) & 1u) ? with_mul_ops(u, rm | rs) : u;
             }
             if ((i & 0x0FF000F0u) == 0x07800010u) return masks(rn, rm | rs | rd);  // USAD8, USADA8
             if ((i & 0x0FA00070u) == 0x07A00050u) return masks(rd, rm);            // SBFX, UBFX

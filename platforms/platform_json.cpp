@@ -183,6 +183,8 @@ void visit_timing(V& v, TimingParams& t) {
     v("single_shift_register", t.single_shift_register);
     v("shift_register_extra", t.shift_register_extra, 8);
     v("extract_second_slot", t.extract_second_slot);
+    v("mul_operand_early", t.mul_operand_early, 8);
+    v("short_mul_latency", t.short_mul_latency, 64);
     v("load_multiple_bytes", t.load_multiple_bytes);
     v("store_multiple_bytes", t.store_multiple_bytes);
     v("multiple_holds_issue", t.multiple_holds_issue);
@@ -300,7 +302,7 @@ void visit_timing(V& v, TimingParams& t) {
 // to visit_timing (and docs/platform-files.md), then update the size. The size is a 64-bit host's: the native
 // build checks it; a 32-bit target (the web page's WebAssembly) lays the struct out smaller.
 #if UINTPTR_MAX == UINT64_MAX
-static_assert(sizeof(TimingParams) == 976,
+static_assert(sizeof(TimingParams) == 984,
               "TimingParams changed: add the new field to visit_timing in platforms/platform_json.cpp");
 #endif
 

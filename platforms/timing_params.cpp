@@ -518,6 +518,13 @@ TimingParams arm11(bool mmu) {
     // use, 3 to a shifted one) but takes Rm of a shift by a register as early too; the TRM's table is followed.
     p.shifted_operand_early = 1;
     p.shift_register_extra = 1;
+    // Multiplies (ARM1176 TRM 16.7, Table 16-10): the multiplicand and multiplier (Rm, Rs) are Early Regs, needed a
+    // cycle before the other sources; SMULxy, SMLAxy, SMULWy, SMLAWy, SMUAD, SMLAD, SMUSD, SMLSD take one cycle with
+    // a result latency of 3 (MUL and MLA: two cycles and 4, above). Not modelled (documented): the accumulator as a
+    // Late Reg and a multiply's result one cycle earlier to a later multiply's accumulator, the flag-setting
+    // multiplies' 5 cycles, the long multiplies' 3 cycles and 4/5, and the two-cycle SMLALxy, SMMUL, SMLALD kin.
+    p.mul_operand_early = 1;
+    p.short_mul_latency = 3;
     // Load and store multiples (ARM1176 TRM 16.12, Table 16-18): one cycle to issue, then two registers a memory
     // cycle over the 64-bit data path while later instructions go on; LDM's registers are ready 3, 3, 4, 4, 5, ...
     // cycles after issue; the load/store unit is busy meanwhile: a later load or store waits for it ("non-memory

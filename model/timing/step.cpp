@@ -100,7 +100,8 @@ template <bool kFull>
     auto need = [&](unsigned r) {
         const bool addr = (insn.regs.addr >> r) & 1u;
         return (addr && addr_by_producer_ ? s_.addr_ready[r] : s_.ready[r] + (addr ? p_.early_address : 0u)) +
-               ((insn.regs.shifted >> r) & 1u ? p_.shifted_operand_early : 0u);
+               ((insn.regs.shifted >> r) & 1u ? p_.shifted_operand_early
+                                              : (insn.regs.mul_ops >> r) & 1u ? p_.mul_operand_early : 0u);
     };
     // A load or store multiple issues over several cycles (load_multiple_bytes) and pairs with nothing. Two shifts
     // by a register never pair (single_shift_register), nor does an EXTR take a younger partner
@@ -250,7 +251,8 @@ template <bool kFull>
     st.dst = insn.cond_failed ? 0u : insn.regs.dst;
     st.latency = kFull && insn.cls == C::div && p_.divider_from_operands
                      ? st.div_time
-                     : p_.result_latency[cls] +
+                     : (p_.short_mul_latency && insn.cls == C::alu && insn.regs.mul_ops ? p_.short_mul_latency
+                                                                                         : p_.result_latency[cls]) +
                            (kFull && st.bus && insn.cls == C::load && !st.forwarded ? p_.bus_load_latency + st.bus_extra : 0u) +
                            st.shift_extra;
     if (insn.multiple && p_.load_multiple_bytes && st.data && insn.cls == C::load && st.n_mem) {

@@ -336,7 +336,9 @@ private:
     unsigned tlb_refill(uint64_t addr, uint32_t ev, EventBatch& b);
     static bool pairs(isa::InsnClass older, isa::InsnClass younger);
     // The most cycles before its ready cycle a register can be needed (as an address, a shifted operand: step.cpp).
-    static unsigned earliest_need(const TimingParams& p) { return p.early_address + p.shifted_operand_early; }
+    static unsigned earliest_need(const TimingParams& p) {
+        return p.early_address + std::max(p.shifted_operand_early, p.mul_operand_early);
+    }
     // step() in two: a branch's prediction (the predictor's state and events alone; returns the flush's cycles,
     // 0 when none), then the timing, which depends on the prediction only through those cycles.
     // The answer is one word, as the block engine keys and replays it: the cycles the branch adds (branch_cycles)

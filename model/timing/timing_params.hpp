@@ -70,6 +70,12 @@ struct TimingParams {
     // TRM Table 16-4: two issue cycles, Rs an Early Reg, Rn a Late Reg, a result latency of 2).
     unsigned shift_register_extra = 0;
     bool extract_second_slot = false;
+    // Multiplies (isa::RegUse::mul_ops): the registers a multiply multiplies are needed this many cycles before its
+    // other sources (ARM1176 TRM 16.7: the multiplicand and multiplier are Early Regs); and a multiply the decoders
+    // class as ALU (the one-cycle halfword and dual multiplies) has this result latency (0: its class's; ARM1176 TRM
+    // Table 16-10: SMULxy, SMLAxy, SMULWy, SMLAWy, SMUAD, SMLAD, SMUSD, SMLSD one cycle, a result latency of 3).
+    unsigned mul_operand_early = 0;
+    unsigned short_mul_latency = 0;
     // A load or store of several registers (LDM, STM, LDP, STP, LDRD: insn.multiple) moves this many bytes a
     // memory cycle (its accesses' sizes, 4 where the trace gives none; 0: all in one): the registers a load
     // multiple writes are ready one after the other, the k-th (in register order) the memory cycles of the bytes

@@ -1389,6 +1389,14 @@ TEST(RegUse, OperandShapes) {
     EXPECT_EQ(t32_reg_use(0x4088u, false).amount, regs({1})) << "lsls r0, r1";
     EXPECT_EQ(t32_reg_use(0xFA01F002u, true).amount, regs({2})) << "lsl.w r0, r1, r2";
     EXPECT_EQ(a64_reg_use(0x9AC32041u).amount, regs({3})) << "lsl x1, x2, x3 (LSLV)";
+    // What a multiply multiplies (RegUse::mul_ops, A32): Rm and Rs, never the accumulator; SMMUL is not marked.
+    EXPECT_EQ(a32_reg_use(0xE0040591u).mul_ops, regs({1, 5})) << "mul r4, r1, r5";
+    EXPECT_EQ(a32_reg_use(0xE0241695u).mul_ops, regs({5, 6})) << "mla r4, r5, r6, r1";
+    EXPECT_EQ(a32_reg_use(0xE0810392u).mul_ops, regs({2, 3})) << "umull r0, r1, r2, r3";
+    EXPECT_EQ(a32_reg_use(0xE1640581u).mul_ops, regs({1, 5})) << "smulbb r4, r1, r5";
+    EXPECT_EQ(a32_reg_use(0xE700F211u).mul_ops, regs({1, 2})) << "smuad r0, r1, r2";
+    EXPECT_EQ(a32_reg_use(0xE750F211u).mul_ops, 0u) << "smmul r0, r1, r2";
+    EXPECT_EQ(a32_reg_use(0xE0821003u).mul_ops, 0u) << "add r1, r2, r3";
 }
 
 TEST(RegUse, T32) {
@@ -1671,6 +1679,20 @@ TEST(TimingModel, Arm11ShifterOperandsAreEarlyRegs) {
     EXPECT_EQ(a32_cycles(p, {0xE0821003u, 0xE0854081u}), 3u) << "add r1, r2, r3; add r4, r5, r1, lsl #1";
     EXPECT_EQ(a32_cycles(p, {0xE0821003u, 0xE0814089u}), 2u) << "add r1, r2, r3; add r4, r1, r9, lsl #1";
     EXPECT_EQ(a32_cycles(p, {0xE0821003u, 0xE0824114u}), 4u) << "add r1, r2, r3; add r4, r2, r4, lsl r1";
+}
+
+// ARM1176 TRM 16.7, Table 16-10: a multiply's multiplicand and multiplier (Rm, Rs) are Early Regs; MUL takes two
+// cycles; SMULxy one, with a result latency of 3. ADD r1 in cycle 0 has r1 ready in cycle 1:
+// - mul r4, r1, r5 reads r1 a cycle early: it issues in cycle 2 and takes 2 and 3 (4 in all);
+// - mla r4, r5, r6, r1 reads r1 as its accumulator, not early: it issues in cycle 1 and takes 1 and 2 (3 in all);
+// - smulbb r4, r1, r5 issues in cycle 2 (r1 early), its r4 ready in cycle 5: add r6, r4, r7 issues in cycle 5 (6 in
+//   all); with no producer before it, smulbb then add take cycles 0 and 3 (4 in all).
+TEST(TimingModel, Arm11MultiplyOperandsAreEarlyRegs) {
+    const TimingParams p = *platform_timing("arm1176");
+    EXPECT_EQ(a32_cycles(p, {0xE0821003u, 0xE0040591u}), 4u) << "add r1, r2, r3; mul r4, r1, r5";
+    EXPECT_EQ(a32_cycles(p, {0xE0821003u, 0xE0241695u}), 3u) << "add r1, r2, r3; mla r4, r5, r6, r1";
+    EXPECT_EQ(a32_cycles(p, {0xE0821003u, 0xE1640581u, 0xE0846007u}), 6u) << "add r1, r2, r3; smulbb r4, r1, r5; add r6, r4, r7";
+    EXPECT_EQ(a32_cycles(p, {0xE1640581u, 0xE0846007u}), 4u) << "smulbb r4, r1, r5; add r6, r4, r7";
 }
 
 // ARM1176 TRM Table 16-4, ADD <Rd>, <Rn>, <Rm>, LSL <Rs>: Rs sampled in the first issue cycle, Rm shifted in the
