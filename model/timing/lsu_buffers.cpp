@@ -35,6 +35,7 @@ void LsuBuffers::occupy(uint64_t from, uint64_t to, int w) {
     if (to < from) return;
     diff_[from & 255u] = static_cast<int16_t>(diff_[from & 255u] + w);
     diff_[(to + 1) & 255u] = static_cast<int16_t>(diff_[(to + 1) & 255u] - w);
+    up_ += w;  // the rise at `from` (the fall after `to` can only lower the entries' positive sum)
     bus_until_ = std::max(bus_until_, to + 1);
 }
 
@@ -73,8 +74,7 @@ void LsuBuffers::bus_access(const LsuAccess& a, bool dual) {
     n_waiters_ = 0;
 }
 
-uint64_t LsuBuffers::bus_wait(uint64_t d, bool dual) const {
-    if (!cfg_.bus_depth || d < cursor_) return 0;
+uint64_t LsuBuffers::bus_wait_walk(uint64_t d, bool dual) const {
     const int limit = static_cast<int>(dual ? cfg_.bus_depth - 1 : cfg_.bus_depth);  // lsu_bus_buffer_full_any
     // The ibuf's timer (drain_ibuf): the ibuf counts from its start, its write entry on to drain + 2 + 2 per
     // waiter, each waiter from its entry to drain + 2.
@@ -96,11 +96,21 @@ void LsuBuffers::run_to(uint64_t end) {
     for (uint64_t t = cursor_; t < end; ++t) {
         cursor_ = t;
         if (quiet()) break;
+        // Only the D-bus buffer's count moves until the ibuf's timer runs out (nothing in the store buffer or coming
+        // to it, no store waiting for the ibuf, no dual access at decode ahead): run_bus() takes those cycles.
+        if (cfg_.bus_depth && stbuf_quiet() && !n_waiters_ && dual_until_ < t && !cfg_.cycle_by_cycle) {
+            const uint64_t stop = std::min(end, ibuf_ ? ibuf_last_ + cfg_.ibuf_timeout : bus_until_ + 1);
+            if (stop > t) {
+                t = run_bus(t, stop) - 1;
+                continue;
+            }
+        }
         bool full = false;
         if (cfg_.bus_depth && (ibuf_ || bus_until_ >= t)) {  // else nothing counts, and nothing on the ring
             if (ibuf_ && t >= ibuf_last_ + cfg_.ibuf_timeout) drain_ibuf(ibuf_last_ + cfg_.ibuf_timeout);  // its timer
-            live_ += diff_[t & 255u];
-            diff_[t & 255u] = 0;
+            const int v = diff_[t & 255u];
+            ring_pass(t);
+            live_ += v;
             int count = live_ + (ibuf_ && t >= ibuf_start_ ? 1 : 0);
             for (unsigned k = 0; k < n_waiters_; ++k) count += waiters_[k] <= t ? 1 : 0;
             const bool dual_d = dual_at_[t & 255u] == t && dual_until_ >= t;
@@ -127,6 +137,33 @@ void LsuBuffers::run_to(uint64_t end) {
         if (full) ++full_;
     }
     cursor_ = end;
+}
+
+// run_to()'s cycles [t, stop) where only the D-bus buffer's count moves (its conditions there): the count is the
+// ring's plus the ibuf from its start, full at bus_depth (no dual access at decode), the same rule cycle by cycle
+// without the tests that cannot hold. Past the ring's last change (bus_until_) the count stays as it is: those
+// cycles are counted at once. Returns the first cycle not taken (stop, or the first at which all is quiet).
+uint64_t LsuBuffers::run_bus(uint64_t t, uint64_t stop) {
+    const int depth = static_cast<int>(cfg_.bus_depth);
+    int live = live_;
+    uint64_t full = 0;
+    for (const uint64_t ring_end = std::min(stop, bus_until_ + 1); t < ring_end; ++t) {
+        int16_t& v = diff_[t & 255u];
+        up_ -= v > 0 ? v : 0;
+        live += v;
+        v = 0;
+        full += live + (ibuf_ && t >= ibuf_start_ ? 1 : 0) >= depth;
+    }
+    live_ = live;
+    if (t > bus_until_) up_ = 0;  // every change passed: the ring is empty
+    if (t < stop && ibuf_) {  // the ring passed, the ibuf still waiting for its timer
+        const uint64_t from = std::max(t, ibuf_start_);
+        if (ibuf_start_ > t && live >= depth) full += std::min(stop, ibuf_start_) - t;
+        if (from < stop && live + 1 >= depth) full += stop - from;
+        t = stop;
+    }
+    full_ += full;
+    return t;
 }
 
 size_t LsuBuffers::save(uint64_t base, uint64_t* out) const {
@@ -194,6 +231,7 @@ void LsuBuffers::load(uint64_t base, const uint64_t* in, size_t n) {
     const uint64_t* w = in + k;
     k += nb;
     diff_.fill(0);
+    up_ = 0;
     dual_at_.fill(~uint64_t{0});
     ibuf_ = false;
     n_waiters_ = 0;
@@ -216,6 +254,7 @@ void LsuBuffers::load(uint64_t base, const uint64_t* in, size_t n) {
         for (size_t i = 0; i < ring; ++i, ++j) {
             const uint64_t t = cursor_ + (w[j] >> 16);
             diff_[t & 255u] = static_cast<int16_t>(static_cast<uint16_t>(w[j] & 0xFFFFu));
+            up_ += diff_[t & 255u] > 0 ? diff_[t & 255u] : 0;
         }
         for (size_t i = 0; i < marks; ++i, ++j) {
             const uint64_t t = cursor_ + w[j];

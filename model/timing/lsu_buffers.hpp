@@ -32,6 +32,7 @@
 //  - full (lsu_bus_buffer_full_any) when the count reaches `bus_depth`, or `bus_depth` - 1 with a dual load or
 //    store at decode.
 #pragma once
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -54,6 +55,9 @@ public:
     struct Config {
         unsigned store_depth = 4, bus_depth = 0;  // bus_depth 0: the store buffer alone
         unsigned ibuf_timeout = 11, ibuf_merge_window = 7;
+        // Test hook: every cycle by the rule as written (run_to() without run_bus(), bus_wait() without its bound),
+        // the definition the shortcuts are compared with (tests/unit/test_lsu_buffers.cpp).
+        bool cycle_by_cycle = false;
     };
     explicit LsuBuffers(const Config& c) : cfg_(c) {}
 
@@ -111,7 +115,14 @@ public:
     // above: el2_lsu.sv, lsu_load_stall_any / lsu_store_stall_any = lsu_bus_buffer_full_any; the D-bus buffer's
     // count as run_to() follows it, the ibuf draining on its timer, no access after the ones given). 0 without a bus
     // buffer. `d` lies at or after the cursor (2 cycles after the last commit given, at the earliest).
-    uint64_t bus_wait(uint64_t d, bool dual) const;
+    uint64_t bus_wait(uint64_t d, bool dual) const {
+        if (!cfg_.bus_depth || d < cursor_) return 0;
+        // The count never rises above its value at the cursor plus the ring's rises ahead (up_), the ibuf and its
+        // waiters: below the limit there, the access does not wait (the walk would stop at d).
+        const int limit = static_cast<int>(dual ? cfg_.bus_depth - 1 : cfg_.bus_depth);  // lsu_bus_buffer_full_any
+        if (live_ + up_ + (ibuf_ ? 1 : 0) + static_cast<int>(n_waiters_) < limit && !cfg_.cycle_by_cycle) return 0;
+        return bus_wait_walk(d, dual);
+    }
     // Nothing in the D-bus buffer from the cursor on, nothing coming (no access after the ones given), no dual access
     // at decode ahead: a load or store waits there only behind a bus access given later.
     bool bus_idle() const {
@@ -153,6 +164,14 @@ private:
     void bus_access(const LsuAccess& a, bool dual);
     void commit_slow(const LsuAccess& a);
     void run_to(uint64_t end);
+    uint64_t run_bus(uint64_t t, uint64_t stop);
+    uint64_t bus_wait_walk(uint64_t d, bool dual) const;  // bus_wait(), cycle by cycle from the cursor
+    // The ring's entry for cycle t cleared as the cycles pass it, keeping up_.
+    void ring_pass(uint64_t t) {
+        int16_t& v = diff_[t & 255u];
+        up_ -= v > 0 ? v : 0;
+        v = 0;
+    }
 
     Config cfg_;
     // The store buffer.
@@ -165,6 +184,10 @@ private:
     // cycle a dual load or store is at decode (those cycles: dual_at_, t & 255).
     std::array<int16_t, 256> diff_{};
     int live_ = 0;  // the count at cursor_ from the ring (the ibuf and its waiters not included)
+    // At least the sum of the ring's positive entries: occupy() adds each rise, the cycles passing an entry take its
+    // rise off, an empty ring sets it to 0 (the bound bus_wait() tests; not part of the state: equal rings may
+    // differ in it).
+    int up_ = 0;
     uint64_t bus_until_ = 0;
     bool ibuf_ = false;
     uint64_t ibuf_word_ = 0, ibuf_start_ = 0, ibuf_last_ = 0;

@@ -255,3 +255,51 @@ TEST(StoreBuffer, SavedStateBehavesTheSameShifted) {
     ASSERT_EQ(na, nb);
     EXPECT_TRUE(std::equal(wa, wa + na, wb));
 }
+
+// run_to()'s D-bus spans (run_bus: the count alone, the cycles past the ring's last change counted at once) and
+// bus_wait()'s bound (no walk where the count cannot reach the limit) against the rule cycle by cycle
+// (Config::cycle_by_cycle): streams of bus and DCCM loads and stores, aligned and crossing a word, one commit a cycle
+// or with gaps up to 30 cycles (the ibuf's timer runs out), settled at each commit or every few; at every access the
+// waits from each of the next 12 cycles, at the end the full cycles and the state, all equal.
+TEST(BusBuffer, SpansAndTheWaitsBoundGiveWhatTheRuleGivesCycleByCycle) {
+    uint64_t seed = 12345;
+    auto rnd = [&](uint64_t n) {
+        seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+        return (seed >> 33) % n;
+    };
+    uint64_t waits = 0, full = 0;
+    for (int run = 0; run < 200; ++run) {
+        LsuBuffers::Config ref_cfg = both_buffers();
+        ref_cfg.cycle_by_cycle = true;
+        LsuBuffers fast(both_buffers()), ref(ref_cfg);
+        uint64_t c = 10;
+        for (int i = 0; i < 300; ++i) {
+            const uint64_t prev = c;
+            c += rnd(4) == 0 ? 1 + rnd(30) : 1;
+            const bool dccm = rnd(5) == 0, store = rnd(2) == 0;
+            const uint64_t addr = (dccm ? 0xF0040000u : 0x80100000u) + 4 * rnd(6) + (rnd(6) == 0 ? 2 : 0);
+            LsuAccess a = access(c, store, dccm, addr, 4, store || dccm ? 0 : c + 1 + rnd(6));
+            a.prev_commit = prev;
+            for (uint64_t d = c - 3 > fast.cursor() ? c - 3 : fast.cursor(), e = d + 12; d < e; ++d)
+                for (const bool dual : {false, true}) {
+                    ASSERT_EQ(fast.bus_wait(d, dual), ref.bus_wait(d, dual)) << "run " << run << " access " << i << " d " << d;
+                    waits += ref.bus_wait(d, dual);
+                }
+            fast.commit(a);
+            ref.commit(a);
+            if (rnd(3) == 0) {
+                fast.settle(c);
+                ref.settle(c);
+            }
+        }
+        fast.settle(c + 300);
+        ref.settle(c + 300);
+        EXPECT_TRUE(fast == ref) << "run " << run;
+        const uint64_t n = ref.take();
+        EXPECT_EQ(fast.take(), n) << "run " << run;
+        full += n;
+    }
+    // The streams reach both: cycles counted full and accesses that wait.
+    EXPECT_GT(full, 0u);
+    EXPECT_GT(waits, 0u);
+}
