@@ -185,6 +185,7 @@ void visit_timing(V& v, TimingParams& t) {
     v("extract_second_slot", t.extract_second_slot);
     v("load_multiple_bytes", t.load_multiple_bytes);
     v("store_multiple_bytes", t.store_multiple_bytes);
+    v("multiple_max_cycles", t.multiple_max_cycles);
     v("multiple_holds_issue", t.multiple_holds_issue);
     v("multiple_holds_lsu", t.multiple_holds_lsu);
     v("mispredict_penalty", t.mispredict_penalty);
@@ -300,7 +301,7 @@ void visit_timing(V& v, TimingParams& t) {
 // to visit_timing (and docs/platform-files.md), then update the size. The size is a 64-bit host's: the native
 // build checks it; a 32-bit target (the web page's WebAssembly) lays the struct out smaller.
 #if UINTPTR_MAX == UINT64_MAX
-static_assert(sizeof(TimingParams) == 976,
+static_assert(sizeof(TimingParams) == 984,
               "TimingParams changed: add the new field to visit_timing in platforms/platform_json.cpp");
 #endif
 
