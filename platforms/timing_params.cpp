@@ -581,6 +581,9 @@ TimingParams cortex_a53() {
     // pipeline 2 cycles; LLVM's AArch64SchedA53.td agrees for LDP (WriteLD and WriteLDHi, the unit twice). LD1 of 3
     // or 4 Q registers (LLVM: 3 and 4 cycles) is GCC's 2 here too.
     p.multiple_max_cycles = 2;
+    // In the second of those cycles they hold slot 0 alone ("single_issue, then slot0"): a younger instruction may
+    // issue beside them in slot 1 (final_presence_set: slot 1 only beside slot 0).
+    p.multiple_last_slot = true;
     p.flag_latency = 0;  // the flags forwarded to a branch in the same cycle (the file's bypass 0 to branches)
     return p;
 }

@@ -577,10 +577,12 @@ template <bool kFull>
     const uint64_t back = st.cycles - st.fetch_cycles - st.flush - (st.paired || st.folded ? 0 : 1);
     if (back) emit(b, p_.ev_stall_backend, back);
     if (!st.mie_before) emit(b, p_.ev_irq_disabled, st.cycles - st.freeze);
-    // The next instruction may pair with this one if it issued alone, took one cycle and did not branch away.
-    s_.pair_open = !st.paired && st.cycles == st.base && st.base == 1 + st.stall &&
+    // The next instruction may pair with this one if it issued alone, took one cycle and did not branch away; or,
+    // where multiple_last_slot, beside the last issue cycle of a load or store multiple (in the other slot).
+    const unsigned last = p_.multiple_last_slot ? st.multiple_extra : 0u;
+    s_.pair_open = !st.paired && st.cycles == st.base && st.base == 1 + st.stall + last &&
                    !((insn.branch & isa::br_taken) && !insn.cond_failed);
-    s_.prev_issue = st.issue;
+    s_.prev_issue = st.issue + last;
     s_.prev_dst = st.dst;
     s_.prev_shape = insn.regs.shape;
     s_.prev_cls = insn.cls;
