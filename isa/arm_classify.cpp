@@ -42,7 +42,9 @@ RetiredInsn classify_a64(uint32_t i) {
         bool load = (i >> 22) & 1u;
         if ((i & 0x3B000000u) == 0x18000000u) load = true;  // load literal
         else if ((i & 0x3B000000u) == 0x38000000u || (i & 0x3B000000u) == 0x39000000u)
-            load = ((i >> 22) & 3u) != 0;  // load/store register: opc 00 stores
+            // load/store register: opc 00 stores; of a SIMD&FP register (V, bit 26) opc bit 0 loads, so opc 10
+            // (STR of a Q register) stores too
+            load = (i >> 26) & 1u ? ((i >> 22) & 1u) != 0 : ((i >> 22) & 3u) != 0;
         r.multiple = (i & 0x3A000000u) == 0x28000000u || (i & 0xBF000000u) == 0x0C000000u;  // pairs, structures
         r.cls = load ? InsnClass::load : InsnClass::store;
         // Load/store register of the general-purpose registers (V = 0; not the atomics, bit 21 set with bits
@@ -52,12 +54,37 @@ RetiredInsn classify_a64(uint32_t i) {
                                  ((i & 0x3F000000u) == 0x38000000u && (!((i >> 21) & 1u) || ((i >> 10) & 3u) == 2u));
         r.sign_extend = (gp_register && ((i >> 23) & 1u) && (i >> 30) != 3u) || (i & 0xFF000000u) == 0x98000000u;
         r.subword = gp_register && (i >> 30) < 2u;  // size 00 byte, 01 halfword
+        r.bytes = static_cast<uint8_t>(a64_access_bytes(i));
         return r;
     }
     // Data processing (register): multiply (3 source) and divide (2 source, opcode 00001x).
     if ((i & 0x1F000000u) == 0x1B000000u) return make(InsnClass::mul);
     if ((i & 0x5FE00000u) == 0x1AC00000u && ((i >> 11) & 0x1Fu) == 1u) return make(InsnClass::div);
     return make(InsnClass::alu);  // data processing (immediate, register), SIMD and FP
+}
+
+// Arm ARM C4.1.66 (Loads and Stores) and its encoding tables: V (bit 26) says SIMD&FP registers.
+unsigned a64_access_bytes(uint32_t i) {
+    const unsigned v = (i >> 26) & 1u, top = i >> 30;
+    if ((i & 0x3B000000u) == 0x18000000u) {  // load register (literal): opc in bits 31:30
+        if (v) return top == 3u ? 0u : 4u << top;  // S, D, Q
+        return top == 1u ? 8u : top == 3u ? 0u : 4u;  // LDR W, LDR X, LDRSW; PRFM
+    }
+    if ((i & 0x3A000000u) == 0x28000000u) {  // load/store pair (no-allocate, post-index, offset, pre-index)
+        if (v) return top == 3u ? 0u : 2u * (4u << top);  // two S, D or Q registers
+        return top == 2u ? 16u : 8u;  // two X registers; two W registers (LDPSW, STGP as W)
+    }
+    if ((i & 0x3A000000u) == 0x38000000u) {  // load/store register: size in bits 31:30, opc in 23:22
+        const unsigned opc = (i >> 22) & 3u;
+        if (v) return top == 0u && (opc & 2u) ? 16u : 1u << top;  // B, H, S, D; Q (size 00, opc 1x)
+        if (top == 3u && opc == 2u) return 0u;                     // PRFM
+        return 1u << top;
+    }
+    if ((i & 0xBF000000u) == 0x0C000000u) {  // SIMD load/store multiple structures: opcode (15:12) gives the registers
+        static constexpr uint8_t regs[16] = {4, 0, 4, 0, 3, 0, 3, 1, 2, 0, 2, 0, 0, 0, 0, 0};
+        return regs[(i >> 12) & 0xFu] * ((i >> 30) & 1u ? 16u : 8u);
+    }
+    return 0;
 }
 
 RetiredInsn classify_a32(uint32_t i) {

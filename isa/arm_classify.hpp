@@ -9,6 +9,9 @@
 namespace pmusim::isa::arm {
 
 RetiredInsn classify_a64(uint32_t insn);
+// The bytes an A64 load or store instruction moves, from its encoding (0: not a load or store, or not decoded: the
+// single-structure SIMD loads and stores, PRFM).
+unsigned a64_access_bytes(uint32_t insn);
 RetiredInsn classify_a32(uint32_t insn);
 // T32: a 16-bit instruction in the low half, or a 32-bit one as (first halfword << 16) | second halfword.
 RetiredInsn classify_t32(uint32_t insn, bool is32);

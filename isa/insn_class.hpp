@@ -56,6 +56,8 @@ struct RetiredInsn {
     uint8_t branch = 0;       // BranchFlags, for branch/jump classes (and loads that write the PC)
     bool cond_failed = false; // A32/T32 condition check failed: executed but without effect
     bool multiple = false;    // load/store multiple or pair
+    uint8_t bytes = 0;        // the bytes an A64 load or store moves, from its encoding (arm::a64_access_bytes; 0:
+                              // not decoded, A32/T32 and RISC-V, where a trace's access sizes stand)
     bool unaligned = false;   // a memory access not aligned to its size (known from a trace's addresses)
     bool subword = false;     // a single load or store of a byte or a halfword (LDRB, STRH, LDRSB, ...)
     bool sign_extend = false; // a load that sign-extends what it reads (A32/T32 LDRSB, LDRSH; A64 LDRSB, LDRSH,

@@ -75,8 +75,18 @@ static RegUse a64_gprs(uint32_t i) {
     const uint8_t rd = x(i, 0), rn = x(i, 5), rm = x(i, 16), ra = x(i, 10);
     // Loads and stores (C4.1.66): op0 x1x0.
     if ((i & 0x0A000000u) == 0x08000000u) {
-        if (i & (1u << 26)) return {};  // SIMD&FP registers
         const uint32_t base = reg_bit(rn);
+        if (i & (1u << 26)) {
+            // SIMD&FP registers (V, bit 26; not tracked): only the general-purpose registers that form the address,
+            // the base and a register offset (C4.1.66: load/store register (register offset), option 011 with bits
+            // 11:10 = 10; Advanced SIMD load/store structures post-indexed by a register, Rm not 31).
+            const unsigned op = (i >> 27) & 7u;
+            if (op == 3u) return {};  // LDR (literal)
+            const bool reg_offset = op == 7u && !((i >> 24) & 1u) && ((i >> 21) & 1u) && ((i >> 10) & 3u) == 2u;
+            const bool post_reg = op == 1u && ((i >> 23) & 1u);  // Rm 31 (an immediate) is no register (x())
+            const uint32_t addr = base | (reg_offset || post_reg ? reg_bit(rm) : 0u);
+            return op == 1u || op == 5u || op == 7u ? mem(0, 0, addr) : RegUse{};
+        }
         if (((i >> 27) & 7u) == 3u && !((i >> 24) & 1u)) return mem(reg_bit(rd), 0, 0);  // LDR (literal)
         const bool pair = ((i >> 27) & 7u) == 5u;  // LDP/STP and kin: bits 29:27 = 101
         if (pair) {

@@ -187,6 +187,8 @@ void visit_timing(V& v, TimingParams& t) {
     v("short_mul_latency", t.short_mul_latency, 64);
     v("load_multiple_bytes", t.load_multiple_bytes);
     v("store_multiple_bytes", t.store_multiple_bytes);
+    v("multiple_max_cycles", t.multiple_max_cycles);
+    v("multiple_last_slot", t.multiple_last_slot);
     v("multiple_holds_issue", t.multiple_holds_issue);
     v("multiple_holds_lsu", t.multiple_holds_lsu);
     v("mispredict_penalty", t.mispredict_penalty);

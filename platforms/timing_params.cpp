@@ -546,7 +546,9 @@ TimingParams arm11(bool mmu) {
 // producer's (the same file's bypasses): ALU to ALU 1; a load's result 2 cycles to an ALU instruction and 3 to an
 // address (early_address 1: the address is formed at issue); a multiply's 2 to an ALU instruction. LDP of two X
 // registers issues over two cycles (single issue, then slot 0: 8 bytes a cycle); STP of two X registers in one (16
-// bytes).
+// bytes); LDR and LDP of Q registers over two (GCC's cortex_a53_f_load_many), STP of Q registers over two (16 bytes
+// a cycle; f_store_many holds the store pipeline 2 cycles). The bytes come from the encoding (QEMU's traces give
+// no access sizes, and split a 128-bit access in two).
 // Operand shapes (GCC's cortex-a53.md as rewritten in 2015, and LLVM's AArch64SchedA53.td):
 //  - a shifted or extended register operand is needed a cycle earlier than the other sources: an ALU result 2
 //    cycles after its producer's issue (1 to an unshifted one), a load's or a multiply's 3 (2). GCC: the bypasses
@@ -580,6 +582,15 @@ TimingParams cortex_a53() {
     p.extract_second_slot = true;
     p.load_multiple_bytes = 8;
     p.store_multiple_bytes = 16;
+    // GCC's cortex-a53.md (2015 and later): LDP of X registers (cortex_a53_load2), AArch32 LDM of 3 or 4 registers
+    // (load3plus), the 128-bit Advanced SIMD loads, LDR Q and LDP Q among them (cortex_a53_f_load_many:
+    // advsimd_load_128, advsimd_load_lots), and the 128-bit stores (f_store_many) all hold the load or store
+    // pipeline 2 cycles; LLVM's AArch64SchedA53.td agrees for LDP (WriteLD and WriteLDHi, the unit twice). LD1 of 3
+    // or 4 Q registers (LLVM: 3 and 4 cycles) is GCC's 2 here too.
+    p.multiple_max_cycles = 2;
+    // In the second of those cycles they hold slot 0 alone ("single_issue, then slot0"): a younger instruction may
+    // issue beside them in slot 1 (final_presence_set: slot 1 only beside slot 0).
+    p.multiple_last_slot = true;
     p.flag_latency = 0;  // the flags forwarded to a branch in the same cycle (the file's bypass 0 to branches)
     return p;
 }

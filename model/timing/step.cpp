@@ -65,14 +65,23 @@ struct TimingModel::StepScratch {
     return n;
 }
 
-// The cycles a load or store multiple issues over: its bytes at load_multiple_bytes or store_multiple_bytes a
-// cycle (an access of unknown size counts 4 bytes), at least 1.
-[[gnu::always_inline]] inline unsigned TimingModel::multiple_cycles(const StepScratch& st) const {
-    const unsigned per = st.insn.cls == isa::InsnClass::load ? p_.load_multiple_bytes : p_.store_multiple_bytes;
-    if (!per || !st.insn.multiple || !st.data) return 1;
+// The bytes a load or store moves: as its encoding says (isa::RetiredInsn::bytes, A64), else the sum of its
+// accesses' sizes (an access of unknown size counts 4 bytes).
+[[gnu::always_inline]] inline unsigned TimingModel::access_bytes(const StepScratch& st) {
+    if (st.insn.bytes) return st.insn.bytes;
     unsigned bytes = 0;
     for (unsigned k = 0; k < st.n_mem; ++k) bytes += st.mem[k].size ? st.mem[k].size : 4u;
-    return std::max(1u, (bytes + per - 1) / per);
+    return bytes;
+}
+
+// The cycles a load or store multiple issues over: its bytes at load_multiple_bytes or store_multiple_bytes a
+// cycle, at least 1 and at most multiple_max_cycles (where set). A single load or store wider than that (A64 LDR
+// of a Q register) issues so too.
+[[gnu::always_inline]] inline unsigned TimingModel::multiple_cycles(const StepScratch& st) const {
+    const unsigned per = st.insn.cls == isa::InsnClass::load ? p_.load_multiple_bytes : p_.store_multiple_bytes;
+    if (!per || !st.data || !(st.insn.multiple || st.insn.bytes > per)) return 1;
+    const unsigned n = std::max(1u, (access_bytes(st) + per - 1) / per);
+    return p_.multiple_max_cycles ? std::min(n, p_.multiple_max_cycles) : n;
 }
 
 
@@ -106,7 +115,7 @@ template <bool kFull>
     // A load or store multiple issues over several cycles (load_multiple_bytes) and pairs with nothing. Two shifts
     // by a register never pair (single_shift_register), nor does an EXTR take a younger partner
     // (extract_second_slot).
-    if (insn.multiple && p_.multiple_holds_issue) st.multiple_extra = multiple_cycles(st) - 1;
+    if (p_.multiple_holds_issue) st.multiple_extra = multiple_cycles(st) - 1;
     if (p_.shift_register_extra && (insn.regs.shape & isa::shape_shift_register)) st.shift_extra = p_.shift_register_extra;
     const unsigned shape_conflict = (p_.single_shift_register ? insn.regs.shape & unsigned{isa::shape_shift_register} : 0u) |
                                     (p_.extract_second_slot ? unsigned{isa::shape_extract} : 0u);
@@ -257,9 +266,7 @@ template <bool kFull>
                            st.shift_extra;
     if (insn.multiple && p_.load_multiple_bytes && st.data && insn.cls == C::load && st.n_mem) {
         // A load multiple's registers, in order, as its memory cycles bring them (load_multiple_bytes).
-        uint64_t bytes = 0;
-        for (unsigned k = 0; k < st.n_mem; ++k) bytes += st.mem[k].size ? st.mem[k].size : 4u;
-        const uint64_t each = bytes / st.n_mem;
+        const uint64_t each = access_bytes(st) / st.n_mem;
         unsigned k = 0;
         for (uint32_t m = st.dst; m; m &= m - 1, ++k) s_.ready[ctz(m)] = st.issue + st.latency + k * each / p_.load_multiple_bytes;
     } else {
@@ -572,10 +579,12 @@ template <bool kFull>
     const uint64_t back = st.cycles - st.fetch_cycles - st.flush - (st.paired || st.folded ? 0 : 1);
     if (back) emit(b, p_.ev_stall_backend, back);
     if (!st.mie_before) emit(b, p_.ev_irq_disabled, st.cycles - st.freeze);
-    // The next instruction may pair with this one if it issued alone, took one cycle and did not branch away.
-    s_.pair_open = !st.paired && st.cycles == st.base && st.base == 1 + st.stall &&
+    // The next instruction may pair with this one if it issued alone, took one cycle and did not branch away; or,
+    // where multiple_last_slot, beside the last issue cycle of a load or store multiple (in the other slot).
+    const unsigned last = p_.multiple_last_slot ? st.multiple_extra : 0u;
+    s_.pair_open = !st.paired && st.cycles == st.base && st.base == 1 + st.stall + last &&
                    !((insn.branch & isa::br_taken) && !insn.cond_failed);
-    s_.prev_issue = st.issue;
+    s_.prev_issue = st.issue + last;
     s_.prev_dst = st.dst;
     s_.prev_shape = insn.regs.shape;
     s_.prev_cls = insn.cls;

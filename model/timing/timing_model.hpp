@@ -401,6 +401,7 @@ private:
     struct StepScratch;
     static bool needs_full_step(const TimingParams& p);
     unsigned multiple_cycles(const StepScratch& st) const;
+    static unsigned access_bytes(const StepScratch& st);
     template <bool kFull>
     uint64_t timed_k(const isa::RetiredInsn& insn, uint64_t pc, unsigned size, const MemRef* mem, unsigned n_mem,
                      EventBatch& b, unsigned flush);

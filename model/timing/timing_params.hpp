@@ -83,6 +83,15 @@ struct TimingParams {
     // all its memory cycles and pairs with nothing; without (ARM11), it issues in one and the memory cycles go on
     // behind it.
     unsigned load_multiple_bytes = 0, store_multiple_bytes = 0;
+    // ... but over no more than this many cycles (0: no limit). Cortex-A53: 2 (GCC's cortex-a53.md: LDP of X
+    // registers, AArch32 LDM of 3 or 4 registers and the 128-bit and larger Advanced SIMD loads and stores all hold
+    // the load or store pipeline 2 cycles). An A64 load or store of one register wider than the bytes of a cycle
+    // (LDR of a Q register) issues so too; the bytes are the encoding's (isa::RetiredInsn::bytes) where decoded.
+    unsigned multiple_max_cycles = 0;
+    // ... and in its last cycle it takes one issue slot only: a younger instruction may pair with it there, by the
+    // pairing rules (not a load or store: one load/store unit; not reading its results). Cortex-A53: GCC's
+    // cortex_a53_load2 and f_load_many reserve slot 0 alone in their second cycle, f_store_many too.
+    bool multiple_last_slot = false;
     bool multiple_holds_issue = true;
     // Without multiple_holds_issue: the load/store unit is busy for the multiple's memory cycles from its issue, and
     // a later load or store issues no sooner (ARM1176 TRM 16.12: "non-dependent, non-memory instructions can execute

@@ -155,6 +155,35 @@ TEST(ArmClassify, SignExtendingLoads) {
     for (const auto& f : a64) EXPECT_EQ(classify_a64(f.enc).sign_extend, f.sign) << f.what;
 }
 
+// The bytes an A64 load or store moves, from its size, opc and V fields (Arm ARM C4.1.66 and its encoding tables),
+// each encoding from GNU as: 1 << size for a register, 16 for a Q register (size 00, opc 1x), twice that for a pair,
+// the registers times 8 or 16 (Q) for LD1/ST1 of multiple structures; 0 for PRFM and for what is no load or store.
+TEST(ArmClassify, A64AccessBytes) {
+    const struct {
+        uint32_t enc;
+        unsigned bytes;
+        const char* what;
+    } forms[] = {{0xB9400020, 4, "ldr w0, [x1]"},         {0x39400020, 1, "ldrb w0, [x1]"},
+                 {0xF9400041, 8, "ldr x1, [x2]"},         {0x3DC00000, 16, "ldr q0, [x0]"},
+                 {0xFD400020, 8, "ldr d0, [x1]"},         {0x3CC0F2A0, 16, "ldur q0, [x21, #15]"},
+                 {0x3D800000, 16, "str q0, [x0]"},        {0x29400801, 8, "ldp w1, w2, [x0]"},
+                 {0xA9400801, 16, "ldp x1, x2, [x0]"},    {0xAD400400, 32, "ldp q0, q1, [x0]"},
+                 {0xAD000400, 32, "stp q0, q1, [x0]"},    {0xA9BD7BFD, 16, "stp x29, x30, [sp, #-48]!"},
+                 {0x4C407000, 16, "ld1 {v0.16b}, [x0]"},  {0x4C40A000, 32, "ld1 {v0.16b, v1.16b}, [x0]"},
+                 {0x0C9F7020, 8, "st1 {v0.8b}, [x1], #8"}, {0x9C000121, 16, "ldr q1, <literal>"},
+                 {0x58000080, 8, "ldr x0, <literal>"},    {0x98000000, 4, "ldrsw x0, <literal>"},
+                 {0xF9800020, 0, "prfm pldl1keep, [x1]"}, {0x8B0600A4, 0, "add x4, x5, x6"}};
+    // STR of a Q register (V 1, size 00, opc 10) is a store: of a SIMD&FP register opc bit 0 loads.
+    EXPECT_EQ(classify_a64(0x3D800000).cls, InsnClass::store) << "str q0, [x0]";
+    EXPECT_EQ(classify_a64(0x3C80F2A0).cls, InsnClass::store) << "stur q0, [x21, #15]";
+    EXPECT_EQ(classify_a64(0xFD000020).cls, InsnClass::store) << "str d0, [x1]";
+    EXPECT_EQ(classify_a64(0x3DC00000).cls, InsnClass::load) << "ldr q0, [x0]";
+    for (const auto& f : forms) {
+        EXPECT_EQ(a64_access_bytes(f.enc), f.bytes) << f.what;
+        EXPECT_EQ(classify_a64(f.enc).bytes, f.enc == 0x8B0600A4 ? 0u : f.bytes) << f.what;
+    }
+}
+
 // The single loads and stores of a byte or a halfword (the Cortex-A9 TRM, Table B-2: LDRB and LDRH take a second
 // AGU cycle), each encoding from GNU as; words, doublewords and multiples are not.
 TEST(ArmClassify, ByteAndHalfwordAccesses) {

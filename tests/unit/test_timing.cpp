@@ -1294,7 +1294,14 @@ TEST(RegUse, A64IntegerClasses) {
     expect_use(a64_reg_use(0xD65F03C0u), {}, {30}, "ret");
     expect_use(a64_reg_use(0xF28000A1u), {1}, {1}, "movk x1, #5 keeps the rest of x1");
     expect_use(a64_reg_use(0xAA0203E1u), {1}, {2}, "mov x1, x2 (orr x1, xzr, x2)");
-    expect_use(a64_reg_use(0xFD400000u), {}, {}, "ldr d0, [x0]: SIMD&FP, not tracked");
+    // SIMD&FP data registers are not tracked; the general-purpose registers that form the address are.
+    expect_mem(a64_reg_use(0xFD400000u), {}, {0}, {0}, "ldr d0, [x0]");
+    expect_mem(a64_reg_use(0xAD400440u), {}, {2}, {2}, "ldp q0, q1, [x2]");
+    expect_mem(a64_reg_use(0x3C80F2A0u), {}, {21}, {21}, "stur q0, [x21, #15]");
+    expect_mem(a64_reg_use(0x3CE26820u), {}, {1, 2}, {1, 2}, "ldr q0, [x1, x2]");
+    expect_mem(a64_reg_use(0x4CC27020u), {}, {1, 2}, {1, 2}, "ld1 {v0.16b}, [x1], x2");
+    expect_mem(a64_reg_use(0x4CDF7020u), {}, {1}, {1}, "ld1 {v0.16b}, [x1], #16");
+    expect_mem(a64_reg_use(0x9C000040u), {}, {}, {}, "ldr q0, #8 (literal)");
 }
 
 TEST(RegUse, RiscvBaseAndCompressed) {
@@ -1945,6 +1952,52 @@ TEST(TimingModel, CortexA53ShiftByRegisterAndExtractSlots) {
     EXPECT_EQ(a32_cycles(p, {0xE0821413u, 0xE0865007u}), 1u) << "add r1, r2, r3, lsl r4; add r5, r6, r7";
     EXPECT_EQ(a64_cycles(p, {0x93C32041u, 0x8B0600A4u}), 2u) << "extr x1, x2, x3, #8; add x4, x5, x6";
     EXPECT_EQ(a64_cycles(p, {0x8B0600A4u, 0x93C32041u}), 1u) << "add x4, x5, x6; extr x1, x2, x3, #8";
+}
+
+// Cortex-A53 loads and stores of several registers or of a Q register, as QEMU traces them (each 128-bit access split
+// in two 8-byte accesses, no sizes): the bytes come from the encoding. GCC's cortex-a53.md: LDP of X registers
+// (cortex_a53_load2), LDR and LDP of Q registers (cortex_a53_f_load_many) issue single in their first cycle and hold
+// slot 0 alone in their second, the load pipeline both; STP of Q registers 32 bytes at 16 a cycle (f_store_many: 2
+// cycles, slot 0 in the second); STR of a Q register and LDR of an X register one cycle. Each line, with an
+// independent add x4, x5, x6 behind: it issues in slot 1 of the second cycle, 2 cycles in all, or beside a one-cycle
+// access, 1 in all; a load behind waits for the load pipeline (2 + 1 = 3). An LDP's second register comes a cycle
+// after the first (8 bytes a cycle): add x4, x5, x2 issues at 2 + 1 = 3 (4 in all), add x4, x5, x1 at 2 (3 in all).
+// Without the 2-cycle limit LDP of Q registers takes 32 / 8 = 4 cycles (4 in all, the add beside the last); without
+// the free slot the add issues after the LDP (3 in all).
+TEST(TimingModel, CortexA53WideLoadsAndStoresTakeTwoCycles) {
+    auto cycles = [](TimingParams p, uint32_t first, unsigned accesses, uint32_t second) {
+        p.l1i.reset();
+        p.l1d.reset();
+        p.l2.reset();
+        p.itlb_entries = p.dtlb_entries = 0;
+        TimingModel m(p);
+        EventBatch b;
+        const isa::RetiredInsn a = isa::decode_arm(first, isa::DecodeMode::a64, 4).insn;
+        const isa::RetiredInsn c = isa::decode_arm(second, isa::DecodeMode::a64, 4).insn;
+        std::vector<MemRef> mem;
+        for (unsigned k = 0; k < accesses; ++k) mem.push_back(MemRef{0x20000 + 8 * k, a.cls == isa::InsnClass::store, 0});
+        return m.step(a, 0x8000, 4, 0x8004, mem.data(), accesses, b) + m.step(c, 0x8004, 4, 0x8008, nullptr, 0, b);
+    };
+    const TimingParams p = *platform_timing("cortex-a53");
+    const uint32_t add = 0x8B0600A4u;  // add x4, x5, x6
+    EXPECT_EQ(cycles(p, 0xA9400801u, 2, add), 2u) << "ldp x1, x2, [x0]";
+    EXPECT_EQ(cycles(p, 0x3DC00000u, 2, add), 2u) << "ldr q0, [x0]";
+    EXPECT_EQ(cycles(p, 0xAD400400u, 4, add), 2u) << "ldp q0, q1, [x0]";
+    EXPECT_EQ(cycles(p, 0xAD000400u, 4, add), 2u) << "stp q0, q1, [x0]";
+    EXPECT_EQ(cycles(p, 0xA9400801u, 2, 0xF94000A4u), 3u) << "ldp x1, x2, [x0]; ldr x4, [x5]";
+    EXPECT_EQ(cycles(p, 0x3D800000u, 2, add), 1u) << "str q0, [x0]";
+    EXPECT_EQ(cycles(p, 0xF9400041u, 1, add), 1u) << "ldr x1, [x2]";
+    EXPECT_EQ(cycles(p, 0xA9400801u, 2, 0x8B0200A4u), 4u) << "ldp x1, x2, [x0]; add x4, x5, x2";
+    EXPECT_EQ(cycles(p, 0xA9400801u, 2, 0x8B0100A4u), 3u) << "ldp x1, x2, [x0]; add x4, x5, x1";
+    // The base register of a SIMD&FP load is a source (a load's result forms an address 3 cycles after it: the
+    // early_address rule): ldr x2, [x0] in cycle 0, ldr q0, [x2] in cycles 3 and 4 (5 in all).
+    EXPECT_EQ(cycles(p, 0xF9400002u, 1, 0x3DC00040u), 5u) << "ldr x2, [x0]; ldr q0, [x2]";
+    TimingParams q = p;
+    q.multiple_max_cycles = 0;
+    EXPECT_EQ(cycles(q, 0xAD400400u, 4, add), 4u) << "ldp q0, q1, [x0] without the limit";
+    q = p;
+    q.multiple_last_slot = false;
+    EXPECT_EQ(cycles(q, 0xA9400801u, 2, add), 3u) << "ldp x1, x2, [x0] without the free slot";
 }
 
 // A younger instruction pairs only when its sources are ready for the use it makes of them: an address register
