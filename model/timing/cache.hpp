@@ -30,7 +30,6 @@ public:
     // The hit inline (the set searched, the line made the most recent), a miss out of line (miss()).
     [[gnu::always_inline]] Result access(uint64_t addr, bool write) {
         ++accesses_;
-        ++clock_;
         const uint64_t line = addr >> line_shift_;
         const size_t base = static_cast<size_t>(set_of(line)) * cfg_.ways;
         if (journal_) note(base);
@@ -79,7 +78,6 @@ public:
         while (t[w] != r.tag)
             if (++w == cfg_.ways) return false;
         ++accesses_;
-        ++clock_;
         // The journal saves the set as it is before its first access after a mark: an undone touch leaves the set
         // as saved.
         if (journal_) note(r.base);
@@ -96,11 +94,9 @@ public:
     // the counts move (the line is in front, its part marked).
     void touch_again(uint64_t n) {
         accesses_ += n;
-        clock_ += n;
     }
     void untouch(const Undo& u) {
         --accesses_;
-        --clock_;
         const uint64_t tag = tags_[u.base];
         for (unsigned w = 0; w < u.way; ++w) {
             tags_[u.base + w] = tags_[u.base + w + 1];
@@ -117,13 +113,10 @@ public:
     bool same_state(const Cache& o) const;
 
     uint64_t accesses() const { return accesses_; }
-    uint64_t clock() const { return clock_; }
     // Accesses that leave every line where it is, in the LRU order it is in (TimingModel::skip_loop: a stretch
-    // repeated that hit throughout, or that left each set it refilled as it found it): only the counts and the
-    // clock move.
-    void skip(uint64_t accesses, uint64_t clock, uint64_t refills, uint64_t writebacks) {
+    // repeated that hit throughout, or that left each set it refilled as it found it): only the counts move.
+    void skip(uint64_t accesses, uint64_t refills, uint64_t writebacks) {
         accesses_ += accesses;
-        clock_ += clock;
         refills_ += refills;
         writebacks_ += writebacks;
     }
@@ -180,7 +173,7 @@ private:
     // one: empty ways, tag ~0, stay behind the lines). No stamps: a set's order is its ways' order.
     std::vector<uint64_t> tags_;
     std::vector<uint8_t> dirty_;
-    uint64_t clock_ = 0, accesses_ = 0, refills_ = 0, writebacks_ = 0;
+    uint64_t accesses_ = 0, refills_ = 0, writebacks_ = 0;
     // The journal: per set (at its first way's index, so that no division finds it) the mark it was last saved under; the saved sets in the order saved (so by mark) with
     // their ways (cfg_.ways each) in jtags_ and jdirty_; a scratch mark per set for same_since().
     bool journal_ = false;
