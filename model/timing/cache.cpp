@@ -18,31 +18,14 @@ Cache::Cache(const CacheConfig& c) : cfg_(c) {
     dirty_.assign(static_cast<size_t>(sets_) * c.ways, 0);
     if ((sets_ & (sets_ - 1)) == 0)
         while ((1u << set_shift_) <= sets_) ++set_shift_;
-    if ((c.ways & (c.ways - 1)) == 0)
-        while ((1u << way_shift_) <= c.ways) ++way_shift_;
 }
 
-Cache::Result Cache::access(uint64_t addr, bool write) {
-    ++accesses_;
-    ++clock_;
-    const uint64_t line = addr >> line_shift_;
-    const unsigned set = set_of(line);
-    if (journal_) note(set);
-    const uint64_t tag = tag_of(line);
-    const size_t base = static_cast<size_t>(set) * cfg_.ways;
+Cache::Result Cache::miss(size_t base, uint64_t tag, uint8_t part, bool write) {
     Result r;
-    const uint8_t part = dirty_part(addr, write);
-    const unsigned ways = cfg_.ways;
-    for (unsigned w = 0; w < ways; ++w) {
-        if (tags_[base + w] == tag) {
-            promote(base, w, part);
-            r.hit = true;
-            return r;
-        }
-    }
     if (write && !cfg_.write_allocate) return r;  // a write-around miss
     // The victim: the least recent line, or an empty way (the last way holds one while any is empty).
-    const size_t last = base + ways - 1;
+    const unsigned ways = cfg_.ways;
+    const size_t last = base + ways - 1, set = base / ways;
     if (tags_[last] != ~uint64_t{0} && dirty_[last]) {
         r.writeback = true;
         r.dirty_parts = popcount(dirty_[last]);
@@ -60,7 +43,7 @@ Cache::Result Cache::access(uint64_t addr, bool write) {
 void Cache::set_journal(bool on) {
     journal_ = on;
     jmark_ = jforgotten_ = 0;
-    jset_.assign(on ? sets_ : 0, 0);
+    jset_.assign(on ? tags_.size() : 0, 0);
     jseen_.assign(on ? sets_ : 0, 0);
     jseen_gen_ = 0;
     jsaved_.clear();
@@ -73,10 +56,10 @@ uint32_t Cache::mark() {
     return ++jmark_;
 }
 
-void Cache::save_set(size_t set) {
-    jset_[set] = jmark_;
-    jsaved_.push_back({static_cast<uint32_t>(set), jmark_});
-    const auto base = static_cast<std::ptrdiff_t>(set * cfg_.ways);
+void Cache::save_set(size_t first) {
+    jset_[first] = jmark_;
+    jsaved_.push_back({static_cast<uint32_t>(first / cfg_.ways), jmark_});
+    const auto base = static_cast<std::ptrdiff_t>(first);
     jtags_.insert(jtags_.end(), tags_.begin() + base, tags_.begin() + base + cfg_.ways);
     jdirty_.insert(jdirty_.end(), dirty_.begin() + base, dirty_.begin() + base + cfg_.ways);
 }
@@ -115,7 +98,7 @@ void Cache::forget_before(uint32_t m) {
 }
 
 bool Cache::same_state(const Cache& o) const {
-    return clock_ == o.clock_ && accesses_ == o.accesses_ && refills_ == o.refills_ && writebacks_ == o.writebacks_ &&
+    return accesses_ == o.accesses_ && refills_ == o.refills_ && writebacks_ == o.writebacks_ &&
            tags_ == o.tags_ && dirty_ == o.dirty_;
 }
 

@@ -27,7 +27,24 @@ public:
         unsigned dirty_parts = 0;  // how many of its parts were dirty (and written back), with writeback
         uint64_t victim = 0;     // the evicted line's address, with writeback
     };
-    Result access(uint64_t addr, bool write);
+    // The hit inline (the set searched, the line made the most recent), a miss out of line (miss()).
+    [[gnu::always_inline]] Result access(uint64_t addr, bool write) {
+        ++accesses_;
+        const uint64_t line = addr >> line_shift_;
+        const size_t base = static_cast<size_t>(set_of(line)) * cfg_.ways;
+        if (journal_) note(base);
+        const uint64_t tag = tag_of(line);
+        const uint8_t part = dirty_part(addr, write);
+        const uint64_t* t = &tags_[base];
+        for (unsigned w = 0; w < cfg_.ways; ++w)
+            if (t[w] == tag) {
+                promote(base, w, part);
+                Result r;
+                r.hit = true;
+                return r;
+            }
+        return miss(base, tag, part, write);
+    }
     // A line's set (the index of its first way) and tag, worked out once for a probe() and a touch().
     struct Ref {
         size_t base;
@@ -61,10 +78,9 @@ public:
         while (t[w] != r.tag)
             if (++w == cfg_.ways) return false;
         ++accesses_;
-        ++clock_;
         // The journal saves the set as it is before its first access after a mark: an undone touch leaves the set
         // as saved.
-        if (journal_) note(way_shift_ ? r.base >> (way_shift_ - 1) : r.base / cfg_.ways);
+        if (journal_) note(r.base);
         undo = {r.base, w, dirty_[r.base + w]};
         promote(r.base, w, part);
         return true;
@@ -78,11 +94,9 @@ public:
     // the counts move (the line is in front, its part marked).
     void touch_again(uint64_t n) {
         accesses_ += n;
-        clock_ += n;
     }
     void untouch(const Undo& u) {
         --accesses_;
-        --clock_;
         const uint64_t tag = tags_[u.base];
         for (unsigned w = 0; w < u.way; ++w) {
             tags_[u.base + w] = tags_[u.base + w + 1];
@@ -99,13 +113,10 @@ public:
     bool same_state(const Cache& o) const;
 
     uint64_t accesses() const { return accesses_; }
-    uint64_t clock() const { return clock_; }
     // Accesses that leave every line where it is, in the LRU order it is in (TimingModel::skip_loop: a stretch
-    // repeated that hit throughout, or that left each set it refilled as it found it): only the counts and the
-    // clock move.
-    void skip(uint64_t accesses, uint64_t clock, uint64_t refills, uint64_t writebacks) {
+    // repeated that hit throughout, or that left each set it refilled as it found it): only the counts move.
+    void skip(uint64_t accesses, uint64_t refills, uint64_t writebacks) {
         accesses_ += accesses;
-        clock_ += clock;
         refills_ += refills;
         writebacks_ += writebacks;
     }
@@ -131,10 +142,13 @@ private:
     // The set and tag of a line (a shift and a mask when the sets are a power of two, as they usually are).
     unsigned set_of(uint64_t line) const { return static_cast<unsigned>(set_shift_ ? line & (sets_ - 1) : line % sets_); }
     uint64_t tag_of(uint64_t line) const { return set_shift_ ? line >> (set_shift_ - 1) : line / sets_; }
-    void note(size_t set) {
-        if (jset_[set] != jmark_) save_set(set);
+    // The set at `base` (its first way's index) saved before its first access after the mark.
+    void note(size_t base) {
+        if (jset_[base] != jmark_) save_set(base);
     }
-    void save_set(size_t set);
+    void save_set(size_t base);
+    // access() where the line at `base`, `tag` is not in its set: a refill (or a write-around miss).
+    Result miss(size_t base, uint64_t tag, uint8_t part, bool write);
     static constexpr unsigned max_ways = 64;  // the most ways a cache may have (platform_json.cpp)
     // The line in way w of the set at `base` becomes the most recent (way 0), the ones before it move down one.
     void promote(size_t base, unsigned w, uint8_t part) {
@@ -154,14 +168,13 @@ private:
     CacheConfig cfg_;
     unsigned sets_ = 0, line_shift_ = 0, part_shift_ = 0;
     unsigned set_shift_ = 0;  // log2(sets) + 1 when sets is a power of two, else 0
-    unsigned way_shift_ = 0;  // log2(ways) + 1 when ways is a power of two, else 0
     // Per set, its ways' tags and dirty parts in LRU order, the most recent first (valgrind's cg_sim.c keeps its
     // sets so): a hit moves its line to the front, a refill takes the last way (the least recent, or an empty
     // one: empty ways, tag ~0, stay behind the lines). No stamps: a set's order is its ways' order.
     std::vector<uint64_t> tags_;
     std::vector<uint8_t> dirty_;
-    uint64_t clock_ = 0, accesses_ = 0, refills_ = 0, writebacks_ = 0;
-    // The journal: per set the mark it was last saved under; the saved sets in the order saved (so by mark) with
+    uint64_t accesses_ = 0, refills_ = 0, writebacks_ = 0;
+    // The journal: per set (at its first way's index, so that no division finds it) the mark it was last saved under; the saved sets in the order saved (so by mark) with
     // their ways (cfg_.ways each) in jtags_ and jdirty_; a scratch mark per set for same_since().
     bool journal_ = false;
     uint32_t jmark_ = 0, jforgotten_ = 0;  // the current mark; marks before jforgotten_ are forgotten

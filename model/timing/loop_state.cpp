@@ -131,18 +131,17 @@ TimingModel::LoopMarks TimingModel::loop_marks() const {
     for (const std::optional<Cache>* c : {&l1d_, &l1i_, &l2_, &itlb_, &dtlb_, &main_tlb_}) {
         if (*c) {
             m.caches[k] = (*c)->accesses();
-            m.caches[k + 1] = (*c)->clock();
-            m.caches[k + 2] = (*c)->refills();
-            m.caches[k + 3] = (*c)->writebacks();
+            m.caches[k + 1] = (*c)->refills();
+            m.caches[k + 2] = (*c)->writebacks();
         }
-        k += 4;
+        k += 3;
     }
     return m;
 }
 
 bool TimingModel::loop_hits_only(const LoopMarks& from, const LoopMarks& to) {
-    for (size_t k = 0; k < from.caches.size(); k += 4)
-        if (from.caches[k + 2] != to.caches[k + 2] || from.caches[k + 3] != to.caches[k + 3]) return false;
+    for (size_t k = 0; k < from.caches.size(); k += 3)
+        if (from.caches[k + 1] != to.caches[k + 1] || from.caches[k + 2] != to.caches[k + 2]) return false;
     return true;
 }
 
@@ -160,9 +159,8 @@ void TimingModel::skip_loop(const LoopMarks& from, const LoopMarks& to, uint64_t
     size_t k = 0;
     for (std::optional<Cache>* c : {&l1d_, &l1i_, &l2_, &itlb_, &dtlb_, &main_tlb_}) {
         if (*c)
-            (*c)->skip(to.caches[k] - from.caches[k], to.caches[k + 1] - from.caches[k + 1],
-                       to.caches[k + 2] - from.caches[k + 2], to.caches[k + 3] - from.caches[k + 3]);
-        k += 4;
+            (*c)->skip(to.caches[k] - from.caches[k], to.caches[k + 1] - from.caches[k + 1], to.caches[k + 2] - from.caches[k + 2]);
+        k += 3;
     }
 }
 
@@ -186,9 +184,9 @@ void TimingModel::loop_forget(const LoopMarks& m) {
 bool TimingModel::loop_same_caches(const LoopMarks& from, const LoopMarks& to) {
     size_t k = 0;
     for (std::optional<Cache>* c : {&l1d_, &l1i_, &l2_, &itlb_, &dtlb_, &main_tlb_}) {
-        const bool hits_only = from.caches[k + 2] == to.caches[k + 2] && from.caches[k + 3] == to.caches[k + 3];
+        const bool hits_only = from.caches[k + 1] == to.caches[k + 1] && from.caches[k + 2] == to.caches[k + 2];
         if (*c && !hits_only && (from.journal == 0 || !(*c)->same_since(from.journal))) return false;
-        k += 4;
+        k += 3;
     }
     return true;
 }

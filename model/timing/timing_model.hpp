@@ -271,7 +271,7 @@ public:
     static constexpr uint64_t loop_fresh = uint64_t{1} << 20, loop_stale = uint64_t{1} << 21;
     struct LoopMarks {
         uint64_t now = 0;
-        std::array<uint64_t, 4 * 6> caches{};  // per cache: accesses, clock, refills, write-backs
+        std::array<uint64_t, 3 * 6> caches{};  // per cache: accesses, refills, write-backs
         uint32_t journal = 0;                   // the caches' journal mark (loop_mark; 0: none)
     };
     bool loop_state(std::vector<uint64_t>& out, std::vector<uint64_t>* addrs = nullptr) const;
