@@ -286,8 +286,9 @@ TimingParams veer() {
     p.fw_halt_wake = 7;
     // An interrupt's handler begins 3 cycles later than an instruction's successor would (irq: the handler's first
     // instruction commits 4 cycles after the instruction before it, at the timer, software and internal timer
-    // entries of every window); an external interrupt's fast redirect 4 more, with decode frozen (irq: 8 cycles, and
-    // event 30 counts 4 more than the postsync waits, 20 against 16).
+    // entries of every window); an external interrupt's fast redirect 4 more, with decode frozen (irq: 8 cycles).
+    // Event 30 counts 1 per entry, the flush at decode, not the freeze (irq: 20, the postsync waits 16 and 4 entries;
+    // rtl_trace.sh dec).
     p.interrupt_entry = 3;
     p.ext_interrupt_freeze = 4;
     // A csrr of mcycle while it runs returns the count 3 cycles before the csrr commits (the exec.log's cycle

@@ -23,7 +23,12 @@ void LsuBuffers::commit_slow(const LsuAccess& a) {
     s.c = c;
     s.dual = dual;
     s.store = a.store && a.dccm;
-    s.load = !a.store && a.dccm;
+    // The DCCM's read port at decode: a load, and a store that is not an aligned word (el2_lsu_dccm_ctl.sv,
+    // lsu_dccm_rden_d: it reads the word to merge its bytes and the ECC; tests/veer-rtl/splitma, rtl_trace.sh bbuf:
+    // sh 3 and sw 2 to the DCCM over and over keep the last store's second word from draining while the next is at
+    // decode, and the buffer is full with that store in M).
+    const bool aligned_word = a.last - a.first == 3 && (a.first & 3u) == 0;
+    s.reads = a.dccm && (!a.store || !aligned_word);
     s.lo = a.first >> 2;
     s.hi = a.last >> 2;
     if (s.store) last_store_ = c;
@@ -123,8 +128,8 @@ void LsuBuffers::run_to(uint64_t end) {
             if (r && r->store) spec += r->dual ? 2u : 1u;
             if (m && m->store) spec += m->dual ? 2u : 1u;
             full |= spec >= (d && !d->dual ? cfg_.store_depth : cfg_.store_depth - 1);  // lsu_stbuf_full_any
-            // lsu_stbuf_commit_any: the oldest entry drains unless a load at the read port reads its bank.
-            if (n_ && !(d && d->load && ((buf_[0] & 3u) == (d->lo & 3u) || (buf_[0] & 3u) == (d->hi & 3u)))) {
+            // lsu_stbuf_commit_any: the oldest entry drains unless an access at the read port reads its bank.
+            if (n_ && !(d && d->reads && ((buf_[0] & 3u) == (d->lo & 3u) || (buf_[0] & 3u) == (d->hi & 3u)))) {
                 std::copy(buf_.begin() + 1, buf_.begin() + n_, buf_.begin());
                 --n_;
             }
@@ -180,7 +185,7 @@ size_t LsuBuffers::save(uint64_t base, uint64_t* out) const {
     k += 1 + nb;
     for (uint64_t c = cursor_ + 1; c < cursor_ + 9; ++c)  // the slots operator== compares
         if (const Slot* s = at(c)) {
-            out[k++] = (c - cursor_) | uint64_t{s->dual} << 8 | uint64_t{s->store} << 9 | uint64_t{s->load} << 10;
+            out[k++] = (c - cursor_) | uint64_t{s->dual} << 8 | uint64_t{s->store} << 9 | uint64_t{s->reads} << 10;
             out[k++] = s->lo;
             out[k++] = s->hi;
         }
@@ -270,7 +275,7 @@ void LsuBuffers::load(uint64_t base, const uint64_t* in, size_t n) {
         s.c = c;
         s.dual = (x >> 8) & 1u;
         s.store = (x >> 9) & 1u;
-        s.load = (x >> 10) & 1u;
+        s.reads = (x >> 10) & 1u;
         s.lo = in[k + 1];
         s.hi = in[k + 2];
         k += 3;
@@ -293,7 +298,7 @@ void LsuBuffers::split_addresses(uint64_t* w, size_t n, std::vector<uint64_t>& a
     }
     k += 1 + nb;
     for (; k + 3 <= n; k += 3) {
-        const bool dccm = (w[k] >> 9) & 3u;  // a DCCM store or load
+        const bool dccm = (w[k] >> 9) & 3u;  // a DCCM store or an access at the read port
         for (size_t j = k + 1; j < k + 3; ++j) {
             if (dccm) addrs.push_back(w[j] << 2);
             w[j] = 0;
@@ -305,7 +310,7 @@ void LsuBuffers::shift_addresses(uint64_t words) {
     for (unsigned i = 0; i < n_; ++i) buf_[i] += words;
     if (ibuf_) ibuf_word_ += words;
     for (uint64_t c = cursor_ + 1; c < cursor_ + 9; ++c)
-        if (Slot* s = at(c); s && (s->store || s->load)) {
+        if (Slot* s = at(c); s && (s->store || s->reads)) {
             s->lo += words;
             s->hi += words;
         }
@@ -316,7 +321,7 @@ bool LsuBuffers::operator==(const LsuBuffers& o) const {
     for (uint64_t c = cursor_ + 1; c < cursor_ + 9; ++c) {
         const Slot *a = at(c), *b = o.at(c);
         if (!a != !b) return false;
-        if (a && (a->dual != b->dual || a->store != b->store || a->load != b->load || a->lo != b->lo || a->hi != b->hi))
+        if (a && (a->dual != b->dual || a->store != b->store || a->reads != b->reads || a->lo != b->lo || a->hi != b->hi))
             return false;
     }
     for (uint64_t t = cursor_; t <= dual_until_ || t <= o.dual_until_; ++t)

@@ -15,8 +15,9 @@
 // The store buffer (el2_lsu_stbuf.sv, el2_lsu_dccm_ctl.sv; `store_depth` entries):
 //  - a DCCM store enters the buffer the cycle after R, one entry per 32-bit word it writes (a misaligned store
 //    that crosses a word: two, ldst_dual), unless a buffered entry holds the same word (store_coalesce_lo_r/hi_r);
-//  - the oldest entry drains to the DCCM in any cycle in which no load at the read port reads its bank (address
-//    bits 3:2 of the load's first and last byte; lsu_stbuf_commit_any);
+//  - the oldest entry drains to the DCCM in any cycle in which no access at the read port reads its bank (address
+//    bits 3:2 of its first and last byte; lsu_stbuf_commit_any): a load, or a store that is not an aligned word
+//    (lsu_dccm_rden_d, el2_lsu_dccm_ctl.sv);
 //  - full (lsu_stbuf_full_any) when the buffered entries plus the DCCM stores in M and R (two each when dual,
 //    stbuf_specvld_m/r) reach `store_depth` with a load or store that is not dual at decode, `store_depth` - 1
 //    otherwise.
@@ -142,7 +143,7 @@ private:
     // The load or store that commits at cycle c (one a cycle: the slot c & 7 until the cycles pass it).
     struct Slot {
         uint64_t c = ~uint64_t{0};
-        bool dual = false, store = false, load = false;  // store, load: to the DCCM
+        bool dual = false, store = false, reads = false;  // store: to the DCCM; reads: the DCCM's read port at decode
         uint64_t lo = 0, hi = 0;                         // the words of its first and last byte
     };
     const Slot* at(uint64_t c) const {

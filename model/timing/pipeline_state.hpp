@@ -115,6 +115,8 @@ struct PipelineState {
     // Of those, the cycles of a fast interrupt's freeze (ext_interrupt_freeze): interrupts still enabled, decode
     // stalled. Set by take_interrupt() only, whose record is always stepped: 0 at a body's entry.
     unsigned pending_freeze = 0;
+    // An interrupt's entry: the decode stall of the TLU's flush (take_interrupt). Set and kept as pending_freeze.
+    unsigned pending_entry_stall = 0;
     uint16_t cacheable = 0xFFFF;  // a bit per 256 MiB region (from mrac)
     isa::InsnClass prev_cls = isa::InsnClass::alu;
     bool pair_open = false;       // the previous instruction issued alone and could take a partner
@@ -158,6 +160,7 @@ struct PipelineState {
         v(s.mrac, FieldKind::value, true);
         v(s.pending_extra, FieldKind::value, true);
         v(s.pending_freeze, FieldKind::value, true);
+        v(s.pending_entry_stall, FieldKind::value, true);
         v(s.cacheable, FieldKind::value, true);
         v(s.prev_cls, FieldKind::value, true);
         v(s.pair_open, FieldKind::value, true);

@@ -284,9 +284,12 @@ template <bool kFull>
     st.cycles = (st.paired || st.folded ? 0 : 1) + st.stall + p_.class_extra[cls] + st.multiple_extra + st.shift_extra +
                 s_.pending_extra;
     if (s_.pending_extra) {
-        st.freeze = s_.pending_freeze;
-        if (st.freeze) emit(b, p_.ev_dep_stall, st.freeze);
+        st.freeze = s_.pending_freeze;  // interrupts still enabled (event 49), no instruction at decode (not event 30)
         s_.pending_freeze = 0;
+    }
+    if (s_.pending_entry_stall) {  // an interrupt entry's flush at decode (take_interrupt)
+        emit(b, p_.ev_dep_stall, s_.pending_entry_stall);
+        s_.pending_entry_stall = 0;
     }
     s_.pending_extra = 0;
     // ecall, ebreak and mret: the redirect's cycle shows on the next instruction (tests/veer-rtl/traps: mret 1 cycle

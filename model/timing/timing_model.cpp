@@ -135,6 +135,12 @@ void TimingModel::take_interrupt(unsigned cause, bool from_halt) {
     // Woken from fw-halt: the handler's first instruction takes the fw_halt_wake cycles the core ran in the trace's
     // gap (tests/veer-rtl/irq), its own included.
     s_.pending_extra += from_halt && p_.fw_halt_wake ? p_.fw_halt_wake - 1 : p_.interrupt_entry;
+    // The TLU's flush of the entry (dec_tlu_flush_lower_r) finds the next instruction at decode and stops it there:
+    // a decode stall (el2_dec_decode_ctl.sv, dec_pmu_decode_stall = i0_valid_d & ~dec_i0_decode_d, decode killed by
+    // the flush), one per entry but the wake from fw-halt, where nothing is at decode (tests/veer-rtl/irq and
+    // irqpair, rtl_trace.sh dec: event 30 is the postsync stalls and one such cycle per entry; the external
+    // interrupt's freeze, dec_extint_stall, holds no instruction at decode and is not counted).
+    s_.pending_entry_stall = from_halt ? 0u : 1u;
     if (cause == 11 && p_.ext_interrupt_freeze) {  // machine external interrupt (privileged spec 3.1.9)
         s_.pending_extra += p_.ext_interrupt_freeze;
         s_.pending_freeze += p_.ext_interrupt_freeze;

@@ -224,7 +224,7 @@ struct TimingParams {
     // VeeR EL2 fast interrupt redirect (el2_dec_tlu_ctl.sv, FAST_INTERRUPT_REDIRECT: take_ext_int_start,
     // ext_int_freeze; el2_dec_decode_ctl.sv, dec_extint_stall): before an external interrupt (cause 11) is taken
     // the core reads its handler's address from the meivt table, with decode frozen: this many more cycles, with
-    // interrupts still enabled, each a decode stall (ev_dep_stall).
+    // interrupts still enabled, no instruction at decode (not ev_dep_stall: the entry's flush is one, take_interrupt).
     unsigned ext_interrupt_freeze = 0;
     // ecall, ebreak and mret: extra cycles of the instruction after them (the redirect), beyond their postsync.
     unsigned trap_redirect = 0;

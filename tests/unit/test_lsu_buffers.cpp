@@ -1,7 +1,8 @@
 // VeeR EL2's LSU buffers (model/timing/lsu_buffers.hpp). The DCCM store buffer: the cycles it is full, worked by hand from the RTL's
 // rules (el2_lsu_stbuf.sv, el2_lsu_dccm_ctl.sv; DEPTH 4). At cycle t the instruction committing at t + 1 is in R,
 // at t + 2 in M, at t + 3 at decode and the DCCM's read port; a store enters the buffer at the end of its R cycle;
-// the oldest entry drains in any cycle no load at the read port reads its bank (address bits 3:2); full when the
+// the oldest entry drains in any cycle no load (or store not an aligned word) at the read port reads its bank
+// (address bits 3:2); full when the
 // entries plus the DCCM stores in M and R (two each when dual) reach 4 with a load or store that is not dual at
 // decode, 3 otherwise.
 #include <gtest/gtest.h>
@@ -83,6 +84,19 @@ TEST(StoreBuffer, StoresToOneWordCoalesce) {
 // two entries and the second in R (4), at 11 three entries (one drained), all with nothing at decode: 3 cycles.
 TEST(StoreBuffer, DualStoresTakeTwoEntries) {
     EXPECT_EQ(full_cycles({{10, true, 0x1002}, {11, true, 0x1012}}), 3u);
+}
+
+// A store that is not an aligned word reads the DCCM at decode too (el2_lsu_dccm_ctl.sv, lsu_dccm_rden_d: its bytes
+// and the ECC are merged into the word read), so it holds back an entry of the bank it reads as a load does
+// (tests/veer-rtl/splitma: sh 3 to the DCCM every 4 cycles, rtl_trace.sh bbuf shows the buffer full while each
+// store after the first is in M). Halfword stores to 0x1003 (dual: words 0x1000 and 0x1004, banks 0 and 1)
+// committing at 10, 14, 18: the first enters at 9 (2 entries), bank 0's drains at 10; at 11 the second store at
+// decode reads banks 0 and 1, and bank 1's entry stays; at 12 that store in M (2) and the entry make 3 with
+// nothing at decode: full; the same at 16 for the third: 2 cycles. Aligned word stores (sw to 0x1004) read nothing:
+// their entry drains at once, never full.
+TEST(StoreBuffer, SubWordStoresReadTheirBanksAtDecode) {
+    EXPECT_EQ(full_cycles({{10, true, 0x1003, 2}, {14, true, 0x1003, 2}, {18, true, 0x1003, 2}}), 2u);
+    EXPECT_EQ(full_cycles({{10, true, 0x1004}, {14, true, 0x1004}, {18, true, 0x1004}}), 0u);
 }
 
 // Accesses outside the DCCM are neither entries nor reads of a bank; at decode they count as loads and stores.

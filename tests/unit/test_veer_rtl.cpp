@@ -200,10 +200,12 @@ INSTANTIATE_TEST_SUITE_P(Probes, VeerRtlProbe,
                                            "dhrystone_like", "irq", "ev_sync", "ev_sync32", "ev_sync_rd", "ic_trap_a", "ic_trap_u", "ui",
                                            "unpred", "uj", "busmix", "busgap", "bytecopy"));
 
-// Probes whose gaps are known and listed in docs/accuracy.md ("Bus busy, split accesses and stored loads"): every
-// other comparison is held to the probes' tests. splitma: split stores repeated to one address keep the bus buffer
-// full longer on the RTL than the model's LSU buffers follow (event 34 40 against 101), and its D-bus transactions
-// (43, 83 against 90). irqpair: the entries back to back cost the RTL more at decode (event 30 12 against 15).
+// Probes whose gaps are known and listed in docs/accuracy.md ("Bus busy, split accesses and stored loads", "Split
+// stores' writes, interrupt entries at decode"): every other comparison is held to the probes' tests. splitma:
+// split stores repeated to one address keep the bus buffer full longer on the RTL than the model's LSU buffers
+// follow (event 34 53 against 101: writes to one 64-bit word go out one at a time, each behind the last one's
+// response, which the model does not follow), and its D-bus transactions (43, 83 against 90: a split store is two
+// writes, which the model counts only across a 64-bit beat).
 // Every comparison that is not exact (the cycles, the modelled events) within 5% or 1 count, but the events in
 // `gaps`.
 void expect_within_but(const std::string& probe, const std::set<uint32_t>& gaps) {
@@ -221,7 +223,7 @@ TEST(VeerRtlGaps, ArchitecturalEventsExact) {
 
 TEST(VeerRtlGaps, WithinFivePercentButTheListedGaps) {
     expect_within_but("splitma", {34, 43});
-    expect_within_but("irqpair", {30});
+    expect_within_but("irqpair", {});
 }
 
 }  // namespace

@@ -14,6 +14,11 @@
 #   bht   the BHT's reads at fetch where the BTB hits (fetch address, GHR, index, valid and direction bits), its
 #         writes (W0 from a misprediction, W2 from a committed branch) and each flush's restored GHR
 #         (el2_ifu_bp_ctl.sv)
+#   dec   each cycle decode is stalled (event 30: dec_pmu_decode_stall = i0_valid_d & ~dec_i0_decode_d,
+#         el2_dec_decode_ctl.sv), the instruction at decode and why: the block (i0_block_d), the post- and presync
+#         stalls, the load and store stalls (a full LSU buffer), the TLU's flush (dec_tlu_flush_lower_r) and the
+#         execute flush a cycle late (flush_final_r), the external interrupt's freeze (dec_extint_stall):
+#           t=TIME insn= block= post= pre= ldst= lower= final= extint= nbload= csrw=
 #   bbuf  each cycle the D-bus buffer holds anything or the store buffer is full (el2_lsu_bus_buffer.sv; event 34
 #         is lsu_stbuf_full_any | lsu_bus_buffer_full_any): the count buf_numvld_any, the bus buffer full, the
 #         store buffer full, a dual (misaligned) access at decode and a load or store there, the bus requests in M
@@ -30,8 +35,8 @@ HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 . "$HERE/common/kit.sh"
 KIT=${VEER_KIT:-$HERE/../../../shared/veer-rtl}
 WORK=${VEER_WORK:-/tmp/veer-rtl}
-kind=${1:?usage: rtl_trace.sh lsu|bp|bht|exu|bbuf PROBE [OUT]}
-p=${2:?usage: rtl_trace.sh lsu|bp|bht|exu|bbuf PROBE [OUT]}
+kind=${1:?usage: rtl_trace.sh lsu|bp|bht|exu|bbuf|dec PROBE [OUT]}
+p=${2:?usage: rtl_trace.sh lsu|bp|bht|exu|bbuf|dec PROBE [OUT]}
 TWORK=${VEER_TRACE_WORK:-/tmp/veer-rtl-trace}-$kind
 OUT=${3:-/tmp/rtl-trace/$kind/$p}
 case $kind in
@@ -40,7 +45,8 @@ case $kind in
   bht) file=design/ifu/el2_ifu_bp_ctl.sv; clk=clk ;;
   exu) file=design/exu/el2_exu.sv; clk=clk ;;
   bbuf) file=design/lsu/el2_lsu.sv; clk=clk ;;
-  *) echo "rtl_trace: unknown kind '$kind' (expected lsu, bp, bht, exu or bbuf)" >&2; exit 2 ;;
+  dec) file=design/dec/el2_dec_decode_ctl.sv; clk=clk ;;
+  *) echo "rtl_trace: unknown kind '$kind' (expected lsu, bp, bht, exu, bbuf or dec)" >&2; exit 2 ;;
 esac
 [ -f "$HERE/$p/$p.c" ] || { echo "rtl_trace: no probe $HERE/$p/$p.c" >&2; exit 2; }
 [ -x "$KIT/build.sh" ] || { echo "rtl_trace: no RTL kit at $KIT (set VEER_KIT)" >&2; exit 2; }
@@ -75,6 +81,11 @@ body = {
    if (|bht_wr_en0) $display("RTLDBG W0 t=%0t idx=%h en=%b data=%h", $time, bht_wr_addr0, bht_wr_en0, bht_wr_data0);
    if (|bht_wr_en2) $display("RTLDBG W2 t=%0t idx=%h en=%b data=%h", $time, bht_wr_addr2, bht_wr_en2, bht_wr_data2);
    if (exu_flush_final) $display("RTLDBG F t=%0t fghr_restore=%h", $time, exu_mp_fghr);
+""",
+    "dec": """   if (i0_valid_d & ~dec_i0_decode_d)
+      $display("RTLDBG t=%0t insn=%h block=%0d post=%0d pre=%0d ldst=%0d lower=%0d final=%0d extint=%0d nbload=%0d csrw=%0d",
+               $time, dec_i0_instr_d, i0_block_d, postsync_stall, presync_stall, i0_load_stall_d | i0_store_stall_d,
+               dec_tlu_flush_lower_r, flush_final_r, dec_extint_stall, i0_nonblock_load_stall, i0_dp.csr_read & prior_csr_write);
 """,
     "bbuf": """   if ((bus_intf.bus_buffer.buf_numvld_any != 0) | lsu_stbuf_full_any)
       $display("RTLDBG t=%0t n=%0d full=%0d stfull=%0d duald=%0d vald=%0d reqm=%0d dualm=%0d reqr=%0d dualr=%0d ibuf=%0d st=%0d%0d%0d%0d",

@@ -12,7 +12,8 @@ or traps only, whose records and rows pair one to one):
   - a DCCM store enters the buffer the cycle after R, unless a buffered store writes the same 32-bit word (they
     coalesce: store_coalesce_lo_r/hi_r);
   - the oldest entry drains to the DCCM in any cycle in which no load at the read port uses its bank (DCCM_NUM_BANKS
-    4: address bits 3:2; lsu_stbuf_commit_any);
+    4: address bits 3:2; lsu_stbuf_commit_any), nor a store that is not an aligned word (it reads the word at
+    decode: lsu_dccm_rden_d, el2_lsu_dccm_ctl.sv);
   - the buffer is full (lsu_stbuf_full_any) when its entries plus the DCCM stores in M and R reach 3, or 4 when a
     load or store is at decode (DEPTH 4).
 The other half, a full bus buffer (el2_lsu_bus_buffer.sv, lsu_bus_buffer_full_any), is not estimated here (the
@@ -28,6 +29,7 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 DCCM = (0xF0040000, 0xF0050000)
 STORES = {"sw", "sh", "sb", "c.sw", "c.swsp"}
+WORD_STORES = {"sw", "c.sw", "c.swsp"}
 LOADS = {"lw", "lh", "lb", "lhu", "lbu", "c.lw", "c.lwsp"}
 LINE = re.compile(r"\s*(\d+)\s*:\s*#\d+\s+\d+\s+[0-9a-f]+\s+[0-9a-f]+\s*(.*)$")
 
@@ -59,7 +61,7 @@ def estimate(recs):
         dccm = a is not None and DCCM[0] <= a < DCCM[1]
         if op in STORES and dccm:
             in_r.setdefault(c - 1, []).append(a)
-        if op in LOADS and dccm:
+        if dccm and (op in LOADS or (op in STORES and (op not in WORD_STORES or a & 3))):
             load_bank[c - 3] = (a >> 2) & 3
         if op in STORES or op in LOADS:
             ls_decode.add(c - 3)
