@@ -85,6 +85,8 @@ RetiredInsn classify_a32(uint32_t i) {
     if ((i & 0x0C000000u) == 0x04000000u && !((i & 0x02000010u) == 0x02000010u)) {  // LDR/STR (word, byte)
         RetiredInsn r = make(load ? InsnClass::load : InsnClass::store);
         r.subword = (i >> 22) & 1u;  // LDRB, STRB
+        // (register): imm5 11:7 and type 6:5, 0 unshifted and 0b0001000 LSL #2 (Arm ARM A8.8.65)
+        r.offset_shift = (i >> 25) & 1u && ((i >> 5) & 0x7Fu) != 0 && ((i >> 5) & 0x7Fu) != 0x8u;
         if (load && rd == 15) r.branch = static_cast<uint8_t>(br_register | c | ((i & 0x0FFF0FFFu) == 0x049D0004u ? br_return : 0));
         return r;
     }
@@ -108,7 +110,14 @@ RetiredInsn classify_a32(uint32_t i) {
         const bool s = (i >> 20) & 1u, mov_lr = (i & 0x0FEFFFFFu) == 0x01A0F00Eu;
         return make(InsnClass::jump, static_cast<uint8_t>(br_register | c | (s ? br_exc_return : 0) | (mov_lr ? br_return : 0)));
     }
-    return make(InsnClass::alu);
+    RetiredInsn r = make(InsnClass::alu);
+    // Data processing (register, register-shifted register; Arm ARM A5.2.1, A5.2.2; not the miscellaneous
+    // instructions, A5.2.12): shifted by a register (bit 4) or by an immediate (imm5 11:7, type 6:5 not all 0), and
+    // not MOV (opcode 1101) or MVN (1111).
+    const unsigned op = (i >> 21) & 15u;
+    r.shifter = (i & 0x0E000000u) == 0 && (i & 0x01900000u) != 0x01000000u && op != 13u && op != 15u &&
+                (((i >> 4) & 1u) || ((i >> 5) & 0x7Fu) != 0);
+    return r;
 }
 
 RetiredInsn classify_t32(uint32_t i, bool is32) {
@@ -176,12 +185,20 @@ RetiredInsn classify_t32(uint32_t i, bool is32) {
         if (((hw1 >> 4) & 1u) && ((hw2 >> 12) & 0xFu) == 15u) r.branch = br_register;  // LDR pc
         r.sign_extend = ((hw1 >> 4) & 1u) && ((hw1 >> 8) & 1u);  // 1111 1001: LDRSB, LDRSH (Arm ARM A6.3.7)
         r.subword = ((hw1 >> 5) & 3u) < 2u;  // size 00 byte, 01 halfword
+        // (register), A8.8.65 T2: op2 11:6 000000 with bit 23 (U of the immediate forms) clear; imm2 5:4 the LSL
+        r.offset_shift = !((hw1 >> 7) & 1u) && (hw2 & 0x0FC0u) == 0 && ((hw2 >> 4) & 3u) % 2u == 1u;
         return r;
     }
     if ((hw1 & 0xFF80u) == 0xFB00u) return make(InsnClass::mul);                        // MUL, MLA, ...
     if ((hw1 & 0xFFD0u) == 0xFB90u && (hw2 & 0x00F0u) == 0x00F0u) return make(InsnClass::div);  // SDIV, UDIV
     if ((hw1 & 0xFF80u) == 0xFB80u) return make(InsnClass::mul);                        // long multiplies
-    return make(InsnClass::alu);
+    RetiredInsn r = make(InsnClass::alu);
+    // Data processing (shifted register, A6.3.11): a shift (imm3 14:12, imm2 7:6, type 5:4 not all 0), not MOV
+    // (op 0010) or MVN (0011) with Rn 1111.
+    const unsigned op = (hw1 >> 5) & 15u;
+    r.shifter = (hw1 & 0xFE00u) == 0xEA00u && !((op == 2u || op == 3u) && (hw1 & 0xFu) == 15u) &&
+                (((hw2 >> 12) & 7u) || ((hw2 >> 4) & 0xFu));
+    return r;
 }
 
 }  // namespace pmusim::isa::arm
