@@ -185,8 +185,10 @@ RetiredInsn classify_t32(uint32_t i, bool is32) {
         if (((hw1 >> 4) & 1u) && ((hw2 >> 12) & 0xFu) == 15u) r.branch = br_register;  // LDR pc
         r.sign_extend = ((hw1 >> 4) & 1u) && ((hw1 >> 8) & 1u);  // 1111 1001: LDRSB, LDRSH (Arm ARM A6.3.7)
         r.subword = ((hw1 >> 5) & 3u) < 2u;  // size 00 byte, 01 halfword
-        // (register), A8.8.65 T2: op2 11:6 000000 with bit 23 (U of the immediate forms) clear; imm2 5:4 the LSL
-        r.offset_shift = !((hw1 >> 7) & 1u) && (hw2 & 0x0FC0u) == 0 && ((hw2 >> 4) & 3u) % 2u == 1u;
+        // (register), A8.8.65 T2: op2 11:6 000000 with bit 23 (U of the immediate forms) clear and Rn not the PC
+        // (a literal); imm2 5:4 the LSL
+        r.offset_shift = !((hw1 >> 7) & 1u) && (hw1 & 0xFu) != 15u && (hw2 & 0x0FC0u) == 0 &&
+                         ((hw2 >> 4) & 3u) % 2u == 1u;
         return r;
     }
     if ((hw1 & 0xFF80u) == 0xFB00u) return make(InsnClass::mul);                        // MUL, MLA, ...

@@ -189,6 +189,7 @@ TEST(ArmClassify, ShiftedOffsetsAndShifterOperands) {
                         {0xF8521003, false, false, "ldr.w r1, [r2, r3]"},
                         {0xF8121033, true, false, "ldrb.w r1, [r2, r3, lsl #3]"},
                         {0xF8D21000, false, false, "ldr.w r1, [r2]"},
+                        {0xF85F1013, false, false, "ldr.w r1, [pc, #-19]"},
                         {0xEB020183, false, true, "add.w r1, r2, r3, lsl #2"},
                         {0xEA620143, false, true, "orn r1, r2, r3, lsl #1"},
                         {0xEA4F0183, false, false, "mov.w r1, r3, lsl #2"},
