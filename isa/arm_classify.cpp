@@ -87,12 +87,14 @@ RetiredInsn classify_a32(uint32_t i) {
         r.subword = (i >> 22) & 1u;  // LDRB, STRB
         // (register): imm5 11:7 and type 6:5, 0 unshifted and 0b0001000 LSL #2 (Arm ARM A8.8.65)
         r.offset_shift = (i >> 25) & 1u && ((i >> 5) & 0x7Fu) != 0 && ((i >> 5) & 0x7Fu) != 0x8u;
+        r.writeback = !((i >> 24) & 1u) || ((i >> 21) & 1u);  // P 0 (post-indexed) or W 1 (A5.3)
         if (load && rd == 15) r.branch = static_cast<uint8_t>(br_register | c | ((i & 0x0FFF0FFFu) == 0x049D0004u ? br_return : 0));
         return r;
     }
     if ((i & 0x0E000000u) == 0x08000000u) {  // LDM, STM
         RetiredInsn r = make(load ? InsnClass::load : InsnClass::store);
         r.multiple = true;
+        r.writeback = (i >> 21) & 1u;  // W
         if (load && ((i >> 15) & 1u)) {  // PC in the list: a return (from SP), an exception return with ^
             r.branch = static_cast<uint8_t>(br_register | c | ((i >> 22) & 1u ? br_exc_return : 0) |
                                             (((i >> 16) & 0xFu) == 13u ? br_return : 0));
@@ -103,6 +105,7 @@ RetiredInsn classify_a32(uint32_t i) {
         RetiredInsn r = make((load || ((i >> 5) & 3u) == 2u) ? InsnClass::load : InsnClass::store);
         r.sign_extend = load && ((i >> 6) & 1u);  // LDRSB, LDRSH (op2 1x with L: Arm ARM A5.2.8)
         r.subword = load || ((i >> 5) & 3u) == 1u;  // not LDRD, STRD
+        r.writeback = !((i >> 24) & 1u) || ((i >> 21) & 1u);  // P 0 or W 1 (A5.2.8)
         return r;
     }
     // Data processing with the PC as destination: a branch (MOV pc, lr returns; SUBS pc, lr returns from an exception).
@@ -135,9 +138,11 @@ RetiredInsn classify_t32(uint32_t i, bool is32) {
         else if ((h & 0xFE00u) == 0xB400u) {                                                  // PUSH
             r = make(InsnClass::store);
             r.multiple = true;
+            r.writeback = true;
         } else if ((h & 0xFE00u) == 0xBC00u) {                                               // POP
             r = make(InsnClass::load);
             r.multiple = true;
+            r.writeback = true;
             if ((h >> 8) & 1u) r.branch = br_register | br_return;
         } else if ((h & 0xFF00u) == 0xBE00u) r = make(InsnClass::ebreak);                     // BKPT
         else if ((h & 0xF800u) == 0x4800u) r = make(InsnClass::load);                         // LDR (literal)
@@ -152,6 +157,7 @@ RetiredInsn classify_t32(uint32_t i, bool is32) {
         else if ((h & 0xF000u) == 0xC000u) {                                                  // LDM, STM
             r = make((h >> 11) & 1u ? InsnClass::load : InsnClass::store);
             r.multiple = true;
+            r.writeback = !((h >> 11) & 1u) || !((h >> ((h >> 8) & 7u)) & 1u);  // LDM: unless Rn is in the list
         } else if ((h & 0xFFC0u) == 0x4340u) r = make(InsnClass::mul);                        // MULS
         else r = make(InsnClass::alu);
         r.compressed = true;
@@ -170,6 +176,7 @@ RetiredInsn classify_t32(uint32_t i, bool is32) {
     if ((hw1 & 0xFE40u) == 0xE800u) {  // LDM/STM, IA and DB (and RFE/SRS): 1110 100x x0WL
         RetiredInsn r = make((hw1 >> 4) & 1u ? InsnClass::load : InsnClass::store);
         r.multiple = true;
+        r.writeback = (hw1 >> 5) & 1u;  // W
         if (((hw1 >> 4) & 1u) && ((hw2 >> 15) & 1u))
             r.branch = static_cast<uint8_t>(br_register | ((hw1 & 0xFu) == 13u ? br_return : 0));
         return r;
@@ -178,6 +185,7 @@ RetiredInsn classify_t32(uint32_t i, bool is32) {
         if ((hw1 & 0xFFF0u) == 0xE8D0u && (hw2 & 0xFFE0u) == 0xF000u) return make(InsnClass::jump, br_register);  // TBB, TBH
         RetiredInsn r = make((hw1 >> 4) & 1u ? InsnClass::load : InsnClass::store);
         r.multiple = (hw1 & 0xFE40u) == 0xE840u && ((hw1 >> 8) & 1u);
+        r.writeback = (hw1 >> 5) & 1u;  // LDRD, STRD: W (the exclusives have it 0)
         return r;
     }
     if ((hw1 & 0xFE00u) == 0xF800u) {  // load/store single
@@ -189,6 +197,8 @@ RetiredInsn classify_t32(uint32_t i, bool is32) {
         // (a literal); imm2 5:4 the LSL
         r.offset_shift = !((hw1 >> 7) & 1u) && (hw1 & 0xFu) != 15u && (hw2 & 0x0FC0u) == 0 &&
                          ((hw2 >> 4) & 3u) % 2u == 1u;
+        // The 8-bit immediate forms (A6.3.7: op2 1xx1xx, bit 11 and W, bit 8, set), Rn not the PC
+        r.writeback = !((hw1 >> 7) & 1u) && (hw1 & 0xFu) != 15u && (hw2 & 0x0900u) == 0x0900u;
         return r;
     }
     if ((hw1 & 0xFF80u) == 0xFB00u) return make(InsnClass::mul);                        // MUL, MLA, ...

@@ -216,6 +216,10 @@ timing::OooConfig cortex_a15() {
 //    down E1", cortex_a9_dp_shift, its result bypassed 2 cycles after issue where cortex_a9_dp's is 1; a MOV with a
 //    shift goes down E2 as an unshifted one): shifter_latency 1. Extends (cortex-a9.md's "extend" type, also E1)
 //    are not told apart by the decoder: left out.
+//  - A load or store that writes its base register back (pre- or post-indexed, LDM/STM with !, PUSH, POP) writes
+//    it "through one of the E2 units" (cortex-a9.md, on the auto-increment forms it leaves out; its STM of 3-4
+//    registers takes the load/store pipeline and an ALU pipeline's E2 together): writeback_alu, an ALU pipeline
+//    taken a cycle from its execution on.
 //  - Loads and stores of several registers (TRM B.3, Table B-3): the AGU moves two registers (8 bytes) a cycle
 //    from a 64-bit aligned address, a cycle more when the address is not (LDM of 4 registers: 2 cycles aligned,
 //    3 not), so their cycles count from the address's offset in 8 bytes (mem_align).
@@ -232,6 +236,7 @@ timing::OooConfig cortex_a9() {
     o.load_forward = 1;
     o.offset_shift_latency = 1;
     o.shifter_latency = 1;
+    o.writeback_alu = true;
     ooo_latency(o, C::mul, 4, 2);
     ooo_latency(o, C::div, 12, 12);  // no divide instruction on the A9: never met
     ooo_latency(o, C::load, 3);

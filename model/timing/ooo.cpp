@@ -122,6 +122,7 @@ OooTiming OooCore::step(const OooInsn& in, std::array<uint64_t, 32>& ready) {
         if (in.cls == C::load && in.subword) busy = std::max(busy, c_.subword_load_busy);
     }
     t.exec = book(c_.pipe[cls], at, busy, t.dispatch);
+    if (data && in.writeback && c_.writeback_alu) book(static_cast<size_t>(PipeKind::alu), t.exec, 1, t.dispatch);
     const unsigned later = (in.cls == C::load && in.offset_shift ? c_.offset_shift_latency : 0u) +
                            (in.shifter ? c_.shifter_latency : 0u);
     t.complete = t.exec + (data ? busy - 1 : 0) + std::max<unsigned>(c_.latency[cls], 1) + later + in.mem_delay;

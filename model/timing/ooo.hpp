@@ -16,7 +16,9 @@
 //    offset in an aligned `mem_bytes` where `mem_align` says so, and a load of a byte or a halfword at least
 //    `subword_load_busy` cycles; a source a load wrote is ready `load_forward` cycles sooner for an arithmetic or
 //    logical instruction without a shift (OooInsn::forward_use) unless the load sign-extends or is conditional; a
-//    barrier or system-register access also waits until every older instruction has retired;
+//    barrier or system-register access also waits until every older instruction has retired; where
+//    `writeback_alu` is set, a load or store that writes its base back (OooInsn::writeback) also takes an ALU
+//    pipeline for a cycle, the first free from its execution on (it does not wait for it);
 //  - completion: `latency` cycles after execution starts (its last register's, for a load or store of several),
 //    `offset_shift_latency` more for a load whose register offset is shifted (OooInsn::offset_shift),
 //    `shifter_latency` more for an instruction through the shifter (OooInsn::shifter), plus the misses of its data
@@ -56,6 +58,7 @@ struct OooConfig {
     // registers and for the flags (isa::flags_bit).
     unsigned rename_regs = 0, rename_flags = 0;
     bool mem_align = false;  // a load or store's pipeline cycles count from its address's offset in mem_bytes
+    bool writeback_alu = false;  // a load or store with OooInsn::writeback books an ALU pipeline a cycle too
     // Cycles a load of a byte or a halfword (OooInsn::subword) holds its pipeline (0: as any load); its result
     // comes as much later.
     unsigned subword_load_busy = 0;
@@ -145,6 +148,7 @@ struct OooInsn {
     bool sign_extend = false;          // a load that sign-extends (its result forwards no sooner)
     bool conditional = false;          // a load whose condition is tested (its result forwards no sooner)
     bool offset_shift = false;         // a load or store whose register offset is shifted (offset_shift_latency)
+    bool writeback = false;            // a load or store that writes its base register back (writeback_alu)
     bool shifter = false;              // a data-processing instruction through the shifter (shifter_latency)
     bool forward_use = false;          // an arithmetic or logical instruction without a shift (load_forward)
 };

@@ -494,3 +494,37 @@ TEST(OutOfOrder, CortexA9ShifterResultIsACycleLater) {
     EXPECT_EQ(platform_timing("cortex-a15")->ooo->shifter_latency, 0u);
     EXPECT_EQ(platform_timing("cortex-a57")->ooo->shifter_latency, 0u);
 }
+
+// writeback_alu: a load that writes its base back takes an ALU pipeline a cycle too. `add r1` (dispatched at 100,
+// executing at 101, r1 ready at 102), `ldr r4, [r1], #4` (its address waits for r1: it executes at 102, its
+// write-back takes an ALU pipeline at 102), `add r5, r1, r6` (dispatched at 101, executes at 102 on the other ALU
+// pipeline), `add r7, r1, r8`: both ALU pipelines are taken at 102, so it executes at 103; without the rule (or
+// without the write-back) at 102.
+TEST(OutOfOrder, BaseWriteBackTakesAnAluPipeline) {
+    for (bool rule : {true, false})
+        for (bool wb : {true, false}) {
+            OooConfig cfg = small();
+            cfg.writeback_alu = rule;
+            Core c(cfg);
+            c.step(op(C::alu, 0x1000, r(1), r(2)));
+            OooInsn ld = op(C::load, 0x1004, r(4), r(1));
+            ld.writeback = wb;
+            EXPECT_EQ(c.step(ld).exec, 102u);
+            EXPECT_EQ(c.step(op(C::alu, 0x1008, r(5), r(1) | r(6))).exec, 102u);
+            EXPECT_EQ(c.step(op(C::alu, 0x100C, r(7), r(1) | r(8))).exec, rule && wb ? 103u : 102u) << rule << wb;
+        }
+    EXPECT_TRUE(platform_timing("cortex-a9")->ooo->writeback_alu);
+    EXPECT_FALSE(platform_timing("cortex-a15")->ooo->writeback_alu);
+}
+
+// The loads and stores that write their base back (cortex-a9.md: through an ALU pipeline's E2), encodings from GNU as.
+TEST(OutOfOrder, DecodersMarkBaseWriteBack) {
+    EXPECT_TRUE(isa::arm::classify_a32(0xE4921004).writeback);   // ldr r1, [r2], #4
+    EXPECT_TRUE(isa::arm::classify_a32(0xE5B21004).writeback);   // ldr r1, [r2, #4]!
+    EXPECT_FALSE(isa::arm::classify_a32(0xE5921004).writeback);  // ldr r1, [r2, #4]
+    EXPECT_TRUE(isa::arm::classify_a32(0xE92D4010).writeback);   // push {r4, lr}
+    EXPECT_FALSE(isa::arm::classify_a32(0xE8920003).writeback);  // ldm r2, {r0, r1}
+    EXPECT_TRUE(isa::arm::classify_t32(0xB510, false).writeback);  // push {r4, lr}
+    EXPECT_TRUE(isa::arm::classify_t32(0xF8521B04, true).writeback);   // ldr.w r1, [r2], #4
+    EXPECT_FALSE(isa::arm::classify_t32(0xF8D21004, true).writeback);  // ldr.w r1, [r2, #4]
+}
