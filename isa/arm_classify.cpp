@@ -112,12 +112,16 @@ RetiredInsn classify_a32(uint32_t i) {
     if ((i & 0x0C000000u) == 0x04000000u && !((i & 0x02000010u) == 0x02000010u)) {  // LDR/STR (word, byte)
         RetiredInsn r = make(load ? InsnClass::load : InsnClass::store);
         r.subword = (i >> 22) & 1u;  // LDRB, STRB
+        // (register): imm5 11:7 and type 6:5, 0 unshifted and 0b0001000 LSL #2 (Arm ARM A8.8.65)
+        r.offset_shift = (i >> 25) & 1u && ((i >> 5) & 0x7Fu) != 0 && ((i >> 5) & 0x7Fu) != 0x8u;
+        r.writeback = !((i >> 24) & 1u) || ((i >> 21) & 1u);  // P 0 (post-indexed) or W 1 (A5.3)
         if (load && rd == 15) r.branch = static_cast<uint8_t>(br_register | c | ((i & 0x0FFF0FFFu) == 0x049D0004u ? br_return : 0));
         return r;
     }
     if ((i & 0x0E000000u) == 0x08000000u) {  // LDM, STM
         RetiredInsn r = make(load ? InsnClass::load : InsnClass::store);
         r.multiple = true;
+        r.writeback = (i >> 21) & 1u;  // W
         if (load && ((i >> 15) & 1u)) {  // PC in the list: a return (from SP), an exception return with ^
             r.branch = static_cast<uint8_t>(br_register | c | ((i >> 22) & 1u ? br_exc_return : 0) |
                                             (((i >> 16) & 0xFu) == 13u ? br_return : 0));
@@ -128,6 +132,7 @@ RetiredInsn classify_a32(uint32_t i) {
         RetiredInsn r = make((load || ((i >> 5) & 3u) == 2u) ? InsnClass::load : InsnClass::store);
         r.sign_extend = load && ((i >> 6) & 1u);  // LDRSB, LDRSH (op2 1x with L: Arm ARM A5.2.8)
         r.subword = load || ((i >> 5) & 3u) == 1u;  // not LDRD, STRD
+        r.writeback = !((i >> 24) & 1u) || ((i >> 21) & 1u);  // P 0 or W 1 (A5.2.8)
         return r;
     }
     // Data processing with the PC as destination: a branch (MOV pc, lr returns; SUBS pc, lr returns from an exception).
@@ -135,7 +140,14 @@ RetiredInsn classify_a32(uint32_t i) {
         const bool s = (i >> 20) & 1u, mov_lr = (i & 0x0FEFFFFFu) == 0x01A0F00Eu;
         return make(InsnClass::jump, static_cast<uint8_t>(br_register | c | (s ? br_exc_return : 0) | (mov_lr ? br_return : 0)));
     }
-    return make(InsnClass::alu);
+    RetiredInsn r = make(InsnClass::alu);
+    // Data processing (register, register-shifted register; Arm ARM A5.2.1, A5.2.2; not the miscellaneous
+    // instructions, A5.2.12): shifted by a register (bit 4) or by an immediate (imm5 11:7, type 6:5 not all 0), and
+    // not MOV (opcode 1101) or MVN (1111).
+    const unsigned op = (i >> 21) & 15u;
+    r.shifter = (i & 0x0E000000u) == 0 && (i & 0x01900000u) != 0x01000000u && op != 13u && op != 15u &&
+                (((i >> 4) & 1u) || ((i >> 5) & 0x7Fu) != 0);
+    return r;
 }
 
 RetiredInsn classify_t32(uint32_t i, bool is32) {
@@ -153,9 +165,11 @@ RetiredInsn classify_t32(uint32_t i, bool is32) {
         else if ((h & 0xFE00u) == 0xB400u) {                                                  // PUSH
             r = make(InsnClass::store);
             r.multiple = true;
+            r.writeback = true;
         } else if ((h & 0xFE00u) == 0xBC00u) {                                               // POP
             r = make(InsnClass::load);
             r.multiple = true;
+            r.writeback = true;
             if ((h >> 8) & 1u) r.branch = br_register | br_return;
         } else if ((h & 0xFF00u) == 0xBE00u) r = make(InsnClass::ebreak);                     // BKPT
         else if ((h & 0xF800u) == 0x4800u) r = make(InsnClass::load);                         // LDR (literal)
@@ -170,6 +184,7 @@ RetiredInsn classify_t32(uint32_t i, bool is32) {
         else if ((h & 0xF000u) == 0xC000u) {                                                  // LDM, STM
             r = make((h >> 11) & 1u ? InsnClass::load : InsnClass::store);
             r.multiple = true;
+            r.writeback = !((h >> 11) & 1u) || !((h >> ((h >> 8) & 7u)) & 1u);  // LDM: unless Rn is in the list
         } else if ((h & 0xFFC0u) == 0x4340u) r = make(InsnClass::mul);                        // MULS
         else r = make(InsnClass::alu);
         r.compressed = true;
@@ -188,6 +203,7 @@ RetiredInsn classify_t32(uint32_t i, bool is32) {
     if ((hw1 & 0xFE40u) == 0xE800u) {  // LDM/STM, IA and DB (and RFE/SRS): 1110 100x x0WL
         RetiredInsn r = make((hw1 >> 4) & 1u ? InsnClass::load : InsnClass::store);
         r.multiple = true;
+        r.writeback = (hw1 >> 5) & 1u;  // W
         if (((hw1 >> 4) & 1u) && ((hw2 >> 15) & 1u))
             r.branch = static_cast<uint8_t>(br_register | ((hw1 & 0xFu) == 13u ? br_return : 0));
         return r;
@@ -196,6 +212,7 @@ RetiredInsn classify_t32(uint32_t i, bool is32) {
         if ((hw1 & 0xFFF0u) == 0xE8D0u && (hw2 & 0xFFE0u) == 0xF000u) return make(InsnClass::jump, br_register);  // TBB, TBH
         RetiredInsn r = make((hw1 >> 4) & 1u ? InsnClass::load : InsnClass::store);
         r.multiple = (hw1 & 0xFE40u) == 0xE840u && ((hw1 >> 8) & 1u);
+        r.writeback = (hw1 >> 5) & 1u;  // LDRD, STRD: W (the exclusives have it 0)
         return r;
     }
     if ((hw1 & 0xFE00u) == 0xF800u) {  // load/store single
@@ -203,12 +220,24 @@ RetiredInsn classify_t32(uint32_t i, bool is32) {
         if (((hw1 >> 4) & 1u) && ((hw2 >> 12) & 0xFu) == 15u) r.branch = br_register;  // LDR pc
         r.sign_extend = ((hw1 >> 4) & 1u) && ((hw1 >> 8) & 1u);  // 1111 1001: LDRSB, LDRSH (Arm ARM A6.3.7)
         r.subword = ((hw1 >> 5) & 3u) < 2u;  // size 00 byte, 01 halfword
+        // (register), A8.8.65 T2: op2 11:6 000000 with bit 23 (U of the immediate forms) clear and Rn not the PC
+        // (a literal); imm2 5:4 the LSL
+        r.offset_shift = !((hw1 >> 7) & 1u) && (hw1 & 0xFu) != 15u && (hw2 & 0x0FC0u) == 0 &&
+                         ((hw2 >> 4) & 3u) % 2u == 1u;
+        // The 8-bit immediate forms (A6.3.7: op2 1xx1xx, bit 11 and W, bit 8, set), Rn not the PC
+        r.writeback = !((hw1 >> 7) & 1u) && (hw1 & 0xFu) != 15u && (hw2 & 0x0900u) == 0x0900u;
         return r;
     }
     if ((hw1 & 0xFF80u) == 0xFB00u) return make(InsnClass::mul);                        // MUL, MLA, ...
     if ((hw1 & 0xFFD0u) == 0xFB90u && (hw2 & 0x00F0u) == 0x00F0u) return make(InsnClass::div);  // SDIV, UDIV
     if ((hw1 & 0xFF80u) == 0xFB80u) return make(InsnClass::mul);                        // long multiplies
-    return make(InsnClass::alu);
+    RetiredInsn r = make(InsnClass::alu);
+    // Data processing (shifted register, A6.3.11): a shift (imm3 14:12, imm2 7:6, type 5:4 not all 0), not MOV
+    // (op 0010) or MVN (0011) with Rn 1111.
+    const unsigned op = (hw1 >> 5) & 15u;
+    r.shifter = (hw1 & 0xFE00u) == 0xEA00u && !((op == 2u || op == 3u) && (hw1 & 0xFu) == 15u) &&
+                (((hw2 >> 12) & 7u) || ((hw2 >> 4) & 0xFu));
+    return r;
 }
 
 }  // namespace pmusim::isa::arm

@@ -62,6 +62,14 @@ struct RetiredInsn {
     bool subword = false;     // a single load or store of a byte or a halfword (LDRB, STRH, LDRSB, ...)
     bool sign_extend = false; // a load that sign-extends what it reads (A32/T32 LDRSB, LDRSH; A64 LDRSB, LDRSH,
                               // LDRSW): the Cortex-A9 forwards its result no sooner (its TRM, B.3)
+    bool offset_shift = false;  // A32/T32: a single load or store whose register offset is shifted by anything but
+                                // LSL #2 (the Cortex-A9 gives its result a cycle later: its TRM, Table B-2)
+    bool writeback = false;     // A32/T32: a load or store that writes its base register back (pre- or post-indexed,
+                                // LDM/STM with !, PUSH, POP): the Cortex-A9 writes it through an ALU pipeline's E2
+                                // (GCC's cortex-a9.md)
+    bool shifter = false;       // A32/T32: a data-processing instruction other than MOV/MVN whose register operand
+                                // is shifted (by an immediate or a register): the Cortex-A9 runs it through its
+                                // shift stage, E1 (GCC's cortex-a9.md, Arm's integer pipeline: cortex_a9_dp_shift)
     RegUse regs;              // registers read and written (isa/reg_use.hpp), where decoded
 };
 

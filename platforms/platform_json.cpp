@@ -161,8 +161,11 @@ void visit_ooo(V& v, timing::OooConfig& c) {
     v("rename_regs", c.rename_regs, timing::OooConfig::max_rename);
     v("rename_flags", c.rename_flags, timing::OooConfig::max_rename);
     v("mem_align", c.mem_align);
+    v("writeback_alu", c.writeback_alu);
     v("subword_load_busy", c.subword_load_busy, 63);
     v("load_forward", c.load_forward, 63);
+    v("offset_shift_latency", c.offset_shift_latency, 63);
+    v("shifter_latency", c.shifter_latency, 63);
 }
 
 template <class V>
@@ -304,7 +307,7 @@ void visit_timing(V& v, TimingParams& t) {
 // to visit_timing (and docs/platform-files.md), then update the size. The size is a 64-bit host's: the native
 // build checks it; a 32-bit target (the web page's WebAssembly) lays the struct out smaller.
 #if UINTPTR_MAX == UINT64_MAX
-static_assert(sizeof(TimingParams) == 992,
+static_assert(sizeof(TimingParams) == 1000,
               "TimingParams changed: add the new field to visit_timing in platforms/platform_json.cpp");
 #endif
 

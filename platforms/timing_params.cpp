@@ -206,8 +206,20 @@ timing::OooConfig cortex_a15() {
 //    LDRSB, LDRSH are not in the table: taken as LDRB's.
 //  - The load-to-use fast path (TRM B.3: a load's result reaches an arithmetic, logical or saturating instruction
 //    without a shift a cycle sooner, unless the load sign-extends or is conditional; Table B-2's "fast forward"
-//    column, LDR 2): load_forward 1. The conditional-load exclusion is left out (the decoder keeps no condition
-//    for a load).
+//    column, LDR 2): load_forward 1. A conditional load is an A32 one that reads the flags (T32's decoder gives
+//    no IT-block conditions).
+//  - A register offset shifted by anything but LSL #2 (Table B-2: LDR [reg, reg, <shift>] and RRX, 1 AGU cycle as
+//    LDR [reg, reg, LSL #2] but result latency 3 fast, 4 other, a cycle more; LDRB/LDRH likewise 4 and 5 against 3
+//    and 4): offset_shift_latency 1. The table names LSL #2 alone among the unshifted offsets: LSL #1 and #3 are
+//    taken as the other shifts.
+//  - A data-processing instruction through the shifter (cortex-a9.md: "an instruction using the shifter will go
+//    down E1", cortex_a9_dp_shift, its result bypassed 2 cycles after issue where cortex_a9_dp's is 1; a MOV with a
+//    shift goes down E2 as an unshifted one): shifter_latency 1. Extends (cortex-a9.md's "extend" type, also E1)
+//    are not told apart by the decoder: left out.
+//  - A load or store that writes its base register back (pre- or post-indexed, LDM/STM with !, PUSH, POP) writes
+//    it "through one of the E2 units" (cortex-a9.md, on the auto-increment forms it leaves out; its STM of 3-4
+//    registers takes the load/store pipeline and an ALU pipeline's E2 together): writeback_alu, an ALU pipeline
+//    taken a cycle from its execution on.
 //  - Loads and stores of several registers (TRM B.3, Table B-3): the AGU moves two registers (8 bytes) a cycle
 //    from a 64-bit aligned address, a cycle more when the address is not (LDM of 4 registers: 2 cycles aligned,
 //    3 not), so their cycles count from the address's offset in 8 bytes (mem_align).
@@ -222,6 +234,9 @@ timing::OooConfig cortex_a9() {
     o.mem_align = true;
     o.subword_load_busy = 2;
     o.load_forward = 1;
+    o.offset_shift_latency = 1;
+    o.shifter_latency = 1;
+    o.writeback_alu = true;
     ooo_latency(o, C::mul, 4, 2);
     ooo_latency(o, C::div, 12, 12);  // no divide instruction on the A9: never met
     ooo_latency(o, C::load, 3);

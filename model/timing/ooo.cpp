@@ -122,9 +122,12 @@ OooTiming OooCore::step(const OooInsn& in, std::array<uint64_t, 32>& ready) {
         if (in.cls == C::load && in.subword) busy = std::max(busy, c_.subword_load_busy);
     }
     t.exec = book(c_.pipe[cls], at, busy, t.dispatch);
-    t.complete = t.exec + (data ? busy - 1 : 0) + std::max<unsigned>(c_.latency[cls], 1) + in.mem_delay;
+    if (data && in.writeback && c_.writeback_alu) book(static_cast<size_t>(PipeKind::alu), t.exec, 1, t.dispatch);
+    const unsigned later = (in.cls == C::load && in.offset_shift ? c_.offset_shift_latency : 0u) +
+                           (in.shifter ? c_.shifter_latency : 0u);
+    t.complete = t.exec + (data ? busy - 1 : 0) + std::max<unsigned>(c_.latency[cls], 1) + later + in.mem_delay;
     for (uint32_t m = in.dst; m; m &= m - 1) ready[ctz(m)] = t.complete;
-    const bool forwards = in.cls == C::load && !in.sign_extend && c_.load_forward;
+    const bool forwards = in.cls == C::load && !in.sign_extend && !in.conditional && c_.load_forward;
     s_.forwarded = forwards ? s_.forwarded | in.dst : s_.forwarded & ~in.dst;
     s_.last_complete = t.complete;
     // Retirement: in order, retire_width a cycle.

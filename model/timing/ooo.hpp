@@ -15,10 +15,14 @@
 //    kind's); a load or store holds its pipeline a cycle per `mem_bytes` it moves, counted from its address's
 //    offset in an aligned `mem_bytes` where `mem_align` says so, and a load of a byte or a halfword at least
 //    `subword_load_busy` cycles; a source a load wrote is ready `load_forward` cycles sooner for an arithmetic or
-//    logical instruction without a shift (OooInsn::forward_use) unless the load sign-extends; a barrier or system-register access also waits
-//    until every older instruction has retired;
+//    logical instruction without a shift (OooInsn::forward_use) unless the load sign-extends or is conditional; a
+//    barrier or system-register access also waits until every older instruction has retired; where
+//    `writeback_alu` is set, a load or store that writes its base back (OooInsn::writeback) also takes an ALU
+//    pipeline for a cycle, the first free from its execution on (it does not wait for it);
 //  - completion: `latency` cycles after execution starts (its last register's, for a load or store of several),
-//    plus the misses of its data accesses (the caches' refill penalties, TimingModel::data_stage);
+//    `offset_shift_latency` more for a load whose register offset is shifted (OooInsn::offset_shift),
+//    `shifter_latency` more for an instruction through the shifter (OooInsn::shifter), plus the misses of its data
+//    accesses (the caches' refill penalties, TimingModel::data_stage);
 //  - retirement: in order, at completion at the earliest, up to `retire_width` a cycle.
 // The instruction's cycles are its retirement less the previous one's. Left out: issue-queue sizes, load/store ordering and forwarding, store buffers, taken-branch fetch bubbles, micro-op
 // cracking beyond a load or store of several registers, wrong-path cache effects.
@@ -54,11 +58,17 @@ struct OooConfig {
     // registers and for the flags (isa::flags_bit).
     unsigned rename_regs = 0, rename_flags = 0;
     bool mem_align = false;  // a load or store's pipeline cycles count from its address's offset in mem_bytes
+    bool writeback_alu = false;  // a load or store with OooInsn::writeback books an ALU pipeline a cycle too
     // Cycles a load of a byte or a halfword (OooInsn::subword) holds its pipeline (0: as any load); its result
     // comes as much later.
     unsigned subword_load_busy = 0;
-    // Cycles sooner a load's result reaches an OooInsn::forward_use instruction, unless the load sign-extends.
+    // Cycles sooner a load's result reaches an OooInsn::forward_use instruction, unless the load sign-extends or is
+    // conditional.
     unsigned load_forward = 0;
+    // Cycles later the result of a load with OooInsn::offset_shift comes.
+    unsigned offset_shift_latency = 0;
+    // Cycles later the result of an OooInsn::shifter instruction comes (through a shift stage before the ALU's).
+    unsigned shifter_latency = 0;
     static constexpr size_t max_window = 128, max_pipes = 8, max_rename = 64;
 };
 
@@ -136,6 +146,10 @@ struct OooInsn {
     bool mispredicted = false;         // a branch whose prediction was wrong: the front end refills after it
     bool subword = false;              // a load or store of a byte or a halfword (subword_load_busy)
     bool sign_extend = false;          // a load that sign-extends (its result forwards no sooner)
+    bool conditional = false;          // a load whose condition is tested (its result forwards no sooner)
+    bool offset_shift = false;         // a load or store whose register offset is shifted (offset_shift_latency)
+    bool writeback = false;            // a load or store that writes its base register back (writeback_alu)
+    bool shifter = false;              // a data-processing instruction through the shifter (shifter_latency)
     bool forward_use = false;          // an arithmetic or logical instruction without a shift (load_forward)
 };
 

@@ -634,6 +634,12 @@ uint64_t TimingModel::ooo_timed(const isa::RetiredInsn& insn, uint64_t pc, unsig
     in.mispredicted = st.flush != 0;
     in.subword = insn.subword;
     in.sign_extend = insn.sign_extend;
+    // A conditional load: an A32 one reads the flags (flags_bit); T32's decoder gives none (an IT block's loads are
+    // taken as unconditional).
+    in.conditional = insn.cls == C::load && (insn.regs.src & isa::flags_bit);
+    in.offset_shift = insn.offset_shift;
+    in.shifter = insn.shifter;
+    in.writeback = insn.writeback;
     // An arithmetic or logical instruction without a shift (the Cortex-A9 TRM, B.3): the alu class without a
     // shifted operand (moves, extends and bit-field instructions are alu too: not told apart).
     in.forward_use = insn.cls == C::alu && !insn.regs.shifted && !insn.regs.shape;

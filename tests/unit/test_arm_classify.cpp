@@ -184,6 +184,49 @@ TEST(ArmClassify, A64AccessBytes) {
     }
 }
 
+// Register offsets shifted by anything but LSL #2 (the Cortex-A9 TRM, Table B-2: their result a cycle later) and
+// data-processing instructions through the shifter, not moves (GCC's cortex-a9.md, cortex_a9_dp_shift), each
+// encoding from GNU as (-march=armv7-a).
+TEST(ArmClassify, ShiftedOffsetsAndShifterOperands) {
+    struct Form {
+        uint32_t enc;
+        bool offset_shift, shifter;
+        const char* what;
+    };
+    const Form a32[] = {{0xE7921103, false, false, "ldr r1, [r2, r3, lsl #2]"},
+                        {0xE7921183, true, false, "ldr r1, [r2, r3, lsl #3]"},
+                        {0xE7921123, true, false, "ldr r1, [r2, r3, lsr #2]"},
+                        {0xE7921063, true, false, "ldr r1, [r2, r3, rrx]"},
+                        {0xE7921003, false, false, "ldr r1, [r2, r3]"},
+                        {0xE7D21083, true, false, "ldrb r1, [r2, r3, lsl #1]"},
+                        {0xE78210C3, true, false, "str r1, [r2, r3, asr #1]"},
+                        {0xE5921008, false, false, "ldr r1, [r2, #8]"},
+                        {0xE0821103, false, true, "add r1, r2, r3, lsl #2"},
+                        {0xE0821613, false, true, "add r1, r2, r3, lsl r6"},
+                        {0xE15200A3, false, true, "cmp r2, r3, lsr #1"},
+                        {0xE1A01103, false, false, "lsl r1, r3, #2 (mov)"},
+                        {0xE1E01103, false, false, "mvn r1, r3, lsl #2"},
+                        {0xE0821003, false, false, "add r1, r2, r3"},
+                        {0xE16F1F12, false, false, "clz r1, r2"}};
+    auto check = [](const isa::RetiredInsn& r, const Form& f) {
+        EXPECT_EQ(r.offset_shift, f.offset_shift) << f.what;
+        EXPECT_EQ(r.shifter, f.shifter) << f.what;
+    };
+    for (const auto& f : a32) check(classify_a32(f.enc), f);
+    const Form t32[] = {{0xF8521013, true, false, "ldr.w r1, [r2, r3, lsl #1]"},
+                        {0xF8521023, false, false, "ldr.w r1, [r2, r3, lsl #2]"},
+                        {0xF8521003, false, false, "ldr.w r1, [r2, r3]"},
+                        {0xF8121033, true, false, "ldrb.w r1, [r2, r3, lsl #3]"},
+                        {0xF8D21000, false, false, "ldr.w r1, [r2]"},
+                        {0xF85F1013, false, false, "ldr.w r1, [pc, #-19]"},
+                        {0xEB020183, false, true, "add.w r1, r2, r3, lsl #2"},
+                        {0xEA620143, false, true, "orn r1, r2, r3, lsl #1"},
+                        {0xEA4F0183, false, false, "mov.w r1, r3, lsl #2"},
+                        {0xEA6F0183, false, false, "mvn.w r1, r3, lsl #2"},
+                        {0xEB020103, false, false, "add.w r1, r2, r3"}};
+    for (const auto& f : t32) check(classify_t32(f.enc, true), f);
+}
+
 // The single loads and stores of a byte or a halfword (the Cortex-A9 TRM, Table B-2: LDRB and LDRH take a second
 // AGU cycle), each encoding from GNU as; words, doublewords and multiples are not.
 TEST(ArmClassify, ByteAndHalfwordAccesses) {

@@ -3,6 +3,8 @@
 // are ready, complete after the class's latency, retire in order.
 #include <gtest/gtest.h>
 
+#include "isa/arm_classify.hpp"
+#include "isa/reg_use.hpp"
 #include "model/timing/ooo.hpp"
 #include "model/timing/timing_model.hpp"
 #include "platforms/platform_json.hpp"
@@ -361,9 +363,9 @@ TEST(OutOfOrder, StateVisitNamesEveryField) {
 
 namespace {
 
-// A Cortex-A57 without caches or TLBs (their misses aside): the out-of-order core alone.
-TimingModel a57_core() {
-    TimingParams p = *platform_timing("cortex-a57");
+// A platform's core without caches or TLBs (their misses aside): the out-of-order core alone.
+TimingModel bare_core(const char* platform) {
+    TimingParams p = *platform_timing(platform);
     p.l1i.reset();
     p.l1d.reset();
     p.l2.reset();
@@ -387,7 +389,7 @@ isa::RetiredInsn insn(C cls, uint32_t dst, uint32_t src, uint8_t branch = 0) {
 // 257 + g and completes at 261 + g, and each group retires behind its load, 3 a cycle: the last at 270, 14 cycles
 // for 30 instructions. No cycle goes without a dispatch: no stall events.
 TEST(OutOfOrder, CortexA57IssuesThreeACycle) {
-    TimingModel m = a57_core();
+    TimingModel m = bare_core("cortex-a57");
     EventBatch b;
     uint64_t cycles = 0;
     for (unsigned g = 0; g < 10; ++g)
@@ -406,7 +408,7 @@ TEST(OutOfOrder, CortexA57IssuesThreeACycle) {
 // (the refill) after the branch completes: it dispatches at 271, after 14 cycles without a dispatch
 // (STALL_FRONTEND), and retires at 273: 17 cycles in all.
 TEST(OutOfOrder, CortexA57MispredictionEvents) {
-    TimingModel m = a57_core();
+    TimingModel m = bare_core("cortex-a57");
     EventBatch b;
     uint64_t cycles = m.step(insn(C::alu, 0, r(1)), 0x400000, 4, 0x400004, nullptr, 0, b);
     const auto bcond = insn(C::branch, 0, 0, isa::br_conditional | isa::br_immediate | isa::br_taken);
@@ -426,7 +428,7 @@ TEST(OutOfOrder, CortexA57MispredictionEvents) {
 // flags of the instruction before it, the load: it executes at 261, its target retires at 276: 20 cycles.
 TEST(OutOfOrder, FlagsAsARegisterAreNotTakenFromThePreviousInstruction) {
     for (bool a64 : {true, false}) {
-        TimingModel m = a57_core();
+        TimingModel m = bare_core("cortex-a57");
         EventBatch b;
         uint64_t cycles = m.step(insn(C::alu, r(1) | isa::flags_bit, r(1)), 0x400000, 4, 0x400004, nullptr, 0, b);
         cycles += m.step(insn(C::load, r(2), r(3)), 0x400004, 4, 0x400008, nullptr, 0, b);
@@ -437,4 +439,92 @@ TEST(OutOfOrder, FlagsAsARegisterAreNotTakenFromThePreviousInstruction) {
         EXPECT_EQ(b.count(0x10), 1u) << a64;  // BR_MIS_PRED
         EXPECT_EQ(cycles, a64 ? 17u : 20u) << a64;
     }
+}
+
+namespace {
+
+// An A32 instruction as the replay decodes it: its class and flags, and its registers.
+isa::RetiredInsn a32(uint32_t enc) {
+    isa::RetiredInsn i = isa::arm::classify_a32(enc);
+    i.regs = isa::a32_reg_use(enc);
+    return i;
+}
+
+// The cycles of `first` and then `add r4, r1, r5` (0xE0814005, unshifted: the fast path's kind of consumer),
+// both in the 8-byte fetch block at 0x8000, on the Cortex-A9.
+uint64_t a9_pair(uint32_t first) {
+    TimingModel m = bare_core("cortex-a9");
+    EventBatch b;
+    return m.step(a32(first), 0x8000, 4, 0x8004, nullptr, 0, b) + m.step(a32(0xE0814005), 0x8004, 4, 0x8008, nullptr, 0, b);
+}
+
+}  // namespace
+
+// The Cortex-A9's load-to-use fast path leaves out a conditional load (its TRM, B.3). Both instructions dispatch
+// in the first cycle, c; the load executes at c+1 and its result comes at c+4 (Table B-2: result latency 3).
+// `ldr r1, [r2]` (0xE5921000) forwards to the ADD a cycle sooner: the ADD executes at c+3 and completes at c+4,
+// with the load: 4 cycles. `ldreq r1, [r2]` (0x05921000, its condition passing) does not: the ADD executes at c+4
+// and completes at c+5: 5 cycles.
+TEST(OutOfOrder, CortexA9ConditionalLoadTakesNoFastPath) {
+    EXPECT_EQ(a9_pair(0xE5921000), 4u);
+    EXPECT_EQ(a9_pair(0x05921000), 5u);
+}
+
+// A register offset shifted by anything but LSL #2 gives the load's result a cycle later (the Cortex-A9 TRM,
+// Table B-2: fast-forward latency 3 where LDR [reg, reg, LSL #2] has 2). As above: unshifted and LSL #2, the ADD
+// completes at c+4 (4 cycles); LSL #3, LSR #2 and RRX at c+5 (5 cycles).
+TEST(OutOfOrder, CortexA9ShiftedRegisterOffsetIsACycleLater) {
+    EXPECT_EQ(a9_pair(0xE7921003), 4u);  // ldr r1, [r2, r3]
+    EXPECT_EQ(a9_pair(0xE7921103), 4u);  // ldr r1, [r2, r3, lsl #2]
+    EXPECT_EQ(a9_pair(0xE7921183), 5u);  // ldr r1, [r2, r3, lsl #3]
+    EXPECT_EQ(a9_pair(0xE7921123), 5u);  // ldr r1, [r2, r3, lsr #2]
+    EXPECT_EQ(a9_pair(0xE7921063), 5u);  // ldr r1, [r2, r3, rrx]
+}
+
+// A data-processing instruction through the shifter gives its result a cycle later on the Cortex-A9 (GCC's
+// cortex-a9.md: cortex_a9_dp_shift bypasses after 2 cycles, cortex_a9_dp after 1; a MOV with a shift is a dp).
+// `add r1, r2, r3` executes at c+1 and completes at c+2; the ADD that reads r1 executes at c+2 and completes at
+// c+3: 3 cycles. `add r1, r2, r3, lsl #2` (and `add r1, r2, r3, lsl r6`) completes at c+3, its reader at c+4: 4.
+// `mov r1, r3, lsl #2`: 3. The Cortex-A15's documentation gives no such stage: 3 there (its pipelines as above).
+TEST(OutOfOrder, CortexA9ShifterResultIsACycleLater) {
+    EXPECT_EQ(a9_pair(0xE0821003), 3u);  // add r1, r2, r3
+    EXPECT_EQ(a9_pair(0xE0821103), 4u);  // add r1, r2, r3, lsl #2
+    EXPECT_EQ(a9_pair(0xE0821613), 4u);  // add r1, r2, r3, lsl r6
+    EXPECT_EQ(a9_pair(0xE1A01103), 3u);  // lsl r1, r3, #2 (mov)
+    EXPECT_EQ(platform_timing("cortex-a15")->ooo->shifter_latency, 0u);
+    EXPECT_EQ(platform_timing("cortex-a57")->ooo->shifter_latency, 0u);
+}
+
+// writeback_alu: a load that writes its base back takes an ALU pipeline a cycle too. `add r1` (dispatched at 100,
+// executing at 101, r1 ready at 102), `ldr r4, [r1], #4` (its address waits for r1: it executes at 102, its
+// write-back takes an ALU pipeline at 102), `add r5, r1, r6` (dispatched at 101, executes at 102 on the other ALU
+// pipeline), `add r7, r1, r8`: both ALU pipelines are taken at 102, so it executes at 103; without the rule (or
+// without the write-back) at 102.
+TEST(OutOfOrder, BaseWriteBackTakesAnAluPipeline) {
+    for (bool rule : {true, false})
+        for (bool wb : {true, false}) {
+            OooConfig cfg = small();
+            cfg.writeback_alu = rule;
+            Core c(cfg);
+            c.step(op(C::alu, 0x1000, r(1), r(2)));
+            OooInsn ld = op(C::load, 0x1004, r(4), r(1));
+            ld.writeback = wb;
+            EXPECT_EQ(c.step(ld).exec, 102u);
+            EXPECT_EQ(c.step(op(C::alu, 0x1008, r(5), r(1) | r(6))).exec, 102u);
+            EXPECT_EQ(c.step(op(C::alu, 0x100C, r(7), r(1) | r(8))).exec, rule && wb ? 103u : 102u) << rule << wb;
+        }
+    EXPECT_TRUE(platform_timing("cortex-a9")->ooo->writeback_alu);
+    EXPECT_FALSE(platform_timing("cortex-a15")->ooo->writeback_alu);
+}
+
+// The loads and stores that write their base back (cortex-a9.md: through an ALU pipeline's E2), encodings from GNU as.
+TEST(OutOfOrder, DecodersMarkBaseWriteBack) {
+    EXPECT_TRUE(isa::arm::classify_a32(0xE4921004).writeback);   // ldr r1, [r2], #4
+    EXPECT_TRUE(isa::arm::classify_a32(0xE5B21004).writeback);   // ldr r1, [r2, #4]!
+    EXPECT_FALSE(isa::arm::classify_a32(0xE5921004).writeback);  // ldr r1, [r2, #4]
+    EXPECT_TRUE(isa::arm::classify_a32(0xE92D4010).writeback);   // push {r4, lr}
+    EXPECT_FALSE(isa::arm::classify_a32(0xE8920003).writeback);  // ldm r2, {r0, r1}
+    EXPECT_TRUE(isa::arm::classify_t32(0xB510, false).writeback);  // push {r4, lr}
+    EXPECT_TRUE(isa::arm::classify_t32(0xF8521B04, true).writeback);   // ldr.w r1, [r2], #4
+    EXPECT_FALSE(isa::arm::classify_t32(0xF8D21004, true).writeback);  // ldr.w r1, [r2, #4]
 }
