@@ -448,6 +448,8 @@ private:
     // `cached`: through the I-cache, where fetch_keeps_halfword applies (the uncached fetches' cost was calibrated
     // on 4-byte aligned fetches: hello_world).
     uint64_t fetches_started(uint64_t pc, unsigned size, bool cached, unsigned& span);
+    // The cycles an I-cache refill of `cost` adds to its instruction, where the fetch ran ahead (fetch_queue).
+    uint64_t refill_wait(StepScratch& st, uint64_t cost);
 
     TimingParams p_;
     std::array<std::array<bool, class_count>, class_count> pairs_{};  // pairs(older, younger), tabulated
