@@ -341,7 +341,6 @@ template <bool kFull>
     const isa::RetiredInsn& insn = st.insn;
     st.local_code = kFull && p_.local_code && p_.local_code->contains(st.pc);
     if (!l1i_ || st.local_code) return;
-    const bool redirected = s_.next_fetch_new;
     if (s_.next_fetch_new) {
         s_.last_ifetch_line = s_.last_fetch = ~uint64_t{0};
         s_.phase_line = kFull && p_.fetch_keeps_halfword && (st.pc & 2u) ? l1i_->line_of(st.pc) : ~uint64_t{0};
@@ -359,10 +358,17 @@ template <bool kFull>
     }
     const uint64_t line = l1i_->line_of(st.pc);
     bool refill = false;
-    // Redirected into the line still being refilled: the fetch waits for the refill (tests/veer-rtl/irq, its first
-    // window: a loop's branch back into the line it missed on, and a jump within a line a straddling store missed
-    // on, both commit their target 16 cycles after the line's first instruction).
-    if (kFull && p_.fill_redirect_commit && redirected && line == s_.fill_line) {
+    // Entering the line still being refilled anew (a redirect into it, or back into it after the fetch left it),
+    // not as the refill's own stream through the fill buffer: the fetch waits for the refill (tests/veer-rtl/irq,
+    // its first window: a loop's branch back into the line it missed on, and a jump within a line a straddling
+    // store missed on, both commit their target 16 cycles after the line's first instruction; bytecopy and splitma,
+    // fetch_trace.sh: a loop whose branch lies in the refilling line goes back to the line before it and enters
+    // the refilling one again, sequentially, 16 cycles after its first instruction, 0x80000400 at 695 and 711).
+    // el2_ifu_mem_ctl.sv: a taken branch (ifu_bp_hit_taken_q_f) or a flush takes miss_state from STREAM to
+    // HIT_U_MISS; there the line before hits (ic_act_hit_f), but a fetch back into imb_ff's line, whose tag is
+    // written only with the last beat, misses (ic_ignore_2nd_miss_f) and STALL_SCND_MISS holds it, ic_hit_f low
+    // (el2_ifu_ifc_ctl.sv: sel_last_addr_bf fetches the same address again), until bus_ifu_wr_en_ff & last_beat.
+    if (kFull && p_.fill_redirect_commit && line != s_.last_ifetch_line && line == s_.refill_line) {
         const uint64_t due = s_.fill_start + p_.fill_redirect_commit, at = s_.now + st.cycles;
         if (due > at) st.cycles += due - at;
     }
@@ -382,7 +388,7 @@ template <bool kFull>
             st.refilled = true;
             const bool sequential = p_.l1i_sequential_refill_penalty && l == s_.last_miss_line + 1;
             s_.last_miss_line = l;
-            s_.fill_line = l;
+            s_.fill_line = s_.refill_line = l;
             const uint64_t cost = (sequential ? p_.l1i_sequential_refill_penalty : p_.l1i_refill_penalty) +
                                   next_level(at_pc, false, b);
             st.cycles += kFull ? refill_wait(st, cost) : cost;

@@ -2166,6 +2166,39 @@ TEST(TimingModel, VeerRedirectIntoTheLineBeingRefilledWaits) {
     EXPECT_EQ(loop(0), (std::vector<uint64_t>{11, 1, 1, 1, 1, 1}));
 }
 
+// VeeR EL2 (tests/veer-rtl/bytecopy and splitma, fetch_trace.sh): a loop that starts in the line before the one being
+// refilled and branches back from it enters the refilling line again sequentially, and waits for the refill as a
+// redirect into it does (el2_ifu_mem_ctl.sv: the taken branch takes miss_state from STREAM to HIT_U_MISS, the fetch
+// back into imb_ff's line misses there, ic_ignore_2nd_miss_f, and STALL_SCND_MISS holds it until the last beat).
+// 0x4FC misses line 0x4C0 (1 + 10); 0x500 misses line 0x500 (1 + 10), issuing at T; the branch at 0x504 (backward,
+// predicted taken) 1; 0x4FC hits (1); 0x500, one instruction later than the load again of
+// VeerRedirectIntoTheLineBeingRefilledWaits (whose target, 2 after the refilling one, waits 5 of 18), commits no
+// sooner than T + 18: it waits 4 (5 cycles). The next time round the refill is long done: 1 cycle each.
+TEST(TimingModel, VeerSequentialReentryIntoTheLineBeingRefilledWaits) {
+    using C = isa::InsnClass;
+    auto loop = [](unsigned wait) {
+        TimingParams p;
+        p.l1i = small_cache();  // 64-byte lines
+        p.l1i_refill_penalty = 10;
+        p.predictor.direction = PredictorConfig::Direction::btfn;
+        p.fill_redirect_commit = wait;
+        TimingModel m(p);
+        EventBatch b;
+        const uint8_t back = isa::br_immediate | isa::br_conditional | isa::br_taken;
+        std::vector<uint64_t> v;
+        for (int k = 0; k < 2; ++k) {
+            v.push_back(m.step(op(C::alu, 5, 6), 0x4FC, 4, 0x500, nullptr, 0, b));
+            v.push_back(m.step(op(C::alu, 5, 6), 0x500, 4, 0x504, nullptr, 0, b));
+            v.push_back(m.step(op(C::branch, isa::no_reg, 5, back), 0x504, 4, 0x4FC, nullptr, 0, b));
+        }
+        v.push_back(m.step(op(C::alu, 5, 6), 0x4FC, 4, 0x500, nullptr, 0, b));
+        v.push_back(m.step(op(C::alu, 5, 6), 0x500, 4, 0x504, nullptr, 0, b));
+        return v;
+    };
+    EXPECT_EQ(loop(18), (std::vector<uint64_t>{11, 11, 1, 1, 5, 1, 1, 1}));
+    EXPECT_EQ(loop(0), (std::vector<uint64_t>{11, 11, 1, 1, 1, 1, 1, 1}));
+}
+
 // VeeR EL2 (tests/veer-rtl/irqpair, fetch_trace.sh): a miss while a refill's beats are still coming waits for them
 // (el2_ifu_mem_ctl.sv, SCND_MISS). An ALU instruction at 0x4F8 misses (1 + 10 cycles), committing at T; the next at
 // 0x4FC hits (1, T + 1); the one at 0x500 misses the next line: 1 + 10 would commit it at T + 12, fill_next_miss 17
