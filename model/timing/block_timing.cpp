@@ -111,17 +111,20 @@ size_t TimingModel::body_key(const BlockMemo& m, const MemRef* mem, const uint8_
     key[n++] = forget ? ~uint64_t{0} : s_.last_ifetch_line;
     key[n++] = forget ? ~uint64_t{0} : s_.last_fetch;
     key[n++] = s_.fill_line;
+    key[n++] = p_.fill_redirect_commit ? s_.refill_line : ~uint64_t{0};
     // How long the fill buffer still serves that line (fill_buffer_cycles), from the earliest cycle the body's
     // fetches can come (the last fetch's next, or 2 before the first commit after a flush); recorded bodies never
     // refill (every lookup hits), so s_.fill_at is the entry's at the exit too.
-    // With fill_redirect_commit, also how long a redirect into that line still waits (recorded bodies never refill:
-    // s_.fill_start is the entry's at the exit too).
-    if (((p_.fill_buffer_cycles && p_.fetch_queue) || p_.fill_redirect_commit) && s_.fill_line != ~uint64_t{0}) {
+    // With fill_redirect_commit, also how long a fetch entering the last refilled line anew still waits (recorded
+    // bodies never refill: s_.refill_line and s_.fill_start are the entry's at the exit too).
+    const bool buffer = p_.fill_buffer_cycles && p_.fetch_queue && s_.fill_line != ~uint64_t{0};
+    const bool redirect = p_.fill_redirect_commit && s_.refill_line != ~uint64_t{0};
+    if (buffer || redirect) {
         const uint64_t base = std::min(s_.fetch_at + 1, s_.now - 2), until = s_.fill_at + p_.fill_buffer_cycles;
         const uint64_t due = s_.fill_start + p_.fill_redirect_commit;
-        const uint64_t wait = p_.fill_redirect_commit && due > s_.now ? due - s_.now : 0;
+        const uint64_t wait = redirect && due > s_.now ? due - s_.now : 0;
         if (wait >= (uint64_t{1} << 31)) return 0;
-        key[n++] = (p_.fill_buffer_cycles && p_.fetch_queue && until > base ? until - base : 0) | wait << 32;
+        key[n++] = (buffer && until > base ? until - base : 0) | wait << 32;
     }
     // How far back the last fetch was (fetch_queue; timed() keeps it within reach), or that the next follows a flush.
     if (p_.fetch_queue && !s_.refetch) {

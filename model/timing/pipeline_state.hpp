@@ -96,6 +96,9 @@ struct PipelineState {
     // redirect entered at an odd halfword (fetch_keeps_halfword; ~0: none).
     uint64_t last_ifetch_line = ~uint64_t{0}, last_fetch = ~uint64_t{0}, last_miss_line = ~uint64_t{0};
     uint64_t fill_line = ~uint64_t{0}, fill_at = 0, fill_start = 0, fill_data = 0, phase_line = ~uint64_t{0};
+    // The line last refilled, for fill_redirect_commit: unlike fill_line, not ended when the fetch enters another
+    // line (a fetch back into it still waits for its refill).
+    uint64_t refill_line = ~uint64_t{0};
     // VeeR EL2's fetch ahead of commit (fetch_queue): the cycle of the last fetch and, per fetch buffer entry
     // (the first fetch_queue), oldest first, the commit of its last instruction.
     uint64_t fetch_at = 0;
@@ -142,6 +145,7 @@ struct PipelineState {
         v(s.last_fetch, FieldKind::value, true);
         v(s.last_miss_line, FieldKind::value, true);
         v(s.fill_line, FieldKind::value, true);
+        v(s.refill_line, FieldKind::value, true);
         v(s.fill_at, FieldKind::cycle, live.fill_at(s.fill_at));
         v(s.fill_start, FieldKind::cycle, live.fill_start(s.fill_start));
         v(s.fill_data, FieldKind::cycle, live.fill_data(s.fill_data));

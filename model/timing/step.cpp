@@ -39,6 +39,7 @@ struct TimingModel::StepScratch {
     uint32_t dst = 0;
     uint64_t stall = 0, issue = 0, latency = 0, cycles = 0, base = 0, before_fetch = 0, split_cycles = 0;
     uint64_t fetch_walk = 0, started = 0, fill_fetches = 0, fetch_cycles = 0, bus_hold = 0;
+    uint64_t refill_hidden = 0;  // a refill's cycles behind the instructions before it (refill_wait)
 };
 
 // A micro TLB lookup: a hit costs nothing; a refill (tlb_refill) its penalty, a walk's included (also added to
@@ -63,6 +64,29 @@ struct TimingModel::StepScratch {
     const uint64_t n = last - first + (first != s_.last_fetch ? 1 : 0);
     s_.last_fetch = last;
     return n;
+}
+
+// An I-cache refill starts when the fetch reaches its line, which it does as soon as the fetch buffer has room
+// (fetch_queue: the fetch a cycle after the last one, no sooner than the oldest entry is consumed), not when the
+// instruction before it commits: the refill's cost counts from that fetch, and the instruction commits no sooner
+// than 2 cycles after its data (as after any refill), so what the instructions before it waited for (a CSR
+// instruction's sync, a division) hides part of it (el2_ifu_ifc_ctl.sv: the fetch goes on while fb_full_f is
+// clear, a miss moves it to WFM; tests/veer-rtl/ic_trap_u's first window: `addi` at 0x80000480, a line first
+// entered there, commits 1 cycle after the c.nop before it, which waited 3 for the counter enable's postsync;
+// event 3 counted that miss before the window opened). With the fetch only just ahead (after a flush, or in
+// straight-line code at a cycle an instruction) the fetch is 2 cycles before the instruction's own issue plus the
+// cost, and the cost is the whole of it, as calibrated (icache_big). The fetch waits in WFM all the same: event 28
+// counts the whole cost (ifu_pmu_fetch_stall = wfm | ...).
+inline uint64_t TimingModel::refill_wait(StepScratch& st, uint64_t cost) {
+    // Not after a flush (the fetch starts again at the instruction), nor before the first fetch (fetch_at 0: the
+    // model's cycles start at 256, PipelineState::now).
+    if (!p_.fetch_queue || s_.refetch || s_.fetch_at == 0) return cost;
+    const uint64_t fetch = std::max(s_.fetch_at + 1, s_.fetched[0]);
+    const uint64_t due = fetch + cost + 2, at = st.issue + (st.cycles - st.before_fetch);
+    // Never more than the cost: a fetch no earlier than that is the one the cost was calibrated on.
+    const uint64_t wait = std::min(cost, due > at ? due - at : 0);
+    st.refill_hidden += cost - wait;
+    return wait;
 }
 
 // The bytes a load or store moves: as its encoding says (isa::RetiredInsn::bytes, A64), else the sum of its
@@ -329,7 +353,6 @@ template <bool kFull>
     const isa::RetiredInsn& insn = st.insn;
     st.local_code = kFull && p_.local_code && p_.local_code->contains(st.pc);
     if (!l1i_ || st.local_code) return;
-    const bool redirected = s_.next_fetch_new;
     if (s_.next_fetch_new) {
         s_.last_ifetch_line = s_.last_fetch = ~uint64_t{0};
         s_.phase_line = kFull && p_.fetch_keeps_halfword && (st.pc & 2u) ? l1i_->line_of(st.pc) : ~uint64_t{0};
@@ -347,10 +370,17 @@ template <bool kFull>
     }
     const uint64_t line = l1i_->line_of(st.pc);
     bool refill = false;
-    // Redirected into the line still being refilled: the fetch waits for the refill (tests/veer-rtl/irq, its first
-    // window: a loop's branch back into the line it missed on, and a jump within a line a straddling store missed
-    // on, both commit their target 16 cycles after the line's first instruction).
-    if (kFull && p_.fill_redirect_commit && redirected && line == s_.fill_line) {
+    // Entering the line still being refilled anew (a redirect into it, or back into it after the fetch left it),
+    // not as the refill's own stream through the fill buffer: the fetch waits for the refill (tests/veer-rtl/irq,
+    // its first window: a loop's branch back into the line it missed on, and a jump within a line a straddling
+    // store missed on, both commit their target 16 cycles after the line's first instruction; bytecopy and splitma,
+    // fetch_trace.sh: a loop whose branch lies in the refilling line goes back to the line before it and enters
+    // the refilling one again, sequentially, 16 cycles after its first instruction, 0x80000400 at 695 and 711).
+    // el2_ifu_mem_ctl.sv: a taken branch (ifu_bp_hit_taken_q_f) or a flush takes miss_state from STREAM to
+    // HIT_U_MISS; there the line before hits (ic_act_hit_f), but a fetch back into imb_ff's line, whose tag is
+    // written only with the last beat, misses (ic_ignore_2nd_miss_f) and STALL_SCND_MISS holds it, ic_hit_f low
+    // (el2_ifu_ifc_ctl.sv: sel_last_addr_bf fetches the same address again), until bus_ifu_wr_en_ff & last_beat.
+    if (kFull && p_.fill_redirect_commit && line != s_.last_ifetch_line && line == s_.refill_line) {
         const uint64_t due = s_.fill_start + p_.fill_redirect_commit, at = s_.now + st.cycles;
         if (due > at) st.cycles += due - at;
     }
@@ -370,9 +400,10 @@ template <bool kFull>
             st.refilled = true;
             const bool sequential = p_.l1i_sequential_refill_penalty && l == s_.last_miss_line + 1;
             s_.last_miss_line = l;
-            s_.fill_line = l;
-            st.cycles += (sequential ? p_.l1i_sequential_refill_penalty : p_.l1i_refill_penalty) +
-                         next_level(at_pc, false, b);
+            s_.fill_line = s_.refill_line = l;
+            const uint64_t cost = (sequential ? p_.l1i_sequential_refill_penalty : p_.l1i_refill_penalty) +
+                                  next_level(at_pc, false, b);
+            st.cycles += kFull ? refill_wait(st, cost) : cost;
             // A miss while the last refill's beats are still coming waits for them (el2_ifu_mem_ctl.sv: miss_state
             // HIT_U_MISS to SCND_MISS on ic_miss_under_miss_f; the I-bus takes its read commands after the last
             // refill's): its instruction commits no sooner than fill_next_miss cycles after the last refilling one.
@@ -576,8 +607,8 @@ template <bool kFull>
     if (kFull && st.bus) bus_stage(st, b);
     // Stall cycles by cause: fetch misses and refetch after a misprediction starve the front end; result-use
     // waits, multi-cycle execution and data misses hold the back end.
-    if (st.fetch_cycles > st.fetch_walk + st.split_cycles)
-        emit(b, p_.ev_fetch_stall, st.fetch_cycles - st.fetch_walk - st.split_cycles);
+    if (st.fetch_cycles + st.refill_hidden > st.fetch_walk + st.split_cycles)
+        emit(b, p_.ev_fetch_stall, st.fetch_cycles + st.refill_hidden - st.fetch_walk - st.split_cycles);
     if (st.fetch_cycles + st.flush) emit(b, p_.ev_stall_frontend, st.fetch_cycles + st.flush);
     const uint64_t back = st.cycles - st.fetch_cycles - st.flush - (st.paired || st.folded ? 0 : 1);
     if (back) emit(b, p_.ev_stall_backend, back);

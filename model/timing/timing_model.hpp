@@ -84,12 +84,12 @@ public:
     void set_fixed_counts() { fixed_counts_ = true; }
     static constexpr size_t max_insns = 64;  // longer bodies are stepped
     static constexpr size_t max_inner = 8;   // bodies with more branches are stepped
-    // The most words a body's key takes: eight for the pipeline and fetch state (the postsync wait one of them),
+    // The most words a body's key takes: nine for the pipeline and fetch state (the postsync wait one of them),
     // a live-in per register, 5 bits per access (12 to a word, at most 4 an instruction), a word per 4 of the
     // body's branches for their flushes, a word for the tail's outcome, the LSU buffers' commit cycles, D-bus buffer
     // and the accesses that hit its ibuf.
     static constexpr size_t max_key_words =
-        9 + 32 + (4 * max_insns + 11) / 12 + 1 + 4 + (max_inner + 3) / 4 + 1 + 2 + LsuBuffers::max_bus_words;
+        10 + 32 + (4 * max_insns + 11) / 12 + 1 + 4 + (max_inner + 3) / 4 + 1 + 2 + LsuBuffers::max_bus_words;
     static constexpr size_t max_bus = 8;  // dbus_queue: bodies with more bus accesses are stepped
     // Executions replayed from a recording, recorded, and stepped (a miss or nothing to key on).
     uint64_t replayed = 0, recorded = 0, stepped = 0;
@@ -451,6 +451,8 @@ private:
     // `cached`: through the I-cache, where fetch_keeps_halfword applies (the uncached fetches' cost was calibrated
     // on 4-byte aligned fetches: hello_world).
     uint64_t fetches_started(uint64_t pc, unsigned size, bool cached, unsigned& span);
+    // The cycles an I-cache refill of `cost` adds to its instruction, where the fetch ran ahead (fetch_queue).
+    uint64_t refill_wait(StepScratch& st, uint64_t cost);
 
     TimingParams p_;
     std::array<std::array<bool, class_count>, class_count> pairs_{};  // pairs(older, younger), tabulated

@@ -203,9 +203,9 @@ struct TimingParams {
     // fetch; the line is in the cache after that and its later fetches are hits (0: for as long as the fetch stays
     // in the line).
     unsigned fill_buffer_cycles = 0;
-    // A redirect (a taken branch, a trap, mret) to the line still being refilled waits for the refill: the target
-    // commits no sooner than this many cycles after the refilling instruction issued (0: no such wait). The wait is
-    // a fetch stall (ev_fetch_stall).
+    // A fetch entering the line still being refilled anew (a redirect into it: a taken branch, a trap, mret; or
+    // back into it from another line) waits for the refill: its instruction commits no sooner than this many
+    // cycles after the refilling instruction issued (0: no such wait). The wait is a fetch stall (ev_fetch_stall).
     unsigned fill_redirect_commit = 0;
     // An I-cache miss while a refill is still under way waits for it: its instruction commits no sooner than this
     // many cycles after the last instruction that missed committed (0: no such wait). A fetch stall.

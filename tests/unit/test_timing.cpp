@@ -2243,6 +2243,39 @@ TEST(TimingModel, VeerRedirectIntoTheLineBeingRefilledWaits) {
     EXPECT_EQ(loop(0), (std::vector<uint64_t>{11, 1, 1, 1, 1, 1}));
 }
 
+// VeeR EL2 (tests/veer-rtl/bytecopy and splitma, fetch_trace.sh): a loop that starts in the line before the one being
+// refilled and branches back from it enters the refilling line again sequentially, and waits for the refill as a
+// redirect into it does (el2_ifu_mem_ctl.sv: the taken branch takes miss_state from STREAM to HIT_U_MISS, the fetch
+// back into imb_ff's line misses there, ic_ignore_2nd_miss_f, and STALL_SCND_MISS holds it until the last beat).
+// 0x4FC misses line 0x4C0 (1 + 10); 0x500 misses line 0x500 (1 + 10), issuing at T; the branch at 0x504 (backward,
+// predicted taken) 1; 0x4FC hits (1); 0x500, one instruction later than the load again of
+// VeerRedirectIntoTheLineBeingRefilledWaits (whose target, 2 after the refilling one, waits 5 of 18), commits no
+// sooner than T + 18: it waits 4 (5 cycles). The next time round the refill is long done: 1 cycle each.
+TEST(TimingModel, VeerSequentialReentryIntoTheLineBeingRefilledWaits) {
+    using C = isa::InsnClass;
+    auto loop = [](unsigned wait) {
+        TimingParams p;
+        p.l1i = small_cache();  // 64-byte lines
+        p.l1i_refill_penalty = 10;
+        p.predictor.direction = PredictorConfig::Direction::btfn;
+        p.fill_redirect_commit = wait;
+        TimingModel m(p);
+        EventBatch b;
+        const uint8_t back = isa::br_immediate | isa::br_conditional | isa::br_taken;
+        std::vector<uint64_t> v;
+        for (int k = 0; k < 2; ++k) {
+            v.push_back(m.step(op(C::alu, 5, 6), 0x4FC, 4, 0x500, nullptr, 0, b));
+            v.push_back(m.step(op(C::alu, 5, 6), 0x500, 4, 0x504, nullptr, 0, b));
+            v.push_back(m.step(op(C::branch, isa::no_reg, 5, back), 0x504, 4, 0x4FC, nullptr, 0, b));
+        }
+        v.push_back(m.step(op(C::alu, 5, 6), 0x4FC, 4, 0x500, nullptr, 0, b));
+        v.push_back(m.step(op(C::alu, 5, 6), 0x500, 4, 0x504, nullptr, 0, b));
+        return v;
+    };
+    EXPECT_EQ(loop(18), (std::vector<uint64_t>{11, 11, 1, 1, 5, 1, 1, 1}));
+    EXPECT_EQ(loop(0), (std::vector<uint64_t>{11, 11, 1, 1, 1, 1, 1, 1}));
+}
+
 // VeeR EL2 (tests/veer-rtl/irqpair, fetch_trace.sh): a miss while a refill's beats are still coming waits for them
 // (el2_ifu_mem_ctl.sv, SCND_MISS). An ALU instruction at 0x4F8 misses (1 + 10 cycles), committing at T; the next at
 // 0x4FC hits (1, T + 1); the one at 0x500 misses the next line: 1 + 10 would commit it at T + 12, fill_next_miss 17
@@ -2262,6 +2295,43 @@ TEST(TimingModel, VeerMissWhileARefillIsUnderWayWaitsForIt) {
     };
     EXPECT_EQ(run(17), (std::vector<uint64_t>{11, 1, 16, 1}));
     EXPECT_EQ(run(0), (std::vector<uint64_t>{11, 1, 11, 1}));
+}
+
+// VeeR EL2: an I-cache miss starts when the fetch reaches the line, as soon as the fetch buffer has room, not when the
+// instruction before it commits (el2_ifu_ifc_ctl.sv: fetch goes on while fb_full_f is clear; tests/veer-rtl/ic_trap_u's
+// first window). Worked by hand with the buffer's rules (3 entries, an entry free when its instruction goes to decode,
+// a fetch a cycle after the last): alu 0x4F0 misses line 0x4C0 (1 + 10: decode at 10, fetched 8); alu 0x4F4 (decode
+// 11, fetched 9); a mul of 1 + extra cycles at 0x4F8 (decode 12, fetched 10); alu 0x4FC (decode 12 + 1 + extra,
+// fetched 11, the entry of 0x4F0 free at 10). 0x500 is fetched at 12 (the entry of 0x4F4 free at 11): its data
+// comes at 22 and it goes to decode no sooner than 24. Behind a mul of 21 cycles (0x4FC at decode at 33) the miss is
+// hidden (1 cycle); behind one of 6 (0x4FC at 18) 5 of its 10 cycles are (decode at 24: 6 cycles). Event 28 counts
+// the 10 cycles the fetch waits for the line either way (WFM). Without the fetch buffer the miss costs 1 + 10.
+TEST(TimingModel, VeerMissStartsWhenTheFetchReachesTheLine) {
+    using C = isa::InsnClass;
+    auto run = [](uint16_t mul_extra, unsigned queue, uint64_t* stalls) {
+        TimingParams p;
+        p.l1i = small_cache();  // 64-byte lines
+        p.l1i_refill_penalty = 10;
+        p.fetch_bytes = 4;
+        p.fetch_queue = queue;
+        p.ev_fetch_stall = 28;
+        p.class_extra[static_cast<size_t>(C::mul)] = mul_extra;
+        TimingModel m(p);
+        std::vector<uint64_t> v;
+        const std::pair<uint64_t, C> insns[] = {{0x4F0, C::alu}, {0x4F4, C::alu}, {0x4F8, C::mul}, {0x4FC, C::alu}, {0x500, C::alu}};
+        for (const auto& [pc, cls] : insns) {
+            EventBatch b;
+            v.push_back(m.step(op(cls, 5, 6), pc, 4, pc + 4, nullptr, 0, b));
+            *stalls = b.count(28);
+        }
+        return v;
+    };
+    uint64_t stalls = 0;
+    EXPECT_EQ(run(20, 3, &stalls), (std::vector<uint64_t>{11, 1, 21, 1, 1}));
+    EXPECT_EQ(stalls, 10u);
+    EXPECT_EQ(run(5, 3, &stalls), (std::vector<uint64_t>{11, 1, 6, 1, 6}));
+    EXPECT_EQ(stalls, 10u);
+    EXPECT_EQ(run(20, 0, &stalls), (std::vector<uint64_t>{11, 1, 21, 1, 11}));
 }
 
 // VeeR EL2: a 32-bit instruction at a line's last halfword needs the next line too (el2_ifu_aln_ctl.sv takes its
