@@ -219,8 +219,8 @@ public:
     // step() does the first time an entry state is seen and replaying that recording after.
     //
     // The entry state a recording is keyed by is everything step() reads for an instruction that is not a branch
-    // (whoever adds state to step() must add it here, in body_key(), and to the Recording's exit state, or make
-    // such bodies unusable in prepare()):
+    // (whoever adds state to step() must add it here, in body_key() (block_key.cpp) and its list body_key_fields.hpp,
+    // and to the Recording's exit state, or make such bodies unusable in prepare()):
     //  - s_.pending_extra; s_.mstatus MIE; s_.flushed; with dual issue, s_.pair_open and then s_.prev_cls,
     //    s_.prev_shape, s_.prev_dst and s_.now - s_.prev_issue;
     //  - per live-in register r (read before the body writes it): s_.ready[r] - s_.now, or "ready" when it can no
