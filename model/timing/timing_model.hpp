@@ -219,8 +219,8 @@ public:
     // step() does the first time an entry state is seen and replaying that recording after.
     //
     // The entry state a recording is keyed by is everything step() reads for an instruction that is not a branch
-    // (whoever adds state to step() must add it here, in body_key(), and to the Recording's exit state, or make
-    // such bodies unusable in prepare()):
+    // (whoever adds state to step() must add it here, in body_key() (block_key.cpp) and its list body_key_fields.hpp,
+    // and to the Recording's exit state, or make such bodies unusable in prepare()):
     //  - s_.pending_extra; s_.mstatus MIE; s_.flushed; with dual issue, s_.pair_open and then s_.prev_cls,
     //    s_.prev_shape, s_.prev_dst and s_.now - s_.prev_issue;
     //  - per live-in register r (read before the body writes it): s_.ready[r] - s_.now, or "ready" when it can no
@@ -421,9 +421,20 @@ private:
                        EventBatch& b, unsigned flush);
     // Whether a VeeR EL2 mechanism is on (needs_full_step): timed() takes the full step, else the lean one.
     bool full_ = true;
-    // The block timing (model/timing/block_timing.cpp).
+    // The block timing (model/timing/block_timing.cpp; its key: block_key.cpp).
     void prepare(BlockMemo& m, const uint8_t* n_mem) const;
     size_t body_key(const BlockMemo& m, const MemRef* mem, const uint8_t* n_mem, uint64_t* key, bool with_tail) const;
+    // body_key()'s parts, in the key's order: each appends its words to `key` at `n` and returns false where the
+    // entry state cannot be keyed (a distance too far to fit). The pipeline state they read, field by field:
+    // body_key_fields.hpp.
+    bool key_issue(const BlockMemo& m, uint64_t* key, size_t& n) const;
+    bool key_fetch(const BlockMemo& m, uint64_t* key, size_t& n) const;
+    bool key_live_ins(const BlockMemo& m, uint64_t* key, size_t& n) const;
+    bool key_accesses(const BlockMemo& m, const MemRef* mem, const uint8_t* n_mem, uint64_t* key, size_t& n,
+                      uint64_t* bus_addr, size_t& nb) const;
+    bool key_dbus(const uint64_t* bus_addr, size_t nb, uint64_t* key, size_t& n) const;
+    bool key_inner_flushes(const BlockMemo& m, uint64_t* key, size_t& n) const;
+    bool key_lsu_bus(const BlockMemo& m, const MemRef* mem, uint64_t* key, size_t& n) const;
     // f(cache, line, dirty part) per lookup of the recording's body, in step()'s order per cache, until one returns
     // false: whether none did; `self` a const model (the caches const) or not. The instruction fetches' (ITLB,
     // I-cache) and the data's (DTLB, D-cache): caches apart, so either may go first. Defined in block_timing.cpp,

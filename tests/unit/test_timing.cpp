@@ -1,6 +1,7 @@
 // Timing-model components on hand-made streams whose counts are worked out on paper (docs/accuracy.md).
 #include <gtest/gtest.h>
 
+#include "model/timing/body_key_fields.hpp"
 #include "model/timing/branch_predictor.hpp"
 #include "model/timing/cache.hpp"
 #include "model/timing/timing_model.hpp"
@@ -2649,6 +2650,44 @@ TEST(PipelineState, VisitNamesEveryField) {
     // let both sides agree on nothing.
     EXPECT_EQ(member_count<DbusState>(), 11u);
     EXPECT_EQ(member_count<StepInputs>(), 6u);
+}
+
+// Every field visit() names (so every member: VisitNamesEveryField) is in body_key_fields, the list of how the block
+// timing's key covers the state (body_key_fields.hpp), and every entry of that list is such a field: a field added
+// to the state and its visit() but not weighed for the key fails here.
+// The place in the state of each field visit() names (a nested struct as one).
+struct FieldOffsets {
+    const void* base;
+    std::vector<size_t> at;
+    void add(const void* f) { at.push_back(static_cast<size_t>(static_cast<const char*>(f) - static_cast<const char*>(base))); }
+    template <class T>
+    void operator()(const T& f, timing::FieldKind, bool) {
+        add(&f);
+    }
+    template <class N>
+    void nested(const N& n) {
+        add(&n);
+    }
+};
+TEST(BlockTiming, KeyNamesEveryStateField) {
+    PipelineState s;
+    FieldOffsets v{&s, {}};
+    PipelineState::visit(s, v, AllLive{});
+    std::vector<unsigned> hits(std::size(timing::body_key_fields), 0);
+    for (const size_t off : v.at) {
+        size_t i = 0;
+        while (i < hits.size() && !(off >= timing::body_key_fields[i].offset &&
+                                    off < timing::body_key_fields[i].offset + timing::body_key_fields[i].size))
+            ++i;
+        ASSERT_LT(i, hits.size()) << "a visited field at offset " << off << " is not in body_key_fields";
+        ++hits[i];
+    }
+    // Each entry once, the arrays once per element: ready and addr_ready 32 each, fetched 4.
+    for (size_t i = 0; i < hits.size(); ++i) {
+        const timing::KeyedField& k = timing::body_key_fields[i];
+        const bool regs = k.offset == offsetof(PipelineState, ready) || k.offset == offsetof(PipelineState, addr_ready);
+        EXPECT_EQ(hits[i], regs ? 32u : k.offset == offsetof(PipelineState, fetched) ? 4u : 1u) << k.how;
+    }
 }
 
 // The block timing's key policy (key_policy.hpp), from its definition: 8 misses in a row, then 16 executions

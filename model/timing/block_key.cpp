@@ -1,0 +1,259 @@
+// The block timing's key (TimingModel::body_key, timing_model.hpp step_block): the entry state a recording of a
+// body applies to, as words. block_timing.cpp records and replays; what each field of the pipeline state is to the
+// key: body_key_fields.hpp.
+#include <algorithm>
+#include <cstring>
+
+#include "model/timing/body_key_fields.hpp"
+#include "model/timing/timing_model.hpp"
+
+namespace pmusim::timing {
+
+namespace {
+
+constexpr uint64_t ready_sentinel = uint64_t{1} << 63;  // a live-in that can no longer delay the body
+
+}  // namespace
+
+// The parts of the key first, each inlined into body_key() (at the end): a call each, and `n` through memory, cost
+// the hot path about 140 host instructions a key (docs/performance.md, 2026-11-27 speed9).
+
+// Words 0 to 3: the flags, the open pair, the divider's and the load/store unit's waits, the postsync wait.
+[[gnu::always_inline]] inline bool TimingModel::key_issue(const BlockMemo& m, uint64_t* key, size_t& n) const {
+    const bool pair = p_.dual_issue && s_.pair_open;
+    const bool cacheable = !p_.follows_mrac || region_cacheable(m.pcs_[0]);
+    key[n++] = uint64_t{s_.pending_extra} | uint64_t{(s_.mstatus & 8u) != 0} << 32 | uint64_t{pair} << 33 |
+                uint64_t{s_.next_fetch_new} << 34 | uint64_t{cacheable} << 35 | uint64_t{s_.flushed} << 36 |
+                (pair ? uint64_t{static_cast<uint8_t>(s_.prev_cls)} << 40 | uint64_t{s_.prev_shape} << 48 : 0);
+    if (pair) {
+        if (s_.now - s_.prev_issue >= (uint64_t{1} << 31)) return false;
+        key[n++] = s_.prev_dst | (s_.now - s_.prev_issue) << 32;
+    } else {
+        key[n++] = 0;
+    }
+    // The divider's time also tells a store whether its data is a division's result (late_store_data_div).
+    // With it (the same word: key[4] must stay the last fetch line), the load/store unit's (multiple_holds_lsu).
+    const uint64_t div_wait = (m.has_div_ || !p_.late_store_data_div) && s_.divider_free > s_.now ? s_.divider_free - s_.now : 0;
+    const uint64_t lsu_wait = p_.multiple_holds_lsu && s_.lsu_free > s_.now ? s_.lsu_free - s_.now : 0;
+    if (div_wait >= (uint64_t{1} << 32) || lsu_wait >= (uint64_t{1} << 32)) return false;
+    key[n++] = div_wait | lsu_wait << 32;
+    // The first instruction's wait behind a postsync instruction before the body.
+    key[n++] = s_.postsync_until > s_.now ? s_.postsync_until - s_.now : 0;
+    return true;
+}
+
+// Words 4 on: the fetch state as the first instruction sees it (key[4] the last fetch line: replay_body).
+[[gnu::always_inline]] inline bool TimingModel::key_fetch(const BlockMemo& m, uint64_t* key, size_t& n) const {
+    // The first instruction forgets the last fetch after a taken branch (step(): s_.next_fetch_new).
+    const bool forget = m.fetch_path_ && s_.next_fetch_new;
+    key[n++] = forget ? ~uint64_t{0} : s_.last_ifetch_line;
+    key[n++] = forget ? ~uint64_t{0} : s_.last_fetch;
+    key[n++] = s_.fill_line;
+    key[n++] = p_.fill_redirect_commit ? s_.refill_line : ~uint64_t{0};
+    // How long the fill buffer still serves that line (fill_buffer_cycles), from the earliest cycle the body's
+    // fetches can come (the last fetch's next, or 2 before the first commit after a flush); recorded bodies never
+    // refill (every lookup hits), so s_.fill_at is the entry's at the exit too.
+    // With fill_redirect_commit, also how long a fetch entering the last refilled line anew still waits (recorded
+    // bodies never refill: s_.refill_line and s_.fill_start are the entry's at the exit too).
+    const bool buffer = p_.fill_buffer_cycles && p_.fetch_queue && s_.fill_line != ~uint64_t{0};
+    const bool redirect = p_.fill_redirect_commit && s_.refill_line != ~uint64_t{0};
+    if (buffer || redirect) {
+        const uint64_t base = std::min(s_.fetch_at + 1, s_.now - 2), until = s_.fill_at + p_.fill_buffer_cycles;
+        const uint64_t due = s_.fill_start + p_.fill_redirect_commit;
+        const uint64_t wait = redirect && due > s_.now ? due - s_.now : 0;
+        if (wait >= (uint64_t{1} << 31)) return false;
+        key[n++] = (buffer && until > base ? until - base : 0) | wait << 32;
+    }
+    // How far back the last fetch was (fetch_queue; timed() keeps it within reach), or that the next follows a flush.
+    if (p_.fetch_queue && !s_.refetch) {
+        if (s_.now - s_.fetch_at >= (uint64_t{1} << 30)) return false;
+        uint64_t w = (s_.now - s_.fetch_at) << 1;
+        for (size_t k = 0; k < p_.fetch_queue; ++k) {  // oldest first; one that cannot hold a fetch back is 0
+            const uint64_t c = fetched_held(k);
+            const uint64_t d = c ? c - s_.fetch_at : 0;
+            if (d >= (uint64_t{1} << 8)) return false;
+            w |= d << (31 + 8 * k);
+        }
+        key[n++] = w;
+    } else {
+        key[n++] = p_.fetch_queue ? 1 : 0;
+    }
+    // The line whose fetches start at an odd halfword, as the first instruction leaves it (step(): s_.phase_line).
+    key[n++] = forget ? (p_.fetch_keeps_halfword && (m.pcs_[0] & 2u) ? l1i_->line_of(m.pcs_[0]) : ~uint64_t{0}) : s_.phase_line;
+    return true;
+}
+
+// Per live-in register (read before the body writes it), in register order: its ready cycle against now.
+[[gnu::always_inline]] inline bool TimingModel::key_live_ins(const BlockMemo& m, uint64_t* key, size_t& n) const {
+    const bool pair = p_.dual_issue && s_.pair_open;
+    // A live-in is "ready" when ready for any use (its ready cycle + earliest_need()) by s_.now and, with a pair
+    // open, by s_.prev_issue: by the earlier of the two, worked out once.
+    const uint64_t need = earliest_need(p_), ready_by = pair ? std::min(s_.now, s_.prev_issue) : s_.now;
+    for (uint32_t live = m.live_in_; live; live &= live - 1) {
+        const unsigned r = static_cast<unsigned>(__builtin_ctz(live));
+        const uint64_t ready = s_.ready[r];
+        // Ready for any use by then (an address by its address ready cycle, where kept: address_latency).
+        if (std::max(ready + need, addr_by_producer_ ? s_.addr_ready[r] : 0) <= ready_by) {
+            key[n++] = ready_sentinel;
+            continue;
+        }
+        const int64_t d = static_cast<int64_t>(ready - s_.now);
+        if (d >= (int64_t{1} << 40) || d <= -(int64_t{1} << 40)) return false;
+        if (!addr_by_producer_) {
+            key[n++] = static_cast<uint64_t>(d);
+            continue;
+        }
+        // With the address ready cycle's distance from the ready cycle above the 41 bits of d (never below it:
+        // step()'s result_stage).
+        const uint64_t ad = s_.addr_ready[r] - ready;
+        if (s_.addr_ready[r] < ready || ad >= (uint64_t{1} << 20)) return false;
+        key[n++] = (static_cast<uint64_t>(d) & ((uint64_t{1} << 41) - 1)) | ad << 41;
+    }
+    return true;
+}
+
+// The data accesses: how many each instruction has (as at the first execution, m.n_mem_; any other count is
+// not keyed: the body is stepped), then per access its direction and what step() decides from its address
+// besides the cache and TLB lookups (5 bits each, 12 to a word). Where an access's bit does not matter to
+// step() (an access of an instruction that is not a load or store, a store's side effect on a load) it is
+// keyed all the same: a stricter key, never a wrong one. The body's bus accesses (dbus_queue) go to `bus_addr`,
+// `nb` of them.
+[[gnu::always_inline]] inline bool TimingModel::key_accesses(const BlockMemo& m, const MemRef* mem, const uint8_t* n_mem,
+                                                             uint64_t* key, size_t& n, uint64_t* bus_addr,
+                                                             size_t& nb) const {
+    if (!m.fixed_counts_ && m.size() && std::memcmp(n_mem, m.n_mem_.data(), m.size()) != 0) return false;
+    const size_t total = m.total_mem_;
+    const bool by_address = p_.local_data || (p_.count_line_once && l1d_);
+    // The words, 12 accesses each, of what bits_of(j, bits) says of access j (false: the body cannot be keyed).
+    auto pack = [&](auto&& bits_of) {
+        for (size_t k = 0; k < total; k += 12) {
+            uint64_t w = 0;
+            const size_t end = std::min(total, k + 12);
+            for (size_t j = k; j < end; ++j) {
+                uint64_t bits = 0;
+                if (!bits_of(j, bits)) return false;
+                w |= bits << (5 * (j - k));
+            }
+            key[n++] = w;
+        }
+        return true;
+    };
+    auto by_direction = [&](size_t j, uint64_t& bits) {
+        bits = mem[j].write;
+        return true;
+    };
+    auto with_address = [&](size_t j, uint64_t& bits) {
+        const MemRef& a = mem[j];
+        const bool bus = p_.local_data && !p_.local_data->contains(a.addr);
+        if (bus && p_.dbus_queue) {
+            if (nb == BlockMemo::max_bus) return false;
+            bus_addr[nb++] = a.addr;
+        }
+        const bool split = bus && crosses_beat(a);
+        const bool side = bus && !region_cacheable(a.addr);
+        const bool seq = p_.count_line_once && j && l1d_ && l1d_->line_of(a.addr) == l1d_->line_of(mem[j - 1].addr);
+        bits = uint64_t{a.write} | uint64_t{bus} << 1 | uint64_t{split} << 2 | uint64_t{side} << 3 | uint64_t{seq} << 4;
+        return true;
+    };
+    return by_address ? pack(with_address) : pack(by_direction);
+}
+
+// The D-bus buffer (dbus_queue): its state as it acts from now on, then per bus access of the body its place in
+// its 8-byte beat and which earlier addresses (the state's, the body's) share its word and its beat.
+[[gnu::always_inline]] inline bool TimingModel::key_dbus(const uint64_t* bus_addr, size_t nb, uint64_t* key,
+                                                         size_t& n) const {
+    if (s_.dbus.quiet() && nb == 0) {
+        // Nothing buffered, no bus access: only when the command channel is free matters.
+        key[n++] = s_.dbus.free > s_.now ? s_.dbus.free - s_.now : 0;
+    } else {
+        const DbusState d = dbus_canonical(s_.now);
+        const uint64_t free_d = d.free - s_.now, last_d = d.ibuf ? s_.now - d.ibuf_last : 0;
+        const uint64_t sent_d = d.sent_word != ~uint64_t{0} ? d.sent_until - s_.now + 1 : 0;
+        const uint64_t read_d = d.read_beat != ~uint64_t{0} ? d.read_resp - s_.now + 1 : 0;
+        if (free_d >= (uint64_t{1} << 12) || last_d >= (uint64_t{1} << 8) || sent_d >= (uint64_t{1} << 12) ||
+            read_d >= (uint64_t{1} << 12))
+            return false;
+        key[n++] = free_d | uint64_t{d.ibuf} << 12 | uint64_t{d.ibuf_join} << 13 | uint64_t{d.ibuf_bytes} << 14 |
+                   uint64_t{d.sent_bytes} << 18 | last_d << 22 | sent_d << 30 | read_d << 42 | uint64_t{1} << 63;
+        uint64_t w = 0;
+        unsigned bit = 0;
+        auto put = [&](uint64_t v, unsigned bits) {
+            if (bit + bits > 60) {
+                key[n++] = w;
+                w = 0;
+                bit = 0;
+            }
+            w |= v << bit;
+            bit += bits;
+        };
+        for (size_t j = 0; j < nb; ++j) {
+            const uint64_t a = bus_addr[j];
+            put((a & 7u) | uint64_t{d.ibuf && (a >> 2) == d.ibuf_word} << 3 | uint64_t{(a >> 2) == d.sent_word} << 4 |
+                    uint64_t{(a >> 3) == d.read_beat} << 5,
+                6);
+            for (size_t i = 0; i < j; ++i)
+                put(uint64_t{(bus_addr[i] >> 2) == (a >> 2)} | uint64_t{(bus_addr[i] >> 3) == (a >> 3)} << 1, 2);
+        }
+        key[n++] = w | uint64_t{nb} << 60;
+    }
+    return true;
+}
+
+// The body's branches' flushes (predict_inner), 16 bits each, 4 to a word.
+[[gnu::always_inline]] inline bool TimingModel::key_inner_flushes(const BlockMemo& m, uint64_t* key, size_t& n) const {
+    for (size_t k = 0; k < m.inner_.size(); k += 4) {
+        uint64_t w = 0;
+        for (size_t j = k; j < std::min(k + 4, m.inner_.size()); ++j) {
+            if (inner_flush_[j] >= (1u << 16)) return false;
+            w |= uint64_t{inner_flush_[j]} << (16 * (j - k));
+        }
+        key[n++] = w;
+    }
+    return true;
+}
+
+// A load or store of the body waits at decode while the D-bus buffer is full (step(): LsuBuffers::bus_wait): the
+// buffers' commit cycles against now (lsu_pending, the cursor), the D-bus buffer as it acts from the cursor on
+// and which of the body's accesses hit the ibuf's word (a store joins it). The body's own accesses then follow
+// from the rest of the key (none of them is dual: prepare()); their words' relations to each other are the
+// D-bus buffer's above (dbus_queue).
+[[gnu::always_inline]] inline bool TimingModel::key_lsu_bus(const BlockMemo& m, const MemRef* mem, uint64_t* key,
+                                                            size_t& n) const {
+    const size_t total = m.total_mem_;
+    const uint64_t behind = s_.now - lsu_->cursor();
+    if (behind >= (uint64_t{1} << 16) || s_.lsu_pending >= (uint64_t{1} << 16)) return false;
+    key[n++] = behind | s_.lsu_pending << 16;
+    const size_t words = lsu_->save_bus(key + n, false);
+    if (words == 0) return false;
+    n += words;
+    if (words > 1) {
+        uint64_t hits = 0, count = 0;
+        for (size_t j = 0; j < total; ++j) {
+            const MemRef& a = mem[j];
+            if (!lsu_->ibuf_holds(a.addr >> 2) && !lsu_->ibuf_holds((a.addr + (a.size ? a.size - 1 : 0)) >> 2)) continue;
+            if (count == 7) return false;
+            hits |= uint64_t{j} << (8 * count++);
+        }
+        key[n++] = hits | count << 56;
+    }
+    return true;
+}
+
+// The entry state (timing_model.hpp, step_block) as words in `key` (room for BlockMemo::max_key_words);
+// returns how many, or 0 when it cannot be keyed (cycles too far apart). The parts, in the key's order: the issue
+// state, the fetch state, the live-in registers, the data accesses, the D-bus buffer, the body's branches, the LSU
+// buffers, the tail.
+size_t TimingModel::body_key(const BlockMemo& m, const MemRef* mem, const uint8_t* n_mem, uint64_t* key, bool with_tail) const {
+    size_t n = 0;
+    uint64_t bus_addr[BlockMemo::max_bus];  // dbus_queue: the body's bus accesses
+    size_t nb = 0;
+    if (!key_issue(m, key, n) || !key_fetch(m, key, n) || !key_live_ins(m, key, n) ||
+        !key_accesses(m, mem, n_mem, key, n, bus_addr, nb) || (p_.dbus_queue && !key_dbus(bus_addr, nb, key, n)) ||
+        !key_inner_flushes(m, key, n) || (lsu_ && p_.bus_buffer && m.total_mem_ && !key_lsu_bus(m, mem, key, n)))
+        return 0;
+    // The tail's outcome: taken (the redirect) and the flush's cycles (predict()).
+    if (with_tail) key[n++] = uint64_t{(tail_insn_->branch & isa::br_taken) != 0} | uint64_t{tail_flush_} << 1;
+    return n;
+}
+
+}  // namespace pmusim::timing
