@@ -285,6 +285,7 @@ void visit_timing(V& v, TimingParams& t) {
     v("fill_buffer_cycles", t.fill_buffer_cycles);
     v("fill_redirect_commit", t.fill_redirect_commit);
     v("fill_next_miss", t.fill_next_miss);
+    v("wrong_path_refill", t.wrong_path_refill);
     v("predict_exc_return", t.predict_exc_return);
     v.event("ev_irq_disabled", t.ev_irq_disabled);
     v("mstatus_write_extra", t.mstatus_write_extra);

@@ -380,6 +380,12 @@ TimingParams veer() {
     // (tests/veer-rtl/irqpair, fetch_trace.sh: a jump to 0x800003f4, 12 bytes before a line's end, misses and
     // commits at 174; 0x80000400 misses at 177 and its word comes at 189, the instruction commits at 191).
     p.fill_next_miss = 17;
+    // A flush does not cancel a refill the wrong path started: from CRIT_BYP_OK or MISS_WAIT exu_flush_final takes
+    // miss_state to HIT_U_MISS (el2_ifu_mem_ctl.sv, MISS_SM, lines 508, 520, 532), still miss_pending, and the last
+    // beat writes the tag (line 1716: bus_wren_last needs only miss_pending). tests/veer-rtl/dhrystone_like,
+    // fetch_trace.sh: the fetch runs on past `c.jr ra` at 0x800004fe and misses 0x80000500; the `jal` there later
+    // finds the line cached (2 cycles, not a refill's 11).
+    p.wrong_path_refill = true;
     p.ev_l1i_refill = 3;
     // Event 2 counts the IFU's 4-byte fetches that hit (el2_ifu_ifc_ctl: the next fetch address is the last plus
     // 4; el2_ifu_mem_ctl: ifu_pmu_ic_hit per fetch). Event 42 counts I-bus read commands: one per 8-byte beat of a

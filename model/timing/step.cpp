@@ -89,6 +89,14 @@ inline uint64_t TimingModel::refill_wait(StepScratch& st, uint64_t cost) {
     return wait;
 }
 
+// An I-cache line refill's events: the refill, the I-bus read commands (one a beat) and the I-bus's busy cycles
+// between them.
+inline void TimingModel::refill_events(EventBatch& b) {
+    emit(b, p_.ev_l1i_refill);
+    emit(b, p_.ev_ibus_access, p_.l1i->line / p_.ibus_beat);
+    if (p_.ibus_read_gap) emit(b, p_.ev_ibus_busy, (p_.l1i->line / p_.ibus_beat - 1) * (p_.ibus_read_gap - 1));
+}
+
 // The bytes a load or store moves: as its encoding says (isa::RetiredInsn::bytes, A64), else the sum of its
 // accesses' sizes (an access of unknown size counts 4 bytes).
 [[gnu::always_inline]] inline unsigned TimingModel::access_bytes(const StepScratch& st) {
@@ -113,7 +121,7 @@ inline uint64_t TimingModel::refill_wait(StepScratch& st, uint64_t cost) {
 bool TimingModel::needs_full_step(const TimingParams& p) {
     return p.dbus_queue || p.sync_stall || p.csr_write_block || p.fetch_queue || p.store_buffer || p.local_data ||
            p.local_code || p.follows_mrac || p.divider_from_operands || p.fetch_bytes || p.fill_buffer_fetches ||
-           p.fill_redirect_commit || p.fill_next_miss || p.split_fetch_after_flush || p.fetch_keeps_halfword || !p.late_store_data_side_effect;
+           p.fill_redirect_commit || p.fill_next_miss || p.wrong_path_refill || p.split_fetch_after_flush || p.fetch_keeps_halfword || !p.late_store_data_side_effect;
 }
 
 // Issue: alongside the previous instruction (dual issue), or when its sources are ready, the divider free and
@@ -413,9 +421,7 @@ template <bool kFull>
                 s_.fill_data = s_.now + st.cycles;
             }
             s_.fill_start = st.issue;
-            emit(b, p_.ev_l1i_refill);
-            emit(b, p_.ev_ibus_access, p_.l1i->line / p_.ibus_beat);
-            if (p_.ibus_read_gap) emit(b, p_.ev_ibus_busy, (p_.l1i->line / p_.ibus_beat - 1) * (p_.ibus_read_gap - 1));
+            refill_events(b);
         }
     }
     }
@@ -479,6 +485,8 @@ template <bool kFull>
     if (!s_.refetch) return;
     const uint64_t lands = st.flush ? exec - 1 : exec + 1;
     uint64_t at = s_.fetch_at, wrong = 0, stalled = 0;
+    const bool past_taken = st.flush && (st.insn.branch & isa::br_taken) && !st.insn.cond_failed;
+    const uint64_t granule = p_.fetch_bytes ? p_.fetch_bytes : 4;
     for (size_t k = 0;; ++k) {
         const uint64_t room = k < q ? s_.fetched[k] : ~uint64_t{0};
         const uint64_t next = std::max(at + 1, room);
@@ -487,8 +495,23 @@ template <bool kFull>
             break;
         }
         if (next > at + 2) stalled += next - at - 2;
-        ++wrong;
         at = next;
+        // Past a taken branch the wrong path is the fetch running on sequentially, 4 bytes a fetch from the last
+        // one. Where it enters a line not in the cache it misses there and refills the line: the flush does not
+        // cancel the refill (el2_ifu_mem_ctl.sv, MISS_SM: IDLE, CRIT_BYP_OK and MISS_WAIT go to HIT_U_MISS on
+        // exu_flush_final, lines 508, 520, 532; the last beat writes the tag while miss_pending, bus_wren_last,
+        // line 1716). The fetch waits for the line (WFM) and fetches nothing more before the flush.
+        if (p_.wrong_path_refill && past_taken) {
+            const uint64_t addr = (s_.last_fetch + k + 1) * granule, l = l1i_->line_of(addr);
+            if (l != s_.last_ifetch_line && (!p_.follows_mrac || region_cacheable(addr)) &&
+                !(p_.local_code && p_.local_code->contains(addr)) && !l1i_->probe(addr)) {
+                l1i_->access(addr, false);
+                emit(b, p_.ev_l1i_access);
+                refill_events(b);
+                break;
+            }
+        }
+        ++wrong;
     }
     emit(b, p_.ev_l1i_hit, wrong);
     emit(b, p_.ev_fetch_stall, stalled);

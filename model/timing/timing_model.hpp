@@ -464,6 +464,7 @@ private:
     uint64_t fetches_started(uint64_t pc, unsigned size, bool cached, unsigned& span);
     // The cycles an I-cache refill of `cost` adds to its instruction, where the fetch ran ahead (fetch_queue).
     uint64_t refill_wait(StepScratch& st, uint64_t cost);
+    void refill_events(EventBatch& b);
 
     TimingParams p_;
     std::array<std::array<bool, class_count>, class_count> pairs_{};  // pairs(older, younger), tabulated

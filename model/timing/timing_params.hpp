@@ -210,6 +210,10 @@ struct TimingParams {
     // An I-cache miss while a refill is still under way waits for it: its instruction commits no sooner than this
     // many cycles after the last instruction that missed committed (0: no such wait). A fetch stall.
     unsigned fill_next_miss = 0;
+    // A fetch down the wrong path past a taken branch that flushes (the fetch runs on sequentially until the flush
+    // lands) that misses an I-cache line refills it all the same: the line is in the cache afterwards (where the
+    // fetch queue is followed).
+    bool wrong_path_refill = false;
     // Exception returns (VeeR EL2 mret) flush the pipeline instead of being predicted: not a misprediction.
     bool predict_exc_return = true;
     // mstatus.MIE (RISC-V privileged spec 3.1.6.1; VeeR EL2 event 49 counts the cycles it is 0): followed through

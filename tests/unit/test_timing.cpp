@@ -2799,3 +2799,58 @@ TEST(BlockTiming, BodiesSteppedWithoutAKeyGiveWhatStepGives) {
     EXPECT_GT(m.stepped, 900u);   // the new addresses: stepped (most without a key)
     EXPECT_GT(m.replayed, 1500u); // the repeated one: replayed once the back-off is over
 }
+
+// VeeR EL2 (tests/veer-rtl/dhrystone_like, fetch_trace.sh): past a taken branch that flushes, the fetch runs on
+// sequentially until the flush lands, and a line it misses there is refilled all the same (el2_ifu_mem_ctl.sv,
+// MISS_SM: a flush takes CRIT_BYP_OK or MISS_WAIT to HIT_U_MISS, the last beat still writes the tag). Worked with
+// the fetch buffer's rules (3 entries, a fetch a cycle after the last, an entry free when its instruction goes to
+// decode): alu 0x4F0 misses line 0x4C0 (1 + 10; fetched 8, decode 10); a mul of 1 + 6 at 0x4F4 (fetched 9, decode
+// 11 to 17); alu 0x4F8 (fetched 10, decode 18); a forward branch at 0x4FC taken to 0x540, not predicted (BTFN),
+// fetched 11 (the entry of 0x4F0 free at 10), decode 19: its flush lands a cycle before, at 18. The fetch after it,
+// 0x500, can go once the entry of 0x4F4 is free, at 17 < 18: it misses line 0x500 and event 3 counts a refill at
+// the branch. alu 0x540 misses its own line (1 + 10); a backward jump at 0x544 to 0x500; alu 0x500 then finds its
+// line cached: 1 cycle, no refill. Without the rule the wrong path refills nothing and 0x500 misses (1 + 10, event
+// 3 there). With the mul only 1 cycle (0x4F4 decode at 11, 0x4F8 at 12, the branch at 13, its flush at 12), the
+// fetch after the branch's, at max(12, 11) = 12, is too late: no refill on the wrong path, 0x500 misses.
+TEST(TimingModel, VeerWrongPathFetchRefillsTheLineItMisses) {
+    using C = isa::InsnClass;
+    auto run = [](bool rule, uint16_t mul_extra, std::vector<uint64_t>* refills) {
+        TimingParams p;
+        p.l1i = small_cache();  // 64-byte lines
+        p.l1i_refill_penalty = 10;
+        p.fetch_bytes = 4;
+        p.fetch_queue = 3;
+        p.ev_l1i_refill = 3;
+        p.wrong_path_refill = rule;
+        p.class_extra[static_cast<size_t>(C::mul)] = mul_extra;
+        p.predictor.direction = PredictorConfig::Direction::btfn;
+        TimingModel m(p);
+        std::vector<uint64_t> v;
+        const uint8_t fwd = isa::br_immediate | isa::br_conditional | isa::br_taken;
+        const uint8_t jump = isa::br_immediate | isa::br_taken;
+        auto step = [&](const isa::RetiredInsn& insn, uint64_t pc, uint64_t next) {
+            EventBatch b;
+            v.push_back(m.step(insn, pc, 4, next, nullptr, 0, b));
+            refills->push_back(b.count(3));
+        };
+        step(op(C::alu, 5, 6), 0x4F0, 0x4F4);
+        step(op(C::mul, 7, 8), 0x4F4, 0x4F8);
+        step(op(C::alu, 9, 10), 0x4F8, 0x4FC);
+        step(op(C::branch, isa::no_reg, 11, fwd), 0x4FC, 0x540);
+        step(op(C::alu, 5, 6), 0x540, 0x544);
+        step(op(C::branch, isa::no_reg, isa::no_reg, jump), 0x544, 0x500);
+        step(op(C::alu, 5, 6), 0x500, 0x504);
+        return v;
+    };
+    std::vector<uint64_t> with, without, early;
+    const auto a = run(true, 6, &with), b = run(false, 6, &without), c = run(true, 0, &early);
+    EXPECT_EQ(with, (std::vector<uint64_t>{1, 0, 0, 1, 1, 0, 0}));
+    EXPECT_EQ(without, (std::vector<uint64_t>{1, 0, 0, 0, 1, 0, 1}));
+    EXPECT_EQ(early, (std::vector<uint64_t>{1, 0, 0, 0, 1, 0, 1}));
+    EXPECT_EQ(a[0], 11u);
+    EXPECT_EQ(a[1], 7u);
+    EXPECT_EQ(a[4], 11u);
+    EXPECT_EQ(a[6], 1u);
+    EXPECT_EQ(b[6], 11u);
+    EXPECT_EQ(c[6], 11u);
+}
