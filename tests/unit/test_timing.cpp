@@ -2117,6 +2117,19 @@ TEST(TimingModel, CortexA53TakenBranchBubbleAndBtic) {
         << "ldr x1, [x2]; cbnz x1 (taken, predicted); add";
 }
 
+// A Cortex-A53 load's result to the next load's address: 3 cycles with a simple address, 4 when it is a register
+// offset scaled by the access size (Chips and Cheese, "ARM's Cortex A53: Tiny But Important", 2023): the scaled index
+// is a shifted operand, needed a cycle before the base (shifted_operand_early). ldr x1, [x2] in cycle 0; ldr x4, [x5,
+// x1, lsl #3] in cycle 4 (x1 ready 2, as an address 3, scaled 4): 5 in all; with x1 unscaled (lsl #0, S clear) in
+// cycle 3: 4 in all; a byte load's index is never scaled (S set means LSL #0): 4 in all.
+TEST(TimingModel, CortexA53ScaledIndexIsNeededACycleEarly) {
+    const TimingParams p = *platform_timing("cortex-a53");
+    EXPECT_EQ(a64_cycles(p, {0xF9400041u, 0xF86178A4u}), 5u) << "ldr x1, [x2]; ldr x4, [x5, x1, lsl #3]";
+    EXPECT_EQ(a64_cycles(p, {0xF9400041u, 0xF86168A4u}), 4u) << "ldr x1, [x2]; ldr x4, [x5, x1]";
+    EXPECT_EQ(a64_cycles(p, {0xF9400041u, 0x386178A4u}), 4u) << "ldr x1, [x2]; ldrb w4, [x5, x1, lsl #0]";
+    EXPECT_EQ(a64_cycles(p, {0xF9400041u, 0xF82178A4u}), 5u) << "ldr x1, [x2]; str x4, [x5, x1, lsl #3]";
+}
+
 // A pair table as a platform file gives it (TimingParams::pair_table): loads may be followed by an ALU
 // instruction in the same cycle, nothing else pairs; a younger ALU instruction with two register operands does
 // not pair where pair_max_src allows one.
