@@ -237,6 +237,10 @@ timing::OooConfig cortex_a9() {
     o.offset_shift_latency = 1;
     o.shifter_latency = 1;
     o.writeback_alu = true;
+    // A call issues alone: GCC's cortex-a9.md (Arm's integer pipeline), cortex_a9_call reserves the branch issue, both
+    // ALU pipelines, the MAC and the load/store pipeline in its cycle, "make sure dual issue doesn't happen i.e the
+    // next instruction starts at the next cycle".
+    o.call_alone = true;
     ooo_latency(o, C::mul, 4, 2);
     ooo_latency(o, C::div, 12, 12);  // no divide instruction on the A9: never met
     ooo_latency(o, C::load, 3);

@@ -700,6 +700,7 @@ uint64_t TimingModel::ooo_timed(const isa::RetiredInsn& insn, uint64_t pc, unsig
     in.offset_shift = insn.offset_shift;
     in.shifter = insn.shifter;
     in.writeback = insn.writeback;
+    in.call = insn.branch & isa::br_call;
     // An arithmetic or logical instruction without a shift (the Cortex-A9 TRM, B.3): the alu class without a
     // shifted operand (moves, extends and bit-field instructions are alu too: not told apart).
     in.forward_use = insn.cls == C::alu && !insn.regs.shifted && !insn.regs.shape;
