@@ -36,7 +36,8 @@ enum OperandShape : uint8_t {
     shape_extract = 2,         // A64 EXTR (and its alias ROR (immediate))
 };
 // `shifted` is the subset of `src` that is a data-processing instruction's shifted or extended register operand
-// (a shift amount of 0 and an extension that changes nothing are no shift), with an A32 shift's amount register.
+// (a shift amount of 0 and an extension that changes nothing are no shift), with an A32 shift's amount register, and
+// an A64 load's or store's register offset scaled by its access size (LSL #1 to #3).
 // `amount` is, in a shift by a register (shape_shift_register), the register that holds the shift amount.
 // `mul_ops` is the subset of `src` that a multiply multiplies (A32: Rm and Rs, the multiplicand and multiplier; not
 // an accumulator), marked on the multiplies of class `mul` and on the one-cycle halfword and dual multiplies that

@@ -98,9 +98,13 @@ static RegUse a64_gprs(uint32_t i) {
             const unsigned opc = (i >> 22) & 3u;
             const bool reg_offset = !((i >> 24) & 1u) && ((i >> 21) & 1u) && ((i >> 10) & 3u) == 2u;
             const uint32_t addr = base | (reg_offset ? reg_bit(rm) : 0u);
-            if (opc == 0) return mem(0, reg_bit(rd), addr);           // store
-            if (((i >> 30) & 3u) == 3u && opc == 2) return {};        // PRFM
-            return mem(reg_bit(rd), 0, addr);                         // load (sign-extending ones too)
+            // A register offset scaled by the access size (S, bit 12, with a size above a byte: LSL #1 to #3) is a
+            // shifted operand (Cortex-A53: Chips and Cheese, "ARM's Cortex A53: Tiny But Important", 2023, a load's
+            // latency 3 cycles with a simple address, 4 with a scaled index).
+            const uint32_t scaled = reg_offset && ((i >> 12) & 1u) && ((i >> 30) & 3u) ? reg_bit(rm) : 0u;
+            if (opc == 0) return with_shape(mem(0, reg_bit(rd), addr), scaled);  // store
+            if (((i >> 30) & 3u) == 3u && opc == 2) return {};                    // PRFM
+            return with_shape(mem(reg_bit(rd), 0, addr), scaled);  // load (sign-extending ones too)
         }
         return {};
     }

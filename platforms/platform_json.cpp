@@ -162,6 +162,7 @@ void visit_ooo(V& v, timing::OooConfig& c) {
     v("rename_flags", c.rename_flags, timing::OooConfig::max_rename);
     v("mem_align", c.mem_align);
     v("writeback_alu", c.writeback_alu);
+    v("call_alone", c.call_alone);
     v("subword_load_busy", c.subword_load_busy, 63);
     v("load_forward", c.load_forward, 63);
     v("offset_shift_latency", c.offset_shift_latency, 63);
@@ -200,6 +201,9 @@ void visit_timing(V& v, TimingParams& t) {
     v("mispredict_flag_window", t.mispredict_flag_window);
     v("static_taken_extra", t.static_taken_extra);
     v("fold_predicted_taken", t.fold_predicted_taken);
+    v("taken_extra", t.taken_extra);
+    v("btic_taken_extra", t.btic_taken_extra);
+    v("btic_bytes", t.btic_bytes);
     v.object("predictor", t.predictor, [](V& w, timing::PredictorConfig& c) { visit_predictor(w, c); });
     v.optional("l1d", t.l1d, [](V& w, timing::CacheConfig& c) { visit_cache(w, c); });
     v.optional("l1i", t.l1i, [](V& w, timing::CacheConfig& c) { visit_cache(w, c); });
@@ -308,7 +312,7 @@ void visit_timing(V& v, TimingParams& t) {
 // to visit_timing (and docs/platform-files.md), then update the size. The size is a 64-bit host's: the native
 // build checks it; a 32-bit target (the web page's WebAssembly) lays the struct out smaller.
 #if UINTPTR_MAX == UINT64_MAX
-static_assert(sizeof(TimingParams) == 1000,
+static_assert(sizeof(TimingParams) == 1008,
               "TimingParams changed: add the new field to visit_timing in platforms/platform_json.cpp");
 #endif
 
@@ -492,9 +496,10 @@ void check_timing(const TimingParams& t, const std::string& origin) {
         bad(origin, "timing.fetch_bytes", fmt::format("{} is not 0 (no hit event) or a power of two up to 64 bytes", t.fetch_bytes));
     if (!timing::TimingModel::branch_cycles_fit(t))
         bad(origin, "timing.mispredict_penalty",
-            fmt::format("{} with mispredict_flag_window {}, return_hit_extra {}, return_miss_extra {} and static_taken_extra {} "
-                        "is more than a branch's 16382 cycles", t.mispredict_penalty, t.mispredict_flag_window,
-                        t.return_hit_extra, t.return_miss_extra, t.static_taken_extra));
+            fmt::format("{} with mispredict_flag_window {}, return_hit_extra {}, return_miss_extra {}, static_taken_extra {} "
+                        "and taken_extra {} (btic_taken_extra {}) is more than a branch's 16382 cycles",
+                        t.mispredict_penalty, t.mispredict_flag_window, t.return_hit_extra, t.return_miss_extra,
+                        t.static_taken_extra, t.taken_extra, t.btic_taken_extra));
     // veer_el2: a BHT of two banks and a BTB of two ways (BranchPredictor's constructor).
     if (t.predictor.direction == timing::PredictorConfig::Direction::veer_el2 && t.predictor.table_bits == 0)
         bad(origin, "timing.predictor.table_bits", "veer_el2 keeps its counters in two banks: 1 to 24 bits, got 0");

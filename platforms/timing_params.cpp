@@ -237,6 +237,10 @@ timing::OooConfig cortex_a9() {
     o.offset_shift_latency = 1;
     o.shifter_latency = 1;
     o.writeback_alu = true;
+    // A call issues alone: GCC's cortex-a9.md (Arm's integer pipeline), cortex_a9_call reserves the branch issue, both
+    // ALU pipelines, the MAC and the load/store pipeline in its cycle, "make sure dual issue doesn't happen i.e the
+    // next instruction starts at the next cycle".
+    o.call_alone = true;
     ooo_latency(o, C::mul, 4, 2);
     ooo_latency(o, C::div, 12, 12);  // no divide instruction on the A9: never met
     ooo_latency(o, C::load, 3);
@@ -614,6 +618,17 @@ TimingParams cortex_a53() {
     // issue beside them in slot 1 (final_presence_set: slot 1 only beside slot 0).
     p.multiple_last_slot = true;
     p.flag_latency = 0;  // the flags forwarded to a branch in the same cycle (the file's bypass 0 to branches)
+    // Taken branches: the A53 has no target buffer ahead of fetch; it learns where a branch goes once it has fetched
+    // and decoded it, 3 cycles from a taken branch to its target (Chips and Cheese, "ARM's Cortex A53: Tiny But
+    // Important", 2023, measured on the Amlogic S922X: taken-branch latency), 2 when the target comes from the Branch
+    // Target Instruction Cache. The BTIC (A53 TRM, DDI 0500F, 2.1, Instruction Fetch Unit): a single entry holding up
+    // to two instruction-cache fetches of a predicted taken branch's target; its benefit measured only for branches
+    // fewer than 16 bytes apart (the same article: "extremely tiny loops without any nested branches"). The cycles
+    // beyond the branch's own: 2, and 1 on a BTIC hit. Which branch the entry holds (the last taken one) is assumed,
+    // and so is the bubble for branches through a register (the article measured direct ones).
+    p.taken_extra = 2;
+    p.btic_taken_extra = 1;
+    p.btic_bytes = 16;
     return p;
 }
 

@@ -455,6 +455,8 @@ void BranchPredictor::loop_state(std::vector<uint64_t>& out) const {
     if (cfg_.direction != PredictorConfig::Direction::veer_el2) {
         out.push_back(s_.history);
         out.push_back(s_.folded_target);
+        out.push_back(s_.btic_pc);
+        out.push_back(s_.btic_target);
         out.push_back(plain_sig_);
         out.push_back(ras_.size());
         out.insert(out.end(), ras_.begin(), ras_.end());

@@ -75,6 +75,16 @@ public:
         s_.folded_target = ~uint64_t{0};
         return onto;
     }
+    // The branch target instruction cache (TimingParams::btic_bytes; Cortex-A53 TRM, DDI 0500F, 2.1, Instruction Fetch Unit: a single
+    // entry, up to two instruction-cache fetches of a predicted taken branch's target): whether the taken branch at
+    // `pc` to `target` hits it (it is the branch the entry holds, and lies fewer than `bytes` after its target), after
+    // which the entry holds it (every taken branch predicted right replaces it: assumed, the TRM names no policy).
+    bool btic(uint64_t pc, uint64_t target, unsigned bytes) {
+        const bool hit = s_.btic_pc == pc && s_.btic_target == target && target <= pc && pc - target < bytes;
+        s_.btic_pc = pc;
+        s_.btic_target = target;
+        return hit;
+    }
     // A call: its return address goes on the return stack.
     void call(uint64_t return_address);
     bool return_stack_empty() const { return ras_.empty(); }
@@ -193,17 +203,19 @@ private:
     // (gshare's too). veer_el2's two global histories (BranchPredictor::veer_window has the rules): history is
     // execute's, fetch_history the one fetch reads the BHT with. Fetch runs in 4-byte windows from run_start, the
     // address it was last sent to; window is the window of the last branch seen, read with window_history.
-    // ras_top: the top slot of veer_el2's return stack, a ring (ras_push, ras_pop). folded_target: set_folded.
+    // ras_top: the top slot of veer_el2's return stack, a ring (ras_push, ras_pop). folded_target: set_folded. btic_pc, btic_target: btic().
     struct Scalars {
         uint64_t history = 0, fetch_history = 0, stale_history = 0, window_history = 0;
         uint64_t run_start = 0, run_window = 0, window = ~uint64_t{0};
         uint64_t folded_target = ~uint64_t{0};
+        uint64_t btic_pc = ~uint64_t{0}, btic_target = ~uint64_t{0};  // btic(): the entry's branch and target
         bool run_after_flush = false;
         size_t ras_top = 0;
         bool operator==(const Scalars& o) const {
             return history == o.history && fetch_history == o.fetch_history && stale_history == o.stale_history &&
                    window_history == o.window_history && run_start == o.run_start && run_window == o.run_window &&
-                   window == o.window && folded_target == o.folded_target && run_after_flush == o.run_after_flush &&
+                   window == o.window && folded_target == o.folded_target && btic_pc == o.btic_pc &&
+                   btic_target == o.btic_target && run_after_flush == o.run_after_flush &&
                    ras_top == o.ras_top;
         }
     };

@@ -89,7 +89,9 @@ OooTiming OooCore::step(const OooInsn& in, std::array<uint64_t, 32>& ready) {
     s_.fetch_break = in.taken;
     // Dispatch: in order, dispatch_width a cycle; once fetched; a place in the window and a renaming register for
     // each register it writes.
-    const uint64_t slot = s_.dispatched < c_.dispatch_width ? s_.last_dispatch : s_.last_dispatch + 1;
+    // A call where call_alone: a cycle of its own, after the last dispatch's, and nothing after it in its cycle.
+    const bool alone = in.call && c_.call_alone;
+    const uint64_t slot = s_.dispatched < c_.dispatch_width && !alone ? s_.last_dispatch : s_.last_dispatch + 1;
     uint64_t& oldest = s_.retire_at[s_.count % c_.window];  // the instruction `window` places older
     const unsigned writes = popcount(in.dst & ~isa::flags_bit);
     const unsigned flag_writes = in.dst & isa::flags_bit ? 1u : 0u;
@@ -102,7 +104,7 @@ OooTiming OooCore::step(const OooInsn& in, std::array<uint64_t, 32>& ready) {
         t.frontend_stall = std::min(gap, front > s_.last_dispatch + 1 ? front - s_.last_dispatch - 1 : 0);
         t.backend_stall = gap - t.frontend_stall;
     }
-    s_.dispatched = t.dispatch == s_.last_dispatch ? s_.dispatched + 1 : 1;
+    s_.dispatched = alone ? c_.dispatch_width : t.dispatch == s_.last_dispatch ? s_.dispatched + 1 : 1;
     s_.last_dispatch = t.dispatch;
     // Execution: sources ready, a pipeline free; serialising instructions after every older one has retired.
     uint64_t at = t.dispatch + 1;

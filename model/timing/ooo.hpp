@@ -59,6 +59,7 @@ struct OooConfig {
     unsigned rename_regs = 0, rename_flags = 0;
     bool mem_align = false;  // a load or store's pipeline cycles count from its address's offset in mem_bytes
     bool writeback_alu = false;  // a load or store with OooInsn::writeback books an ALU pipeline a cycle too
+    bool call_alone = false;     // a call (OooInsn::call) dispatches in a cycle of its own: nothing beside it
     // Cycles a load of a byte or a halfword (OooInsn::subword) holds its pipeline (0: as any load); its result
     // comes as much later.
     unsigned subword_load_busy = 0;
@@ -151,6 +152,7 @@ struct OooInsn {
     bool writeback = false;            // a load or store that writes its base register back (writeback_alu)
     bool shifter = false;              // a data-processing instruction through the shifter (shifter_latency)
     bool forward_use = false;          // an arithmetic or logical instruction without a shift (load_forward)
+    bool call = false;                 // a branch with link (call_alone)
 };
 
 // When it did what, and what the events of TimingParams count of it (TimingModel::ooo_timed).

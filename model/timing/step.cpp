@@ -29,7 +29,8 @@ struct TimingModel::StepScratch {
     const MemRef* mem;
     unsigned n_mem;
     unsigned flush;  // the branch's flush (predict(): its branch_cycles)
-    bool flag_distance = false, folded = false;  // predict()'s marks (branch_flag_distance, branch_folded)
+    bool flag_distance = false, folded = false;  // predict()'s marks (branch_flag_distance, branch_folded,
+    bool bubble = false;                          // branch_bubble)
     bool paired = false, postsync = false, data = false, bus = false, queued = false, forwarded = false;
     bool trap_flush = false, mie_before = false, local_code = false, refilled = false;
     bool split_bus = false;  // a misaligned bus access split in two (split_access)
@@ -342,6 +343,10 @@ template <bool kFull>
         const uint64_t set = s_.ready[31] - p_.flag_latency, gap = st.issue > set ? st.issue - set - 1 : 0;
         if (gap < p_.mispredict_flag_window) st.flush += static_cast<unsigned>(p_.mispredict_flag_window - gap);
     }
+    // A taken branch's fetch bubble (taken_extra): the redirect comes at decode, so the cycles the branch waited to
+    // issue overlap it (Chips and Cheese, "ARM's Cortex A53: Tiny But Important", 2023: the target is known once the
+    // branch is fetched and decoded). A branch that issued beside an older instruction that waited is not credited.
+    if (st.bubble && st.stall) st.flush -= static_cast<unsigned>(std::min<uint64_t>({st.stall, st.flush, p_.taken_extra}));
     st.cycles += st.flush;
     st.before_fetch = st.cycles;
     // After a branch's flush, a 32-bit instruction at an odd halfword that the fetch brings in two pieces takes
@@ -351,7 +356,7 @@ template <bool kFull>
         (!p_.fetch_keeps_halfword || !l1i_ || l1i_->line_of(st.pc) != l1i_->line_of(st.pc + 2)))
         st.split_cycles = p_.split_fetch_after_flush;  // not a fetch stall: the fetches are not held up
     st.cycles += st.split_cycles;
-    s_.flushed = st.flush != 0;
+    s_.flushed = st.flush != 0 && !st.bubble;
 }
 
 // Instruction fetch: one access per line entered, sequentially or by a taken branch.
@@ -608,6 +613,7 @@ template <bool kFull>
     StepScratch st{insn, pc, size, mem, n_mem, flush & branch_cycles};
     st.flag_distance = flush & branch_flag_distance;
     st.folded = flush & branch_folded;
+    st.bubble = flush & branch_bubble;
     if (kFull && p_.dbus_queue) {
         if (!s_.dbus.quiet())
             s_.dbus = dbus_canonical(s_.now);
@@ -685,7 +691,7 @@ uint64_t TimingModel::ooo_timed(const isa::RetiredInsn& insn, uint64_t pc, unsig
     // test the flags the instruction before it set (its compare, as compilers place it). Never both: a branch
     // that reads flags_bit reads a register.
     in.flags_from_previous = (insn.branch & isa::br_conditional) && !insn.regs.src;
-    in.mispredicted = st.flush != 0;
+    in.mispredicted = st.flush != 0 && !(flush & branch_bubble);  // a taken bubble is the in-order cores' alone
     in.subword = insn.subword;
     in.sign_extend = insn.sign_extend;
     // A conditional load: an A32 one reads the flags (flags_bit); T32's decoder gives none (an IT block's loads are
@@ -694,6 +700,7 @@ uint64_t TimingModel::ooo_timed(const isa::RetiredInsn& insn, uint64_t pc, unsig
     in.offset_shift = insn.offset_shift;
     in.shifter = insn.shifter;
     in.writeback = insn.writeback;
+    in.call = insn.branch & isa::br_call;
     // An arithmetic or logical instruction without a shift (the Cortex-A9 TRM, B.3): the alu class without a
     // shifted operand (moves, extends and bit-field instructions are alu too: not told apart).
     in.forward_use = insn.cls == C::alu && !insn.regs.shifted && !insn.regs.shape;

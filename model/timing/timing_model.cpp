@@ -122,7 +122,7 @@ unsigned TimingModel::veer_div_time(unsigned full, uint32_t a, uint32_t b, bool 
 bool TimingModel::branch_cycles_fit(const TimingParams& p) {
     // The most predict() adds (a mispredicted return, a branch onto a folded one's) and the flags' distance.
     return uint64_t{p.mispredict_penalty} + p.mispredict_flag_window + std::max(p.return_hit_extra, p.return_miss_extra) +
-               p.static_taken_extra + 1 <= branch_cycles;
+               p.static_taken_extra + std::max(p.taken_extra, p.btic_taken_extra) + 1 <= branch_cycles;
 }
 
 void TimingModel::set_mstatus(uint32_t value) {
@@ -255,7 +255,9 @@ unsigned TimingModel::predict_other(const isa::RetiredInsn& insn, uint64_t pc, u
     }
     if (predictable) emit(b, p_.ev_predictable);
     if (mispredicted) return (mispredicted_flush(b) + return_extra + cost.extra) | branch_flag_distance;
-    return (return_extra + cost.extra) | (cost.folded ? branch_folded : 0u);
+    const unsigned bubble = taken && predictable ? taken_bubble(pc, next_pc) : 0u;
+    return (return_extra + cost.extra + (bubble & branch_cycles)) | (bubble & branch_bubble) |
+           (cost.folded ? branch_folded : 0u);
 }
 
 // The btac direction (ARM1176 TRM 5.2, Table 16-11). A direct branch (B, BL, BLX immediate) goes through the BTAC

@@ -343,8 +343,9 @@ private:
     // 0 when none), then the timing, which depends on the prediction only through those cycles.
     // The answer is one word, as the block engine keys and replays it: the cycles the branch adds (branch_cycles)
     // and two marks: branch_flag_distance, the cycles are a misprediction's, to which the flags' distance adds
-    // (mispredict_flag_window); branch_folded, the branch was folded and takes no issue cycle (TRM 5.2.4).
-    static constexpr unsigned branch_flag_distance = 1u << 14, branch_folded = 1u << 15;
+    // (mispredict_flag_window); branch_folded, the branch was folded and takes no issue cycle (TRM 5.2.4);
+    // branch_bubble, the cycles are a taken branch's fetch bubble, which the branch's own wait to issue overlaps.
+    static constexpr unsigned branch_flag_distance = 1u << 14, branch_folded = 1u << 15, branch_bubble = 1u << 16;
     static constexpr unsigned branch_cycles = branch_flag_distance - 1;
 public:
     // Whether a branch's cycles fit below predict()'s marks (the constructor refuses parameters that do not).
@@ -367,7 +368,15 @@ private:
                                                             uint64_t next_pc, EventBatch& b) {
         const bool taken = insn.branch & isa::br_taken;
         const bool mispredicted = bp_.conditional(pc, conditional_target(pc, size, next_pc, taken), taken);
-        return mispredicted ? mispredicted_flush(b) | branch_flag_distance : 0;
+        if (mispredicted) return mispredicted_flush(b) | branch_flag_distance;
+        return taken ? taken_bubble(pc, next_pc) : 0u;
+    }
+    // A taken branch predicted right: its fetch bubble (TimingParams::taken_extra, or btic_taken_extra on a BTIC
+    // hit), marked branch_bubble; 0 where the core has none.
+    unsigned taken_bubble(uint64_t pc, uint64_t target) {
+        if (!p_.taken_extra) return 0;
+        const bool hit = p_.btic_bytes && bp_.btic(pc, target, p_.btic_bytes);
+        return (hit ? p_.btic_taken_extra : p_.taken_extra) | branch_bubble;
     }
     // The target a conditional branch is predicted with. A trace shows a branch's target only when taken: an untaken
     // one uses the target it last went to (unknown: taken as forward, the usual layout of an if). A taken one

@@ -112,6 +112,15 @@ struct TimingParams {
     // which costs the cycle its fold saved: TRM 5.2.4).
     unsigned static_taken_extra = 0;
     bool fold_predicted_taken = false;
+    // A taken branch predicted right (its direction, and its target where it goes through a register) on a core that
+    // learns a branch's target only once it has fetched and decoded the branch (no target buffer ahead of fetch): its
+    // target issues no sooner than taken_extra cycles after the branch's own issue cycle (a fetch bubble, counted as
+    // front-end stall), or btic_taken_extra where the branch target instruction cache holds the target's
+    // instructions. The BTIC is a single entry, the last taken branch predicted right (its address and target); a
+    // branch hits it when it is that branch again and lies fewer than btic_bytes after its target, so that the loop
+    // comes whole from the entry's stored fetches (0: no BTIC). The redirect happens at decode, ahead of issue: the
+    // cycles the branch itself waits to issue (for its sources) overlap the bubble.
+    unsigned taken_extra = 0, btic_taken_extra = 0, btic_bytes = 0;
     PredictorConfig predictor;
     std::optional<CacheConfig> l1d, l1i;
     unsigned l1d_refill_penalty = 0, l1i_refill_penalty = 0;

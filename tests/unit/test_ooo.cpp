@@ -517,6 +517,25 @@ TEST(OutOfOrder, BaseWriteBackTakesAnAluPipeline) {
     EXPECT_FALSE(platform_timing("cortex-a15")->ooo->writeback_alu);
 }
 
+// A call dispatches alone where call_alone (GCC's cortex-a9.md, cortex_a9_call: "make sure dual issue doesn't happen
+// i.e the next instruction starts at the next cycle"): `add r1, r2` dispatches at 100; `bl` (0x1004, the same fetch
+// block) could go beside it at 100, but takes cycle 101 of its own; its target's `add r3, r4` (a new block, fetched
+// for 101) could go beside the call at 101, but waits for 102. Without the rule: 100, 100 and 101.
+TEST(OutOfOrder, CallDispatchesAlone) {
+    for (bool rule : {true, false}) {
+        OooConfig cfg = small();
+        cfg.call_alone = rule;
+        Core c(cfg);
+        EXPECT_EQ(c.step(op(C::alu, 0x1000, r(1), r(2))).dispatch, 100u);
+        OooInsn bl = op(C::branch, 0x1004, r(14));
+        bl.taken = bl.call = true;
+        EXPECT_EQ(c.step(bl).dispatch, rule ? 101u : 100u) << rule;
+        EXPECT_EQ(c.step(op(C::alu, 0x2000, r(3), r(4))).dispatch, rule ? 102u : 101u) << rule;
+    }
+    EXPECT_TRUE(platform_timing("cortex-a9")->ooo->call_alone);
+    EXPECT_FALSE(platform_timing("cortex-a15")->ooo->call_alone);
+}
+
 // The loads and stores that write their base back (cortex-a9.md: through an ALU pipeline's E2), encodings from GNU as.
 TEST(OutOfOrder, DecodersMarkBaseWriteBack) {
     EXPECT_TRUE(isa::arm::classify_a32(0xE4921004).writeback);   // ldr r1, [r2], #4

@@ -2035,6 +2035,101 @@ TEST(TimingModel, CortexA53AluResultToAnAddressTakesThreeCycles) {
     EXPECT_EQ(a64_cycles(q, {0x8B030041u, 0xF9400024u}), 3u) << "add x1, x2, x3; ldr x4, [x1] (early_address)";
 }
 
+namespace {
+
+// A64 instructions of a hand-made trace on a built-in platform without caches or TLBs: the cycles of `steps` (each
+// its word, address and successor: a branch whose successor is not the next word was taken); a load reads 8 bytes.
+uint64_t a64_step_cycles(TimingParams p, std::initializer_list<A32Step> steps) {
+    p.l1i.reset();
+    p.l1d.reset();
+    p.l2.reset();
+    p.itlb_entries = p.dtlb_entries = 0;
+    TimingModel m(p);
+    EventBatch b;
+    uint64_t c = 0;
+    for (const A32Step& s : steps) {
+        isa::RetiredInsn i = isa::decode_arm(s.word, isa::DecodeMode::a64, 4).insn;
+        if (i.branch && s.next != s.pc + 4) i.branch |= isa::br_taken;
+        const MemRef load{0x20000, false, 8};
+        const bool data = i.cls == isa::InsnClass::load;
+        c += m.step(i, s.pc, 4, s.next, data ? &load : nullptr, data ? 1u : 0u, b);
+    }
+    return c;
+}
+
+// A64 B and CBNZ X1 from `pc` to `target`.
+constexpr uint32_t a64_b(uint64_t pc, uint64_t target) {
+    return 0x14000000u | (static_cast<uint32_t>((target - pc) >> 2) & 0x3FFFFFFu);
+}
+constexpr uint32_t a64_cbnz_x1(uint64_t pc, uint64_t target) {
+    return 0xB5000001u | (static_cast<uint32_t>((target - pc) >> 2) & 0x7FFFFu) << 5;
+}
+
+}  // namespace
+
+// The Cortex-A53's taken branches (Chips and Cheese, "ARM's Cortex A53: Tiny But Important", 2023: 3 cycles from a
+// taken branch to its target, 2 from the Branch Target Instruction Cache, whose benefit ends at branches 16 bytes
+// apart; A53 TRM 2.1: a single entry): a taken branch predicted right takes 2 cycles beyond its own before its
+// target issues, 1 on a BTIC hit (the same branch as the last taken one, fewer than 16 bytes after its target).
+//  - b 0x8100 at 0x8000 (cycle 0), b 0x8200 at 0x8100 (cycle 3), add at 0x8200 (cycle 6): 7 cycles (3 without the
+//    rule: a cycle each).
+//  - a loop of add; b back, three times: add and b pair in cycle 0, the b misses the BTIC (2 more: the next add in
+//    cycle 3), then hits it twice (1 more: cycles 5 and 7): 7 cycles (9 without the BTIC).
+//  - a loop of three adds and b (12 bytes from target to branch), twice: adds in cycles 0, 0, 1, the b beside the
+//    third, a miss (next add in cycle 4), then cycles 4, 4, 5 and a hit: 7. With four adds the b lies 16 bytes after
+//    its target and never hits: adds 0, 0, 1, 1, b alone in cycle 2 (2 more: cycle 5), then 5, 5, 6, 6, b in 7: 10.
+//  - ldr x1, [x2] in cycle 0, cbnz x1 backward (predicted taken: a static backward-taken predictor) waits for x1 until
+//    cycle 2 (the load's 2 cycles), and that wait overlaps the bubble: its target's add issues in cycle 4 (5 in all;
+//    6 if the wait did not overlap, 4 without the rule).
+TEST(TimingModel, CortexA53TakenBranchBubbleAndBtic) {
+    const TimingParams p = *platform_timing("cortex-a53");
+    const uint32_t add = 0x8B0600A4u;  // add x4, x5, x6
+    EXPECT_EQ(a64_step_cycles(p, {{a64_b(0x8000, 0x8100), 0x8000, 0x8100},
+                                  {a64_b(0x8100, 0x8200), 0x8100, 0x8200},
+                                  {add, 0x8200, 0x8204}}),
+              7u)
+        << "b; b; add";
+    const uint32_t back = a64_b(0x8004, 0x8000);
+    const std::initializer_list<A32Step> loop = {{add, 0x8000, 0x8004}, {back, 0x8004, 0x8000}, {add, 0x8000, 0x8004},
+                                                 {back, 0x8004, 0x8000}, {add, 0x8000, 0x8004}, {back, 0x8004, 0x8000}};
+    EXPECT_EQ(a64_step_cycles(p, loop), 7u) << "(add; b) x 3";
+    TimingParams no_btic = p;
+    no_btic.btic_bytes = 0;
+    EXPECT_EQ(a64_step_cycles(no_btic, loop), 9u) << "(add; b) x 3 without the BTIC";
+    const uint32_t back12 = a64_b(0x800C, 0x8000), back16 = a64_b(0x8010, 0x8000);
+    EXPECT_EQ(a64_step_cycles(p, {{add, 0x8000, 0x8004}, {add, 0x8004, 0x8008}, {add, 0x8008, 0x800C},
+                                  {back12, 0x800C, 0x8000}, {add, 0x8000, 0x8004}, {add, 0x8004, 0x8008},
+                                  {add, 0x8008, 0x800C}, {back12, 0x800C, 0x8000}}),
+              7u)
+        << "(add x 3; b) x 2";
+    EXPECT_EQ(a64_step_cycles(p, {{add, 0x8000, 0x8004}, {add, 0x8004, 0x8008}, {add, 0x8008, 0x800C},
+                                  {add, 0x800C, 0x8010}, {back16, 0x8010, 0x8000}, {add, 0x8000, 0x8004},
+                                  {add, 0x8004, 0x8008}, {add, 0x8008, 0x800C}, {add, 0x800C, 0x8010},
+                                  {back16, 0x8010, 0x8000}}),
+              10u)
+        << "(add x 4; b) x 2";
+    TimingParams btfn = p;
+    btfn.predictor.direction = PredictorConfig::Direction::btfn;
+    EXPECT_EQ(a64_step_cycles(btfn, {{0xF9400041u, 0x8000, 0x8004},
+                                     {a64_cbnz_x1(0x8004, 0x7F00), 0x8004, 0x7F00},
+                                     {add, 0x7F00, 0x7F04}}),
+              5u)
+        << "ldr x1, [x2]; cbnz x1 (taken, predicted); add";
+}
+
+// A Cortex-A53 load's result to the next load's address: 3 cycles with a simple address, 4 when it is a register
+// offset scaled by the access size (Chips and Cheese, "ARM's Cortex A53: Tiny But Important", 2023): the scaled index
+// is a shifted operand, needed a cycle before the base (shifted_operand_early). ldr x1, [x2] in cycle 0; ldr x4, [x5,
+// x1, lsl #3] in cycle 4 (x1 ready 2, as an address 3, scaled 4): 5 in all; with x1 unscaled (lsl #0, S clear) in
+// cycle 3: 4 in all; a byte load's index is never scaled (S set means LSL #0): 4 in all.
+TEST(TimingModel, CortexA53ScaledIndexIsNeededACycleEarly) {
+    const TimingParams p = *platform_timing("cortex-a53");
+    EXPECT_EQ(a64_cycles(p, {0xF9400041u, 0xF86178A4u}), 5u) << "ldr x1, [x2]; ldr x4, [x5, x1, lsl #3]";
+    EXPECT_EQ(a64_cycles(p, {0xF9400041u, 0xF86168A4u}), 4u) << "ldr x1, [x2]; ldr x4, [x5, x1]";
+    EXPECT_EQ(a64_cycles(p, {0xF9400041u, 0x386178A4u}), 4u) << "ldr x1, [x2]; ldrb w4, [x5, x1, lsl #0]";
+    EXPECT_EQ(a64_cycles(p, {0xF9400041u, 0xF82178A4u}), 5u) << "ldr x1, [x2]; str x4, [x5, x1, lsl #3]";
+}
+
 // A pair table as a platform file gives it (TimingParams::pair_table): loads may be followed by an ALU
 // instruction in the same cycle, nothing else pairs; a younger ALU instruction with two register operands does
 // not pair where pair_max_src allows one.
