@@ -198,6 +198,7 @@ void visit_timing(V& v, TimingParams& t) {
     v("multiple_last_slot", t.multiple_last_slot);
     v("multiple_holds_issue", t.multiple_holds_issue);
     v("multiple_holds_lsu", t.multiple_holds_lsu);
+    v("multiple_write_lock", t.multiple_write_lock);
     v("mispredict_penalty", t.mispredict_penalty);
     v("return_hit_extra", t.return_hit_extra);
     v("return_miss_extra", t.return_miss_extra);

@@ -570,6 +570,9 @@ TimingParams arm11(bool mmu) {
     p.load_multiple_bytes = p.store_multiple_bytes = 8;
     p.multiple_holds_issue = false;
     p.multiple_holds_lsu = true;
+    // An STM locks its registers until it has stored them (16.12, Table 16-18: register lock latencies 1, 2, 2, 3,
+    // 3, 4, 4 with the first address 64-bit aligned, taken for every STM; a later instruction that writes one waits).
+    p.multiple_write_lock = true;
     p.ev_dep_stall = 0x02;
     p.ev_l2_access = p.ev_l2_refill = p.ev_l2_writeback = timing::no_event;  // no L2 in the core
     return p;

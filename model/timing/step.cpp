@@ -196,6 +196,14 @@ template <bool kFull>
         if (late) wait_for_sources(std::true_type{});
         else wait_for_sources(std::false_type{});
     }
+    // A register a store multiple has not stored yet is locked: an instruction that writes it issues no sooner than
+    // the register's lock latency after the store multiple (multiple_write_lock; ARM1176 TRM 16.12, Table 16-18).
+    if (p_.multiple_write_lock && (insn.regs.dst & s_.stm_regs))
+        for (uint32_t m = insn.regs.dst & s_.stm_regs; m; m &= m - 1) {
+            const unsigned r = ctz(m);
+            const uint64_t at = s_.stm_issue + stm_lock_latency(p_, popcount(s_.stm_regs & ((1u << r) - 1u)));
+            if (at > s_.now + stall) stall = at - s_.now;
+        }
     // A division waits for the divider; a load or store for the load/store unit (multiple_holds_lsu).
     if (insn.cls == C::div && p_.divider_busy && s_.divider_free > s_.now + stall) stall = s_.divider_free - s_.now;
     if (st.data && p_.multiple_holds_lsu && s_.lsu_free > s_.now + stall) stall = s_.lsu_free - s_.now;
@@ -225,6 +233,11 @@ template <bool kFull>
                                         : p_.result_latency[cls];
     if (insn.cls == C::div) s_.divider_free = st.issue + st.div_time;
     if (insn.multiple && st.data && p_.multiple_holds_lsu) s_.lsu_free = st.issue + multiple_cycles(st);
+    // A store multiple's registers (not its base) stay locked (multiple_write_lock).
+    if (p_.multiple_write_lock && insn.multiple && st.data && insn.cls == C::store) {
+        s_.stm_issue = st.issue;
+        s_.stm_regs = insn.regs.src & ~insn.regs.addr & 0xFFFFu;
+    }
     if (insn.cls == C::csr_write) s_.csr_write_issue = st.issue;
     // Postsync: the next instruction waits until this one has left X and R (after its own extra cycles).
     s_.postsync_until = st.postsync ? st.issue + p_.class_extra[cls] + 1 + p_.sync_stall : 0;

@@ -103,6 +103,11 @@ struct TimingParams {
     // a later load or store issues no sooner (ARM1176 TRM 16.12: "non-dependent, non-memory instructions can execute
     // ... while these instructions complete").
     bool multiple_holds_lsu = false;
+    // A store multiple locks the registers it stores until it has stored them: a later instruction that writes its
+    // k-th register (in register order, from 0) issues no sooner than 1 + (k + 1) * 4 / store_multiple_bytes cycles
+    // after it (ARM1176 TRM 16.12, Table 16-18, first address 64-bit aligned: lock latencies 1, 2, 2, 3, 3, 4, 4 at 8
+    // bytes a cycle). Only the last store multiple's locks are followed.
+    bool multiple_write_lock = false;
     unsigned mispredict_penalty = 1;
     // A return the return stack predicts takes return_hit_extra cycles more than a predicted branch; one it
     // predicts wrong (the stack was not empty) return_miss_extra more than a misprediction (ARM1176 TRM Table

@@ -1628,7 +1628,7 @@ namespace {
 // A32 words replayed on a built-in platform with its caches and TLBs left out, so that only the issue rules count:
 // the cycles of the whole sequence. A load or store multiple gets one 4-byte access per register it moves.
 // The cycles of `words` in `mode` (A32 or A64), decoded as the replay decodes them, without caches or TLBs.
-uint64_t arm_cycles(TimingParams p, isa::DecodeMode mode, std::initializer_list<uint32_t> words) {
+uint64_t arm_cycles(TimingParams p, isa::DecodeMode mode, const std::vector<uint32_t>& words) {
     p.l1i.reset();
     p.l1d.reset();
     p.l2.reset();
@@ -1648,11 +1648,22 @@ uint64_t arm_cycles(TimingParams p, isa::DecodeMode mode, std::initializer_list<
     }
     return cycles;
 }
-uint64_t a32_cycles(TimingParams p, std::initializer_list<uint32_t> words) {
+uint64_t a32_cycles(TimingParams p, const std::vector<uint32_t>& words) {
     return arm_cycles(std::move(p), isa::DecodeMode::a32, words);
 }
-uint64_t a64_cycles(TimingParams p, std::initializer_list<uint32_t> words) {
+uint64_t a64_cycles(TimingParams p, const std::vector<uint32_t>& words) {
     return arm_cycles(std::move(p), isa::DecodeMode::a64, words);
+}
+
+// A32 sequences on the ARM1176 and the cycles each takes (a32_cycles), worked out from its TRM.
+struct A32Case {
+    std::vector<uint32_t> words;
+    uint64_t cycles;
+    const char* what;
+};
+void expect_arm1176_cycles(std::initializer_list<A32Case> cases) {
+    const TimingParams p = *platform_timing("arm1176");
+    for (const A32Case& c : cases) EXPECT_EQ(a32_cycles(p, c.words), c.cycles) << c.what;
 }
 
 }  // namespace
@@ -1673,9 +1684,8 @@ TEST(TimingModel, Arm11LoadMultipleBringsTwoRegistersACycle) {
 // the next word here: no branch cost), an ADD reading r4 issues in cycle 4 (5 in all); LDMIA sp!, {r4, r5} in cycle 0,
 // the same ADD in cycle 3 (4 in all).
 TEST(TimingModel, Arm11LoadMultipleOfThePcLoadsItFirst) {
-    const TimingParams p = *platform_timing("arm1176");
-    EXPECT_EQ(a32_cycles(p, {0xE8BD8010u, 0xE0856004u}), 5u) << "pop {r4, pc}; add r6, r5, r4";
-    EXPECT_EQ(a32_cycles(p, {0xE8BD0030u, 0xE0856004u}), 4u) << "pop {r4, r5}; add r6, r5, r4";
+    expect_arm1176_cycles({{{0xE8BD8010u, 0xE0856004u}, 5, "pop {r4, pc}; add r6, r5, r4"},
+                           {{0xE8BD0030u, 0xE0856004u}, 4, "pop {r4, r5}; add r6, r5, r4"}});
 }
 
 // ARM1176 TRM 16.7, Table 16-10, long and flag-setting multiplies (caches off, cycles from the table):
@@ -1684,18 +1694,27 @@ TEST(TimingModel, Arm11LoadMultipleOfThePcLoadsItFirst) {
 // - MULS r4, r1, r5 takes 5 cycles, UMULLS r0, r1, r2, r3 6 ("cycles if sets flags");
 // - SMLALBB r0, r1, r2, r3 takes 2 cycles, RdLo 3, RdHi 4: an ADD reading r1 issues in cycle 4 (5 in all).
 TEST(TimingModel, Arm11LongAndFlagSettingMultiplies) {
-    const TimingParams p = *platform_timing("arm1176");
-    EXPECT_EQ(a32_cycles(p, {0xE0810392u}), 3u) << "umull r0, r1, r2, r3";
-    EXPECT_EQ(a32_cycles(p, {0xE0810392u, 0xE0804005u}), 5u) << "umull r0, r1, r2, r3; add r4, r0, r5";
-    EXPECT_EQ(a32_cycles(p, {0xE0810392u, 0xE0814005u}), 6u) << "umull r0, r1, r2, r3; add r4, r1, r5";
-    EXPECT_EQ(a32_cycles(p, {0xE0140591u}), 5u) << "muls r4, r1, r5";
-    EXPECT_EQ(a32_cycles(p, {0xE0910392u}), 6u) << "umulls r0, r1, r2, r3";
-    EXPECT_EQ(a32_cycles(p, {0xE1410382u}), 2u) << "smlalbb r0, r1, r2, r3";
-    EXPECT_EQ(a32_cycles(p, {0xE1410382u, 0xE0814005u}), 5u) << "smlalbb r0, r1, r2, r3; add r4, r1, r5";
+    expect_arm1176_cycles({{{0xE0810392u}, 3, "umull r0, r1, r2, r3"},
+                           {{0xE0810392u, 0xE0804005u}, 5, "umull r0, r1, r2, r3; add r4, r0, r5"},
+                           {{0xE0810392u, 0xE0814005u}, 6, "umull r0, r1, r2, r3; add r4, r1, r5"},
+                           {{0xE0140591u}, 5, "muls r4, r1, r5"},
+                           {{0xE0910392u}, 6, "umulls r0, r1, r2, r3"},
+                           {{0xE1410382u}, 2, "smlalbb r0, r1, r2, r3"},
+                           {{0xE1410382u, 0xE0814005u}, 5, "smlalbb r0, r1, r2, r3; add r4, r1, r5"}});
     // The decoder marks the high half (RegUse::mul_hi): RdHi, 19:16.
     EXPECT_EQ(isa::a32_reg_use(0xE0810392u).mul_hi, 1u << 1) << "umull r0, r1, r2, r3";
     EXPECT_EQ(isa::a32_reg_use(0xE1410382u).mul_hi, 1u << 1) << "smlalbb r0, r1, r2, r3";
     EXPECT_EQ(isa::a32_reg_use(0xE0040591u).mul_hi, 0u) << "mul r4, r1, r5";
+}
+
+// ARM1176 TRM 16.12.3's example: STMIA R0, {R1-R7}; ADD R6, R10, R11 takes five cycles, because R6 has a register
+// lock latency of four cycles (Table 16-18: 1, 2, 2, 3, 3, 4, 4 for R1 to R7). An ADD writing R1 (lock 1) or reading
+// R6 (a lock holds writes back only) issues right behind the STM (2 in all); one writing R3 (lock 2) a cycle later (3).
+TEST(TimingModel, Arm11StoreMultipleLocksItsRegisters) {
+    expect_arm1176_cycles({{{0xE88000FEu, 0xE08A600Bu}, 5, "stmia r0, {r1-r7}; add r6, r10, r11"},
+                           {{0xE88000FEu, 0xE08A100Bu}, 2, "stmia r0, {r1-r7}; add r1, r10, r11"},
+                           {{0xE88000FEu, 0xE086A00Bu}, 2, "stmia r0, {r1-r7}; add r10, r6, r11"},
+                           {{0xE88000FEu, 0xE08A300Bu}, 3, "stmia r0, {r1-r7}; add r3, r10, r11"}});
 }
 
 // ARM1176 TRM 16.12: a load or store multiple issues in one cycle and then holds the load/store unit for its memory
@@ -1704,7 +1723,7 @@ TEST(TimingModel, Arm11LongAndFlagSettingMultiplies) {
 // independent LDR waits for the unit until cycle 2 (3 in all); behind a one-register LDM (1 memory cycle) it does not.
 TEST(TimingModel, Arm11MultipleHoldsTheLoadStoreUnit) {
     const TimingParams p = *platform_timing("arm1176");
-    EXPECT_EQ(a32_cycles(p, {0xE92D00F0u, 0xE0876008u}), 2u) << "push {r4-r7}; add r6, r7, r8";
+    EXPECT_EQ(a32_cycles(p, {0xE92D00F0u, 0xE0879008u}), 2u) << "push {r4-r7}; add r9, r7, r8";
     EXPECT_EQ(a32_cycles(p, {0xE92D00F0u, 0xE5921000u}), 3u) << "push {r4-r7}; ldr r1, [r2]";
     EXPECT_EQ(a32_cycles(p, {0xE8900002u, 0xE5923000u}), 2u) << "ldmia r0, {r1}; ldr r3, [r2]";
 }
@@ -2708,6 +2727,7 @@ struct AllLive {
     bool divider(uint64_t) const { return true; }
     bool postsync(uint64_t) const { return true; }
     bool lsu_busy(uint64_t) const { return true; }
+    bool stm_lock(uint64_t) const { return true; }
     bool csr_write(uint64_t) const { return true; }
     bool fill_at(uint64_t) const { return true; }
     bool fill_start(uint64_t) const { return true; }
