@@ -64,8 +64,9 @@ RegUse with_shape(RegUse u, uint32_t shifted, uint8_t shape = 0, uint32_t amount
     return u;
 }
 
-RegUse with_mul_ops(RegUse u, uint32_t ops) {
+RegUse with_mul_ops(RegUse u, uint32_t ops, uint32_t hi = 0) {
     u.mul_ops = ops;
+    u.mul_hi = hi;
     return u;
 }
 
@@ -213,7 +214,7 @@ static RegUse a32_gprs(uint32_t i) {
                 if (op == 0) return with_mul_ops(masks(rn, rm | rs), rm | rs);                  // MUL
                 if (op == 1 || op == 3) return with_mul_ops(masks(rn, rm | rs | rd), rm | rs);  // MLA, MLS
                 const bool acc = op == 2 || (op & 1u);                                          // UMAAL, UMLAL, SMLAL
-                return with_mul_ops(masks(rn | rd, rm | rs | (acc ? rn | rd : 0u)), rm | rs);    // long: RdHi and RdLo
+                return with_mul_ops(masks(rn | rd, rm | rs | (acc ? rn | rd : 0u)), rm | rs, rn);  // long: RdHi, RdLo
             }
             if ((i & 0x0E000090u) == 0x00000090u && ((i >> 5) & 3u) != 0) {  // extra loads and stores (A5.2.8)
                 const bool load = (i >> 20) & 1u;
@@ -233,7 +234,7 @@ static RegUse a32_gprs(uint32_t i) {
                 if ((i & 0x000000F0u) == 0x00000050u) return masks(rd, rn | rm);          // QADD, QSUB, ...
                 if ((i & 0x00000090u) == 0x00000080u) {                                   // SMLAxy, SMULWy, ...
                     const unsigned op = (i >> 21) & 3u;
-                    if (op == 2) return masks(rn | rd, rm | rs | rn | rd);                 // SMLALxy
+                    if (op == 2) return with_mul_ops(masks(rn | rd, rm | rs | rn | rd), rm | rs, rn);  // SMLALxy
                     const bool acc = op == 0 || (op == 1 && !((i >> 5) & 1u));
                     return with_mul_ops(masks(rn, rm | rs | (acc ? rd : 0u)), rm | rs);  // SMLAxy, SMLAWy, SMULWy, SMULxy
                 }
@@ -259,7 +260,8 @@ static RegUse a32_gprs(uint32_t i) {
             // Media instructions (A5.4): divides and signed multiplies write 19:16; the rest write 15:12.
             if ((i & 0x0F800010u) == 0x07000010u) {
                 if ((i & 0x0FD000F0u) == 0x07100010u) return masks(rn, rm | rs);  // SDIV, UDIV
-                if (((i >> 20) & 0x1Fu) == 0x14u) return masks(rn | rd, rm | rs | rn | rd);  // SMLALD, SMLSLD
+                if (((i >> 20) & 0x1Fu) == 0x14u)  // SMLALD, SMLSLD: RdHi 19:16, RdLo 15:12
+                    return with_mul_ops(masks(rn | rd, rm | rs | rn | rd), rm | rs, rn);
                 // SMUAD, SMUSD, SMLAD, SMLSD (op1 000, op2 00x or 01x) multiply Rm and Rs; SMMUL, SMMLA, ... are not marked.
                 const RegUse u = masks(rn, rm | rs | rd);
                 return ((i >> 20) & 0x1Fu) == 0x10u && !((i >> 7) & 1u) ? with_mul_ops(u, rm | rs) : u;

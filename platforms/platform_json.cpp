@@ -132,6 +132,7 @@ void visit_predictor(V& v, timing::PredictorConfig& c) {
     v("wrong_path_windows", c.wrong_path_windows, 16);
     v("refill_windows", c.refill_windows, 16);
     v("enabled", c.enabled);
+    v("btac_reach", c.btac_reach, 64);
 }
 
 template <class V>
@@ -189,15 +190,21 @@ void visit_timing(V& v, TimingParams& t) {
     v("extract_second_slot", t.extract_second_slot);
     v("mul_operand_early", t.mul_operand_early, 8);
     v("short_mul_latency", t.short_mul_latency, 64);
+    v("long_mul_extra", t.long_mul_extra, 8);
+    v("mul_hi_latency", t.mul_hi_latency, 8);
+    v("mul_flags_extra", t.mul_flags_extra, 8);
     v("load_multiple_bytes", t.load_multiple_bytes);
     v("store_multiple_bytes", t.store_multiple_bytes);
     v("multiple_max_cycles", t.multiple_max_cycles);
     v("multiple_last_slot", t.multiple_last_slot);
     v("multiple_holds_issue", t.multiple_holds_issue);
     v("multiple_holds_lsu", t.multiple_holds_lsu);
+    v("multiple_write_lock", t.multiple_write_lock);
     v("mispredict_penalty", t.mispredict_penalty);
     v("return_hit_extra", t.return_hit_extra);
     v("return_miss_extra", t.return_miss_extra);
+    v("load_pc_latency_extra", t.load_pc_latency_extra, 8);
+    v("load_return_miss_extra", t.load_return_miss_extra, 64);
     v("mispredict_flag_window", t.mispredict_flag_window);
     v("static_taken_extra", t.static_taken_extra);
     v("fold_predicted_taken", t.fold_predicted_taken);
@@ -312,7 +319,7 @@ void visit_timing(V& v, TimingParams& t) {
 // to visit_timing (and docs/platform-files.md), then update the size. The size is a 64-bit host's: the native
 // build checks it; a 32-bit target (the web page's WebAssembly) lays the struct out smaller.
 #if UINTPTR_MAX == UINT64_MAX
-static_assert(sizeof(TimingParams) == 1008,
+static_assert(sizeof(TimingParams) == 1032,
               "TimingParams changed: add the new field to visit_timing in platforms/platform_json.cpp");
 #endif
 

@@ -112,6 +112,13 @@ constexpr uint64_t ready_sentinel = uint64_t{1} << 63;  // a live-in that can no
     return true;
 }
 
+// A store multiple's locks (multiple_write_lock), while one can still hold a write back: how long ago it issued and
+// the registers it stores; 0 once none can.
+[[gnu::always_inline]] inline void TimingModel::key_lock(uint64_t* key, size_t& n) const {
+    const bool live = p_.multiple_write_lock && s_.stm_issue + stm_lock_span(p_) > s_.now;
+    key[n++] = live ? (s_.now - s_.stm_issue) | uint64_t{s_.stm_regs} << 32 : 0;
+}
+
 // The data accesses: how many each instruction has (as at the first execution, m.n_mem_; any other count is
 // not keyed: the body is stepped), then per access its direction and what step() decides from its address
 // besides the cache and TLB lookups (5 bits each, 12 to a word). Where an access's bit does not matter to
@@ -242,7 +249,7 @@ constexpr uint64_t ready_sentinel = uint64_t{1} << 63;  // a live-in that can no
 // The entry state (timing_model.hpp, step_block) as words in `key` (room for BlockMemo::max_key_words);
 // returns how many, or 0 when it cannot be keyed (cycles too far apart). The parts, in the key's order: the issue
 // state, the fetch state, the live-in registers, the data accesses, the D-bus buffer, the body's branches, the LSU
-// buffers, the tail.
+// buffers, a store multiple's locks, the tail.
 size_t TimingModel::body_key(const BlockMemo& m, const MemRef* mem, const uint8_t* n_mem, uint64_t* key, bool with_tail) const {
     size_t n = 0;
     uint64_t bus_addr[BlockMemo::max_bus];  // dbus_queue: the body's bus accesses
@@ -251,6 +258,7 @@ size_t TimingModel::body_key(const BlockMemo& m, const MemRef* mem, const uint8_
         !key_accesses(m, mem, n_mem, key, n, bus_addr, nb) || (p_.dbus_queue && !key_dbus(bus_addr, nb, key, n)) ||
         !key_inner_flushes(m, key, n) || (lsu_ && p_.bus_buffer && m.total_mem_ && !key_lsu_bus(m, mem, key, n)))
         return 0;
+    if (p_.multiple_write_lock) key_lock(key, n);
     // The tail's outcome: taken (the redirect) and the flush's cycles (predict()).
     if (with_tail) key[n++] = uint64_t{(tail_insn_->branch & isa::br_taken) != 0} | uint64_t{tail_flush_} << 1;
     return n;

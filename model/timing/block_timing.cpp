@@ -218,7 +218,7 @@ uint64_t TimingModel::record_body(BlockMemo& m, const MemRef* mem, const uint8_t
     };
     const Counts i0 = counts(l1i_), it0 = counts(itlb_), d0 = counts(l1d_), dt0 = counts(dtlb_), l20 = counts(l2_),
                  mt0 = counts(main_tlb_);
-    const uint64_t now0 = s_.now, lsu_free0 = s_.lsu_free;
+    const uint64_t now0 = s_.now, lsu_free0 = s_.lsu_free, stm_issue0 = s_.stm_issue;
     if (p_.dbus_queue) dbus_entry_ = dbus_canonical(s_.now);
     body_events_.clear();
     std::vector<std::pair<uint64_t, uint64_t>> commits;  // the body's loads' and stores' commits (store_buffer)
@@ -249,6 +249,9 @@ uint64_t TimingModel::record_body(BlockMemo& m, const MemRef* mem, const uint8_t
     r.divider_free = static_cast<int64_t>(s_.divider_free - now0);
     r.lsu_set = s_.lsu_free != lsu_free0;  // a multiple moved it on (a cycle after the entry: the key had the old one)
     r.lsu_free = static_cast<int64_t>(s_.lsu_free - now0);
+    r.stm_set = s_.stm_issue != stm_issue0;  // a store multiple issued in the body (a cycle after any before)
+    r.stm_issue = static_cast<int64_t>(s_.stm_issue - now0);
+    r.stm_regs = s_.stm_regs;
     r.prev_dst = s_.prev_dst;
     r.prev_shape = s_.prev_shape;
     r.prev_cls = s_.prev_cls;
@@ -391,6 +394,10 @@ void TimingModel::replay_body(BlockMemo& m, const BlockMemo::Recording& r, const
     s_.prev_issue = now0 + static_cast<uint64_t>(r.prev_issue);
     if (m.has_div_) s_.divider_free = now0 + static_cast<uint64_t>(r.divider_free);
     if (r.lsu_set) s_.lsu_free = now0 + static_cast<uint64_t>(r.lsu_free);
+    if (r.stm_set) {
+        s_.stm_issue = now0 + static_cast<uint64_t>(r.stm_issue);
+        s_.stm_regs = r.stm_regs;
+    }
     s_.prev_dst = r.prev_dst;
     s_.prev_shape = r.prev_shape;
     s_.prev_cls = r.prev_cls;

@@ -27,6 +27,8 @@ inline constexpr KeyedField body_key_fields[] = {
     PMUSIM_KEYED(postsync_until, "key_issue: the postsync wait"),
     PMUSIM_KEYED(csr_write_issue, "not keyed: with sync_stall bodies hold no CSR instruction (prepare)"),
     PMUSIM_KEYED(lsu_free, "key_issue: the load/store unit's wait (multiple_holds_lsu)"),
+    PMUSIM_KEYED(stm_issue, "key_lock: the store multiple's locks, while one can still hold a write back"),
+    PMUSIM_KEYED(stm_regs, "key_lock, with stm_issue"),
     PMUSIM_KEYED(last_ifetch_line, "key_fetch (key[4])"),
     PMUSIM_KEYED(last_fetch, "key_fetch"),
     PMUSIM_KEYED(last_miss_line, "not keyed: read on an I-cache miss only; a replayed body's lookups all hit"),

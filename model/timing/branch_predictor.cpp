@@ -66,13 +66,18 @@ bool BranchPredictor::btac(uint64_t pc, bool taken, bool static_taken, bool* hit
     return predicted != taken;
 }
 
-BranchPredictor::Direct BranchPredictor::direct(uint64_t pc, uint64_t target, bool taken, bool conditional) {
+BranchPredictor::Direct BranchPredictor::direct(uint64_t pc, uint64_t target, bool taken, bool conditional, bool dynamic) {
     Direct d;
     if (!cfg_.enabled) {
         d.mispredicted = taken;  // prediction off: every branch is predicted not taken
         return d;
     }
-    d.mispredicted = btac(pc, taken, !conditional || target < pc, &d.hit);
+    const bool static_taken = !conditional || target < pc;
+    d.mispredicted = btac(pc, taken, static_taken, &d.hit);
+    if (!dynamic) {  // too soon for the BTAC (btac_reach): the static rule's prediction, the BTAC updated all the same
+        d.hit = false;
+        d.mispredicted = static_taken != taken;
+    }
     return d;
 }
 
@@ -457,6 +462,7 @@ void BranchPredictor::loop_state(std::vector<uint64_t>& out) const {
         out.push_back(s_.folded_target);
         out.push_back(s_.btic_pc);
         out.push_back(s_.btic_target);
+        out.push_back(s_.after_branch);
         out.push_back(plain_sig_);
         out.push_back(ras_.size());
         out.insert(out.end(), ras_.begin(), ras_.end());

@@ -43,6 +43,10 @@ struct PredictorConfig {
                                       // as the global history sees them (BranchPredictor::wrong_path_history)
     unsigned refill_windows = 0;      // veer_el2: ... none for a branch within this many windows of a flush
     bool enabled = true;        // false: every taken branch is a misprediction (ARM11 out of reset)
+    // btac: a direct branch with fewer than this many instructions between it and the branch before it is predicted
+    // by the static rule, not by the BTAC, and not folded (ARM1176 TRM 5.2.3: "Around 65% of all branches are
+    // preceded by enough non-branch cycles to be completely predicted"; 0: every one is).
+    unsigned btac_reach = 0;
 };
 
 class BranchPredictor {
@@ -65,7 +69,15 @@ public:
     struct Direct {
         bool mispredicted = false, hit = false;
     };
-    Direct direct(uint64_t pc, uint64_t target, bool taken, bool conditional);
+    // `dynamic` false: the branch came too soon after the branch before it for the BTAC to predict it
+    // (PredictorConfig::btac_reach): the static rule predicts it, and the BTAC is updated all the same.
+    Direct direct(uint64_t pc, uint64_t target, bool taken, bool conditional, bool dynamic = true);
+    // btac: the instructions between the last branch (from its successor, where it went) and `pc`, or ~0u when
+    // unknown or not one straight run from there (branch_seen sets the successor).
+    unsigned since_branch(uint64_t pc, unsigned size) const {
+        return pc >= s_.after_branch && pc - s_.after_branch < 4096 ? static_cast<unsigned>((pc - s_.after_branch) / size) : ~0u;
+    }
+    void branch_seen(uint64_t next_pc) { s_.after_branch = next_pc; }
     // The target of the branch folded last (the timing model's, ARM1176 TRM 5.2.4: a branch there is a predicted
     // branch onto a branch, which is not folded), part of the state: take_folded says whether `pc` is it and
     // forgets it (every branch asks).
@@ -209,13 +221,15 @@ private:
         uint64_t run_start = 0, run_window = 0, window = ~uint64_t{0};
         uint64_t folded_target = ~uint64_t{0};
         uint64_t btic_pc = ~uint64_t{0}, btic_target = ~uint64_t{0};  // btic(): the entry's branch and target
+        uint64_t after_branch = ~uint64_t{0};  // btac: the last branch's successor (since_branch)
         bool run_after_flush = false;
         size_t ras_top = 0;
         bool operator==(const Scalars& o) const {
             return history == o.history && fetch_history == o.fetch_history && stale_history == o.stale_history &&
                    window_history == o.window_history && run_start == o.run_start && run_window == o.run_window &&
                    window == o.window && folded_target == o.folded_target && btic_pc == o.btic_pc &&
-                   btic_target == o.btic_target && run_after_flush == o.run_after_flush &&
+                   btic_target == o.btic_target && after_branch == o.after_branch &&
+                   run_after_flush == o.run_after_flush &&
                    ras_top == o.ras_top;
         }
     };

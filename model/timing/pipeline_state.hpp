@@ -90,6 +90,9 @@ struct PipelineState {
     uint64_t postsync_until = 0;       // the next instruction may issue no sooner (0: no postsync wait)
     uint64_t csr_write_issue = 0;      // the issue of the last write-only CSR instruction (csr_write_block)
     uint64_t lsu_free = 0;             // the cycle the load/store unit takes a new access (multiple_holds_lsu)
+    // The last store multiple (multiple_write_lock): its issue and the registers it stores (bit n: register n).
+    uint64_t stm_issue = 0;
+    uint32_t stm_regs = 0;
     // Instruction fetch: the last line and fetch granule (fetch_bytes), the last I-cache miss's line, the line last
     // refilled (served from the fill buffer), the cycle of that refill's first fetch (fill_buffer_cycles) and the
     // issue of the instruction that refilled it (fill_redirect_commit) and its commit (fill_next_miss), the line a
@@ -141,6 +144,8 @@ struct PipelineState {
         v(s.postsync_until, FieldKind::cycle, live.postsync(s.postsync_until));
         v(s.csr_write_issue, FieldKind::cycle, live.csr_write(s.csr_write_issue));
         v(s.lsu_free, FieldKind::cycle, live.lsu_busy(s.lsu_free));
+        v(s.stm_issue, FieldKind::cycle, live.stm_lock(s.stm_issue));
+        v(s.stm_regs, FieldKind::value, true);
         v(s.last_ifetch_line, FieldKind::value, true);
         v(s.last_fetch, FieldKind::value, true);
         v(s.last_miss_line, FieldKind::value, true);

@@ -37,6 +37,7 @@ struct TimingModel::StepScratch {
     unsigned bus_extra = 0, bus_transactions = 0, bus_busy = 0, div_time = 0, freeze = 0, span = 1;
     unsigned multiple_extra = 0;  // a load or store multiple's issue cycles beyond the first (multiple_cycles)
     unsigned shift_extra = 0;     // a shift by a register's issue cycles beyond the first (shift_register_extra)
+    unsigned mul_extra = 0;       // a long or flag-setting multiply's issue cycles beyond its kin's (long_mul_extra)
     uint32_t dst = 0;
     uint64_t stall = 0, issue = 0, latency = 0, cycles = 0, base = 0, before_fetch = 0, split_cycles = 0;
     uint64_t fetch_walk = 0, started = 0, fill_fetches = 0, fetch_cycles = 0, bus_hold = 0;
@@ -150,9 +151,12 @@ template <bool kFull>
     // (extract_second_slot).
     if (p_.multiple_holds_issue) st.multiple_extra = multiple_cycles(st) - 1;
     if (p_.shift_register_extra && (insn.regs.shape & isa::shape_shift_register)) st.shift_extra = p_.shift_register_extra;
+    // A multiply with a 64-bit result, or one that sets the flags (ARM1176 TRM Table 16-10), issues over more cycles.
+    if (insn.regs.mul_hi) st.mul_extra = p_.long_mul_extra;
+    if (insn.cls == C::mul && (insn.regs.dst & isa::flags_bit)) st.mul_extra += p_.mul_flags_extra;
     const unsigned shape_conflict = (p_.single_shift_register ? insn.regs.shape & unsigned{isa::shape_shift_register} : 0u) |
                                     (p_.extract_second_slot ? unsigned{isa::shape_extract} : 0u);
-    if (p_.dual_issue && s_.pair_open && p_.class_extra[cls] == 0 && !st.multiple_extra && !st.shift_extra &&
+    if (p_.dual_issue && s_.pair_open && p_.class_extra[cls] == 0 && !st.multiple_extra && !st.shift_extra && !st.mul_extra &&
         pairs_[static_cast<size_t>(s_.prev_cls)][cls] && popcount(src) <= p_.pair_max_src[cls] &&
         !(src & s_.prev_dst & (p_.flag_latency ? ~0u : ~isa::flags_bit)) && !(s_.prev_shape & shape_conflict)) {
         st.paired = true;
@@ -193,6 +197,14 @@ template <bool kFull>
         if (late) wait_for_sources(std::true_type{});
         else wait_for_sources(std::false_type{});
     }
+    // A register a store multiple has not stored yet is locked: an instruction that writes it issues no sooner than
+    // the register's lock latency after the store multiple (multiple_write_lock; ARM1176 TRM 16.12, Table 16-18).
+    if (p_.multiple_write_lock && (insn.regs.dst & s_.stm_regs))
+        for (uint32_t m = insn.regs.dst & s_.stm_regs; m; m &= m - 1) {
+            const unsigned r = ctz(m);
+            const uint64_t at = s_.stm_issue + stm_lock_latency(p_, popcount(s_.stm_regs & ((1u << r) - 1u)));
+            if (at > s_.now + stall) stall = at - s_.now;
+        }
     // A division waits for the divider; a load or store for the load/store unit (multiple_holds_lsu).
     if (insn.cls == C::div && p_.divider_busy && s_.divider_free > s_.now + stall) stall = s_.divider_free - s_.now;
     if (st.data && p_.multiple_holds_lsu && s_.lsu_free > s_.now + stall) stall = s_.lsu_free - s_.now;
@@ -222,6 +234,11 @@ template <bool kFull>
                                         : p_.result_latency[cls];
     if (insn.cls == C::div) s_.divider_free = st.issue + st.div_time;
     if (insn.multiple && st.data && p_.multiple_holds_lsu) s_.lsu_free = st.issue + multiple_cycles(st);
+    // A store multiple's registers (not its base) stay locked (multiple_write_lock).
+    if (p_.multiple_write_lock && insn.multiple && st.data && insn.cls == C::store) {
+        s_.stm_issue = st.issue;
+        s_.stm_regs = insn.regs.src & ~insn.regs.addr & 0xFFFFu;
+    }
     if (insn.cls == C::csr_write) s_.csr_write_issue = st.issue;
     // Postsync: the next instruction waits until this one has left X and R (after its own extra cycles).
     s_.postsync_until = st.postsync ? st.issue + p_.class_extra[cls] + 1 + p_.sync_stall : 0;
@@ -296,7 +313,9 @@ template <bool kFull>
                      : (p_.short_mul_latency && insn.cls == C::alu && insn.regs.mul_ops ? p_.short_mul_latency
                                                                                          : p_.result_latency[cls]) +
                            (kFull && st.bus && insn.cls == C::load && !st.forwarded ? p_.bus_load_latency + st.bus_extra : 0u) +
-                           st.shift_extra;
+                           st.shift_extra +
+                           // A load multiple of the PC loads it first, the rest a cycle later (load_pc_latency_extra).
+                           (insn.multiple && insn.branch && insn.cls == C::load ? p_.load_pc_latency_extra : 0u);
     if (insn.multiple && p_.load_multiple_bytes && st.data && insn.cls == C::load && st.n_mem) {
         // A load multiple's registers, in order, as its memory cycles bring them (load_multiple_bytes).
         const uint64_t each = access_bytes(st) / st.n_mem;
@@ -304,6 +323,8 @@ template <bool kFull>
         for (uint32_t m = st.dst; m; m &= m - 1, ++k) s_.ready[ctz(m)] = st.issue + st.latency + k * each / p_.load_multiple_bytes;
     } else {
         for (uint32_t m = st.dst; m; m &= m - 1) s_.ready[ctz(m)] = st.issue + st.latency;
+        // The high half of a multiply's 64-bit result comes later (mul_hi_latency).
+        for (uint32_t m = st.dst & insn.regs.mul_hi; m; m &= m - 1) s_.ready[ctz(m)] += p_.mul_hi_latency;
     }
     // A register's address ready cycle (address_latency): its class's cycles after the issue, never before it is
     // ready; a class without one, early_address after it is ready (as need() has it).
@@ -315,7 +336,7 @@ template <bool kFull>
         }
     if (st.dst & isa::flags_bit) s_.ready[31] = st.issue + p_.flag_latency + st.shift_extra;
     st.cycles = (st.paired || st.folded ? 0 : 1) + st.stall + p_.class_extra[cls] + st.multiple_extra + st.shift_extra +
-                s_.pending_extra;
+                st.mul_extra + s_.pending_extra;
     if (s_.pending_extra) {
         st.freeze = s_.pending_freeze;  // interrupts still enabled (event 49), no instruction at decode (not event 30)
         s_.pending_freeze = 0;

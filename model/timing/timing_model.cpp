@@ -32,7 +32,7 @@ TimingModel::TimingModel(const TimingParams& p) : p_(p), bp_(p.predictor), seen_
                        p.predictor.direction != PredictorConfig::Direction::btac;
     if (!branch_cycles_fit(p))
         throw std::invalid_argument("timing: a branch's cycles (mispredict_penalty, mispredict_flag_window, return_*_extra, "
-                                    "static_taken_extra) are at most 16382 in all");
+                                    "load_return_miss_extra, static_taken_extra) are at most 16382 in all");
     if (p.fetch_queue > s_.fetched.size()) throw std::invalid_argument("timing: fetch_queue is at most 4");
     if (p.store_buffer > 8 || p.bus_buffer > 8) throw std::invalid_argument("timing: store_buffer and bus_buffer are at most 8");
     // dbus_canonical forgets a read once no later one can share it, which is also when none can wait behind it
@@ -121,8 +121,10 @@ unsigned TimingModel::veer_div_time(unsigned full, uint32_t a, uint32_t b, bool 
 
 bool TimingModel::branch_cycles_fit(const TimingParams& p) {
     // The most predict() adds (a mispredicted return, a branch onto a folded one's) and the flags' distance.
-    return uint64_t{p.mispredict_penalty} + p.mispredict_flag_window + std::max(p.return_hit_extra, p.return_miss_extra) +
-               p.static_taken_extra + std::max(p.taken_extra, p.btic_taken_extra) + 1 <= branch_cycles;
+    return uint64_t{p.mispredict_penalty} + p.mispredict_flag_window +
+               std::max({p.return_hit_extra, p.return_miss_extra, p.load_return_miss_extra}) + p.static_taken_extra +
+               std::max(p.taken_extra, p.btic_taken_extra) + 1 <=
+           branch_cycles;
 }
 
 void TimingModel::set_mstatus(uint32_t value) {
@@ -220,7 +222,7 @@ unsigned TimingModel::predict_other(const isa::RetiredInsn& insn, uint64_t pc, u
     // ones and returns. An exception return the core does not predict (predict_exc_return off) is a flush and no
     // predictable branch. BR_MIS_PRED (0x10, "mispredicted or not predicted") counts the subset whose prediction
     // was wrong or absent (docs/models.md, "Branch events").
-    bool mispredicted = false;
+    bool mispredicted = false, load_return = false;
     unsigned return_extra = 0;
     const bool predictable = !(taken && (insn.branch & isa::br_exc_return) && !p_.predict_exc_return);
     const bool btac = p_.predictor.direction == PredictorConfig::Direction::btac;
@@ -245,6 +247,9 @@ unsigned TimingModel::predict_other(const isa::RetiredInsn& insn, uint64_t pc, u
             return_extra = !miss ? p_.return_hit_extra : empty ? 0u : p_.return_miss_extra;
             // A conditional return (btac) costs as a misprediction, whatever the stack held (TRM Table 16-11).
             if (btac && conditional) return_extra = 0;
+            // A return by LDM (TRM Table 16-19): wrong, empty or conditional, load_return_miss_extra more.
+            load_return = insn.multiple && p_.load_return_miss_extra;
+            if (load_return && (miss || (btac && conditional))) return_extra = p_.load_return_miss_extra;
         }
     } else if (taken && !conditional && !bp_.enabled()) {
         mispredicted = true;  // prediction off: even unconditional branches are assumed not taken
@@ -254,7 +259,9 @@ unsigned TimingModel::predict_other(const isa::RetiredInsn& insn, uint64_t pc, u
         if (bp_.enabled() && p_.predictor.ras_depth) emit(b, p_.ev_ras_push);
     }
     if (predictable) emit(b, p_.ev_predictable);
-    if (mispredicted) return (mispredicted_flush(b) + return_extra + cost.extra) | branch_flag_distance;
+    // A misprediction's cost grows as the flags are set closer before it (mispredict_flag_window), but for a
+    // return by LDM (Table 16-19: 9 cycles).
+    if (mispredicted) return (mispredicted_flush(b) + return_extra + cost.extra) | (load_return ? 0u : branch_flag_distance);
     const unsigned bubble = taken && predictable ? taken_bubble(pc, next_pc) : 0u;
     return (return_extra + cost.extra + (bubble & branch_cycles)) | (bubble & branch_bubble) |
            (cost.folded ? branch_folded : 0u);
@@ -271,11 +278,15 @@ TimingModel::BtacCost TimingModel::predict_btac(const isa::RetiredInsn& insn, ui
                                                 uint64_t next_pc, bool taken, bool conditional) {
     BtacCost c;
     if (bp_.take_folded(pc)) c.extra = 1;
+    // How many instructions this branch comes after the branch before it (btac_reach); it is the last one now.
+    const unsigned since = bp_.since_branch(pc, size);
+    bp_.branch_seen(next_pc);
     if (!(insn.branch & isa::br_immediate)) {
         c.mispredicted = conditional && taken;
         return c;
     }
-    const auto d = bp_.direct(pc, conditional_target(pc, size, next_pc, taken), taken, conditional);
+    const auto d = bp_.direct(pc, conditional_target(pc, size, next_pc, taken), taken, conditional,
+                              since >= p_.predictor.btac_reach);
     c.mispredicted = d.mispredicted;
     if (d.mispredicted || !taken) return c;
     if (!d.hit) {

@@ -87,9 +87,9 @@ public:
     // The most words a body's key takes: nine for the pipeline and fetch state (the postsync wait one of them),
     // a live-in per register, 5 bits per access (12 to a word, at most 4 an instruction), a word per 4 of the
     // body's branches for their flushes, a word for the tail's outcome, the LSU buffers' commit cycles, D-bus buffer
-    // and the accesses that hit its ibuf.
+    // and the accesses that hit its ibuf, a word for a store multiple's locks.
     static constexpr size_t max_key_words =
-        10 + 32 + (4 * max_insns + 11) / 12 + 1 + 4 + (max_inner + 3) / 4 + 1 + 2 + LsuBuffers::max_bus_words;
+        10 + 32 + (4 * max_insns + 11) / 12 + 1 + 4 + (max_inner + 3) / 4 + 1 + 2 + LsuBuffers::max_bus_words + 1;
     static constexpr size_t max_bus = 8;  // dbus_queue: bodies with more bus accesses are stepped
     // Executions replayed from a recording, recorded, and stepped (a miss or nothing to key on).
     uint64_t replayed = 0, recorded = 0, stepped = 0;
@@ -104,6 +104,9 @@ private:
         std::vector<std::pair<uint8_t, int64_t>> ready;  // registers written: their ready cycle - s_.now
         std::vector<std::pair<uint8_t, int64_t>> addr_ready;  // ... their address ready cycle (address_latency)
         int64_t prev_issue = 0, divider_free = 0, lsu_free = 0;
+        int64_t stm_issue = 0;  // the last store multiple's issue and registers, where the body has one (stm_set)
+        uint32_t stm_regs = 0;
+        bool stm_set = false;
         uint32_t prev_dst = 0;
         uint8_t prev_shape = 0;
         isa::InsnClass prev_cls = isa::InsnClass::alu;
@@ -347,6 +350,9 @@ private:
     // branch_bubble, the cycles are a taken branch's fetch bubble, which the branch's own wait to issue overlaps.
     static constexpr unsigned branch_flag_distance = 1u << 14, branch_folded = 1u << 15, branch_bubble = 1u << 16;
     static constexpr unsigned branch_cycles = branch_flag_distance - 1;
+    // A store multiple's lock latency of its k-th register (multiple_write_lock), and the longest (its 16th).
+    static unsigned stm_lock_latency(const TimingParams& p, unsigned k) { return 1 + (k + 1) * 4 / std::max(1u, p.store_multiple_bytes); }
+    static unsigned stm_lock_span(const TimingParams& p) { return p.multiple_write_lock ? stm_lock_latency(p, 15) : 0u; }
 public:
     // Whether a branch's cycles fit below predict()'s marks (the constructor refuses parameters that do not).
     static bool branch_cycles_fit(const TimingParams& p);
@@ -439,6 +445,7 @@ private:
     bool key_issue(const BlockMemo& m, uint64_t* key, size_t& n) const;
     bool key_fetch(const BlockMemo& m, uint64_t* key, size_t& n) const;
     bool key_live_ins(const BlockMemo& m, uint64_t* key, size_t& n) const;
+    void key_lock(uint64_t* key, size_t& n) const;
     bool key_accesses(const BlockMemo& m, const MemRef* mem, const uint8_t* n_mem, uint64_t* key, size_t& n,
                       uint64_t* bus_addr, size_t& nb) const;
     bool key_dbus(const uint64_t* bus_addr, size_t nb, uint64_t* key, size_t& n) const;
@@ -498,6 +505,7 @@ private:
         bool divider(uint64_t t) const { return t > now; }
         bool postsync(uint64_t t) const { return t > now; }
         bool lsu_busy(uint64_t t) const { return t > now; }
+        bool stm_lock(uint64_t t) const { return t + TimingModel::stm_lock_span(p) > now; }
         bool csr_write(uint64_t t) const { return t + 1 + p.csr_write_block > now; }
         bool fill_at(uint64_t t) const { return fetch_queue && t + p.fill_buffer_cycles > fetch_base; }
         bool fill_start(uint64_t t) const { return t + p.fill_redirect_commit > now; }

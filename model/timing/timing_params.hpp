@@ -76,6 +76,12 @@ struct TimingParams {
     // Table 16-10: SMULxy, SMLAxy, SMULWy, SMLAWy, SMUAD, SMLAD, SMUSD, SMLSD one cycle, a result latency of 3).
     unsigned mul_operand_early = 0;
     unsigned short_mul_latency = 0;
+    // A multiply with a 64-bit result (isa::RegUse::mul_hi) issues over long_mul_extra cycles more than its kin with
+    // a 32-bit result, and its high half is ready mul_hi_latency cycles after its low half; a flag-setting multiply
+    // (class mul writing the flags) issues over mul_flags_extra cycles more (ARM1176 TRM Table 16-10: UMULL, SMULL,
+    // UMLAL, SMLAL, UMAAL 3 cycles where MUL takes 2, SMLALxy, SMLALD, SMLSLD 2 where SMLAxy takes 1; result latencies
+    // 4/5 and 3/4; MULS and MLAS 5 cycles, UMULLS and kin 6).
+    unsigned long_mul_extra = 0, mul_hi_latency = 0, mul_flags_extra = 0;
     // A load or store of several registers (LDM, STM, LDP, STP, LDRD: insn.multiple) moves this many bytes a
     // memory cycle (its accesses' sizes, 4 where the trace gives none; 0: all in one): the registers a load
     // multiple writes are ready one after the other, the k-th (in register order) the memory cycles of the bytes
@@ -97,11 +103,21 @@ struct TimingParams {
     // a later load or store issues no sooner (ARM1176 TRM 16.12: "non-dependent, non-memory instructions can execute
     // ... while these instructions complete").
     bool multiple_holds_lsu = false;
+    // A store multiple locks the registers it stores until it has stored them: a later instruction that writes its
+    // k-th register (in register order, from 0) issues no sooner than 1 + (k + 1) * 4 / store_multiple_bytes cycles
+    // after it (ARM1176 TRM 16.12, Table 16-18, first address 64-bit aligned: lock latencies 1, 2, 2, 3, 3, 4, 4 at 8
+    // bytes a cycle). Only the last store multiple's locks are followed.
+    bool multiple_write_lock = false;
     unsigned mispredict_penalty = 1;
     // A return the return stack predicts takes return_hit_extra cycles more than a predicted branch; one it
     // predicts wrong (the stack was not empty) return_miss_extra more than a misprediction (ARM1176 TRM Table
     // 16-11: BX R14 4 cycles with a correct prediction, 7 with a wrong one, 5 from an empty stack).
     unsigned return_hit_extra = 0, return_miss_extra = 0;
+    // A load multiple that loads the PC (ARM1176 TRM 16.12.2, Table 16-19): its registers' result latencies are
+    // load_pc_latency_extra cycles more than the same LDM's without the PC (the PC is loaded first); a return by one
+    // that the return stack predicts wrong or finds empty, or a conditional one taken, costs load_return_miss_extra
+    // cycles more than a misprediction, whatever the flags' distance (LDMIA sp!,{...,pc}: 4 cycles predicted, 9 else).
+    unsigned load_pc_latency_extra = 0, load_return_miss_extra = 0;
     // A mispredicted branch that reads the flags costs up to this many cycles more, one fewer for each cycle
     // between the issue of the instruction that set them and its own beyond the first (ARM1176 TRM Table 16-11:
     // MAX(7 - FlagCycleDistance, 5) cycles).

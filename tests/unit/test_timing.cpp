@@ -1628,7 +1628,7 @@ namespace {
 // A32 words replayed on a built-in platform with its caches and TLBs left out, so that only the issue rules count:
 // the cycles of the whole sequence. A load or store multiple gets one 4-byte access per register it moves.
 // The cycles of `words` in `mode` (A32 or A64), decoded as the replay decodes them, without caches or TLBs.
-uint64_t arm_cycles(TimingParams p, isa::DecodeMode mode, std::initializer_list<uint32_t> words) {
+uint64_t arm_cycles(TimingParams p, isa::DecodeMode mode, const std::vector<uint32_t>& words) {
     p.l1i.reset();
     p.l1d.reset();
     p.l2.reset();
@@ -1648,11 +1648,22 @@ uint64_t arm_cycles(TimingParams p, isa::DecodeMode mode, std::initializer_list<
     }
     return cycles;
 }
-uint64_t a32_cycles(TimingParams p, std::initializer_list<uint32_t> words) {
+uint64_t a32_cycles(TimingParams p, const std::vector<uint32_t>& words) {
     return arm_cycles(std::move(p), isa::DecodeMode::a32, words);
 }
-uint64_t a64_cycles(TimingParams p, std::initializer_list<uint32_t> words) {
+uint64_t a64_cycles(TimingParams p, const std::vector<uint32_t>& words) {
     return arm_cycles(std::move(p), isa::DecodeMode::a64, words);
+}
+
+// A32 sequences on the ARM1176 and the cycles each takes (a32_cycles), worked out from its TRM.
+struct A32Case {
+    std::vector<uint32_t> words;
+    uint64_t cycles;
+    const char* what;
+};
+void expect_arm1176_cycles(std::initializer_list<A32Case> cases) {
+    const TimingParams p = *platform_timing("arm1176");
+    for (const A32Case& c : cases) EXPECT_EQ(a32_cycles(p, c.words), c.cycles) << c.what;
 }
 
 }  // namespace
@@ -1668,13 +1679,51 @@ TEST(TimingModel, Arm11LoadMultipleBringsTwoRegistersACycle) {
     EXPECT_EQ(a32_cycles(p, {0xE890001Eu, 0xE0876008u}), 2u) << "ldmia r0, {r1-r4}; add r6, r7, r8";
 }
 
+// ARM1176 TRM 16.12.2: an LDM that loads the PC loads it first and the other registers a cycle later than the same
+// LDM without the PC (Table 16-18's 3 for the first register, 4 here). POP {r4, pc} in cycle 0 (its successor taken as
+// the next word here: no branch cost), an ADD reading r4 issues in cycle 4 (5 in all); LDMIA sp!, {r4, r5} in cycle 0,
+// the same ADD in cycle 3 (4 in all).
+TEST(TimingModel, Arm11LoadMultipleOfThePcLoadsItFirst) {
+    expect_arm1176_cycles({{{0xE8BD8010u, 0xE0856004u}, 5, "pop {r4, pc}; add r6, r5, r4"},
+                           {{0xE8BD0030u, 0xE0856004u}, 4, "pop {r4, r5}; add r6, r5, r4"}});
+}
+
+// ARM1176 TRM 16.7, Table 16-10, long and flag-setting multiplies (caches off, cycles from the table):
+// - UMULL r0, r1, r2, r3 takes 3 cycles; RdLo (r0) has a result latency of 4, RdHi (r1) 5: an ADD reading r0 issues in
+//   cycle 4 (5 in all), one reading r1 in cycle 5 (6 in all);
+// - MULS r4, r1, r5 takes 5 cycles, UMULLS r0, r1, r2, r3 6 ("cycles if sets flags");
+// - SMLALBB r0, r1, r2, r3 takes 2 cycles, RdLo 3, RdHi 4: an ADD reading r1 issues in cycle 4 (5 in all).
+TEST(TimingModel, Arm11LongAndFlagSettingMultiplies) {
+    expect_arm1176_cycles({{{0xE0810392u}, 3, "umull r0, r1, r2, r3"},
+                           {{0xE0810392u, 0xE0804005u}, 5, "umull r0, r1, r2, r3; add r4, r0, r5"},
+                           {{0xE0810392u, 0xE0814005u}, 6, "umull r0, r1, r2, r3; add r4, r1, r5"},
+                           {{0xE0140591u}, 5, "muls r4, r1, r5"},
+                           {{0xE0910392u}, 6, "umulls r0, r1, r2, r3"},
+                           {{0xE1410382u}, 2, "smlalbb r0, r1, r2, r3"},
+                           {{0xE1410382u, 0xE0814005u}, 5, "smlalbb r0, r1, r2, r3; add r4, r1, r5"}});
+    // The decoder marks the high half (RegUse::mul_hi): RdHi, 19:16.
+    EXPECT_EQ(isa::a32_reg_use(0xE0810392u).mul_hi, 1u << 1) << "umull r0, r1, r2, r3";
+    EXPECT_EQ(isa::a32_reg_use(0xE1410382u).mul_hi, 1u << 1) << "smlalbb r0, r1, r2, r3";
+    EXPECT_EQ(isa::a32_reg_use(0xE0040591u).mul_hi, 0u) << "mul r4, r1, r5";
+}
+
+// ARM1176 TRM 16.12.3's example: STMIA R0, {R1-R7}; ADD R6, R10, R11 takes five cycles, because R6 has a register
+// lock latency of four cycles (Table 16-18: 1, 2, 2, 3, 3, 4, 4 for R1 to R7). An ADD writing R1 (lock 1) or reading
+// R6 (a lock holds writes back only) issues right behind the STM (2 in all); one writing R3 (lock 2) a cycle later (3).
+TEST(TimingModel, Arm11StoreMultipleLocksItsRegisters) {
+    expect_arm1176_cycles({{{0xE88000FEu, 0xE08A600Bu}, 5, "stmia r0, {r1-r7}; add r6, r10, r11"},
+                           {{0xE88000FEu, 0xE08A100Bu}, 2, "stmia r0, {r1-r7}; add r1, r10, r11"},
+                           {{0xE88000FEu, 0xE086A00Bu}, 2, "stmia r0, {r1-r7}; add r10, r6, r11"},
+                           {{0xE88000FEu, 0xE08A300Bu}, 3, "stmia r0, {r1-r7}; add r3, r10, r11"}});
+}
+
 // ARM1176 TRM 16.12: a load or store multiple issues in one cycle and then holds the load/store unit for its memory
 // cycles, two registers a cycle (Table 16-18: four registers, 2 memory cycles); "non-dependent, non-memory
 // instructions" go on meanwhile. STMDB sp!, {r4-r7} in cycle 0: an independent ADD issues in cycle 1 (2 in all), an
 // independent LDR waits for the unit until cycle 2 (3 in all); behind a one-register LDM (1 memory cycle) it does not.
 TEST(TimingModel, Arm11MultipleHoldsTheLoadStoreUnit) {
     const TimingParams p = *platform_timing("arm1176");
-    EXPECT_EQ(a32_cycles(p, {0xE92D00F0u, 0xE0876008u}), 2u) << "push {r4-r7}; add r6, r7, r8";
+    EXPECT_EQ(a32_cycles(p, {0xE92D00F0u, 0xE0879008u}), 2u) << "push {r4-r7}; add r9, r7, r8";
     EXPECT_EQ(a32_cycles(p, {0xE92D00F0u, 0xE5921000u}), 3u) << "push {r4-r7}; ldr r1, [r2]";
     EXPECT_EQ(a32_cycles(p, {0xE8900002u, 0xE5923000u}), 2u) << "ldmia r0, {r1}; ldr r3, [r2]";
 }
@@ -1762,12 +1811,14 @@ struct A32Step {
 
 // The ARM1176 with prediction on (start-state=linux), its caches and TLBs left out: the cycles of `steps` and the
 // BR_MISPREDICT (0x06) count.
-uint64_t arm1176_branch_cycles(std::initializer_list<A32Step> steps, uint64_t* mispredicts = nullptr) {
+// The BTAC's reach (btac_reach) is left out unless `reach` says (Arm11BranchTooSoonAfterABranchGoesStatic).
+uint64_t arm1176_branch_cycles(std::initializer_list<A32Step> steps, uint64_t* mispredicts = nullptr, unsigned reach = 0) {
     TimingParams p = *platform_timing("arm1176");
     p.l1i.reset();
     p.l1d.reset();
     p.itlb_entries = p.dtlb_entries = 0;
     p.predictor.enabled = true;
+    p.predictor.btac_reach = reach;
     TimingModel m(p);
     EventBatch b;
     uint64_t c = 0;
@@ -1812,6 +1863,54 @@ TEST(TimingModel, Arm11DirectBranchesStaticTakenFourFoldedZero) {
                                      {a32_bl(0x8000, 0x8100), 0x8000, 0x8100},
                                      {bx_lr, 0x8100, 0x8004}}),
               4u + 4 + 4 + 1 + 4);
+}
+
+// ARM1176 TRM 5.2.3 (btac_reach 2; the platform leaves it out, docs/accuracy.md): a branch with fewer than 2
+// instructions between it and the branch before it goes by the static rule, though the BTAC holds it, and is not folded. First pass: b 0x8100 (static taken,
+// 4), two MOVs (1 each), b 0x8000 two instructions on (a BTAC miss: static taken, 4). Second pass: b 0x8100 right at
+// the last branch's target: a BTAC hit, but too soon: static taken again, 4 (with the reach left out: folded, 0); two
+// MOVs; b 0x8000, a hit 2 instructions on: folded, 0.
+TEST(TimingModel, Arm11BranchTooSoonAfterABranchGoesStatic) {
+    const uint32_t mov = 0xE3A00001u;
+    const std::initializer_list<A32Step> loop = {{a32_b(0x8000, 0x8100), 0x8000, 0x8100}, {mov, 0x8100, 0x8104},
+                                                 {mov, 0x8104, 0x8108},  {a32_b(0x8108, 0x8000), 0x8108, 0x8000},
+                                                 {a32_b(0x8000, 0x8100), 0x8000, 0x8100}, {mov, 0x8100, 0x8104},
+                                                 {mov, 0x8104, 0x8108},  {a32_b(0x8108, 0x8000), 0x8108, 0x8000}};
+    EXPECT_EQ(arm1176_branch_cycles(loop, nullptr, 2), 4u + 1 + 1 + 4 + 4 + 1 + 1 + 0);
+    EXPECT_EQ(arm1176_branch_cycles(loop, nullptr, 0), 4u + 1 + 1 + 4 + 0 + 1 + 1 + 0);
+    // A conditional branch the BTAC predicts taken, too soon after a branch: forward, so the static rule says not
+    // taken; taken, it is a misprediction (5 cycles, the flags set long before). b 0x8100 (4); beq 0x8200 at 0x8100
+    // (forward: static not taken, taken: 5, mispredicted); mov; b 0x8100 back (backward: static taken, 4); beq again,
+    // right at the last branch's target: the BTAC holds it taken, but the static rule decides: 5 again, mispredicted.
+    const uint32_t beq = 0x0A00003Eu;  // beq 0x8200 from 0x8100
+    uint64_t mis = 0;
+    EXPECT_EQ(arm1176_branch_cycles({{a32_b(0x8000, 0x8100), 0x8000, 0x8100}, {beq, 0x8100, 0x8200},
+                                     {mov, 0x8200, 0x8204}, {a32_b(0x8204, 0x8100), 0x8204, 0x8100},
+                                     {beq, 0x8100, 0x8200}},
+                                    &mis, 2),
+              4u + 5 + 1 + 4 + 5);
+    EXPECT_EQ(mis, 2u);
+    // A branch not taken counts as the branch before: mov, mov, bne 0x8100 not taken (forward: static not taken, 1), b
+    // 0x8000 right behind it (a miss: static taken, 4); again: the bne a hit predicted not taken (1), the b a hit
+    // predicted taken but right behind the bne: static taken, 4 (with the reach left out: folded, 0).
+    const uint32_t bne = a32_branch(0x1A000000u, 0x8008, 0x8100), back = a32_b(0x800C, 0x8000);
+    const std::initializer_list<A32Step> behind = {{mov, 0x8000, 0x8004}, {mov, 0x8004, 0x8008}, {bne, 0x8008, 0x800C},
+                                                   {back, 0x800C, 0x8000}, {mov, 0x8000, 0x8004}, {mov, 0x8004, 0x8008},
+                                                   {bne, 0x8008, 0x800C},  {back, 0x800C, 0x8000}};
+    EXPECT_EQ(arm1176_branch_cycles(behind, nullptr, 2), 1u + 1 + 1 + 4 + 1 + 1 + 1 + 4);
+    EXPECT_EQ(arm1176_branch_cycles(behind, nullptr, 0), 1u + 1 + 1 + 4 + 1 + 1 + 1 + 0);
+}
+
+// ARM1176 TRM 16.12.2, Table 16-19: LDMIA sp!, {..., pc} takes 4 cycles when the return stack predicts it, 9 when it
+// predicts it wrong or is empty, 9 a conditional one (taken). bl 0x8100 (static taken, 4); pop {r4, pc} back to 0x8004
+// (4) or elsewhere (9); a MOV at the target (1). Alone, from an empty stack: 9 + 1.
+TEST(TimingModel, Arm11ReturnsByLoadMultiple) {
+    const uint32_t mov = 0xE3A00001u, pop = 0xE8BD8010u, popne = 0x18BD8010u;  // pop{ne} {r4, pc}
+    const uint32_t bl = a32_bl(0x8000, 0x8100);
+    EXPECT_EQ(arm1176_branch_cycles({{bl, 0x8000, 0x8100}, {pop, 0x8100, 0x8004}, {mov, 0x8004, 0x8008}}), 4u + 4 + 1);
+    EXPECT_EQ(arm1176_branch_cycles({{bl, 0x8000, 0x8100}, {pop, 0x8100, 0x9000}, {mov, 0x9000, 0x9004}}), 4u + 9 + 1);
+    EXPECT_EQ(arm1176_branch_cycles({{pop, 0x8100, 0x9000}, {mov, 0x9000, 0x9004}}), 9u + 1);
+    EXPECT_EQ(arm1176_branch_cycles({{bl, 0x8000, 0x8100}, {popne, 0x8100, 0x8004}, {mov, 0x8004, 0x8008}}), 4u + 9 + 1);
 }
 
 // TRM 5.2.4: a predicted branch onto a branch is not folded. b1 at 0x8000 goes to b2 at 0x8100, which goes to a MOV at
@@ -2723,6 +2822,7 @@ struct AllLive {
     bool divider(uint64_t) const { return true; }
     bool postsync(uint64_t) const { return true; }
     bool lsu_busy(uint64_t) const { return true; }
+    bool stm_lock(uint64_t) const { return true; }
     bool csr_write(uint64_t) const { return true; }
     bool fill_at(uint64_t) const { return true; }
     bool fill_start(uint64_t) const { return true; }
