@@ -152,19 +152,30 @@ uint64_t LsuBuffers::run_bus(uint64_t t, uint64_t stop) {
     const int depth = static_cast<int>(cfg_.bus_depth);
     int live = live_;
     uint64_t full = 0;
-    for (const uint64_t ring_end = std::min(stop, bus_until_ + 1); t < ring_end; ++t) {
+    // The cycles in [from, to) at which the count (live, the ibuf from its start) is full, live not changing there.
+    auto full_in = [&](uint64_t from, uint64_t to) -> uint64_t {
+        if (live >= depth) return to - from;
+        if (!ibuf_ || live + 1 < depth) return 0;
+        const uint64_t on = std::max(from, ibuf_start_);
+        return on < to ? to - on : 0;
+    };
+    for (const uint64_t ring_end = std::min(stop, bus_until_ + 1); t < ring_end;) {
+        // A stretch of cycles with no change on the ring (most are): counted at once.
+        const uint64_t from = t;
+        while (t < ring_end && diff_[t & 255u] == 0) ++t;
+        full += full_in(from, t);
+        if (t == ring_end) break;
         int16_t& v = diff_[t & 255u];
         up_ -= v > 0 ? v : 0;
         live += v;
         v = 0;
-        full += live + (ibuf_ && t >= ibuf_start_ ? 1 : 0) >= depth;
+        full += full_in(t, t + 1);
+        ++t;
     }
     live_ = live;
     if (t > bus_until_) up_ = 0;  // every change passed: the ring is empty
     if (t < stop && ibuf_) {  // the ring passed, the ibuf still waiting for its timer
-        const uint64_t from = std::max(t, ibuf_start_);
-        if (ibuf_start_ > t && live >= depth) full += std::min(stop, ibuf_start_) - t;
-        if (from < stop && live + 1 >= depth) full += stop - from;
+        full += full_in(t, stop);
         t = stop;
     }
     full_ += full;

@@ -21,26 +21,38 @@ bool is_trap(isa::InsnClass c) {
 }  // namespace
 
 // What timed()'s stages hand each other: a local of the kernel (timed_k), whose address never leaves it, so that
-// the compiler keeps its fields in registers and sets up only those the kernel reads.
+// the compiler keeps its fields in registers and sets up only those the kernel reads. Not an aggregate: the fields
+// a stage always sets before any stage reads them (the second group) are left unset, so that the step does not
+// clear them on every instruction; the rest start at 0 (one short run of stores, StepScratch's cost in the step:
+// docs/performance.md).
 struct TimingModel::StepScratch {
+    // `f`: predict()'s answer (its cycles and marks).
+    StepScratch(const isa::RetiredInsn& i, uint64_t p, unsigned s, const MemRef* m, unsigned n, unsigned f)
+        : insn(i), pc(p), size(s), mem(m), n_mem(n), flush(f & branch_cycles), flag_distance(f & branch_flag_distance),
+          folded(f & branch_folded), bubble(f & branch_bubble) {}
     const isa::RetiredInsn& insn;
     uint64_t pc;
     unsigned size;
     const MemRef* mem;
     unsigned n_mem;
     unsigned flush;  // the branch's flush (predict(): its branch_cycles)
-    bool flag_distance = false, folded = false;  // predict()'s marks (branch_flag_distance, branch_folded,
-    bool bubble = false;                          // branch_bubble)
+    bool flag_distance, folded, bubble;  // predict()'s marks (branch_flag_distance, branch_folded, branch_bubble)
+    // Set by the stage named before any stage reads them: issue_stage (stall, issue, div_time), result_stage (dst,
+    // latency, base, before_fetch), timed_k after fetch_stage (fetch_cycles), bus_issue_stage where st.queued
+    // (bus_transactions) and where st.bus and dbus_queue (bus_busy), the only cases that read them. ooo_timed sets
+    // issue itself (fetch_stage reads it at a refill).
+    uint64_t stall, issue, latency, base, before_fetch, fetch_cycles;
+    uint32_t dst;
+    unsigned div_time, bus_transactions, bus_busy;
+    // Set by some paths only, or added to: 0 unless a stage says otherwise.
     bool paired = false, postsync = false, data = false, bus = false, queued = false, forwarded = false;
     bool trap_flush = false, mie_before = false, local_code = false, refilled = false;
     bool split_bus = false;  // a misaligned bus access split in two (split_access)
-    unsigned bus_extra = 0, bus_transactions = 0, bus_busy = 0, div_time = 0, freeze = 0, span = 1;
+    unsigned bus_extra = 0, freeze = 0, span = 1;
     unsigned multiple_extra = 0;  // a load or store multiple's issue cycles beyond the first (multiple_cycles)
     unsigned shift_extra = 0;     // a shift by a register's issue cycles beyond the first (shift_register_extra)
     unsigned mul_extra = 0;       // a long or flag-setting multiply's issue cycles beyond its kin's (long_mul_extra)
-    uint32_t dst = 0;
-    uint64_t stall = 0, issue = 0, latency = 0, cycles = 0, base = 0, before_fetch = 0, split_cycles = 0;
-    uint64_t fetch_walk = 0, started = 0, fill_fetches = 0, fetch_cycles = 0, bus_hold = 0;
+    uint64_t cycles = 0, split_cycles = 0, fetch_walk = 0, started = 0, fill_fetches = 0, bus_hold = 0;
     uint64_t refill_hidden = 0;  // a refill's cycles behind the instructions before it (refill_wait)
 };
 
@@ -56,10 +68,9 @@ struct TimingModel::StepScratch {
 
 // The fetches of `fetch_bytes` (4 if 0) an instruction starts (`span`: how many fetch granules it lies in).
 [[gnu::always_inline]] inline uint64_t TimingModel::fetches_started(uint64_t pc, unsigned size, bool cached, unsigned& span) {
-    const unsigned granule = p_.fetch_bytes ? p_.fetch_bytes : 4;
     // In the line a redirect entered at an odd halfword the fetches start there (fetch_keeps_halfword).
     auto fetch_of = [&](uint64_t a) {
-        return (cached && s_.phase_line != ~uint64_t{0} && l1i_->line_of(a) == s_.phase_line ? a - 2 : a) / granule;
+        return (cached && s_.phase_line != ~uint64_t{0} && l1i_->line_of(a) == s_.phase_line ? a - 2 : a) >> fetch_shift_;
     };
     const uint64_t first = fetch_of(pc), last = fetch_of(pc + size - 1);
     span = static_cast<unsigned>(last - first + 1);
@@ -264,8 +275,9 @@ template <bool kFull>
         const uint64_t after_write = s_.csr_write_issue + 1 + p_.csr_write_block;
         if (after_write > s_.now) block_wait = after_write - s_.now;
     }
-    emit(b, p_.ev_presync, pre_wait);  // both count where the two waits overlap (tests/veer-rtl/csr)
-    emit(b, p_.ev_postsync, post_wait);
+    // Both count where the two waits overlap (tests/veer-rtl/csr). Most instructions wait for neither: nothing added.
+    if (pre_wait) emit(b, p_.ev_presync, pre_wait);
+    if (post_wait) emit(b, p_.ev_postsync, post_wait);
     return std::max({stall, pre_wait, post_wait, block_wait});
 }
 
@@ -512,7 +524,6 @@ template <bool kFull>
     const uint64_t lands = st.flush ? exec - 1 : exec + 1;
     uint64_t at = s_.fetch_at, wrong = 0, stalled = 0;
     const bool past_taken = st.flush && (st.insn.branch & isa::br_taken) && !st.insn.cond_failed;
-    const uint64_t granule = p_.fetch_bytes ? p_.fetch_bytes : 4;
     for (size_t k = 0;; ++k) {
         const uint64_t room = k < q ? s_.fetched[k] : ~uint64_t{0};
         const uint64_t next = std::max(at + 1, room);
@@ -528,7 +539,7 @@ template <bool kFull>
         // exu_flush_final, lines 508, 520, 532; the last beat writes the tag while miss_pending, bus_wren_last,
         // line 1716). The fetch waits for the line (WFM) and fetches nothing more before the flush.
         if (p_.wrong_path_refill && past_taken) {
-            const uint64_t addr = (s_.last_fetch + k + 1) * granule, l = l1i_->line_of(addr);
+            const uint64_t addr = (s_.last_fetch + k + 1) << fetch_shift_, l = l1i_->line_of(addr);
             if (l != s_.last_ifetch_line && (!p_.follows_mrac || region_cacheable(addr)) &&
                 !(p_.local_code && p_.local_code->contains(addr)) && !l1i_->probe(addr)) {
                 l1i_->access(addr, false);
@@ -631,10 +642,7 @@ template <bool kFull>
 template <bool kFull>
 [[gnu::noinline]] uint64_t TimingModel::timed_k(const isa::RetiredInsn& insn, uint64_t pc, unsigned size, const MemRef* mem,
                               unsigned n_mem, EventBatch& b, unsigned flush) {
-    StepScratch st{insn, pc, size, mem, n_mem, flush & branch_cycles};
-    st.flag_distance = flush & branch_flag_distance;
-    st.folded = flush & branch_folded;
-    st.bubble = flush & branch_bubble;
+    StepScratch st(insn, pc, size, mem, n_mem, flush);
     if (kFull && p_.dbus_queue) {
         if (!s_.dbus.quiet())
             s_.dbus = dbus_canonical(s_.now);
@@ -685,9 +693,8 @@ template <bool kFull>
 uint64_t TimingModel::ooo_timed(const isa::RetiredInsn& insn, uint64_t pc, unsigned size, const MemRef* mem,
                                 unsigned n_mem, EventBatch& b, unsigned flush) {
     using C = isa::InsnClass;
-    StepScratch st{insn, pc, size, mem, n_mem, flush & branch_cycles};
-    st.flag_distance = flush & branch_flag_distance;
-    st.folded = flush & branch_folded;
+    StepScratch st(insn, pc, size, mem, n_mem, flush);
+    st.issue = 0;  // read by fetch_stage at a refill (fill_start); no issue_stage here
     s_.next.csr = 0;
     s_.next.interrupted = false;  // read by predict()
     fetch_stage<false>(st, b);

@@ -34,6 +34,10 @@ TimingModel::TimingModel(const TimingParams& p) : p_(p), bp_(p.predictor), seen_
         throw std::invalid_argument("timing: a branch's cycles (mispredict_penalty, mispredict_flag_window, return_*_extra, "
                                     "load_return_miss_extra, static_taken_extra) are at most 16382 in all");
     if (p.fetch_queue > s_.fetched.size()) throw std::invalid_argument("timing: fetch_queue is at most 4");
+    // The fetch granule, a power of two as platform_json.cpp checks: fetches_started() shifts by it.
+    const unsigned granule = p.fetch_bytes ? p.fetch_bytes : 4;
+    if (granule & (granule - 1)) throw std::invalid_argument("timing: fetch_bytes is 0 or a power of two");
+    while ((1u << fetch_shift_) < granule) ++fetch_shift_;
     if (p.store_buffer > 8 || p.bus_buffer > 8) throw std::invalid_argument("timing: store_buffer and bus_buffer are at most 8");
     // dbus_canonical forgets a read once no later one can share it, which is also when none can wait behind it
     // only while the gap is at most 2.

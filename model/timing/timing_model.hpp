@@ -436,6 +436,7 @@ private:
                        EventBatch& b, unsigned flush);
     // Whether a VeeR EL2 mechanism is on (needs_full_step): timed() takes the full step, else the lean one.
     bool full_ = true;
+    unsigned fetch_shift_ = 0;  // log2 of the fetch granule (fetch_bytes, 4 if 0)
     // The block timing (model/timing/block_timing.cpp; its key: block_key.cpp).
     void prepare(BlockMemo& m, const uint8_t* n_mem) const;
     size_t body_key(const BlockMemo& m, const MemRef* mem, const uint8_t* n_mem, uint64_t* key, bool with_tail) const;

@@ -1005,6 +1005,12 @@ TEST(TimingModel, VeerFetchBufferWrongPathAndStalls) {
     EXPECT_EQ(fb.count(28), 0u);
     p.fetch_queue = 5;
     EXPECT_THROW(TimingModel{p}, std::invalid_argument);
+    // The fetch granule is a power of two (platform_json.cpp refuses any other in a file): the step shifts by it.
+    p.fetch_queue = 3;
+    p.fetch_bytes = 6;
+    EXPECT_THROW(TimingModel{p}, std::invalid_argument);
+    p.fetch_bytes = 8;
+    EXPECT_NO_THROW(TimingModel{p});
 }
 
 // VeeR EL2 misaligned D-bus accesses (tests/veer-rtl/misaligned, splitma): nothing holds the access itself (a split
