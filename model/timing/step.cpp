@@ -627,6 +627,17 @@ template <bool kFull>
     result_stage<kFull>(st, b);
     fetch_stage<kFull>(st, b);
     st.fetch_cycles = st.cycles - st.before_fetch;
+    // With the fetch buffer followed, an instruction that waited for its fetch (a refill, the re-entry into a line
+    // being refilled, a miss behind the last refill) goes to decode when its data come: its results are that much
+    // later (the shared hello_world exec.log: the loop's `lb` at 0x8000002c, back into the line the program's first
+    // cacheable fetch refilled, commits 5 cycles after the `bne`, and the `sb` of its byte 5 after it, at decode 4).
+    if (kFull && p_.fetch_queue && st.fetch_cycles) {
+        for (uint32_t m = st.dst; m; m &= m - 1) {
+            s_.ready[ctz(m)] += st.fetch_cycles;
+            if (addr_by_producer_) s_.addr_ready[ctz(m)] += st.fetch_cycles;
+        }
+        if (insn.cls == isa::InsnClass::div) s_.divider_free += st.fetch_cycles;
+    }
     if (kFull && p_.fetch_queue && l1i_ && !st.local_code) {
         fetch_queue_stage(st, b);
     } else {

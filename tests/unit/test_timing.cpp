@@ -2354,6 +2354,31 @@ TEST(TimingModel, VeerReentryWaitCountsFromTheRefillingCommit) {
     EXPECT_EQ(v, (std::vector<uint64_t>{4, 1, 16, 1, 15}));
 }
 
+// VeeR EL2, the fetch buffer followed: an instruction that waits for its fetch goes to decode when its data come,
+// and its result is that much later (the shared hello_world exec.log: the loop's `lb`, back into the line being
+// refilled, commits 5 cycles after the `bne` before it and the `sb` of its byte 5 after it, waiting 4 at decode).
+// A load at 0x1000 misses (1 + 3, issuing when its data come, 3 cycles in); its result 3 cycles after that; the ALU
+// instruction using it, 4 cycles after the load began, waits 2 (3 cycles). Without the fetch buffer the load's
+// result counts from its slot before the miss: ready by then, 1 cycle.
+TEST(TimingModel, VeerInstructionWaitingForItsFetchHasItsResultLater) {
+    using C = isa::InsnClass;
+    auto run = [](unsigned queue) {
+        TimingParams p;
+        p.l1i = small_cache();  // 64-byte lines
+        p.l1i_refill_penalty = 3;
+        p.fetch_queue = queue;
+        p.result_latency[static_cast<size_t>(C::load)] = 3;
+        TimingModel m(p);
+        EventBatch b;
+        std::vector<uint64_t> v;
+        v.push_back(m.step(op(C::load, 5, 6), 0x1000, 4, 0x1004, nullptr, 0, b));
+        v.push_back(m.step(op(C::alu, 7, 5), 0x1004, 4, 0x1008, nullptr, 0, b));
+        return v;
+    };
+    EXPECT_EQ(run(3), (std::vector<uint64_t>{4, 3}));
+    EXPECT_EQ(run(0), (std::vector<uint64_t>{4, 1}));
+}
+
 // VeeR EL2 (tests/veer-rtl/irqpair, fetch_trace.sh): a miss while a refill's beats are still coming waits for them
 // (el2_ifu_mem_ctl.sv, SCND_MISS). An ALU instruction at 0x4F8 misses (1 + 10 cycles), committing at T; the next at
 // 0x4FC hits (1, T + 1); the one at 0x500 misses the next line: 1 + 10 would commit it at T + 12, fill_next_miss 17
