@@ -964,6 +964,32 @@ isa::RetiredInsn veer_jalr() {
 }
 }  // namespace
 
+// VeeR EL2: mret's flush (dec_tlu_flush_lower_wb, exu_flush_final) restores fetch's global history from execute's,
+// as a branch's flush does (el2_ifu_bp_ctl.sv, fghr_ns; tests/veer-rtl/irqpair: its wait loop's exit after an
+// interrupt's mret mispredicted, event 25 5 as on the RTL, 4 before). The branches of
+// BranchPredictor.VeerFetchHistoryIsKeptPerWindowAndLosesTheFirstWindowAfterAFlush leave fetch's history at 0b1101 and
+// execute's at 0b111; after an mret to 0x5000 the second window fetched (0x5004) reads execute's 0b111.
+TEST(TimingModel, VeerMretRestoresTheFetchHistory) {
+    TimingParams p = veer_predictor();
+    TimingModel m(p);
+    EventBatch b;
+    using C = isa::InsnClass;
+    const uint8_t jump = isa::br_immediate | isa::br_taken, cond = isa::br_immediate | isa::br_conditional;
+    auto br = [&](uint8_t kind, uint64_t pc, uint64_t next) { m.step(insn(C::jump, kind), pc, 2, next, nullptr, 0, b); };
+    br(jump, 0x2000, 0x3000);
+    br(jump, 0x2002, 0x1000);
+    br(jump, 0x1000, 0x2000);
+    br(jump, 0x2000, 0x3000);
+    br(jump, 0x3000, 0x0ff0);
+    m.step(insn(C::branch, cond), 0x0ff0, 2, 0x0ff2, nullptr, 0, b);
+    br(jump, 0x1000, 0x2000);
+    br(jump, 0x2000, 0x3000);
+    EXPECT_EQ(m.predictor().veer_history(), 0b111u);
+    EXPECT_EQ(m.predictor().veer_fetch_history(0x3000, 2), 0b1101u);
+    m.step(insn(C::mret, isa::br_register | isa::br_taken | isa::br_exc_return), 0x3000, 4, 0x5000, nullptr, 0, b);
+    EXPECT_EQ(m.predictor().veer_fetch_history(0x5004, 2), 0b111u);
+}
+
 // VeeR EL2 (tests/veer-rtl/unpred): after a branch's flush, a 32-bit instruction at an odd halfword takes
 // split_fetch_after_flush more cycles; not after a branch that did not flush, not at an aligned address, not a
 // 16-bit one. A JAL beyond the BTB's 12-bit offset (br_far) always flushes; a near one is predicted once in the BTB.
