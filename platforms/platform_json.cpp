@@ -302,6 +302,7 @@ void visit_timing(V& v, TimingParams& t) {
     v("mstatus_write_extra", t.mstatus_write_extra);
     v("interrupt_entry", t.interrupt_entry);
     v("fw_halt_wake", t.fw_halt_wake);
+    v("interrupt_after_enable", t.interrupt_after_enable);
     v("ext_interrupt_freeze", t.ext_interrupt_freeze);
     v("trap_redirect", t.trap_redirect);
     v("csr_read_lead", t.csr_read_lead);

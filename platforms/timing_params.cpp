@@ -309,6 +309,10 @@ TimingParams veer() {
     // Event 30 counts 1 per entry, the flush at decode, not the freeze (irq: 20, the postsync waits 16 and 4 entries;
     // rtl_trace.sh dec).
     p.interrupt_entry = 3;
+    // tests/veer-rtl/irqpair: an interrupt pending when csrw mstatus or mret sets MIE: the handler's first
+    // instruction commits 5 cycles after it (the flush 2 after, the entry's 3), whatever its postsync or redirect
+    // (TimingModel::take_interrupt).
+    p.interrupt_after_enable = 2;
     p.ext_interrupt_freeze = 4;
     // A csrr of mcycle while it runs returns the count 3 cycles before the csrr commits (the exec.log's cycle
     // column): the bundled Dhrystone reads 1172 at commit 1175 and 340341 at 340344; perf_counters (user-mode
@@ -362,12 +366,15 @@ TimingParams veer() {
     // value, a division's result), for the divider, pre- and post-sync, a CSR read behind a CSR write.
     p.ev_dep_stall = 30;
     // The I-cache: 16 KiB, 2 ways, 64-byte lines (the RTL's default configuration; geometry unconfirmed: the
-    // traces' programs are small enough that only cold misses occur). A miss costs about 10 cycles in the
-    // Dhrystone exec.log's first iterations. Event 3 (I-cache misses) counts them; event 2 (hits) counts per
-    // fetch group, which the model does not follow. Code is taken as cacheable from the start (the MRAC write
-    // that makes it so is not followed).
+    // traces' programs are small enough that only cold misses occur). A miss with the I-bus idle brings its
+    // critical word 3 cycles after the fetch that missed, the instruction commits 2 after that (fetch_trace.sh:
+    // irqpair's handler at 0x800003a0, fetched at t=2335, bypassed at 2365; irq's at 2105 and 2135; uj's jal to a
+    // line not cached commits its target 5 cycles after it, 2 where the line is cached): 3 cycles more than a hit.
+    // (It was 10, from the Dhrystone exec.log's first iterations, whose misses mostly wait for the refill before
+    // them: fill_next_miss below.) Event 3 (I-cache misses) counts them; event 2 (hits) counts per fetch group.
+    // Code is taken as cacheable from the start (the MRAC write that makes it so is not followed).
     p.l1i = cache(16, 2, 64);
-    p.l1i_refill_penalty = 10;
+    p.l1i_refill_penalty = 3;
     // tests/veer-rtl/icache_big: 20 KiB of straight-line code misses its lines, each 4 cycles: a miss on the line
     // after the last miss streams in (the fetch waits 4 cycles in wfm, event 28, on a copy of the RTL that prints
     // it; 3 before that measurement, and the first window was -5.0% in cycles, now 6427 against 6426); the rest of
@@ -377,7 +384,12 @@ TimingParams veer() {
     // tests/veer-rtl/busgap, fetch_trace.sh: after a miss the fill buffer serves the line's fetches for 15 cycles
     // from the first (6-10 fetches where bus loads hold the fetch up); from the 16th on they hit in the cache.
     p.fill_buffer_cycles = 16;
-    p.fill_redirect_commit = 18;
+    // A fetch entering the line being refilled anew (a redirect into it, or back into it from another line) waits
+    // until the line is written (el2_ifu_mem_ctl.sv: STALL_SCND_MISS until bus_ifu_wr_en_ff & last_beat): its
+    // instruction commits 16 cycles after the instruction that missed committed (fetch_trace.sh: irq's c.j to
+    // 0x800003dc, 231 then 247; irqpair's bne to 0x800003bc; unpred's c.j to 0x80001b34, 195 then 211, its miss
+    // itself held 17 cycles behind the refill before it; uj's loop back to 0x80001ba2, 9 then 25).
+    p.fill_redirect_commit = 16;
     // A miss while a refill's beats are still coming (el2_ifu_mem_ctl.sv: STREAM or CRIT_BYP_OK to HIT_U_MISS at the
     // line's end or a redirect, then SCND_MISS on ic_miss_under_miss_f): the I-bus takes its 8 read commands after
     // the last refill's, one every ibus_read_gap cycles, so its critical word comes 17 cycles after the last miss's

@@ -47,6 +47,7 @@ inline constexpr KeyedField body_key_fields[] = {
     PMUSIM_KEYED(prev_dst, "key_issue, with a pair open"),
     PMUSIM_KEYED(prev_shape, "key_issue, with a pair open"),
     PMUSIM_KEYED(mstatus, "key_issue: MIE"),
+    PMUSIM_KEYED(mie_on, "not keyed: read by take_interrupt only, whose record is stepped"),
     PMUSIM_KEYED(mrac, "through cacheable, its decoding"),
     PMUSIM_KEYED(pending_extra, "key_issue"),
     PMUSIM_KEYED(pending_freeze, "not keyed: 0 at a body's entry (set by take_interrupt, whose record is stepped)"),

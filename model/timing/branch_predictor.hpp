@@ -114,6 +114,9 @@ public:
     // One control transfer whose outcome the trace does not show (an interrupt was taken before its successor,
     // which the trace does not show either): taken to go where the predictor sends it.
     VeerOutcome veer_as_predicted(uint64_t pc, unsigned size, VeerKind kind);
+    // veer_el2: the fetch sent to `next` by a flush that is no branch's (mret, an interrupt's entry): the history
+    // restored from execute's, the fetch past `from` (sequential) lost.
+    void veer_flush_to(uint64_t next, uint64_t from) { redirect(next, true, wrong_path_history(from, false)); }
     // veer_el2: the global history the BHT is read with for a branch at `pc` fetched next, and execute's (the
     // outcomes of the executed branches that hit in the BTB, newest in bit 0).
     uint64_t veer_fetch_history(uint64_t pc, unsigned size) const { return read_history(pc + size - 2); }

@@ -116,6 +116,7 @@ struct PipelineState {
     uint32_t prev_dst = 0;     // registers the previous instruction wrote
     uint8_t prev_shape = 0;    // the previous instruction's operand shape (isa::RegUse::shape)
     uint32_t mstatus = 0;      // reset: MIE = MPIE = 0
+    uint64_t mie_on = 0;       // the commit of the instruction that last set mstatus.MIE (interrupt_after_enable)
     uint32_t mrac = 0x55555555u;  // every region cacheable
     unsigned pending_extra = 0;   // cycles the previous instruction left to the next one
     // Of those, the cycles of a fast interrupt's freeze (ext_interrupt_freeze): interrupts still enabled, decode
@@ -166,6 +167,7 @@ struct PipelineState {
         v(s.prev_dst, FieldKind::value, true);
         v(s.prev_shape, FieldKind::value, true);
         v(s.mstatus, FieldKind::value, true);
+        v(s.mie_on, FieldKind::cycle, live.mie_on(s.mie_on));
         v(s.mrac, FieldKind::value, true);
         v(s.pending_extra, FieldKind::value, true);
         v(s.pending_freeze, FieldKind::value, true);

@@ -46,7 +46,7 @@ struct TimingModel::StepScratch {
     unsigned div_time, bus_transactions, bus_busy;
     // Set by some paths only, or added to: 0 unless a stage says otherwise.
     bool paired = false, postsync = false, data = false, bus = false, queued = false, forwarded = false;
-    bool trap_flush = false, mie_before = false, local_code = false, refilled = false;
+    bool trap_flush = false, mie_before = false, mie_set = false, local_code = false, refilled = false;
     bool split_bus = false;  // a misaligned bus access split in two (split_access)
     unsigned bus_extra = 0, freeze = 0, span = 1;
     unsigned multiple_extra = 0;  // a load or store multiple's issue cycles beyond the first (multiple_cycles)
@@ -222,7 +222,12 @@ template <bool kFull>
     const uint16_t csr = s_.next.csr;
     s_.next.csr = 0;
     s_.next.interrupted = false;  // read by predict()
+    const uint64_t before_sync = stall;
     if (kFull && p_.sync_stall) stall = sync_stage(st, csr, stall, b);
+    // An interrupt handler's first instruction (take_interrupt, interrupt_after_enable): the postsync wait was the
+    // interrupted instruction's, at decode until the flush (events 30 and 31 count it), not the handler's, whose
+    // time runs from the flush (pending_extra).
+    const uint64_t sync_wait = p_.interrupt_after_enable && s_.pending_entry_stall ? stall - before_sync : 0;
     // A load or store waits at decode while the D-bus buffer is full (VeeR EL2, el2_lsu.sv: lsu_load_stall_any,
     // lsu_store_stall_any = lsu_bus_buffer_full_any; el2_dec_decode_ctl.sv, i0_load_stall_d: a decode stall, event
     // 30). Issuing at now + stall it commits a cycle later (the buffers' cycles: less lsu_pending), at decode 3
@@ -235,9 +240,9 @@ template <bool kFull>
         if (c0 >= 3) stall += lsu_->bus_wait(c0 - 3, dual);
     }
     if (stall) emit(b, p_.ev_dep_stall, stall);
-    st.stall = stall;
+    st.stall = stall - sync_wait;
     // It issues after the cycles the previous instruction left to it (a redirect: trap_redirect, interrupt_entry).
-    st.issue = st.paired ? s_.prev_issue : s_.now + stall + s_.pending_extra;
+    st.issue = st.paired ? s_.prev_issue : s_.now + st.stall + s_.pending_extra;
     // A division's time: fixed, or (VeeR EL2) from its operands; the divider is busy as long as its result takes.
     st.div_time = p_.divider_busy;
     if (kFull && insn.cls == C::div && p_.divider_from_operands)
@@ -364,10 +369,12 @@ template <bool kFull>
     if (st.trap_flush) s_.pending_extra = p_.trap_redirect;
     // Interrupts disabled: this instruction's cycles count while MIE is 0; a trap clears MIE, mret restores it.
     st.mie_before = s_.mstatus & 8u;
-    if (insn.cls == C::ecall || insn.cls == C::ebreak)
+    if (insn.cls == C::ecall || insn.cls == C::ebreak) {
         s_.mstatus = trap_entry(s_.mstatus);
-    else if (insn.cls == C::mret)
+    } else if (insn.cls == C::mret) {
         s_.mstatus = (s_.mstatus & ~8u) | ((s_.mstatus & 0x80u) ? 8u : 0u) | 0x80u;
+        st.mie_set = !st.mie_before && (s_.mstatus & 8u);  // its commit: mie_on (interrupt_after_enable)
+    }
     st.base = st.cycles;
     // A branch's flush (predict()): the refetch costs the penalty, and a mispredicted branch (branch_flag_distance)
     // that reads the flags up to mispredict_flag_window more, one fewer per cycle between the flag-setting instruction's issue and its own
@@ -458,7 +465,7 @@ template <bool kFull>
                 if (due > at) st.cycles += due - at;
                 s_.fill_data = s_.now + st.cycles;
             }
-            s_.fill_start = st.issue;
+            s_.fill_start = s_.now + st.cycles;
             refill_events(b);
         }
     }
@@ -655,6 +662,17 @@ template <bool kFull>
     result_stage<kFull>(st, b);
     fetch_stage<kFull>(st, b);
     st.fetch_cycles = st.cycles - st.before_fetch;
+    // With the fetch buffer followed, an instruction that waited for its fetch (a refill, the re-entry into a line
+    // being refilled, a miss behind the last refill) goes to decode when its data come: its results are that much
+    // later (the shared hello_world exec.log: the loop's `lb` at 0x8000002c, back into the line the program's first
+    // cacheable fetch refilled, commits 5 cycles after the `bne`, and the `sb` of its byte 5 after it, at decode 4).
+    if (kFull && p_.fetch_queue && st.fetch_cycles) {
+        for (uint32_t m = st.dst; m; m &= m - 1) {
+            s_.ready[ctz(m)] += st.fetch_cycles;
+            if (addr_by_producer_) s_.addr_ready[ctz(m)] += st.fetch_cycles;
+        }
+        if (insn.cls == isa::InsnClass::div) s_.divider_free += st.fetch_cycles;
+    }
     if (kFull && p_.fetch_queue && l1i_ && !st.local_code) {
         fetch_queue_stage(st, b);
     } else {
@@ -681,6 +699,7 @@ template <bool kFull>
     s_.prev_shape = insn.regs.shape;
     s_.prev_cls = insn.cls;
     s_.now += st.cycles;
+    if (st.mie_set) s_.mie_on = s_.now;
     if (kFull && lsu_) lsu_stage(st);
     return st.cycles;
 }

@@ -132,6 +132,7 @@ bool TimingModel::branch_cycles_fit(const TimingParams& p) {
 }
 
 void TimingModel::set_mstatus(uint32_t value) {
+    if (!(s_.mstatus & 8u) && (value & 8u)) s_.mie_on = s_.now;  // MIE set by the write, which has committed
     s_.mstatus = value;
     s_.pending_extra += p_.mstatus_write_extra;
 }
@@ -140,7 +141,23 @@ void TimingModel::take_interrupt(unsigned cause, bool from_halt) {
     s_.mstatus = trap_entry(s_.mstatus);
     // Woken from fw-halt: the handler's first instruction takes the fw_halt_wake cycles the core ran in the trace's
     // gap (tests/veer-rtl/irq), its own included.
-    s_.pending_extra += from_halt && p_.fw_halt_wake ? p_.fw_halt_wake - 1 : p_.interrupt_entry;
+    if (from_halt && p_.fw_halt_wake) {
+        s_.pending_extra += p_.fw_halt_wake - 1;
+    } else if (p_.interrupt_after_enable) {
+        // The flush (dec_tlu_flush_lower_r, interrupt_valid_r) lands a cycle after the last commit, where the next
+        // instruction would have committed, or, right after the instruction that set mstatus.MIE, no sooner than
+        // interrupt_after_enable cycles after it (el2_dec_tlu_ctl.sv: no interrupt is taken while
+        // dec_csr_stall_int_ff, the cycle after a write to mstatus, nor with mret_r); the handler's first
+        // instruction commits interrupt_entry cycles after the flush. The flush takes the place of what the
+        // interrupted instruction waited for: a trap's redirect (pending_extra) and a postsync (issue_stage).
+        // tests/veer-rtl/irqpair: csrw mstatus commits at 1527, the flush at 1529 (the trace port shows the csrw
+        // again), the handler's c.addi at 1532; mret at 1551, the flush at 1553, the handler at 1556 (not the
+        // 1530 and 1555 of a postsync or an mret's redirect before the 3 of the entry).
+        const uint64_t flush = std::max(s_.now + 1, s_.mie_on + p_.interrupt_after_enable);
+        s_.pending_extra = static_cast<unsigned>(flush - s_.now - 1) + p_.interrupt_entry;
+    } else {
+        s_.pending_extra += p_.interrupt_entry;
+    }
     // The TLU's flush of the entry (dec_tlu_flush_lower_r) finds the next instruction at decode and stops it there:
     // a decode stall (el2_dec_decode_ctl.sv, dec_pmu_decode_stall = i0_valid_d & ~dec_i0_decode_d, decode killed by
     // the flush), one per entry but the wake from fw-halt, where nothing is at decode (tests/veer-rtl/irq and
@@ -209,7 +226,13 @@ unsigned TimingModel::predict_other(const isa::RetiredInsn& insn, uint64_t pc, u
     const bool taken = (insn.branch & isa::br_taken) && !insn.cond_failed;
     const bool conditional = (insn.branch & isa::br_conditional) || insn.cond_failed;
     if (p_.predictor.direction == PredictorConfig::Direction::veer_el2) {
-        if (insn.branch & isa::br_exc_return) return 0;  // mret: a flush, not a prediction
+        if (insn.branch & isa::br_exc_return) {
+            // mret: a flush, not a prediction. Its flush (dec_tlu_flush_lower_wb, exu_flush_final) restores fetch's
+            // global history from execute's as a branch's does (el2_ifu_bp_ctl.sv, fghr_ns): irqpair's wait loop
+            // after an entry, its exit mispredicted as on the RTL (event 25 5; -1.1% to -0.6%).
+            bp_.veer_flush_to(next_pc, pc + size);
+            return 0;
+        }
         const auto kind = veer_kind(insn);
         // The last instruction before an interrupt entry (StepInputs::interrupted): the trace shows the handler as
         // its successor, not where it went: taken to go where predicted.

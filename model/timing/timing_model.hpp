@@ -511,6 +511,7 @@ private:
         bool fill_at(uint64_t t) const { return fetch_queue && t + p.fill_buffer_cycles > fetch_base; }
         bool fill_start(uint64_t t) const { return t + p.fill_redirect_commit > now; }
         bool fill_data(uint64_t t) const { return t + p.fill_next_miss > now; }
+        bool mie_on(uint64_t t) const { return t + p.interrupt_after_enable > now + 1; }
         bool queue() const { return fetch_queue; }
         bool fetched(uint64_t f) const { return fetch_queue && f > fetch_at + 1; }
         bool lsu_followed() const { return lsu; }

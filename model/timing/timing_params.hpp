@@ -230,7 +230,7 @@ struct TimingParams {
     unsigned fill_buffer_cycles = 0;
     // A fetch entering the line still being refilled anew (a redirect into it: a taken branch, a trap, mret; or
     // back into it from another line) waits for the refill: its instruction commits no sooner than this many
-    // cycles after the refilling instruction issued (0: no such wait). The wait is a fetch stall (ev_fetch_stall).
+    // cycles after the refilling instruction committed (0: no such wait). The wait is a fetch stall (ev_fetch_stall).
     unsigned fill_redirect_commit = 0;
     // An I-cache miss while a refill is still under way waits for it: its instruction commits no sooner than this
     // many cycles after the last instruction that missed committed (0: no such wait). A fetch stall.
@@ -250,6 +250,11 @@ struct TimingParams {
     // interrupt: the handler's first instruction takes them all); the rest of the gap it sleeps (VeeR EL2: mcycle
     // stops).
     unsigned interrupt_entry = 0, fw_halt_wake = 0;
+    // An interrupt's flush lands no sooner than this many cycles after the instruction that set mstatus.MIE (a
+    // CSR write, mret) commits, elsewhere a cycle after the last commit; the handler's first instruction commits
+    // interrupt_entry cycles after the flush, and the waits the interrupted instruction would have had (postsync,
+    // trap_redirect) are not the handler's (0: the handler's first instruction takes them and interrupt_entry).
+    unsigned interrupt_after_enable = 0;
     // VeeR EL2 fast interrupt redirect (el2_dec_tlu_ctl.sv, FAST_INTERRUPT_REDIRECT: take_ext_int_start,
     // ext_int_freeze; el2_dec_decode_ctl.sv, dec_extint_stall): before an external interrupt (cause 11) is taken
     // the core reads its handler's address from the meivt table, with decode frozen: this many more cycles, with

@@ -889,6 +889,58 @@ TEST(TimingModel, VeerInterruptEntriesAndTrapRedirects) {
     EXPECT_EQ(b.count(30), 4u + 2u);  // the second mret's postsync; the wake: nothing at decode while halted
 }
 
+// VeeR EL2 (tests/veer-rtl/irqpair's warm windows, exec.log): an interrupt pending when an instruction sets
+// mstatus.MIE is taken 2 cycles after that instruction commits (el2_dec_tlu_ctl.sv: not while
+// dec_csr_stall_int_ff, the cycle after a write to mstatus, nor with mret_r), and the handler's first instruction
+// commits interrupt_entry (3) cycles after the flush: 5 after csrw mstatus (commit 1527, flush 1529, c.addi 1532)
+// and 5 after mret (1551, 1553, 1556), not the 3 of the csrw's postsync or the 4 of the mret's redirect plus the
+// entry's 3. Elsewhere the flush is a cycle after the last commit: the handler 4 cycles after it. Events 30 and 31
+// still count the postsync wait of the instruction the flush stopped at decode.
+TEST(TimingModel, VeerInterruptRightAfterMieIsSetLandsTwoCyclesLater) {
+    using C = isa::InsnClass;
+    auto run = [](unsigned after_enable) {
+        TimingParams p;
+        p.sync_stall = 2;
+        p.postsync_csrs = {0x300};
+        p.ev_postsync = 31;
+        p.ev_dep_stall = 30;
+        p.trap_redirect = 1;
+        p.interrupt_entry = 3;
+        p.interrupt_after_enable = after_enable;
+        TimingModel m(p);
+        EventBatch b;
+        auto step = [&](C cls, uint16_t csr = 0) {
+            StepInputs in;
+            in.csr = csr;
+            return m.step(insn(cls), 0x1000, 4, 0x1004, nullptr, 0, b, in);
+        };
+        std::vector<uint64_t> v;
+        v.push_back(step(C::alu));
+        v.push_back(step(C::csr_write, 0x300));  // csrw mstatus: MIE set as it commits
+        m.set_mstatus(0x8);
+        m.take_interrupt(29);  // internal timer 0, pending
+        v.push_back(step(C::alu));  // the handler's first instruction
+        v.push_back(step(C::alu));
+        v.push_back(step(C::mret));  // MPIE 1: MIE set again
+        m.take_interrupt(30);        // internal timer 1, pending
+        v.push_back(step(C::alu));
+        v.push_back(step(C::alu));
+        v.push_back(step(C::mret));
+        v.push_back(step(C::alu));  // no interrupt: the mret's postsync and redirect
+        v.push_back(step(C::alu));
+        m.take_interrupt(29);  // MIE set long ago: a cycle after the last commit
+        v.push_back(step(C::alu));
+        v.push_back(b.count(31));
+        return v;
+    };
+    // The csrw 1, its handler 5; the mret 1, its handler 5; the last mret's successor 4 (1 + the postsync 2 + the
+    // redirect 1); the last handler 4. Event 31: the postsync waits of the csrw and the three mrets but the last, 2
+    // each: the two handlers' and the last mret's successor's.
+    EXPECT_EQ(run(2), (std::vector<uint64_t>{1, 1, 5, 1, 1, 5, 1, 1, 4, 1, 4, 6}));
+    // Without the rule the handler takes the postsync or the redirect and then the entry: 6 and 7.
+    EXPECT_EQ(run(0), (std::vector<uint64_t>{1, 1, 6, 1, 1, 7, 1, 1, 4, 1, 4, 6}));
+}
+
 namespace {
 // The VeeR EL2 predictor of the RTL's default build (platforms/timing_params.cpp), a misprediction 1 cycle.
 TimingParams veer_predictor() {
@@ -911,6 +963,32 @@ isa::RetiredInsn veer_jalr() {
     return j;
 }
 }  // namespace
+
+// VeeR EL2: mret's flush (dec_tlu_flush_lower_wb, exu_flush_final) restores fetch's global history from execute's,
+// as a branch's flush does (el2_ifu_bp_ctl.sv, fghr_ns; tests/veer-rtl/irqpair: its wait loop's exit after an
+// interrupt's mret mispredicted, event 25 5 as on the RTL, 4 before). The branches of
+// BranchPredictor.VeerFetchHistoryIsKeptPerWindowAndLosesTheFirstWindowAfterAFlush leave fetch's history at 0b1101 and
+// execute's at 0b111; after an mret to 0x5000 the second window fetched (0x5004) reads execute's 0b111.
+TEST(TimingModel, VeerMretRestoresTheFetchHistory) {
+    TimingParams p = veer_predictor();
+    TimingModel m(p);
+    EventBatch b;
+    using C = isa::InsnClass;
+    const uint8_t jump = isa::br_immediate | isa::br_taken, cond = isa::br_immediate | isa::br_conditional;
+    auto br = [&](uint8_t kind, uint64_t pc, uint64_t next) { m.step(insn(C::jump, kind), pc, 2, next, nullptr, 0, b); };
+    br(jump, 0x2000, 0x3000);
+    br(jump, 0x2002, 0x1000);
+    br(jump, 0x1000, 0x2000);
+    br(jump, 0x2000, 0x3000);
+    br(jump, 0x3000, 0x0ff0);
+    m.step(insn(C::branch, cond), 0x0ff0, 2, 0x0ff2, nullptr, 0, b);
+    br(jump, 0x1000, 0x2000);
+    br(jump, 0x2000, 0x3000);
+    EXPECT_EQ(m.predictor().veer_history(), 0b111u);
+    EXPECT_EQ(m.predictor().veer_fetch_history(0x3000, 2), 0b1101u);
+    m.step(insn(C::mret, isa::br_register | isa::br_taken | isa::br_exc_return), 0x3000, 4, 0x5000, nullptr, 0, b);
+    EXPECT_EQ(m.predictor().veer_fetch_history(0x5004, 2), 0b111u);
+}
 
 // VeeR EL2 (tests/veer-rtl/unpred): after a branch's flush, a 32-bit instruction at an odd halfword takes
 // split_fetch_after_flush more cycles; not after a branch that did not flush, not at an aligned address, not a
@@ -2419,9 +2497,9 @@ TEST(TimingModel, VeerSideEffectStoresWaitForTheirData) {
 }
 
 // VeeR EL2 (tests/veer-rtl/irq's first window): a taken branch back into the line still being refilled waits for the
-// refill. A load at 0x4C0 misses (1 + 10 cycles), issuing at cycle T; the branch after it (predicted taken: backward)
-// 1 cycle; the load again, the branch's target, commits no sooner than T + 18 (fill_redirect_commit): at T + 12 it
-// would commit at T + 13, so it waits 5 (6 cycles). The next time round the refill is long done: 1 cycle.
+// refill. A load at 0x4C0 misses (1 + 10 cycles), committing at cycle C; the branch after it (predicted taken:
+// backward) 1 cycle; the load again, the branch's target, commits no sooner than C + 16 (fill_redirect_commit): at
+// C + 1 it would commit at C + 2, so it waits 14 (15 cycles). The next time round the refill is long done: 1 cycle.
 TEST(TimingModel, VeerRedirectIntoTheLineBeingRefilledWaits) {
     using C = isa::InsnClass;
     auto loop = [](unsigned wait) {
@@ -2440,7 +2518,7 @@ TEST(TimingModel, VeerRedirectIntoTheLineBeingRefilledWaits) {
         }
         return v;
     };
-    EXPECT_EQ(loop(18), (std::vector<uint64_t>{11, 1, 6, 1, 1, 1}));
+    EXPECT_EQ(loop(16), (std::vector<uint64_t>{11, 1, 15, 1, 1, 1}));
     EXPECT_EQ(loop(0), (std::vector<uint64_t>{11, 1, 1, 1, 1, 1}));
 }
 
@@ -2448,10 +2526,10 @@ TEST(TimingModel, VeerRedirectIntoTheLineBeingRefilledWaits) {
 // refilled and branches back from it enters the refilling line again sequentially, and waits for the refill as a
 // redirect into it does (el2_ifu_mem_ctl.sv: the taken branch takes miss_state from STREAM to HIT_U_MISS, the fetch
 // back into imb_ff's line misses there, ic_ignore_2nd_miss_f, and STALL_SCND_MISS holds it until the last beat).
-// 0x4FC misses line 0x4C0 (1 + 10); 0x500 misses line 0x500 (1 + 10), issuing at T; the branch at 0x504 (backward,
-// predicted taken) 1; 0x4FC hits (1); 0x500, one instruction later than the load again of
-// VeerRedirectIntoTheLineBeingRefilledWaits (whose target, 2 after the refilling one, waits 5 of 18), commits no
-// sooner than T + 18: it waits 4 (5 cycles). The next time round the refill is long done: 1 cycle each.
+// 0x4FC misses line 0x4C0 (1 + 10); 0x500 misses line 0x500 (1 + 10), committing at C; the branch at 0x504
+// (backward, predicted taken) 1; 0x4FC hits (1); 0x500, one instruction later than the load again of
+// VeerRedirectIntoTheLineBeingRefilledWaits, commits no sooner than C + 16: at C + 2 it would commit at C + 3, so it
+// waits 13 (14 cycles). The next time round the refill is long done: 1 cycle each.
 TEST(TimingModel, VeerSequentialReentryIntoTheLineBeingRefilledWaits) {
     using C = isa::InsnClass;
     auto loop = [](unsigned wait) {
@@ -2473,8 +2551,58 @@ TEST(TimingModel, VeerSequentialReentryIntoTheLineBeingRefilledWaits) {
         v.push_back(m.step(op(C::alu, 5, 6), 0x500, 4, 0x504, nullptr, 0, b));
         return v;
     };
-    EXPECT_EQ(loop(18), (std::vector<uint64_t>{11, 11, 1, 1, 5, 1, 1, 1}));
+    EXPECT_EQ(loop(16), (std::vector<uint64_t>{11, 11, 1, 1, 14, 1, 1, 1}));
     EXPECT_EQ(loop(0), (std::vector<uint64_t>{11, 11, 1, 1, 1, 1, 1, 1}));
+}
+
+// VeeR EL2 (tests/veer-rtl/unpred, fetch_trace.sh): the wait of a fetch entering the line being refilled anew counts
+// from the commit of the instruction that refilled it, not its issue: unpred's c.j at 0x80001b32 misses behind the
+// last refill (fill_next_miss: its critical word at cycle 193, 17 after the last one's) and commits at 195; its target
+// 0x80001b34, in the same line, waits in WFM until the line is written and commits at 211, 16 after the c.j.
+// Here: 0x4F8 misses line 0x4C0 (1 + 3, committing at A); 0x4FC hits (1, A + 1); 0x500 misses line 0x500 and waits
+// for the last refill: commits at A + 17 (16 cycles); the branch at 0x504 back to 0x500 (predicted taken) 1; 0x500
+// again commits no sooner than A + 17 + 16: 15 cycles. Counted from 0x500's issue (A + 1) the wait would be over.
+TEST(TimingModel, VeerReentryWaitCountsFromTheRefillingCommit) {
+    using C = isa::InsnClass;
+    TimingParams p;
+    p.l1i = small_cache();  // 64-byte lines
+    p.l1i_refill_penalty = 3;
+    p.predictor.direction = PredictorConfig::Direction::btfn;
+    p.fill_next_miss = 17;
+    p.fill_redirect_commit = 16;
+    TimingModel m(p);
+    EventBatch b;
+    const uint8_t back = isa::br_immediate | isa::br_conditional | isa::br_taken;
+    std::vector<uint64_t> v;
+    for (uint64_t pc : {0x4F8u, 0x4FCu, 0x500u}) v.push_back(m.step(op(C::alu, 5, 6), pc, 4, pc + 4, nullptr, 0, b));
+    v.push_back(m.step(op(C::branch, isa::no_reg, 5, back), 0x504, 4, 0x500, nullptr, 0, b));
+    v.push_back(m.step(op(C::alu, 5, 6), 0x500, 4, 0x504, nullptr, 0, b));
+    EXPECT_EQ(v, (std::vector<uint64_t>{4, 1, 16, 1, 15}));
+}
+
+// VeeR EL2, the fetch buffer followed: an instruction that waits for its fetch goes to decode when its data come,
+// and its result is that much later (the shared hello_world exec.log: the loop's `lb`, back into the line being
+// refilled, commits 5 cycles after the `bne` before it and the `sb` of its byte 5 after it, waiting 4 at decode).
+// A load at 0x1000 misses (1 + 3, issuing when its data come, 3 cycles in); its result 3 cycles after that; the ALU
+// instruction using it, 4 cycles after the load began, waits 2 (3 cycles). Without the fetch buffer the load's
+// result counts from its slot before the miss: ready by then, 1 cycle.
+TEST(TimingModel, VeerInstructionWaitingForItsFetchHasItsResultLater) {
+    using C = isa::InsnClass;
+    auto run = [](unsigned queue) {
+        TimingParams p;
+        p.l1i = small_cache();  // 64-byte lines
+        p.l1i_refill_penalty = 3;
+        p.fetch_queue = queue;
+        p.result_latency[static_cast<size_t>(C::load)] = 3;
+        TimingModel m(p);
+        EventBatch b;
+        std::vector<uint64_t> v;
+        v.push_back(m.step(op(C::load, 5, 6), 0x1000, 4, 0x1004, nullptr, 0, b));
+        v.push_back(m.step(op(C::alu, 7, 5), 0x1004, 4, 0x1008, nullptr, 0, b));
+        return v;
+    };
+    EXPECT_EQ(run(3), (std::vector<uint64_t>{4, 3}));
+    EXPECT_EQ(run(0), (std::vector<uint64_t>{4, 1}));
 }
 
 // VeeR EL2 (tests/veer-rtl/irqpair, fetch_trace.sh): a miss while a refill's beats are still coming waits for them
@@ -2833,6 +2961,7 @@ struct AllLive {
     bool fill_at(uint64_t) const { return true; }
     bool fill_start(uint64_t) const { return true; }
     bool fill_data(uint64_t) const { return true; }
+    bool mie_on(uint64_t) const { return true; }
     bool queue() const { return true; }
     bool fetched(uint64_t) const { return true; }
     bool lsu_followed() const { return true; }
