@@ -217,17 +217,24 @@ TEST(BusBuffer, SplitStoresToOneDoublewordGoOutOneAtATime) {
 // response at 30: it counts 10-30. With a load across a word (0x80100042: two entries) committing at 26, M at 24, it
 // goes into the obuf at 24, out at 25, its response at 26: it counts 10-26, the load 24-28 (its data), so the count
 // is 3 at 24-26: a load or store across a word at decode from 25 (full at 3) waits 2 cycles.
+// writes_ahead(): a load reaching M at 12 finds the store in the ibuf (its write goes first), one at 26 the entry
+// waiting alone, one at 31 nothing (the response came at 30).
 TEST(BusBuffer, AnAccessToAnotherWordSendsTheLoneWrite) {
     LsuBuffers s(both_buffers());
+    EXPECT_FALSE(s.writes_ahead(8));
     s.commit(access(10, true, false, 0x80100000));
+    EXPECT_TRUE(s.writes_ahead(12));
     EXPECT_EQ(s.holds(0x80100000 >> 2), 1u);
     s.settle(24);
     EXPECT_EQ(s.holds(0x80100000 >> 2), 2u);  // the ibuf drained on its timer at 21; its entry waits alone
+    EXPECT_TRUE(s.writes_ahead(26));
     LsuBuffers t = s;
     t.settle(31);
     EXPECT_FALSE(t.bus_idle());  // alone, the entry counts until its response at 30
+    EXPECT_TRUE(t.writes_ahead(30));
     t.settle(34);
     EXPECT_TRUE(t.bus_idle());
+    EXPECT_FALSE(t.writes_ahead(31));
     s.commit(access(26, false, false, 0x80100042, 4, 28));
     EXPECT_EQ(s.holds(0x80100000 >> 2), 0u);  // sent
     EXPECT_EQ(s.bus_wait(25, true), 2u);
