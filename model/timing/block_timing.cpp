@@ -180,7 +180,7 @@ uint64_t TimingModel::step_range(const BlockMemo& m, const MemRef* mem, const ui
         const unsigned flush = insns[i].branch ? inner_flush_[k++] : 0;
         cycles += timed(insns[i], m.pcs_[i], m.sizes_[i], mem + at, n_mem[i], b, flush);
     }
-    if (to > n) cycles += timed(*tail_insn_, m.pcs_[n], m.sizes_[n], nullptr, 0, b, tail_flush_);
+    if (from <= n && to > n) cycles += timed(*tail_insn_, m.pcs_[n], m.sizes_[n], nullptr, 0, b, tail_flush_);
     return cycles;
 }
 
@@ -207,7 +207,37 @@ uint64_t TimingModel::replay_partial(BlockMemo& m, const BlockMemo::Recording& r
     const uint64_t now0 = s_.now;
     restore_exit(m, *p, now0, b);
     s_.now = now0 + p->cycles;
-    return p->cycles + step_range(m, mem, n_mem, b, first, m.size() + (with_tail ? 1 : 0));
+    const uint64_t missed = step_range(m, mem, n_mem, b, first, first + 1);
+    return p->cycles + missed + time_suffix(m, mem, n_mem, b, first + 1, with_tail);
+}
+
+// The rest of a body whose instruction before `from` missed a lookup: its timing follows from the state step()
+// left, as any body's does (block(): keyed, recorded, replayed); bodies of fewer than two instructions stepped.
+uint64_t TimingModel::time_suffix(BlockMemo& m, const MemRef* mem, const uint8_t* n_mem, EventBatch& b, size_t from,
+                                  bool with_tail) {
+    const size_t n = m.size();
+    if (from > n) return 0;  // the tail was the instruction that missed
+    if (from + 2 > n) return step_range(m, mem, n_mem, b, from, n + (with_tail ? 1 : 0));
+    if (m.suffixes_.size() < n) m.suffixes_.resize(n);
+    auto& slot = m.suffixes_[from];
+    if (!slot) {
+        auto part = [&](const auto& v) { return std::vector<std::decay_t<decltype(v[0])>>(v.begin() + static_cast<std::ptrdiff_t>(from), v.begin() + static_cast<std::ptrdiff_t>(n)); };
+        slot = std::make_shared<BlockMemo>(part(m.insns_), part(m.pcs_), part(m.sizes_));
+        if (m.has_tail_) slot->set_tail(m.insns_[n], m.pcs_[n], m.sizes_[n]);
+        slot->set_after(m.after_);
+        slot->fixed_counts_ = m.fixed_counts_;
+        prepare(*slot, m.n_mem_.data() + from);
+    }
+    BlockMemo& s = *slot;
+    if (with_tail && !s.tail_usable_) return step_range(m, mem, n_mem, b, from, n + 1);
+    size_t at = 0, k = 0;  // the suffix's first access, its first branch's flush
+    for (size_t i = 0; i < from; ++i) {
+        at += n_mem[i];
+        k += m.insns_[i].branch != 0;
+    }
+    // The suffix's flushes first in inner_flush_ (the body's before it are used).
+    std::copy(inner_flush_.begin() + static_cast<std::ptrdiff_t>(k), inner_flush_.begin() + static_cast<std::ptrdiff_t>(m.inner_.size()), inner_flush_.begin());
+    return block(s, mem + at, n_mem + from, b, with_tail);
 }
 
 // The body (`stepped` instructions, the tail's included) step() by step() into body_events_; where partial_ok(), the

@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -79,6 +80,8 @@ public:
         for (InnerBranch& x : inner_at_) x.next = inner_next(x.i);
     }
     size_t size() const { return body_; }  // the body's instructions
+    // The body from instruction `from` on as timed after a partial replay (suffixes_; nullptr: none yet).
+    const BlockMemo* suffix(size_t from) const { return from < suffixes_.size() ? suffixes_[from].get() : nullptr; }
     bool has_tail() const { return has_tail_; }
     // The caller gives the same access counts (n_mem) at every execution: they are not compared with the first's.
     void set_fixed_counts() { fixed_counts_ = true; }
@@ -213,6 +216,10 @@ private:
         uint8_t insn;  // the instruction's index in the body
     };
     std::vector<DataInsn> data_;
+    // suffixes_[i]: the body from instruction i on, timed as a body of its own (keyed, recorded, replayed) after
+    // a partial replay whose lookup missed at instruction i - 1 (TimingModel::replay_partial); made at first use.
+    // Shared by copies (the check hook's).
+    std::vector<std::shared_ptr<BlockMemo>> suffixes_;
 };
 
 class TimingModel {
@@ -477,6 +484,9 @@ private:
     bool partial_ok() const { return !lsu_ && !p_.dbus_queue; }
     uint64_t replay_partial(BlockMemo& m, const BlockMemo::Recording& r, const MemRef* mem, const uint8_t* n_mem,
                             EventBatch& b, bool with_tail);
+    // After a partial replay stepped body instruction `from` - 1: the rest as a body of its own (BlockMemo::suffixes_)
+    // where one can be timed so, else stepped.
+    uint64_t time_suffix(BlockMemo& m, const MemRef* mem, const uint8_t* n_mem, EventBatch& b, size_t from, bool with_tail);
     // The state after the body's first `n` instructions (`cycles` from the entry at now0; the events so far in
     // body_events_) into `e`; restore_exit() sets it again (its events added to `b`), from an entry at now0, but
     // s_.now.
