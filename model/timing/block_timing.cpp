@@ -22,7 +22,7 @@ void TimingModel::prepare(BlockMemo& m, const uint8_t* n_mem) const {
     m.total_mem_ = 0;
     m.data_.clear();
     for (size_t i = 0; i < m.size(); ++i) {
-        if (n_mem[i] && is_data(m.insns_[i])) m.data_.push_back({static_cast<uint16_t>(m.total_mem_), n_mem[i]});
+        if (n_mem[i] && is_data(m.insns_[i])) m.data_.push_back({static_cast<uint16_t>(m.total_mem_), n_mem[i], static_cast<uint8_t>(i)});
         m.total_mem_ += n_mem[i];
     }
     m.usable_ = false;
@@ -82,38 +82,40 @@ void TimingModel::prepare(BlockMemo& m, const uint8_t* n_mem) const {
 }
 
 template <class Self, class F>
-bool TimingModel::fetch_lookups(Self& self, const BlockMemo& m, const BlockMemo::Recording& r, F&& f) {
+size_t TimingModel::fetch_lookups(Self& self, const BlockMemo& m, const BlockMemo::Recording& r, F&& f, size_t upto) {
     auto& itlb = self.itlb_;
     auto& l1i = self.l1i_;
     for (uint8_t i : r.ifetch) {
+        if (i >= upto) break;
         const uint64_t pc = m.pcs_[i];
-        if ((itlb && !f(*itlb, itlb->ref(pc), 0)) || !f(*l1i, l1i->ref(pc), 0)) return false;
+        if ((itlb && !f(*itlb, itlb->ref(pc), 0)) || !f(*l1i, l1i->ref(pc), 0)) return i;
     }
-    return true;
+    return all_hit;
 }
 
 template <class Self, class F>
-bool TimingModel::data_lookups(Self& self, const BlockMemo& m, const MemRef* mem, F&& f) {
+size_t TimingModel::data_lookups(Self& self, const BlockMemo& m, const MemRef* mem, F&& f, size_t upto) {
     auto& dtlb = self.dtlb_;
     auto& l1d = self.l1d_;
-    if (!l1d && !dtlb) return true;
+    if (!l1d && !dtlb) return all_hit;
     const bool line_once = self.p_.count_line_once && l1d;
     for (const BlockMemo::DataInsn& d : m.data_) {  // the counts keyed (body_key): m.n_mem_'s
+        if (d.insn >= upto) break;
         const MemRef* a = mem + d.at;
         for (unsigned k = 0; k < d.n; ++k) {
             const bool seq = line_once && k && l1d->line_of(a[k].addr) == l1d->line_of(a[k - 1].addr);
-            if (!seq && dtlb && !f(*dtlb, dtlb->ref(a[k].addr), 0)) return false;
-            if (l1d && !f(*l1d, l1d->ref(a[k].addr), l1d->dirty_part(a[k].addr, a[k].write))) return false;
+            if (!seq && dtlb && !f(*dtlb, dtlb->ref(a[k].addr), 0)) return d.insn;
+            if (l1d && !f(*l1d, l1d->ref(a[k].addr), l1d->dirty_part(a[k].addr, a[k].write))) return d.insn;
         }
     }
-    return true;
+    return all_hit;
 }
 
 // Whether every lookup of the recording's body (its instruction fetches that look up the ITLB and I-cache, its data
 // lookups) hits, changing nothing: record_body() keeps a recording only of a body whose lookups all hit.
 bool TimingModel::probe_body(const BlockMemo& m, const BlockMemo::Recording& r, const MemRef* mem) const {
     auto probe = [](const Cache& c, const Cache::Ref& ref, uint8_t) { return c.probe(ref); };
-    return fetch_lookups(*this, m, r, probe) && data_lookups(*this, m, mem, probe);
+    return fetch_lookups(*this, m, r, probe) == all_hit && data_lookups(*this, m, mem, probe) == all_hit;
 }
 
 // The lookups of the recording's body as step() makes them where every one hits (lines moved to the front of their
@@ -126,7 +128,7 @@ bool TimingModel::claim_body(const BlockMemo& m, const BlockMemo::Recording& r, 
         claims_[claims_n_++].cache = &c;
         return true;
     };
-    if (!data_lookups(*this, m, mem, claim)) {
+    if (data_lookups(*this, m, mem, claim) != all_hit) {
         release_claims();
         return false;
     }
@@ -140,7 +142,7 @@ bool TimingModel::claim_body(const BlockMemo& m, const BlockMemo::Recording& r, 
         for (const Cache::Ref& ref : r.l1i_lines) l1i_->touch(ref, 0);
         return true;
     }
-    if (!fetch_lookups(*this, m, r, claim)) {
+    if (fetch_lookups(*this, m, r, claim) != all_hit) {
         release_claims();
         return false;
     }
@@ -159,16 +161,109 @@ void TimingModel::release_claims() {
 // The body step() by step(), and the tail's timing after it (its prediction already made).
 uint64_t TimingModel::step_body(BlockMemo& m, const MemRef* mem, const uint8_t* n_mem, EventBatch& b, bool with_tail) {
     ++m.stepped;
-    uint64_t cycles = 0;
-    // step() without handing out the store buffer's count (step_block() does, after), the body's branches with
-    // the flushes predict_inner() found.
-    for (size_t i = 0, at = 0, k = 0; i < m.size(); at += n_mem[i], ++i) {
-        const isa::RetiredInsn& in = m.insns_[i];
-        const unsigned flush = in.branch ? inner_flush_[k++] : 0;
-        cycles += timed(in, m.pcs_[i], m.sizes_[i], mem + at, n_mem[i], b, flush);
+    return step_range(m, mem, n_mem, b, 0, m.size() + (with_tail ? 1 : 0));
+}
+
+// step() without handing out the store buffer's count (step_block() does, after), the body's branches with the
+// flushes predict_inner() found.
+uint64_t TimingModel::step_range(const BlockMemo& m, const MemRef* mem, const uint8_t* n_mem, EventBatch& b, size_t from,
+                                 size_t to) {
+    size_t at = 0, k = 0;  // the first's accesses among the body's, its branch's flush among inner_flush_
+    for (size_t i = 0; i < from && i < m.size(); ++i) {
+        at += n_mem[i];
+        k += m.insns_[i].branch != 0;
     }
-    if (with_tail) cycles += timed(*tail_insn_, m.pcs_[m.size()], m.sizes_[m.size()], nullptr, 0, b, tail_flush_);
+    uint64_t cycles = 0;
+    const size_t n = m.size(), end = std::min(to, n);
+    const isa::RetiredInsn* insns = m.insns_.data();
+    for (size_t i = from; i < end; at += n_mem[i], ++i) {
+        const unsigned flush = insns[i].branch ? inner_flush_[k++] : 0;
+        cycles += timed(insns[i], m.pcs_[i], m.sizes_[i], mem + at, n_mem[i], b, flush);
+    }
+    if (from <= n && to > n) cycles += timed(*tail_insn_, m.pcs_[n], m.sizes_[n], nullptr, 0, b, tail_flush_);
     return cycles;
+}
+
+// A recording whose lookups first miss at instruction `first` (claim_body made none): its prefix (the state before
+// `first`, all lookups before it hits) set, those lookups made, then step() from `first` on. The instructions before
+// `first` time as they did when recorded: the same entry state (the key), the same hits.
+uint64_t TimingModel::replay_partial(BlockMemo& m, const BlockMemo::Recording& r, const MemRef* mem, const uint8_t* n_mem,
+                                     EventBatch& b, bool with_tail) {
+    if (!partial_ok() || r.prefixes.empty()) return step_body(m, mem, n_mem, b, with_tail);
+    auto probe = [](const Cache& c, const Cache::Ref& ref, uint8_t) { return c.probe(ref); };
+    const size_t first_data = data_lookups(*this, m, mem, probe);
+    const size_t first = std::min(first_data, fetch_lookups(*this, m, r, probe, first_data));
+    auto p = std::lower_bound(r.prefixes.begin(), r.prefixes.end(), first,
+                              [](const BlockMemo::Prefix& x, size_t at) { return x.at < at; });
+    if (p == r.prefixes.end() || p->at != first) return step_body(m, mem, n_mem, b, with_tail);
+    auto touch = [](Cache& c, const Cache::Ref& ref, uint8_t part) {
+        c.touch(ref, part);  // present (probed)
+        return true;
+    };
+    data_lookups(*this, m, mem, touch, first);  // in step()'s order per cache, as claim_body()
+    fetch_lookups(*this, m, r, touch, first);
+    ++m.stepped;
+    ++m.partial;
+    const uint64_t now0 = s_.now;
+    restore_exit(m, *p, now0, b);
+    s_.now = now0 + p->cycles;
+    const uint64_t missed = step_range(m, mem, n_mem, b, first, first + 1);
+    return p->cycles + missed + time_suffix(m, mem, n_mem, b, first + 1, with_tail);
+}
+
+// The rest of a body whose instruction before `from` missed a lookup: its timing follows from the state step()
+// left, as any body's does (block(): keyed, recorded, replayed); bodies of fewer than two instructions stepped.
+uint64_t TimingModel::time_suffix(BlockMemo& m, const MemRef* mem, const uint8_t* n_mem, EventBatch& b, size_t from,
+                                  bool with_tail) {
+    const size_t n = m.size();
+    if (from > n) return 0;  // the tail was the instruction that missed
+    if (from + 2 > n) return step_range(m, mem, n_mem, b, from, n + (with_tail ? 1 : 0));
+    if (m.suffixes_.size() < n) m.suffixes_.resize(n);
+    auto& slot = m.suffixes_[from];
+    if (!slot) {
+        auto part = [&](const auto& v) { return std::vector<std::decay_t<decltype(v[0])>>(v.begin() + static_cast<std::ptrdiff_t>(from), v.begin() + static_cast<std::ptrdiff_t>(n)); };
+        slot = std::make_shared<BlockMemo>(part(m.insns_), part(m.pcs_), part(m.sizes_));
+        if (m.has_tail_) slot->set_tail(m.insns_[n], m.pcs_[n], m.sizes_[n]);
+        slot->set_after(m.after_);
+        slot->fixed_counts_ = m.fixed_counts_;
+        prepare(*slot, m.n_mem_.data() + from);
+    }
+    BlockMemo& s = *slot;
+    if (with_tail && !s.tail_usable_) return step_range(m, mem, n_mem, b, from, n + 1);
+    size_t at = 0, k = 0;  // the suffix's first access, its first branch's flush
+    for (size_t i = 0; i < from; ++i) {
+        at += n_mem[i];
+        k += m.insns_[i].branch != 0;
+    }
+    // The suffix's flushes first in inner_flush_ (the body's before it are used).
+    std::copy(inner_flush_.begin() + static_cast<std::ptrdiff_t>(k), inner_flush_.begin() + static_cast<std::ptrdiff_t>(m.inner_.size()), inner_flush_.begin());
+    return block(s, mem + at, n_mem + from, b, with_tail);
+}
+
+// The body (`stepped` instructions, the tail's included) step() by step() into body_events_; where partial_ok(), the
+// state before each instruction after the first that makes a lookup (its data accesses, its instruction fetch) saved
+// as one of the recording's prefixes (kept only with the recording).
+uint64_t TimingModel::record_prefixes(const BlockMemo& m, BlockMemo::Recording& r, const MemRef* mem, const uint8_t* n_mem,
+                                      size_t stepped, uint64_t now0, uint64_t lsu_free0,
+                                      uint64_t stm_issue0) {
+    uint64_t cycles = 0;
+    size_t from = 0;
+    if (partial_ok()) {
+        const size_t nd = l1d_ || dtlb_ ? m.data_.size() : 0;  // (data_lookups() makes none without)
+        for (size_t d = 0, f = 0;;) {  // the data instructions and the fetches, merged in order
+            const size_t next = std::min(d < nd ? m.data_[d].insn : all_hit, f < r.ifetch.size() ? r.ifetch[f] : all_hit);
+            if (next == all_hit) break;
+            d += d < nd && m.data_[d].insn == next;
+            f += f < r.ifetch.size() && r.ifetch[f] == next;
+            if (next == 0) continue;
+            cycles += step_range(m, mem, n_mem, body_events_, from, next);
+            from = next;
+            BlockMemo::Prefix& p = r.prefixes.emplace_back();
+            p.at = static_cast<uint8_t>(next);
+            save_exit(p, m, next, cycles, now0, lsu_free0, stm_issue0);
+        }
+    }
+    return cycles + step_range(m, mem, n_mem, body_events_, from, stepped);
 }
 
 // A new entry state: step() per instruction; its outcome becomes a recording when every lookup hit.
@@ -223,7 +318,8 @@ uint64_t TimingModel::record_body(BlockMemo& m, const MemRef* mem, const uint8_t
     body_events_.clear();
     std::vector<std::pair<uint64_t, uint64_t>> commits;  // the body's loads' and stores' commits (store_buffer)
     if (lsu_) ls_log_ = &commits;
-    const uint64_t cycles = step_body(m, mem, n_mem, body_events_, with_tail);
+    ++m.stepped;
+    const uint64_t cycles = record_prefixes(m, r, mem, n_mem, stepped, now0, lsu_free0, stm_issue0);
     ls_log_ = nullptr;
     for (const auto& e : body_events_.events) b.add(e.event, e.count);
     auto same = [](const Counts& before, const Counts& after, uint64_t lookups) {
@@ -236,37 +332,7 @@ uint64_t TimingModel::record_body(BlockMemo& m, const MemRef* mem, const uint8_t
     --m.stepped;
     ++m.recorded;
     r.key.assign(key, key + key_len);
-    r.cycles = cycles;
-    r.events = body_events_.events;
-    uint32_t written = 0;
-    for (size_t i = 0; i < stepped; ++i) written |= m.insns_[i].regs.dst;
-    for (uint32_t w = written; w; w &= w - 1) {
-        const unsigned reg = static_cast<unsigned>(__builtin_ctz(w));
-        r.ready.emplace_back(static_cast<uint8_t>(reg), static_cast<int64_t>(s_.ready[reg] - now0));
-        if (addr_by_producer_ && reg != 31) r.addr_ready.emplace_back(static_cast<uint8_t>(reg), static_cast<int64_t>(s_.addr_ready[reg] - now0));
-    }
-    r.prev_issue = static_cast<int64_t>(s_.prev_issue - now0);
-    r.divider_free = static_cast<int64_t>(s_.divider_free - now0);
-    r.lsu_set = s_.lsu_free != lsu_free0;  // a multiple moved it on (a cycle after the entry: the key had the old one)
-    r.lsu_free = static_cast<int64_t>(s_.lsu_free - now0);
-    r.stm_set = s_.stm_issue != stm_issue0;  // a store multiple issued in the body (a cycle after any before)
-    r.stm_issue = static_cast<int64_t>(s_.stm_issue - now0);
-    r.stm_regs = s_.stm_regs;
-    r.prev_dst = s_.prev_dst;
-    r.prev_shape = s_.prev_shape;
-    r.prev_cls = s_.prev_cls;
-    r.pair_open = s_.pair_open;
-    r.next_fetch_new = s_.next_fetch_new;
-    r.flushed = s_.flushed;
-    r.last_ifetch_line = s_.last_ifetch_line;
-    r.last_fetch = s_.last_fetch;
-    r.fill_line = s_.fill_line;
-    r.phase_line = s_.phase_line;
-    r.fetch_at = static_cast<int64_t>(s_.fetch_at - now0);
-    // An entry that holds nothing back is kept as s_.fetch_at (no later than s_.fetch_at + 1: the same to timed()).
-    for (size_t k = 0; k < r.fetched.size(); ++k)
-        r.fetched[k] = (k < p_.fetch_queue && fetched_held(k) ? fetched_held(k) : s_.fetch_at) - now0;
-    r.refetch = s_.refetch;
+    save_exit(r, m, stepped, cycles, now0, lsu_free0, stm_issue0);
     if (lsu_) {
         // The model's commits; a replay takes off the holds still pending then, as timed() does.
         size_t k = 0;
@@ -378,7 +444,7 @@ uint64_t TimingModel::block(BlockMemo& m, const MemRef* mem, const uint8_t* n_me
         return record_body(m, mem, n_mem, b, key_.data(), len, with_tail);
     }
     if (check_blocks_) return replay_checked(m, *r, mem, n_mem, b, with_tail);
-    if (!claim_body(m, *r, mem)) return step_body(m, mem, n_mem, b, with_tail);
+    if (!claim_body(m, *r, mem)) return replay_partial(m, *r, mem, n_mem, b, with_tail);
     m.policy_.hit();
     replay_body(m, *r, mem, b);
     return r->cycles;
@@ -386,33 +452,9 @@ uint64_t TimingModel::block(BlockMemo& m, const MemRef* mem, const uint8_t* n_me
 
 void TimingModel::replay_body(BlockMemo& m, const BlockMemo::Recording& r, const MemRef* mem, EventBatch& b) {
     ++m.replayed;  // its lookups made by claim_body()
-    for (const auto& e : r.events) b.add(e.event, e.count);
     const uint64_t now0 = s_.now;
     if (lsu_) lsu_replay(r, mem, now0);
-    for (const auto& [reg, d] : r.ready) s_.ready[reg] = now0 + static_cast<uint64_t>(d);
-    for (const auto& [reg, d] : r.addr_ready) s_.addr_ready[reg] = now0 + static_cast<uint64_t>(d);
-    s_.prev_issue = now0 + static_cast<uint64_t>(r.prev_issue);
-    if (m.has_div_) s_.divider_free = now0 + static_cast<uint64_t>(r.divider_free);
-    if (r.lsu_set) s_.lsu_free = now0 + static_cast<uint64_t>(r.lsu_free);
-    if (r.stm_set) {
-        s_.stm_issue = now0 + static_cast<uint64_t>(r.stm_issue);
-        s_.stm_regs = r.stm_regs;
-    }
-    s_.prev_dst = r.prev_dst;
-    s_.prev_shape = r.prev_shape;
-    s_.prev_cls = r.prev_cls;
-    s_.pair_open = r.pair_open;
-    s_.pending_extra = 0;
-    s_.postsync_until = 0;  // the body has no postsync instruction (prepare)
-    s_.next_fetch_new = r.next_fetch_new;
-    s_.flushed = r.flushed;
-    s_.last_ifetch_line = r.last_ifetch_line;
-    s_.last_fetch = r.last_fetch;
-    s_.fill_line = r.fill_line;
-    s_.phase_line = r.phase_line;
-    s_.fetch_at = now0 + static_cast<uint64_t>(r.fetch_at);
-    for (size_t k = 0; k < p_.fetch_queue; ++k) s_.fetched[k] = now0 + r.fetched[k];  // timed() reads no other
-    s_.refetch = r.refetch;
+    restore_exit(m, r, now0, b);
     if (p_.dbus_queue && !r.dbus.ibuf && !r.dbus.sent_word && !r.dbus.read_beat && s_.dbus.quiet()) {
         s_.dbus.free = now0 + static_cast<uint64_t>(r.dbus.free);  // nothing buffered before or after: the rest is 0
     } else if (p_.dbus_queue) {
@@ -451,6 +493,69 @@ void TimingModel::replay_body(BlockMemo& m, const BlockMemo::Recording& r, const
 // s_.lsu_pending and the accesses' addresses are those of the replay the recording's LsuMemo kept (every access to
 // the DCCM), the result is that replay's, shifted to this entry: set from the memo. The engines' differential test
 // compares the buffers after every replayed body (replay_checked, same_state).
+void TimingModel::save_exit(BlockMemo::Exit& e, const BlockMemo& m, size_t n, uint64_t cycles, uint64_t now0,
+                            uint64_t lsu_free0, uint64_t stm_issue0) const {
+    e.cycles = cycles;
+    e.events = body_events_.events;
+    uint32_t written = 0;
+    for (size_t i = 0; i < n; ++i) written |= m.insns_[i].regs.dst;
+    for (uint32_t w = written; w; w &= w - 1) {
+        const unsigned reg = static_cast<unsigned>(__builtin_ctz(w));
+        e.ready.emplace_back(static_cast<uint8_t>(reg), static_cast<int64_t>(s_.ready[reg] - now0));
+        if (addr_by_producer_ && reg != 31) e.addr_ready.emplace_back(static_cast<uint8_t>(reg), static_cast<int64_t>(s_.addr_ready[reg] - now0));
+    }
+    e.prev_issue = static_cast<int64_t>(s_.prev_issue - now0);
+    e.divider_free = static_cast<int64_t>(s_.divider_free - now0);
+    e.lsu_set = s_.lsu_free != lsu_free0;  // a multiple moved it on (a cycle after the entry: the key had the old one)
+    e.lsu_free = static_cast<int64_t>(s_.lsu_free - now0);
+    e.stm_set = s_.stm_issue != stm_issue0;  // a store multiple issued in the body (a cycle after any before)
+    e.stm_issue = static_cast<int64_t>(s_.stm_issue - now0);
+    e.stm_regs = s_.stm_regs;
+    e.prev_dst = s_.prev_dst;
+    e.prev_shape = s_.prev_shape;
+    e.prev_cls = s_.prev_cls;
+    e.pair_open = s_.pair_open;
+    e.next_fetch_new = s_.next_fetch_new;
+    e.flushed = s_.flushed;
+    e.last_ifetch_line = s_.last_ifetch_line;
+    e.last_fetch = s_.last_fetch;
+    e.fill_line = s_.fill_line;
+    e.phase_line = s_.phase_line;
+    e.fetch_at = static_cast<int64_t>(s_.fetch_at - now0);
+    // An entry that holds nothing back is kept as s_.fetch_at (no later than s_.fetch_at + 1: the same to timed()).
+    for (size_t k = 0; k < e.fetched.size(); ++k)
+        e.fetched[k] = (k < p_.fetch_queue && fetched_held(k) ? fetched_held(k) : s_.fetch_at) - now0;
+    e.refetch = s_.refetch;
+}
+
+void TimingModel::restore_exit(const BlockMemo& m, const BlockMemo::Exit& e, uint64_t now0, EventBatch& b) {
+    for (const auto& x : e.events) b.add(x.event, x.count);
+    for (const auto& [reg, d] : e.ready) s_.ready[reg] = now0 + static_cast<uint64_t>(d);
+    for (const auto& [reg, d] : e.addr_ready) s_.addr_ready[reg] = now0 + static_cast<uint64_t>(d);
+    s_.prev_issue = now0 + static_cast<uint64_t>(e.prev_issue);
+    if (m.has_div_) s_.divider_free = now0 + static_cast<uint64_t>(e.divider_free);
+    if (e.lsu_set) s_.lsu_free = now0 + static_cast<uint64_t>(e.lsu_free);
+    if (e.stm_set) {
+        s_.stm_issue = now0 + static_cast<uint64_t>(e.stm_issue);
+        s_.stm_regs = e.stm_regs;
+    }
+    s_.prev_dst = e.prev_dst;
+    s_.prev_shape = e.prev_shape;
+    s_.prev_cls = e.prev_cls;
+    s_.pair_open = e.pair_open;
+    s_.pending_extra = 0;   // taken by the body's first instruction
+    s_.postsync_until = 0;  // the body has no postsync instruction (prepare)
+    s_.next_fetch_new = e.next_fetch_new;
+    s_.flushed = e.flushed;
+    s_.last_ifetch_line = e.last_ifetch_line;
+    s_.last_fetch = e.last_fetch;
+    s_.fill_line = e.fill_line;
+    s_.phase_line = e.phase_line;
+    s_.fetch_at = now0 + static_cast<uint64_t>(e.fetch_at);
+    for (size_t k = 0; k < p_.fetch_queue; ++k) s_.fetched[k] = now0 + e.fetched[k];  // timed() reads no other
+    s_.refetch = e.refetch;
+}
+
 void TimingModel::lsu_replay(const BlockMemo::Recording& r, const MemRef* mem, uint64_t now0) {
     size_t k = 0;
     if (const size_t n = lsu_->save(now0, lsu_key_.data() + 2)) {
@@ -512,14 +617,25 @@ uint8_t TimingModel::dbus_source(uint64_t v, bool beat, const DbusState& entry, 
     return 255;
 }
 
-// The test hook (set_check_blocks): block()'s replay of the recording (or its step where a lookup misses); a replay
-// compared with step() per instruction on a copy of the entry state.
+// The test hook (set_check_blocks): block()'s replay of the recording (or where a lookup misses, its prefix and
+// step() on: replay_partial) compared with step() per instruction on a copy of the entry state.
 uint64_t TimingModel::replay_checked(BlockMemo& m, const BlockMemo::Recording& r, const MemRef* mem,
                                      const uint8_t* n_mem, EventBatch& b, bool with_tail) {
     TimingModel check(*this);  // the entry state, before claim_body() makes the lookups
-    if (!claim_body(m, r, mem)) return step_body(m, mem, n_mem, b, with_tail);
-    m.policy_.hit();
-    replay_body(m, r, mem, b);
+    EventBatch replayed;
+    uint64_t cycles = r.cycles;
+    if (claim_body(m, r, mem)) {
+        m.policy_.hit();
+        replay_body(m, r, mem, replayed);
+    } else {
+        const uint64_t partial = m.partial;
+        cycles = replay_partial(m, r, mem, n_mem, replayed, with_tail);
+        if (m.partial == partial) {  // stepped whole: nothing replayed to check
+            for (const auto& e : replayed.events) b.add(e.event, e.count);
+            return cycles;
+        }
+    }
+    for (const auto& e : replayed.events) b.add(e.event, e.count);
     EventBatch eb;
     BlockMemo plain(m);
     const uint64_t c = check.step_body(plain, mem, n_mem, eb, with_tail);
@@ -528,13 +644,13 @@ uint64_t TimingModel::replay_checked(BlockMemo& m, const BlockMemo::Recording& r
         std::sort(v.begin(), v.end(), [](const EventCount& x, const EventCount& y) { return x.event < y.event; });
         return v;
     };
-    const auto got = sorted(r.events), want = sorted(eb.events);
+    const auto got = sorted(replayed.events), want = sorted(eb.events);
     bool events_same = got.size() == want.size();
     for (size_t k = 0; events_same && k < got.size(); ++k)
         events_same = got[k].event == want[k].event && got[k].count == want[k].count;
-    if (c != r.cycles || !events_same || !same_state(check))
+    if (c != cycles || !events_same || !same_state(check))
         throw std::logic_error("block timing: a replayed recording differs from step() at pc " + std::to_string(m.pcs_[0]));
-    return r.cycles;
+    return cycles;
 }
 
 // Every field of the state as same_state compares it (PipelineState::visit): as it is, but a held cycle (a fetch

@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -79,6 +80,8 @@ public:
         for (InnerBranch& x : inner_at_) x.next = inner_next(x.i);
     }
     size_t size() const { return body_; }  // the body's instructions
+    // The body from instruction `from` on as timed after a partial replay (suffixes_; nullptr: none yet).
+    const BlockMemo* suffix(size_t from) const { return from < suffixes_.size() ? suffixes_[from].get() : nullptr; }
     bool has_tail() const { return has_tail_; }
     // The caller gives the same access counts (n_mem) at every execution: they are not compared with the first's.
     void set_fixed_counts() { fixed_counts_ = true; }
@@ -91,14 +94,15 @@ public:
     static constexpr size_t max_key_words =
         10 + 32 + (4 * max_insns + 11) / 12 + 1 + 4 + (max_inner + 3) / 4 + 1 + 3 + LsuBuffers::max_bus_words + 1;
     static constexpr size_t max_bus = 8;  // dbus_queue: bodies with more bus accesses are stepped
-    // Executions replayed from a recording, recorded, and stepped (a miss or nothing to key on).
-    uint64_t replayed = 0, recorded = 0, stepped = 0;
+    // Executions replayed from a recording, recorded, and stepped (a miss or nothing to key on); of those stepped,
+    // those replayed in part (a recording's prefix up to the first lookup that missed, then stepped: replay_partial).
+    uint64_t replayed = 0, recorded = 0, stepped = 0, partial = 0;
 
 private:
     friend class TimingModel;
-    // What step() did from one entry state (the key; see step_block), relative to the entry's cycle s_.now.
-    struct Recording {
-        std::vector<uint64_t> key;
+    // The pipeline and fetch state step() left after some of the body's instructions (TimingModel::save_exit),
+    // relative to the entry's cycle s_.now: what a replay sets (restore_exit).
+    struct Exit {
         uint64_t cycles = 0;
         std::vector<EventCount> events;
         std::vector<std::pair<uint8_t, int64_t>> ready;  // registers written: their ready cycle - s_.now
@@ -115,6 +119,17 @@ private:
         int64_t fetch_at = 0;
         std::array<uint64_t, 4> fetched{};  // s_.fetched as fetched_held() has it, relative to the entry (record_body)
         bool refetch = false;
+    };
+    // The state before body instruction `at` (> 0) that has a lookup (an instruction fetch or a data access), where
+    // the instructions before it hit: a replay whose lookup first misses at `at` sets it and steps on from there
+    // (replay_partial).
+    struct Prefix : Exit {
+        uint8_t at = 0;
+    };
+    // What step() did from one entry state (the key; see step_block), relative to the entry's cycle s_.now.
+    struct Recording : Exit {
+        std::vector<uint64_t> key;
+        std::vector<Prefix> prefixes;  // in order of `at` (partial_ok() models only)
         // store_buffer: per load and store of the body, in order, where its access lies in the body's, its commit
         // cycle and (a bus load) the cycle its data returns, relative to the entry (as step() timed them).
         struct LsCommit {
@@ -201,8 +216,13 @@ private:
     struct DataInsn {
         uint16_t at;
         uint8_t n;
+        uint8_t insn;  // the instruction's index in the body
     };
     std::vector<DataInsn> data_;
+    // suffixes_[i]: the body from instruction i on, timed as a body of its own (keyed, recorded, replayed) after
+    // a partial replay whose lookup missed at instruction i - 1 (TimingModel::replay_partial); made at first use.
+    // Shared by copies (the check hook's).
+    std::vector<std::shared_ptr<BlockMemo>> suffixes_;
 };
 
 class TimingModel {
@@ -456,10 +476,13 @@ private:
     // false: whether none did; `self` a const model (the caches const) or not. The instruction fetches' (ITLB,
     // I-cache) and the data's (DTLB, D-cache): caches apart, so either may go first. Defined in block_timing.cpp,
     // their only user.
+    // Each returns the body index of the instruction whose lookup f refused (all_hit: none), and makes only those
+    // of the instructions before `upto`.
+    static constexpr size_t all_hit = ~size_t{0};
     template <class Self, class F>
-    static bool fetch_lookups(Self& self, const BlockMemo& m, const BlockMemo::Recording& r, F&& f);
+    static size_t fetch_lookups(Self& self, const BlockMemo& m, const BlockMemo::Recording& r, F&& f, size_t upto = all_hit);
     template <class Self, class F>
-    static bool data_lookups(Self& self, const BlockMemo& m, const MemRef* mem, F&& f);
+    static size_t data_lookups(Self& self, const BlockMemo& m, const MemRef* mem, F&& f, size_t upto = all_hit);
     bool probe_body(const BlockMemo& m, const BlockMemo::Recording& r, const MemRef* mem) const;
     bool claim_body(const BlockMemo& m, const BlockMemo::Recording& r, const MemRef* mem);
     void release_claims();
@@ -469,6 +492,24 @@ private:
     uint64_t record_body(BlockMemo& m, const MemRef* mem, const uint8_t* n_mem, EventBatch& b, const uint64_t* key,
                          size_t key_len, bool with_tail);
     uint64_t step_body(BlockMemo& m, const MemRef* mem, const uint8_t* n_mem, EventBatch& b, bool with_tail);
+    uint64_t record_prefixes(const BlockMemo& m, BlockMemo::Recording& r, const MemRef* mem, const uint8_t* n_mem,
+                             size_t stepped, uint64_t now0, uint64_t lsu_free0, uint64_t stm_issue0);
+    // Body instructions [from, to) step() by step() (to m.size() + 1: the tail too, tail_insn_).
+    uint64_t step_range(const BlockMemo& m, const MemRef* mem, const uint8_t* n_mem, EventBatch& b, size_t from, size_t to);
+    // Partial replay (BlockMemo::Prefix): kept and used where no LSU or D-bus buffer is modelled (their state is not
+    // in an Exit).
+    bool partial_ok() const { return !lsu_ && !p_.dbus_queue; }
+    uint64_t replay_partial(BlockMemo& m, const BlockMemo::Recording& r, const MemRef* mem, const uint8_t* n_mem,
+                            EventBatch& b, bool with_tail);
+    // After a partial replay stepped body instruction `from` - 1: the rest as a body of its own (BlockMemo::suffixes_)
+    // where one can be timed so, else stepped.
+    uint64_t time_suffix(BlockMemo& m, const MemRef* mem, const uint8_t* n_mem, EventBatch& b, size_t from, bool with_tail);
+    // The state after the body's first `n` instructions (`cycles` from the entry at now0; the events so far in
+    // body_events_) into `e`; restore_exit() sets it again (its events added to `b`), from an entry at now0, but
+    // s_.now.
+    void save_exit(BlockMemo::Exit& e, const BlockMemo& m, size_t n, uint64_t cycles, uint64_t now0, uint64_t lsu_free0,
+                   uint64_t stm_issue0) const;
+    void restore_exit(const BlockMemo& m, const BlockMemo::Exit& e, uint64_t now0, EventBatch& b);
     uint64_t block(BlockMemo& m, const MemRef* mem, const uint8_t* n_mem, EventBatch& b, bool with_tail);
     bool same_state(const TimingModel& o) const;
     // loop_state() (`out`, d = 0) and skip_loop() (no `out`: the state moved on by `d`) in one walk

@@ -1,0 +1,179 @@
+// Partial replay of a block body (TimingModel::replay_partial, model/timing/block_timing.cpp): where a recording's
+// lookup misses, the state the recording saved before the instruction that misses is set and step() goes on from
+// there. Each execution is compared with step() per instruction on a second model (the definition), the fast path
+// as it runs and, on a third model, with every replay also checked against step() on a copy (set_check_blocks).
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "model/timing/timing_model.hpp"
+#include "platforms/timing_params.hpp"
+
+using namespace pmusim;
+using namespace pmusim::timing;
+
+namespace {
+
+isa::RetiredInsn op(isa::InsnClass c, uint8_t dst, uint8_t src) {
+    isa::RetiredInsn i;
+    i.cls = c;
+    i.regs.dst = isa::reg_bit(dst);
+    i.regs.src = isa::reg_bit(src);
+    return i;
+}
+
+// Every event's count the same, those counted 0 aside.
+void expect_same_events(const EventBatch& got, const EventBatch& want, unsigned execution) {
+    for (const auto& e : want.events) ASSERT_EQ(got.count(e.event), e.count) << "execution " << execution << " event " << e.event;
+    for (const auto& e : got.events) ASSERT_EQ(want.count(e.event), e.count) << "execution " << execution << " event " << e.event;
+}
+
+// The body's instructions and their places, run by the block timing on `fast` and `checked` and by step() on `steps`.
+struct Body {
+    std::vector<isa::RetiredInsn> insns;
+    std::vector<uint64_t> pcs;
+    std::vector<uint8_t> n_mem;
+    uint64_t after;
+    BlockMemo memo() const {
+        BlockMemo m(insns, pcs, std::vector<uint8_t>(pcs.size(), 4));
+        m.set_after(after);
+        return m;
+    }
+    uint64_t step(TimingModel& tm, const MemRef* mem, EventBatch& b) const {
+        uint64_t cycles = 0;
+        for (size_t i = 0, at = 0; i < insns.size(); at += n_mem[i], ++i)
+            cycles += tm.step(insns[i], pcs[i], 4, i + 1 < pcs.size() ? pcs[i + 1] : after, mem + at, n_mem[i], b);
+        return cycles;
+    }
+};
+
+}  // namespace
+
+// Cortex-A53 (32 KiB 4-way D-cache, 64-byte lines, 128 sets; 10-entry DTLB). The body: add x3, x4; ldr x1, [x2]
+// (always 0x80000); add x6, x7; ldr x5, [x1]; add x8, x5; add x9, x8; ldr x10, [x2] (0x80000 again); add x11, x10.
+// Its second load reads 0x90000 (set 0, as the first's) at the first 20 executions and then every other one:
+// recorded, then replayed whole. At the others it reads a new page each time (0x100140 + 8 KiB * i: set 5, a new
+// DTLB page): that lookup misses (DTLB and D-cache), the first's hits, so the recording's prefix before instruction
+// 3 is set and step() times the load, waiting for x1 from the prefix's load. The four instructions after it are then
+// a body of their own (BlockMemo::suffix(4)), entered with x5 a miss's latency away each time: recorded at the first
+// such execution (its load hits), replayed at the others. Cycles and events are step()'s at every execution.
+TEST(BlockTiming, PartialReplayAfterADataMissGivesWhatStepGives) {
+    const auto params = platform_timing("cortex-a53");
+    ASSERT_TRUE(params.has_value());
+    using C = isa::InsnClass;
+    Body body{{op(C::alu, 3, 4), op(C::load, 1, 2), op(C::alu, 6, 7), op(C::load, 5, 1), op(C::alu, 8, 5),
+               op(C::alu, 9, 8), op(C::load, 10, 2), op(C::alu, 11, 10)},
+              {0x1000, 0x1004, 0x1008, 0x100C, 0x1010, 0x1014, 0x1018, 0x101C},
+              {0, 1, 0, 1, 0, 0, 1, 0},
+              0x1020};
+    BlockMemo fast_m = body.memo(), checked_m = body.memo();
+    TimingModel fast(*params), checked(*params), steps(*params);
+    checked.set_check_blocks(true);
+    for (unsigned i = 0; i < 1000; ++i) {
+        const bool same = i < 20 || i % 2 == 0;
+        const MemRef mem[3] = {{0x80000, false, 8}, {same ? 0x90000 : 0x100140 + 8192 * uint64_t{i}, false, 8}, {0x80000, false, 8}};
+        EventBatch fb, cb, sb;
+        const uint64_t s = body.step(steps, mem, sb);
+        ASSERT_EQ(fast.step_block(fast_m, mem, body.n_mem.data(), fb), s) << "execution " << i;
+        expect_same_events(fb, sb, i);
+        ASSERT_EQ(checked.step_block(checked_m, mem, body.n_mem.data(), cb), s) << "execution " << i;
+        expect_same_events(cb, sb, i);
+    }
+    EXPECT_GT(fast_m.partial, 450u);   // the new pages: replayed in part
+    EXPECT_GT(fast_m.replayed, 450u);  // 0x90000: replayed whole
+    EXPECT_EQ(checked_m.partial, fast_m.partial);
+    ASSERT_NE(fast_m.suffix(4), nullptr);
+    EXPECT_EQ(fast_m.suffix(4)->recorded, 1u);
+    EXPECT_GT(fast_m.suffix(4)->replayed, 450u);
+    ASSERT_NE(checked_m.suffix(4), nullptr);
+    EXPECT_EQ(checked_m.suffix(4)->replayed, fast_m.suffix(4)->replayed);
+}
+
+namespace {
+
+// Runs `body` (its first instruction at `entry`; with `tail`, a not-taken conditional branch right after it) 1000
+// times on three models as the fetch tests below describe, each execution compared with step(); returns the fast
+// model's memo's counts through `fast_m`.
+void run_fetch_case(const TimingParams& params, const Body& body, const isa::RetiredInsn* tail, uint64_t entry,
+                    BlockMemo& fast_m, BlockMemo& checked_m) {
+    TimingModel fast(params), checked(params), steps(params);
+    checked.set_check_blocks(true);
+    const isa::RetiredInsn other = op(isa::InsnClass::alu, 9, 10);
+    const uint64_t tail_pc = body.after, next_pc = tail ? tail_pc + 4 : body.after;
+    const BlockTail t{tail, tail_pc, 4, next_pc, nullptr, 0};
+    for (unsigned i = 0; i < 1000; ++i) {
+        const bool evict = i >= 20 && i % 2;
+        EventBatch fb, cb, sb;
+        for (TimingModel* tm : {&fast, &checked, &steps}) {
+            EventBatch b;
+            if (evict) {
+                tm->step(other, 0x5040, 4, 0x9040, nullptr, 0, b);
+                tm->step(other, 0x9040, 4, 0x7000, nullptr, 0, b);
+            }
+            tm->step(other, 0x7000, 4, 0xB000, nullptr, 0, b);
+            tm->step(other, 0xB000, 4, 0x3000, nullptr, 0, b);
+            tm->step(other, 0x3000, 4, 0x2000, nullptr, 0, b);
+            for (uint64_t pc = 0x2000; pc < 0x2010; pc += 4) tm->step(other, pc, 4, pc + 4, nullptr, 0, b);
+            tm->step(other, 0x2010, 4, entry, nullptr, 0, b);
+        }
+        uint64_t s = body.step(steps, nullptr, sb);
+        if (tail) s += steps.step(*tail, tail_pc, 4, next_pc, nullptr, 0, sb);
+        const uint64_t f = tail ? fast.step_block(fast_m, nullptr, body.n_mem.data(), t, fb)
+                                : fast.step_block(fast_m, nullptr, body.n_mem.data(), fb);
+        ASSERT_EQ(f, s) << "execution " << i;
+        expect_same_events(fb, sb, i);
+        const uint64_t c = tail ? checked.step_block(checked_m, nullptr, body.n_mem.data(), t, cb)
+                                : checked.step_block(checked_m, nullptr, body.n_mem.data(), cb);
+        ASSERT_EQ(c, s) << "execution " << i;
+        expect_same_events(cb, sb, i);
+        for (TimingModel* tm : {&fast, &checked, &steps}) {  // the next execution's first instruction after the body's
+            EventBatch b;
+            tm->step(other, next_pc, 4, i + 1 >= 20 && (i + 1) % 2 ? 0x5040 : 0x7000, nullptr, 0, b);
+        }
+    }
+}
+
+}  // namespace
+
+// The same where an instruction fetch misses: the body lies across two I-cache lines (32 KiB 2-way, 64-byte lines:
+// 256 sets, 16 KiB a way), four instructions at 0x1038 to 0x1044 (add, add, mul, add), each reading the register
+// the one before wrote, then an ALU instruction at 0x1048. Before each execution ALU instructions at 0x7000, 0xB000
+// and 0x3000 (three lines of one set of two ways: each misses, so the last line refilled is 0x3000's at every
+// entry), then at 0x2000 to 0x2010; before every other one after the first 20, first two at 0x5040 and 0x9040, which
+// evict line 0x1040 from its set. The recording made while both lines are cached hits on 0x1000 and misses on
+// 0x1040: its prefix before instruction 2 is set, and step() fetches and times instructions 2 and 3, the mul waiting
+// for the add before it.
+TEST(BlockTiming, PartialReplayAfterAFetchMissGivesWhatStepGives) {
+    const auto params = platform_timing("cortex-a53");
+    ASSERT_TRUE(params.has_value());
+    using C = isa::InsnClass;
+    const Body body{{op(C::alu, 3, 4), op(C::alu, 5, 3), op(C::mul, 6, 5), op(C::alu, 7, 6)},
+                    {0x1038, 0x103C, 0x1040, 0x1044},
+                    {0, 0, 0, 0},
+                    0x1048};
+    BlockMemo fast_m = body.memo(), checked_m = body.memo();
+    run_fetch_case(*params, body, nullptr, 0x1038, fast_m, checked_m);
+    EXPECT_GT(fast_m.partial, 450u);
+    EXPECT_GT(fast_m.replayed, 450u);
+    EXPECT_EQ(checked_m.partial, fast_m.partial);
+}
+
+// The same with the miss on the block's last instruction, its tail (BlockMemo::set_tail): three ALU instructions at
+// 0x1034 to 0x103C, then a conditional branch at 0x1040, not taken. The whole body is the prefix; step() times the
+// tail alone, once.
+TEST(BlockTiming, PartialReplayAfterATailFetchMissGivesWhatStepGives) {
+    const auto params = platform_timing("cortex-a53");
+    ASSERT_TRUE(params.has_value());
+    using C = isa::InsnClass;
+    const Body body{{op(C::alu, 3, 4), op(C::alu, 5, 3), op(C::alu, 6, 5)}, {0x1034, 0x1038, 0x103C}, {0, 0, 0}, 0x1040};
+    isa::RetiredInsn branch;
+    branch.cls = C::branch;
+    branch.branch = isa::br_immediate | isa::br_conditional;
+    BlockMemo fast_m = body.memo(), checked_m = body.memo();
+    fast_m.set_tail(branch, 0x1040, 4);
+    checked_m.set_tail(branch, 0x1040, 4);
+    run_fetch_case(*params, body, &branch, 0x1034, fast_m, checked_m);
+    EXPECT_GT(fast_m.partial, 450u);
+    EXPECT_GT(fast_m.replayed, 450u);
+    EXPECT_EQ(checked_m.partial, fast_m.partial);
+}
