@@ -214,7 +214,8 @@ constexpr uint64_t ready_sentinel = uint64_t{1} << 63;  // a live-in that can no
 
 // A load or store of the body waits at decode while the D-bus buffer is full (step(): LsuBuffers::bus_wait): the
 // buffers' commit cycles against now (lsu_pending, the cursor), the D-bus buffer as it acts from the cursor on
-// and which of the body's accesses hit the ibuf's word (a store joins it). The body's own accesses then follow
+// and which of the body's accesses hit the words its rules compare them with (the ibuf's: a store joins it; the
+// lone write entry's: another word sends it). The body's own accesses then follow
 // from the rest of the key (none of them is dual: prepare()); their words' relations to each other are the
 // D-bus buffer's above (dbus_queue).
 [[gnu::always_inline]] inline bool TimingModel::key_lsu_bus(const BlockMemo& m, const MemRef* mem, uint64_t* key,
@@ -227,14 +228,18 @@ constexpr uint64_t ready_sentinel = uint64_t{1} << 63;  // a live-in that can no
     if (words == 0) return false;
     n += words;
     if (words > 1) {
-        uint64_t hits = 0, count = 0;
+        // Each access whose word the rules compare with one of the buffer's (LsuBuffers::holds: none is dual), 11
+        // bits (its index, what it hits), five to a word.
+        uint64_t hits[2] = {0, 0}, count = 0;
         for (size_t j = 0; j < total; ++j) {
-            const MemRef& a = mem[j];
-            if (!lsu_->ibuf_holds(a.addr >> 2) && !lsu_->ibuf_holds((a.addr + (a.size ? a.size - 1 : 0)) >> 2)) continue;
-            if (count == 7) return false;
-            hits |= uint64_t{j} << (8 * count++);
+            const unsigned h = lsu_->holds(mem[j].addr >> 2);
+            if (!h) continue;
+            if (count == 10) return false;
+            hits[count / 5] |= (uint64_t{j} | uint64_t{h} << 8) << (11 * (count % 5));
+            ++count;
         }
-        key[n++] = hits | count << 56;
+        key[n++] = hits[0] | count << 56;
+        key[n++] = hits[1];
     }
     return true;
 }

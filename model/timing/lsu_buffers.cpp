@@ -44,52 +44,86 @@ void LsuBuffers::occupy(uint64_t from, uint64_t to, int w) {
     bus_until_ = std::max(bus_until_, to + 1);
 }
 
-// The ibuf leaves for an entry at cycle d: it counted until d - 1, its write's entry counts 3 cycles after the
-// stores that waited for it (2 each), and theirs until d + 2.
-void LsuBuffers::drain_ibuf(uint64_t d) {
+// The ibuf leaves for a write entry at cycle d: it counted until d - 1.
+void LsuBuffers::drain_ibuf(uint64_t d, bool nomerge) {
     occupy(ibuf_start_, d - 1, 1);
-    occupy(d, d + 2 + 2 * n_waiters_, 1);
-    for (unsigned k = 0; k < n_waiters_; ++k) occupy(waiters_[k], d + 2, 1);
     ibuf_ = false;
-    n_waiters_ = 0;
+    write_entry(d, ibuf_word_, nomerge);
+}
+
+// A write entry of word `word` in CMD from cycle s: a second write entry ends the lone one's wait (obuf_wr_wait:
+// buf_numvld_wrcmd_any == 1), then it goes out at once when it may not merge (buf_nomerge), else it is the lone one.
+void LsuBuffers::write_entry(uint64_t s, uint64_t word, bool nomerge) {
+    if (lone_) load_lone(std::min(lone_release(), s));
+    if (nomerge) {
+        occupy(s, port_.send(std::max(s, port_.free), cfg_.write_response), 1);
+        return;
+    }
+    lone_ = true;
+    lone_word_ = word;
+    lone_start_ = s;
+    lone_due_ = std::max(s, port_.load + 1) + cfg_.obuf_timeout;
+}
+
+// The lone write entry's wait ends at cycle t: the obuf takes it once free, and it counts until its response.
+void LsuBuffers::load_lone(uint64_t t) {
+    lone_ = false;
+    occupy(lone_start_, port_.send(std::max({t, lone_start_, port_.free}), cfg_.write_response), 1);
 }
 
 void LsuBuffers::bus_access(const LsuAccess& a, bool dual) {
     const uint64_t c = a.commit, lo = a.first >> 2, hi = a.last >> 2;
     const int w = dual ? 2 : 1;
-    if (ibuf_) {
-        const bool joins = a.store && (ibuf_word_ == lo || ibuf_word_ == hi) && c - ibuf_last_ <= cfg_.ibuf_merge_window;
-        if (!joins) drain_ibuf(std::min(c - 1, ibuf_last_ + cfg_.ibuf_timeout));
+    // In M (c - 2): a store to the ibuf's word joins it in R (ibuf_merge_en); any other access drains it from the
+    // cycle after (ibuf_force_drain; an entry that does not wait), unless its timer ran out before.
+    const bool joins = a.store && joins_ibuf(c, lo);
+    if (ibuf_ && !joins) {
+        const uint64_t timer = ibuf_last_ + cfg_.ibuf_timeout;
+        drain_ibuf(std::min(c - 1, timer), c - 1 <= timer);
     }
+    if (lone_ && lone_release() <= c - 2) load_lone(lone_release());
+    // With the ibuf empty, an access to another word in M sends the lone write entry (obuf_force_wr_en).
+    if (lone_ && !ibuf_ && lone_word_ != lo) load_lone(c - 2);
     if (!a.store) {
         occupy(c - 2, std::max(a.data, c - 1), w);
         return;
     }
     occupy(c - 2, c - 1, w);
-    if (ibuf_ && ibuf_word_ == lo) {  // joins the ibuf; a dual store's second word waits for it
+    if (joins) {
         ibuf_last_ = c;
-        if (dual && n_waiters_ < waiters_.size()) waiters_[n_waiters_++] = c;
-        return;
+        if (!dual) return;
+        // The ibuf leaves with the first word merged (ibuf_merge_in = ~ldst_dual_r, ibuf_wr_en in R: an entry from
+        // c) and takes the second word.
+        drain_ibuf(c, false);
+    } else if (dual) {
+        write_entry(c, lo, false);  // the first word's entry (buf_state_en: ldst_dual_r & ~ibuf_merge_en)
     }
-    if (ibuf_) drain_ibuf(c);
-    if (dual) occupy(c, c + 3, 1);  // the first word's entry at once
     ibuf_ = true;
     ibuf_word_ = dual ? hi : lo;
     ibuf_start_ = ibuf_last_ = c;
-    n_waiters_ = 0;
 }
 
 uint64_t LsuBuffers::bus_wait_walk(uint64_t d, bool dual) const {
     const int limit = static_cast<int>(dual ? cfg_.bus_depth - 1 : cfg_.bus_depth);  // lsu_bus_buffer_full_any
-    // The ibuf's timer (drain_ibuf): the ibuf counts from its start, its write entry on to drain + 2 + 2 per
-    // waiter, each waiter from its entry to drain + 2.
+    // The timers with no access after the ones given (run_to): the ibuf drains at `drain` into a write entry, which
+    // ends the lone entry's wait (write_entry); each entry counts until its response.
+    Port port = port_;
     const uint64_t drain = ibuf_last_ + cfg_.ibuf_timeout;
+    uint64_t lone_end = 0, ibuf_end = 0;
+    if (lone_) {
+        const uint64_t r = ibuf_ ? std::min(lone_release(), drain) : lone_release();
+        lone_end = port.send(std::max({r, lone_start_, port.free}), cfg_.write_response);
+    }
+    if (ibuf_) {
+        const uint64_t r = std::max(drain, port.load + 1) + cfg_.obuf_timeout;
+        ibuf_end = port.send(std::max({r, drain, port.free}), cfg_.write_response);
+    }
     int live = live_;
     for (uint64_t t = cursor_; t < cursor_ + 255; ++t) {
         live += diff_[t & 255u];
         if (t < d) continue;
-        int count = live + (ibuf_ && t >= ibuf_start_ && t <= drain + 2 + 2 * n_waiters_ ? 1 : 0);
-        for (unsigned k = 0; k < n_waiters_; ++k) count += ibuf_ && waiters_[k] <= t && t <= drain + 2 ? 1 : 0;
+        const int count = live + (ibuf_ && t >= ibuf_start_ && t <= ibuf_end ? 1 : 0) +
+                          (lone_ && t >= lone_start_ && t <= lone_end ? 1 : 0);
         if (count < limit) return t - d;
     }
     return 0;
@@ -103,21 +137,23 @@ void LsuBuffers::run_to(uint64_t end) {
         if (quiet()) break;
         // Only the D-bus buffer's count moves until the ibuf's timer runs out (nothing in the store buffer or coming
         // to it, no store waiting for the ibuf, no dual access at decode ahead): run_bus() takes those cycles.
-        if (cfg_.bus_depth && stbuf_quiet() && !n_waiters_ && dual_until_ < t && !cfg_.cycle_by_cycle) {
-            const uint64_t stop = std::min(end, ibuf_ ? ibuf_last_ + cfg_.ibuf_timeout : bus_until_ + 1);
+        if (cfg_.bus_depth && stbuf_quiet() && dual_until_ < t && !cfg_.cycle_by_cycle) {
+            uint64_t stop = std::min(end, ibuf_ || lone_ ? ~uint64_t{0} : bus_until_ + 1);
+            if (ibuf_) stop = std::min(stop, ibuf_last_ + cfg_.ibuf_timeout);
+            if (lone_) stop = std::min(stop, lone_release());
             if (stop > t) {
                 t = run_bus(t, stop) - 1;
                 continue;
             }
         }
         bool full = false;
-        if (cfg_.bus_depth && (ibuf_ || bus_until_ >= t)) {  // else nothing counts, and nothing on the ring
-            if (ibuf_ && t >= ibuf_last_ + cfg_.ibuf_timeout) drain_ibuf(ibuf_last_ + cfg_.ibuf_timeout);  // its timer
+        if (cfg_.bus_depth && (ibuf_ || lone_ || bus_until_ >= t)) {  // else nothing counts, and nothing on the ring
+            if (ibuf_ && t >= ibuf_last_ + cfg_.ibuf_timeout) drain_ibuf(ibuf_last_ + cfg_.ibuf_timeout, false);  // its timer
+            if (lone_ && t >= lone_release()) load_lone(lone_release());  // the obuf's timer
             const int v = diff_[t & 255u];
             ring_pass(t);
             live_ += v;
-            int count = live_ + (ibuf_ && t >= ibuf_start_ ? 1 : 0);
-            for (unsigned k = 0; k < n_waiters_; ++k) count += waiters_[k] <= t ? 1 : 0;
+            const int count = live_ + (ibuf_ && t >= ibuf_start_ ? 1 : 0) + (lone_ && t >= lone_start_ ? 1 : 0);
             const bool dual_d = dual_at_[t & 255u] == t && dual_until_ >= t;
             full = count >= static_cast<int>(dual_d ? cfg_.bus_depth - 1 : cfg_.bus_depth);  // lsu_bus_buffer_full_any
         }
@@ -145,9 +181,10 @@ void LsuBuffers::run_to(uint64_t end) {
 }
 
 // run_to()'s cycles [t, stop) where only the D-bus buffer's count moves (its conditions there): the count is the
-// ring's plus the ibuf from its start, full at bus_depth (no dual access at decode), the same rule cycle by cycle
-// without the tests that cannot hold. Past the ring's last change (bus_until_) the count stays as it is: those
-// cycles are counted at once. Returns the first cycle not taken (stop, or the first at which all is quiet).
+// ring's plus the ibuf and the lone write entry from their starts, full at bus_depth (no dual access at decode), the
+// same rule cycle by cycle without the tests that cannot hold (stop comes no later than their timers). Past the
+// ring's last change (bus_until_) the count only steps up at those starts: those cycles are counted at once. Returns
+// the first cycle not taken (stop, or the first at which all is quiet).
 uint64_t LsuBuffers::run_bus(uint64_t t, uint64_t stop) {
     const int depth = static_cast<int>(cfg_.bus_depth);
     int live = live_;
@@ -157,15 +194,22 @@ uint64_t LsuBuffers::run_bus(uint64_t t, uint64_t stop) {
         up_ -= v > 0 ? v : 0;
         live += v;
         v = 0;
-        full += live + (ibuf_ && t >= ibuf_start_ ? 1 : 0) >= depth;
+        full += live + (ibuf_ && t >= ibuf_start_ ? 1 : 0) + (lone_ && t >= lone_start_ ? 1 : 0) >= depth;
     }
     live_ = live;
     if (t > bus_until_) up_ = 0;  // every change passed: the ring is empty
-    if (t < stop && ibuf_) {  // the ring passed, the ibuf still waiting for its timer
-        const uint64_t from = std::max(t, ibuf_start_);
-        if (ibuf_start_ > t && live >= depth) full += std::min(stop, ibuf_start_) - t;
-        if (from < stop && live + 1 >= depth) full += stop - from;
-        t = stop;
+    while (t < stop && (ibuf_ || lone_)) {  // the ring passed, the ibuf or the lone entry waiting for its timer
+        uint64_t next = stop;
+        int extra = 0;
+        for (const auto& [on, start] : {std::pair{ibuf_, ibuf_start_}, std::pair{lone_, lone_start_}}) {
+            if (!on) continue;
+            if (t >= start)
+                ++extra;
+            else
+                next = std::min(next, start);
+        }
+        if (live + extra >= depth) full += next - t;
+        t = next;
     }
     full_ += full;
     return t;
@@ -197,13 +241,19 @@ size_t LsuBuffers::save_bus(uint64_t* out, bool ibuf_word) const {
         out[0] = 0;
         return 1;
     }
-    // Cycles relative to the cursor (modulo 2^64: the ibuf's and a waiter's may lie before it).
-    size_t k = 5;
+    // Cycles relative to the cursor (modulo 2^64: the ibuf's and the lone entry's may lie before it). The obuf's
+    // cycles only matter from the cursor on (a write entry starts at the cursor or later): those before it are
+    // saved as the cycle before it.
+    size_t k = 7;
     if (ibuf_) {
         out[k++] = ibuf_word ? ibuf_word_ : 0;
         out[k++] = ibuf_start_ - cursor_;
         out[k++] = ibuf_last_ - cursor_;
-        for (unsigned i = 0; i < n_waiters_; ++i) out[k++] = waiters_[i] - cursor_;
+    }
+    if (lone_) {
+        out[k++] = ibuf_word ? lone_word_ : 0;
+        out[k++] = lone_start_ - cursor_;
+        out[k++] = lone_due_ - cursor_;
     }
     // The ring's changes still to come: those in [cursor_, bus_until_] (run_to clears each as it passes it).
     size_t ring = 0, marks = 0;
@@ -217,11 +267,13 @@ size_t LsuBuffers::save_bus(uint64_t* out, bool ibuf_word) const {
             if (++marks > max_bus_marks) return 0;
             out[k++] = t - cursor_;
         }
-    out[0] = 1 | uint64_t{ibuf_} << 1 | uint64_t{n_waiters_} << 2 | uint64_t{ring} << 8 | uint64_t{marks} << 16;
+    out[0] = 1 | uint64_t{ibuf_} << 1 | uint64_t{lone_} << 2 | uint64_t{ring} << 8 | uint64_t{marks} << 16;
     out[1] = static_cast<uint64_t>(static_cast<int64_t>(live_));
     out[2] = bus_until_ >= cursor_ ? bus_until_ - cursor_ + 1 : 0;
     out[3] = dual_until_ >= cursor_ ? dual_until_ - cursor_ + 1 : 0;
-    out[4] = n_waiters_;
+    out[4] = std::max(port_.free, cursor_) - cursor_;
+    out[5] = std::max(port_.load + 1, cursor_) - cursor_;
+    out[6] = std::max(port_.b + 1, cursor_) - cursor_;
     return k;
 }
 
@@ -238,23 +290,31 @@ void LsuBuffers::load(uint64_t base, const uint64_t* in, size_t n) {
     diff_.fill(0);
     up_ = 0;
     dual_at_.fill(~uint64_t{0});
-    ibuf_ = false;
-    n_waiters_ = 0;
+    ibuf_ = lone_ = false;
     live_ = 0;
     bus_until_ = dual_until_ = 0;
+    port_ = Port{};
+    port_.free = port_.load = port_.b = cursor_ - 1;
     if (w[0] & 1u) {
         ibuf_ = (w[0] >> 1) & 1u;
-        n_waiters_ = static_cast<unsigned>((w[0] >> 2) & 7u);
+        lone_ = (w[0] >> 2) & 1u;
         const size_t ring = (w[0] >> 8) & 0xFFu, marks = (w[0] >> 16) & 0xFFu;
         live_ = static_cast<int>(static_cast<int64_t>(w[1]));
         if (w[2]) bus_until_ = cursor_ + w[2] - 1;
         if (w[3]) dual_until_ = cursor_ + w[3] - 1;
-        size_t j = 5;
+        port_.free = cursor_ + w[4];
+        port_.load = cursor_ + w[5] - 1;
+        port_.b = cursor_ + w[6] - 1;
+        size_t j = 7;
         if (ibuf_) {
             ibuf_word_ = w[j++];
             ibuf_start_ = cursor_ + w[j++];
             ibuf_last_ = cursor_ + w[j++];
-            for (unsigned i = 0; i < n_waiters_; ++i) waiters_[i] = cursor_ + w[j++];
+        }
+        if (lone_) {
+            lone_word_ = w[j++];
+            lone_start_ = cursor_ + w[j++];
+            lone_due_ = cursor_ + w[j++];
         }
         for (size_t i = 0; i < ring; ++i, ++j) {
             const uint64_t t = cursor_ + (w[j] >> 16);
@@ -290,11 +350,21 @@ void LsuBuffers::split_addresses(uint64_t* w, size_t n, std::vector<uint64_t>& a
         addrs.push_back(w[k] << 2);
         w[k] = 0;
     }
-    // The D-bus buffer's words (save_bus): the ibuf's word, where it holds one, is an address.
+    // The D-bus buffer's words (save_bus): the ibuf's and the lone write entry's words, where it holds them, are
+    // addresses.
     const size_t nb = static_cast<size_t>(w[k]);
-    if ((w[k + 1] & 3u) == 3u) {
-        addrs.push_back(w[k + 6] << 2);
-        w[k + 6] = 0;
+    if (w[k + 1] & 1u) {
+        uint64_t* b = w + k + 1;
+        size_t j = 7;
+        if (b[0] & 2u) {
+            addrs.push_back(b[j] << 2);
+            b[j] = 0;
+            j += 3;
+        }
+        if (b[0] & 4u) {
+            addrs.push_back(b[j] << 2);
+            b[j] = 0;
+        }
     }
     k += 1 + nb;
     for (; k + 3 <= n; k += 3) {
@@ -309,6 +379,7 @@ void LsuBuffers::split_addresses(uint64_t* w, size_t n, std::vector<uint64_t>& a
 void LsuBuffers::shift_addresses(uint64_t words) {
     for (unsigned i = 0; i < n_; ++i) buf_[i] += words;
     if (ibuf_) ibuf_word_ += words;
+    if (lone_) lone_word_ += words;
     for (uint64_t c = cursor_ + 1; c < cursor_ + 9; ++c)
         if (Slot* s = at(c); s && (s->store || s->reads)) {
             s->lo += words;
@@ -326,9 +397,14 @@ bool LsuBuffers::operator==(const LsuBuffers& o) const {
     }
     for (uint64_t t = cursor_; t <= dual_until_ || t <= o.dual_until_; ++t)
         if ((dual_at_[t & 255u] == t) != (o.dual_at_[t & 255u] == t)) return false;
-    if (ibuf_ != o.ibuf_ || (ibuf_ && (ibuf_word_ != o.ibuf_word_ || ibuf_start_ != o.ibuf_start_ || ibuf_last_ != o.ibuf_last_ ||
-                                      n_waiters_ != o.n_waiters_ ||
-                                      !std::equal(waiters_.begin(), waiters_.begin() + n_waiters_, o.waiters_.begin()))))
+    if (ibuf_ != o.ibuf_ || (ibuf_ && (ibuf_word_ != o.ibuf_word_ || ibuf_start_ != o.ibuf_start_ || ibuf_last_ != o.ibuf_last_)))
+        return false;
+    if (lone_ != o.lone_ || (lone_ && (lone_word_ != o.lone_word_ || lone_start_ != o.lone_start_ || lone_due_ != o.lone_due_)))
+        return false;
+    // The obuf as save_bus() puts it (what acts from the cursor on).
+    if (std::max(port_.free, cursor_) != std::max(o.port_.free, o.cursor_) ||
+        std::max(port_.load + 1, cursor_) != std::max(o.port_.load + 1, o.cursor_) ||
+        std::max(port_.b + 1, cursor_) != std::max(o.port_.b + 1, o.cursor_))
         return false;
     const bool stores_ahead = last_store_ + 1 > cursor_, o_stores_ahead = o.last_store_ + 1 > o.cursor_;
     return n_ == o.n_ && std::equal(buf_.begin(), buf_.begin() + n_, o.buf_.begin()) && cursor_ == o.cursor_ &&

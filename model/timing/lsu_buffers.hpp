@@ -24,14 +24,27 @@
 // The D-bus buffer (el2_lsu_bus_buffer.sv; `bus_depth` entries, buf_numvld_any counts the bus requests in M and R,
 // two each when dual, the write-coalescing buffer (ibuf) and every entry not idle):
 //  - a bus load counts from its M stage to the cycle its data returns (its entries go CMD, RESP, DONE, then idle);
-//  - a bus store counts in M and R, then waits in the ibuf, which drains the cycle after the next bus access
-//    reaches M, or `ibuf_timeout` cycles after the last store joined it (one to its word within
-//    `ibuf_merge_window` cycles joins it), into an entry that counts 3 cycles (a write's CMD, CMD, RESP);
-//  - a dual store's first word takes an entry at once (4 cycles) and its second the ibuf, unless its first word is
-//    the ibuf's: then the first joins the ibuf and the second's entry waits for the ibuf to drain (it goes out
-//    first, its entry 3 cycles after the drain; the ibuf's entry 2 more for each such store);
+//  - a bus store counts in M and R, then waits in the ibuf, which a store to its word in R joins (ibuf_merge_en),
+//    and which drains into a write entry in CMD from the cycle after the next bus access to another word reaches M
+//    (ibuf_force_drain; that entry never waits for the obuf's timer: buf_nomerge), or `ibuf_timeout` cycles after
+//    the last store joined it (one to its word within `ibuf_merge_window` cycles joins it);
+//  - a store that crosses a word (dual) puts its first word in a write entry in CMD from the cycle after R and its
+//    second in the ibuf (ibuf_addr_in = end_addr_r); when the ibuf holds its first word, the ibuf drains with it
+//    merged (ibuf_merge_in = ~ldst_dual_r) into that entry instead;
+//  - the write entries go out one at a time, oldest first, through the obuf (CmdPtr0, obuf_wr_en): an entry is loaded
+//    into it in a cycle it is free (its last write sent that cycle or before) and sent the cycle after (aw and w
+//    together), but not before the last write's response (the testbench's memory, ahb_sif.sv, drops awready and
+//    wready from a write until its response is taken; the RTL itself holds a write behind one of its 64-bit word
+//    waiting for its response, bus_addr_match_pending), which comes `write_response` cycles after it is sent; the
+//    entry counts until that cycle;
+//  - a write entry that may merge, alone in CMD, waits before the obuf (obuf_wr_wait) until a second write entry
+//    reaches CMD, a bus access to another word reaches M with nothing in R and the ibuf empty (obuf_force_wr_en),
+//    or the obuf's timer reaches `obuf_timeout` (it counts the cycles an entry waits in CMD since the last load
+//    of the obuf: obuf_wr_timer);
 //  - full (lsu_bus_buffer_full_any) when the count reaches `bus_depth`, or `bus_depth` - 1 with a dual load or
 //    store at decode.
+// (tests/veer-rtl/splitma, rtl_trace.sh wbuf: split stores to one 64-bit word over and over, each first word held
+// by the obuf's timer until the next store's M stage drains the ibuf, each write behind the last one's response.)
 #pragma once
 #include <algorithm>
 #include <array>
@@ -56,6 +69,7 @@ public:
     struct Config {
         unsigned store_depth = 4, bus_depth = 0;  // bus_depth 0: the store buffer alone
         unsigned ibuf_timeout = 11, ibuf_merge_window = 7;
+        unsigned obuf_timeout = 7, write_response = 1;  // el2_lsu_bus_buffer.sv TIMER_MAX; aw/w to b (the testbench)
         // Test hook: every cycle by the rule as written (run_to() without run_bus(), bus_wait() without its bound),
         // the definition the shortcuts are compared with (tests/unit/test_lsu_buffers.cpp).
         bool cycle_by_cycle = false;
@@ -88,20 +102,32 @@ public:
     // loop timing moves it on (TimingModel::loop_walk): two states with the same words at their bases behave the
     // same from there, shifted.
     static constexpr size_t max_bus_ring = 16, max_bus_marks = 8;
-    static constexpr size_t max_bus_words = 1 + 4 + 3 + 4 + max_bus_ring + max_bus_marks;
+    static constexpr size_t max_bus_words = 1 + 6 + 3 + 3 + max_bus_ring + max_bus_marks;
     static constexpr size_t max_snapshot = 4 + 8 + 1 + max_bus_words + 8 * 3;
     size_t save(uint64_t base, uint64_t* out) const;
     // The D-bus buffer's part of save(), its cycles relative to the cursor (save()'s first word puts the cursor
     // relative to the base): one word 0 when it is empty and owed nothing (bus_idle), else a word of flags and
-    // counts, the count at the cursor, the last cycle anything counts and the last dual access at decode, the ibuf
-    // (its word, start, last join) and its waiters, the count's changes ahead and the cycles a dual access is at
-    // decode. Returns how many words (at most max_bus_words), 0 when there are more changes or marks than that.
-    // With `ibuf_word` false the ibuf's word is left out (0): the caller keys its relation to the accesses to come.
+    // counts, the count at the cursor, the last cycle anything counts and the last dual access at decode, the obuf
+    // (when it is free, its last load, its last write's response), the ibuf (its word, start, last join), the write
+    // entry waiting alone (its word, start, the end of its wait), the count's changes ahead and the cycles a dual access is at decode.
+    // Returns how many words (at most max_bus_words), 0 when there are more changes or marks than that. With
+    // `ibuf_word` false the words are left out (0): the caller keys their relation to the accesses to come (holds()).
     size_t save_bus(uint64_t* out, bool ibuf_word = true) const;
     // The state save() gave (`n` words), at another base.
     void load(uint64_t base, const uint64_t* in, size_t n);
     // Whether the ibuf holds the word `w` (a bus store to it joins it within the merge window).
     bool ibuf_holds(uint64_t w) const { return ibuf_ && ibuf_word_ == w; }
+    // Whether a store whose first byte is in word `lo`, committing at `c`, joins the ibuf (ibuf_merge_en: its word,
+    // within the merge window): a store that crosses a word then adds one write (its second word's), not two.
+    bool joins_ibuf(uint64_t c, uint64_t lo) const { return ibuf_holds(lo) && c - ibuf_last_ <= cfg_.ibuf_merge_window; }
+    // Whether a write leaves the D-bus buffer ahead of a load whose M stage is at cycle `m`: the ibuf holds a store
+    // (the load drains it: ibuf_force_drain), a write entry waits alone (the load sends it: obuf_force_wr_en), or
+    // the last write's response comes at or after `m` (el2_lsu_bus_buffer.sv: the entries leave through the obuf
+    // oldest first; tests/veer-rtl/misaligned, rtl_trace.sh wbuf: a load's read behind two writes).
+    bool writes_ahead(uint64_t m) const { return ibuf_ || lone_ || port_.b >= m; }
+    // What the D-bus buffer's rules compare an access's word `w` with, as bits: the ibuf's word (1), the word of the
+    // write entry waiting alone (2) (the block timing keys them).
+    unsigned holds(uint64_t w) const { return (ibuf_holds(w) ? 1u : 0u) | (lone_ && lone_word_ == w ? 2u : 0u); }
     uint64_t cursor() const { return cursor_; }  // the first cycle not yet counted
     // The data addresses among save()'s words (the buffered words, the ibuf's word, the words of the slots of DCCM
     // loads and stores) moved to `addrs` as byte addresses and left 0 in `w`, and the words of the other slots,
@@ -118,16 +144,16 @@ public:
     // buffer. `d` lies at or after the cursor (2 cycles after the last commit given, at the earliest).
     uint64_t bus_wait(uint64_t d, bool dual) const {
         if (!cfg_.bus_depth || d < cursor_) return 0;
-        // The count never rises above its value at the cursor plus the ring's rises ahead (up_), the ibuf and its
-        // waiters: below the limit there, the access does not wait (the walk would stop at d).
+        // The count never rises above its value at the cursor plus the ring's rises ahead (up_), the ibuf and the
+        // write entry waiting alone (each the entry it becomes): below the limit there, the access does not wait (the walk would stop at d).
         const int limit = static_cast<int>(dual ? cfg_.bus_depth - 1 : cfg_.bus_depth);  // lsu_bus_buffer_full_any
-        if (live_ + up_ + (ibuf_ ? 1 : 0) + static_cast<int>(n_waiters_) < limit && !cfg_.cycle_by_cycle) return 0;
+        if (live_ + up_ + (ibuf_ ? 1 : 0) + (lone_ ? 1 : 0) < limit && !cfg_.cycle_by_cycle) return 0;
         return bus_wait_walk(d, dual);
     }
     // Nothing in the D-bus buffer from the cursor on, nothing coming (no access after the ones given), no dual access
     // at decode ahead: a load or store waits there only behind a bus access given later.
     bool bus_idle() const {
-        return !cfg_.bus_depth || (!ibuf_ && !n_waiters_ && live_ == 0 && bus_until_ < cursor_ && dual_until_ < cursor_);
+        return !cfg_.bus_depth || (!ibuf_ && !lone_ && live_ == 0 && bus_until_ < cursor_ && dual_until_ < cursor_);
     }
     uint64_t full() const { return full_; }  // counted since the last take()
     void add_full(uint64_t n) { full_ += n; }
@@ -157,11 +183,30 @@ private:
         if (n_ < buf_.size()) buf_[n_++] = word;
     }
     bool stbuf_quiet() const { return n_ == 0 && last_store_ + 1 <= cursor_; }
-    bool quiet() const { return stbuf_quiet() && !ibuf_ && bus_until_ < cursor_ && dual_until_ < cursor_; }
+    bool quiet() const { return stbuf_quiet() && !ibuf_ && !lone_ && bus_until_ < cursor_ && dual_until_ < cursor_; }
+    // The obuf's side of the write entries (el2_lsu_bus_buffer.sv): the first cycle it may be loaded (its last write
+    // sent), its last load (the timer's reset) and its last write's response.
+    struct Port {
+        uint64_t free = 0, load = 0, b = 0;
+        // A write entry loaded at `l` (at or after `free`): the cycle of its response. It goes out the cycle after,
+        // once the last write's response has come.
+        uint64_t send(uint64_t l, unsigned response) {
+            const uint64_t at = std::max(l + 1, b + 1);
+            free = at;
+            load = l;
+            b = at + response;
+            return b;
+        }
+    };
+    // The cycle the lone write entry's wait ends on the obuf's timer (obuf_wr_wait: it counts from the entry's
+    // start or the cycle after the obuf's last load, which stays as it is while the entry waits: write_entry).
+    uint64_t lone_release() const { return lone_due_; }
+    void write_entry(uint64_t s, uint64_t word, bool nomerge);
+    void load_lone(uint64_t t);
     // The bus buffer's count: +w over [from, to], on the difference ring (every bound within 256 cycles of the
     // cursor; a later one is clipped).
     void occupy(uint64_t from, uint64_t to, int w);
-    void drain_ibuf(uint64_t d);
+    void drain_ibuf(uint64_t d, bool nomerge);
     void bus_access(const LsuAccess& a, bool dual);
     void commit_slow(const LsuAccess& a);
     void run_to(uint64_t end);
@@ -181,10 +226,10 @@ private:
     std::array<Slot, 8> slots_{};
     uint64_t last_store_ = 0;  // the commit of the last DCCM store given (0: none)
     // The bus buffer: the count's changes per cycle (t & 255), the last cycle anything counts, the ibuf (its word,
-    // since when, its last join) and the stores whose second word waits for it (the cycles they entered), the last
-    // cycle a dual load or store is at decode (those cycles: dual_at_, t & 255).
+    // since when, its last join), the write entry waiting alone before the obuf (its word, since when), the obuf,
+    // the last cycle a dual load or store is at decode (those cycles: dual_at_, t & 255).
     std::array<int16_t, 256> diff_{};
-    int live_ = 0;  // the count at cursor_ from the ring (the ibuf and its waiters not included)
+    int live_ = 0;  // the count at cursor_ from the ring (the ibuf and the lone write entry not included)
     // At least the sum of the ring's positive entries: occupy() adds each rise, the cycles passing an entry take its
     // rise off, an empty ring sets it to 0 (the bound bus_wait() tests; not part of the state: equal rings may
     // differ in it).
@@ -192,8 +237,9 @@ private:
     uint64_t bus_until_ = 0;
     bool ibuf_ = false;
     uint64_t ibuf_word_ = 0, ibuf_start_ = 0, ibuf_last_ = 0;
-    std::array<uint64_t, 4> waiters_{};
-    unsigned n_waiters_ = 0;
+    bool lone_ = false;
+    uint64_t lone_word_ = 0, lone_start_ = 0, lone_due_ = 0;  // lone_due_: lone_release()
+    Port port_;
     std::array<uint64_t, 256> dual_at_{};  // the cycle a dual access is at decode, by t & 255 (a tag: the cycle)
     uint64_t dual_until_ = 0;
     uint64_t cursor_ = 0;  // the first cycle not yet counted

@@ -279,9 +279,14 @@ template <bool kFull>
         // buffer merges them: el2_lsu_bus_buffer.sv, obuf_merge_en, buf_samedw): the second waits for the memory
         // (dbus_cmd_gap).
         if (st.n_mem == 1 && split_access(m0) && crosses_beat(m0) && p_.dbus_cmd_gap) busy = p_.dbus_cmd_gap - 1;
-        // A split load's data: bus_misaligned_load_penalty more per 64-bit beat it reads.
-        if (st.insn.cls == isa::InsnClass::load && st.n_mem == 1 && split_access(m0))
-            st.bus_extra = p_.bus_misaligned_load_penalty * (crosses_beat(m0) ? 2u : 1u);
+        // A split load's data: bus_misaligned_load_penalty more per 64-bit beat it reads; VeeR EL2, inside one beat,
+        // only behind writes that leave the D-bus buffer first (tests/veer-rtl/splitma: `lh 3` and `lw 1` over and
+        // over, nothing written, as fast as aligned loads; misaligned: `lw 2` after two split stores, a cycle later,
+        // its read behind their writes: LsuBuffers::writes_ahead).
+        if (st.insn.cls == isa::InsnClass::load && st.n_mem == 1 && split_access(m0)) {
+            const bool alone = !crosses_beat(m0) && lsu_ && p_.bus_buffer && !lsu_->writes_ahead(st.issue - 1);
+            st.bus_extra = alone ? 0u : p_.bus_misaligned_load_penalty * (crosses_beat(m0) ? 2u : 1u);
+        }
     }
     st.bus_busy = busy;
 }
@@ -559,9 +564,16 @@ template <bool kFull>
     const MemRef* mem = st.mem;
     for (unsigned k = 0; k < st.n_mem; ++k) {
         if (p_.local_data->contains(mem[k].addr)) continue;
-        // Two transactions when the access crosses a bus beat.
+        // Two transactions when the access crosses a bus beat. VeeR EL2's D-bus buffer (el2_lsu_bus_buffer.sv;
+        // lsu_pmu_bus_trxn counts each aw, w or ar handshake, the testbench takes a write's two together): a store
+        // that crosses a word is two writes whether or not it crosses a beat (writes never merge in the obuf), its
+        // first word's in an entry of its own, its second word's from the ibuf, or one when the ibuf holds its first
+        // word (that goes with the ibuf's write: LsuBuffers::joins_ibuf).
         const bool split = crosses_beat(mem[k]);
-        emit(b, p_.ev_bus_access, st.queued ? st.bus_transactions : split ? 2 : 1);
+        unsigned n = st.queued ? st.bus_transactions : split ? 2 : 1;
+        if (!st.queued && lsu_ && p_.bus_buffer && insn.cls == C::store && split_access(mem[k]))
+            n = lsu_->joins_ibuf(s_.now + st.cycles - s_.lsu_pending, mem[k].addr >> 2) ? 1 : 2;
+        emit(b, p_.ev_bus_access, n);
         // A split load holds decode until its data returns; a split store, once per bus transaction, until the bus
         // buffer drains (the RTL stalls the next load or store at decode): decode stalls. (On tests/veer-rtl/splitma
         // a split load within one beat, lh 3 or lw 1 over and over, holds the add after it only as an aligned load

@@ -87,9 +87,9 @@ public:
     // The most words a body's key takes: nine for the pipeline and fetch state (the postsync wait one of them),
     // a live-in per register, 5 bits per access (12 to a word, at most 4 an instruction), a word per 4 of the
     // body's branches for their flushes, a word for the tail's outcome, the LSU buffers' commit cycles, D-bus buffer
-    // and the accesses that hit its ibuf.
+    // and the accesses that hit its words (two).
     static constexpr size_t max_key_words =
-        10 + 32 + (4 * max_insns + 11) / 12 + 1 + 4 + (max_inner + 3) / 4 + 1 + 2 + LsuBuffers::max_bus_words;
+        10 + 32 + (4 * max_insns + 11) / 12 + 1 + 4 + (max_inner + 3) / 4 + 1 + 3 + LsuBuffers::max_bus_words;
     static constexpr size_t max_bus = 8;  // dbus_queue: bodies with more bus accesses are stepped
     // Executions replayed from a recording, recorded, and stepped (a miss or nothing to key on).
     uint64_t replayed = 0, recorded = 0, stepped = 0;

@@ -145,12 +145,18 @@ TEST(BusBuffer, FourLoadsInARowFillItForTwoCycles) {
 // tests/veer-rtl/misaligned's stores: a store crossing a word at 10 (words 0x..02, 0x..03), another at 11 (0x..03,
 // 0x..04), then a load crossing a word at 20 whose data comes back at 24, held at decode from 12 (the instruction
 // before it committed at 14).
-//  - the first store: 2 in M and R (8, 9); its first word's entry 10-13; its second word the ibuf from 10;
-//  - the second: 2 in M and R (9, 10); its first word joins the ibuf, its second's entry waits for the ibuf from 11;
-//  - the load: the ibuf drains at 19 (the cycle after the load's M stage, 18): counted until 18, its entry 19-23
-//    (3 cycles, 2 more for the store that waited), the waiting entry until 21; the load 2 from 18 to 24.
-// Counts: 8: 2; 9: 4; 10: 4; 11-13: 3; 14-17: 2; 18-21: 4; 22-23: 3. With the load at decode 12-17 (dual: full at
-// 3): full at 9, 10, 12, 13, 18, 19, 20, 21.
+//  - the first store: 2 in M and R (8, 9); its first word's write entry in CMD from 10, alone (it waits for the
+//    obuf's timer); its second word the ibuf from 10;
+//  - the second: 2 in M and R (9, 10); its first word joins the ibuf, which leaves with it in R (an entry from 11)
+//    and takes its second word (0x..04) from 11; two write entries in CMD at 11: the first store's goes into the obuf
+//    at 11, out at 12, its response at 13 (10-13); the drained one waits alone (the obuf's timer: 7 from 12, the
+//    cycle after the obuf's last load, to 19);
+//  - the load: in M at 18 it drains the ibuf (counted until 18; an entry from 19 that does not wait): at 19 the
+//    waiting entry goes into the obuf, out at 20, its response at 21 (11-21); the drained one, loaded at 20, out
+//    only at 22, after that response (the memory takes one write at a time), its response at 23 (19-23); the load 2
+//    from 18 to 24.
+// Counts: 8: 2; 9: 4; 10: 4; 11-13: 3; 14-17: 2; 18-21: 4; 22-23: 3; 24: 2. With the load at decode 12-17 (dual:
+// full at 3): full at 9, 10, 12, 13, 18, 19, 20, 21.
 TEST(BusBuffer, MisalignedStoresAndALoadHeldAtDecode) {
     LsuBuffers s(both_buffers());
     s.commit(access(10, true, false, 0x8010000A));
@@ -162,10 +168,87 @@ TEST(BusBuffer, MisalignedStoresAndALoadHeldAtDecode) {
     EXPECT_EQ(s.take(), 8u);
 }
 
+// tests/veer-rtl/splitma's `sh t0,3(a5)` over the D-bus, a halfword across a word (0x80100003: words 0x80100000
+// and 0x80100004, one 64-bit word), every 7 cycles: stores commit at 10, 17 and 24, the branch before each 4 cycles
+// earlier (each at decode from 2 cycles after it: 11-14 and 18-21). Worked from el2_lsu_bus_buffer.sv and read on
+// the RTL (rtl_trace.sh wbuf splitma: each first word's entry lives 9 cycles, each drained second word's 5, the
+// count 4 from the next store's M stage for 4 cycles, then 3 for 2 with the next store at decode):
+//  - each store: 2 in M and R (c - 2, c - 1); its first word's write entry from c, alone in CMD: it waits for the
+//    obuf's timer; its second word the ibuf from c;
+//  - the next store in M (c' - 2) drains the ibuf into an entry from c' - 1 (it does not wait: buf_nomerge); two
+//    write entries in CMD: the waiting one goes into the obuf at c' - 1, out at c', its response at c' + 1; the
+//    drained one into the obuf at c' (free as the last one goes out), out only at c' + 2, after that response (one
+//    of its 64-bit word: bus_addr_match_pending; and the memory takes one write at a time), its response at c' + 3.
+// Counts: 8, 9: 2; 10-14: 2 (the first word's entry, the ibuf); 15: 4 (the second store's two, the entry, the ibuf);
+// 16: 4 (its two, the entry, the drained entry 16-20); 17, 18: 4 (the entry to 18, the drained one, the second
+// store's first word and the ibuf); 19, 20: 3; 21: 2; 22-25: 4 as at 15-18; 26, 27: 3; then 2 (the third store's
+// first word, waiting for the obuf's timer until 32: max(24, 25 the cycle after the obuf's last load) + 7, and the
+// ibuf, which drains on its timer at 35 into an entry that waits until 42: 33-44 and 35-44 in 1s).
+// Full at 4, or 3 with a store across a word at decode: 15-18, 19, 20 (the third store at decode), 22-25: 10 cycles
+// (the RTL's 6 in each 7-cycle iteration). From 25 a fourth store across a word at decode waits 3 cycles (26 and 27
+// full at 3), as the RTL's does (it leaves decode 4 cycles after the store before it commits).
+TEST(BusBuffer, SplitStoresToOneDoublewordGoOutOneAtATime) {
+    auto run = [](LsuBuffers& s) {
+        for (uint64_t c : {10u, 17u, 24u}) {
+            LsuAccess a = access(c, true, false, 0x80100003, 2);
+            a.prev_commit = c == 10 ? 9 : c - 4;
+            s.commit(a);
+        }
+    };
+    LsuBuffers s(both_buffers());
+    run(s);
+    EXPECT_EQ(s.bus_wait(25, true), 3u);
+    EXPECT_EQ(s.bus_wait(28, true), 0u);
+    s.settle(80);
+    EXPECT_EQ(s.take(), 10u);
+    EXPECT_TRUE(s.bus_idle());
+    LsuBuffers::Config ref_cfg = both_buffers();
+    ref_cfg.cycle_by_cycle = true;
+    LsuBuffers ref(ref_cfg);
+    run(ref);
+    ref.settle(80);
+    EXPECT_EQ(ref.take(), 10u);
+}
+
+// A write entry alone in CMD waits for the obuf's timer (obuf_wr_wait) unless a bus access to another word reaches M
+// with nothing in R and the ibuf empty (obuf_force_wr_en; rtl_trace.sh wbuf splitma: the `sw` to 0x80100000 in
+// setup(), its ibuf drained on its timer, its entry sent as the next store reaches M). A word store at 10: the ibuf
+// 10-20 (its timer: 11), its entry alone from 21. Alone, it goes into the obuf at 28 (7 cycles), out at 29, its
+// response at 30: it counts 10-30. With a load across a word (0x80100042: two entries) committing at 26, M at 24, it
+// goes into the obuf at 24, out at 25, its response at 26: it counts 10-26, the load 24-28 (its data), so the count
+// is 3 at 24-26: a load or store across a word at decode from 25 (full at 3) waits 2 cycles.
+// writes_ahead(): a load reaching M at 12 finds the store in the ibuf (its write goes first), one at 26 the entry
+// waiting alone, one at 31 nothing (the response came at 30).
+TEST(BusBuffer, AnAccessToAnotherWordSendsTheLoneWrite) {
+    LsuBuffers s(both_buffers());
+    EXPECT_FALSE(s.writes_ahead(8));
+    s.commit(access(10, true, false, 0x80100000));
+    EXPECT_TRUE(s.writes_ahead(12));
+    EXPECT_EQ(s.holds(0x80100000 >> 2), 1u);
+    s.settle(24);
+    EXPECT_EQ(s.holds(0x80100000 >> 2), 2u);  // the ibuf drained on its timer at 21; its entry waits alone
+    EXPECT_TRUE(s.writes_ahead(26));
+    LsuBuffers t = s;
+    t.settle(31);
+    EXPECT_FALSE(t.bus_idle());  // alone, the entry counts until its response at 30
+    EXPECT_TRUE(t.writes_ahead(30));
+    t.settle(34);
+    EXPECT_TRUE(t.bus_idle());
+    EXPECT_FALSE(t.writes_ahead(31));
+    s.commit(access(26, false, false, 0x80100042, 4, 28));
+    EXPECT_EQ(s.holds(0x80100000 >> 2), 0u);  // sent
+    EXPECT_EQ(s.bus_wait(25, true), 2u);
+    s.settle(30);
+    EXPECT_FALSE(s.bus_idle());  // the load until 28
+    s.settle(32);
+    EXPECT_TRUE(s.bus_idle());
+}
+
 // bus_wait(): how long a load or store at decode waits there while the D-bus buffer is full, read off the count
 // ahead. misaligned's two stores of the test above (at 10 and 11) and nothing after them: the count is 2 at 8, 4 at
 // 9 and 10 (the stores in M and R, then the first word's entry and the ibuf), 3 at 11-13 (the first word's entry
-// 10-13, the ibuf, the second store's waiting word), then 2 (the ibuf and the waiting word, until the ibuf's timer).
+// 10-13, the ibuf, the drained entry waiting alone), then 2 (the ibuf and the waiting entry, until the obuf's timer
+// sends it at 19: its response at 21), then 1 (the ibuf, then its entry).
 //  - an access that does not cross a word (full at 4): at decode from 9, full at 9 and 10: it leaves at 11, 2 cycles;
 //    from 11 (3 < 4) it does not wait;
 //  - one that crosses a word (full at 3): from 9, full at 9-13: 5 cycles; from 11, 3 cycles; from 14 none.
@@ -206,11 +289,16 @@ TEST(BusBuffer, SavedWithEntriesItActsTheSameShifted) {
     EXPECT_EQ(t.bus_wait(109, true), 5u);
     EXPECT_EQ(t.bus_wait(111, true), 3u);
     EXPECT_EQ(t.bus_wait(111, false), 0u);
-    // The ibuf holds the first store's second word (0x..0C), which the second store's first word joined.
-    EXPECT_TRUE(t.ibuf_holds(0x8010000C >> 2));
+    // The ibuf holds the second store's second word (0x..10) (holds() 1); the write entry waiting alone the first
+    // store's second word (0x..0C), with the second store's first merged in (2).
+    EXPECT_TRUE(t.ibuf_holds(0x80100010 >> 2));
+    EXPECT_EQ(t.holds(0x80100010 >> 2), 1u);
+    EXPECT_EQ(t.holds(0x8010000C >> 2), 2u);
+    EXPECT_EQ(t.holds(0x80100008 >> 2), 0u);
     t.shift_addresses(4);
-    EXPECT_TRUE(t.ibuf_holds(0x8010001C >> 2));
-    EXPECT_FALSE(t.ibuf_holds(0x8010000C >> 2));
+    EXPECT_TRUE(t.ibuf_holds(0x80100020 >> 2));
+    EXPECT_FALSE(t.ibuf_holds(0x80100010 >> 2));
+    EXPECT_EQ(t.holds(0x8010001C >> 2), 2u);
 }
 
 // The store buffer and the bus buffer full in the same cycle count once (event 34 is their OR). Bus loads at 6-9
@@ -272,9 +360,10 @@ TEST(StoreBuffer, SavedStateBehavesTheSameShifted) {
 
 // run_to()'s D-bus spans (run_bus: the count alone, the cycles past the ring's last change counted at once) and
 // bus_wait()'s bound (no walk where the count cannot reach the limit) against the rule cycle by cycle
-// (Config::cycle_by_cycle): streams of bus and DCCM loads and stores, aligned and crossing a word, one commit a cycle
-// or with gaps up to 30 cycles (the ibuf's timer runs out), settled at each commit or every few; at every access the
-// waits from each of the next 12 cycles, at the end the full cycles and the state, all equal.
+// (Config::cycle_by_cycle): streams of bus and DCCM loads and stores, aligned and crossing a word (halfwords too),
+// one commit a cycle or with gaps up to 30 cycles (the ibuf's and the obuf's timers run out), settled at each commit
+// or every few; at every access the waits from each of the next 12 cycles and what the buffer's words are to its
+// word (holds), at the end the full cycles and the state, all equal.
 TEST(BusBuffer, SpansAndTheWaitsBoundGiveWhatTheRuleGivesCycleByCycle) {
     uint64_t seed = 12345;
     auto rnd = [&](uint64_t n) {
@@ -290,15 +379,17 @@ TEST(BusBuffer, SpansAndTheWaitsBoundGiveWhatTheRuleGivesCycleByCycle) {
         for (int i = 0; i < 300; ++i) {
             const uint64_t prev = c;
             c += rnd(4) == 0 ? 1 + rnd(30) : 1;
-            const bool dccm = rnd(5) == 0, store = rnd(2) == 0;
-            const uint64_t addr = (dccm ? 0xF0040000u : 0x80100000u) + 4 * rnd(6) + (rnd(6) == 0 ? 2 : 0);
-            LsuAccess a = access(c, store, dccm, addr, 4, store || dccm ? 0 : c + 1 + rnd(6));
+            const bool dccm = rnd(5) == 0, store = rnd(2) == 0, half = rnd(4) == 0;
+            // Words, words across a word (+2), halfwords across a word (+3: splitma's sh 3), in 3 64-bit words.
+            const uint64_t addr = (dccm ? 0xF0040000u : 0x80100000u) + 4 * rnd(6) + (half ? 3 : rnd(6) == 0 ? 2 : 0);
+            LsuAccess a = access(c, store, dccm, addr, half ? 2 : 4, store || dccm ? 0 : c + 1 + rnd(6));
             a.prev_commit = prev;
             for (uint64_t d = c - 3 > fast.cursor() ? c - 3 : fast.cursor(), e = d + 12; d < e; ++d)
                 for (const bool dual : {false, true}) {
                     ASSERT_EQ(fast.bus_wait(d, dual), ref.bus_wait(d, dual)) << "run " << run << " access " << i << " d " << d;
                     waits += ref.bus_wait(d, dual);
                 }
+            ASSERT_EQ(fast.holds(addr >> 2), ref.holds(addr >> 2)) << "run " << run << " access " << i;
             fast.commit(a);
             ref.commit(a);
             if (rnd(3) == 0) {

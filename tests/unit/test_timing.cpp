@@ -1093,10 +1093,12 @@ TEST(TimingModel, VeerFetchBufferWrongPathAndStalls) {
 // beats (0x..0E), 1 cycle each, commit at 11 and 12; the D-bus buffer's count (lsu_buffers.hpp, worked in
 // BusBuffer.AnAccessAtDecodeWaitsWhileTheCountIsFull one cycle earlier) is 4 at 10 and 11, 3 at 12-14, then 2. The
 // load across a word (0x..02) would commit at 13, at decode from 10: dual, full at 3, it waits 10-14 and leaves at
-// 15: 5 cycles (6 in all); it commits at 18 (M at 16, R at 17). Reaching M, it drains the ibuf at 17 (its entry
-// 17-21: 3 cycles and 2 for the waiting word, which counts to 19); the load's own two entries count from its M to
-// its data, which returns at its commit (bus_load_latency 0): 16-18. The count is 4 at 16-18 (the ibuf or its entry,
-// the waiting word, the load's two), 2 at 19, then 1. The store to the DCCM across a word (0x..E1-E4) would commit at
+// 15: 5 cycles (6 in all); it commits at 18 (M at 16, R at 17). Reaching M, it drains the ibuf at 17 (an entry
+// 17-20), which sends the entry waiting alone (12-19); the load's own two entries count from its M to its data,
+// which returns at its commit (bus_load_latency 0): 16-18. The count is 4 at 16-18 (the ibuf or its entry, the
+// waiting entry, the load's two), 2 at 19, then 1. The first store is two writes (event 43: its first word's
+// entry, its second word from the ibuf), the second one (its first word joins the ibuf: el2_lsu_bus_buffer.sv,
+// ibuf_merge_en). The store to the DCCM across a word (0x..E1-E4) would commit at
 // 19, at decode from 16: dual, full at 3, it waits 16-18 and leaves at 19: 3 cycles (4 in all); it commits at 22.
 // The aligned D-bus load after it, at decode from 20 (count 1, full at 4), does not wait.
 TEST(TimingModel, VeerMisalignedBusAccessesStallDecode) {
@@ -1120,14 +1122,16 @@ TEST(TimingModel, VeerMisalignedBusAccessesStallDecode) {
         return m.step(i, 0x200, 4, 0x204, &r, 1, b);
     };
     for (int k = 0; k < 10; ++k) EXPECT_EQ(m.step(insn(isa::InsnClass::alu), 0x200, 4, 0x204, nullptr, 0, b), 1u);
-    EXPECT_EQ(step(isa::InsnClass::store, 0x8010000A, true), 1u);  // in one beat: 1 transaction
-    EXPECT_EQ(step(isa::InsnClass::store, 0x8010000E, true), 1u);  // across two beats: 2 transactions
+    EXPECT_EQ(step(isa::InsnClass::store, 0x8010000A, true), 1u);
+    EXPECT_EQ(b.count(43), 2u);  // two writes: its first word's entry, its second word from the ibuf
+    EXPECT_EQ(step(isa::InsnClass::store, 0x8010000E, true), 1u);
+    EXPECT_EQ(b.count(43), 3u);  // its first word (0x..0C) joins the ibuf: one write more, its second word's
     EXPECT_EQ(b.count(30), 0u);
     EXPECT_EQ(step(isa::InsnClass::load, 0x80100002, true), 6u);   // in one beat, held at decode 5 cycles
     EXPECT_EQ(step(isa::InsnClass::store, 0xF00400E1, true), 4u);  // to the DCCM, held at decode 3 cycles
     EXPECT_EQ(step(isa::InsnClass::load, 0x80100000, false), 1u);
     EXPECT_EQ(b.count(30), 5u + 3u);
-    EXPECT_EQ(b.count(43), 1u + 2u + 1u + 1u);
+    EXPECT_EQ(b.count(43), 2u + 1u + 1u + 1u);
 }
 
 // VeeR EL2 mrac: region r is cacheable when its two bits are 01 (10 and 11: side effect, not cacheable). Fetches

@@ -25,6 +25,12 @@
 #         and R and whether each is dual, the ibuf, and each entry's state (0 IDLE, 1 START_WAIT, 2 CMD, 3 RESP,
 #         4 DONE_PARTIAL, 5 DONE_WAIT, 6 DONE), entry 0 first:
 #           t=TIME n= full= stfull= duald= vald= reqm= dualm= reqr= dualr= ibuf= st=
+#   wbuf  each cycle the D-bus buffer holds anything (el2_lsu_bus_buffer.sv; the write path behind events 34 and 43):
+#         the count and full, the requests in M and R (dual, address), the ibuf (valid, address, timer, write, merge,
+#         drain and forced drain), the obuf (valid, write, address, tag, written, its timer and wait, the address
+#         match with an entry in RESP), the AXI handshakes (aw, w, ar, b, r) and each entry's state and address:
+#           t=TIME n= full= m= dm= am= r= dr= ar_= ib= iba= ibt= ibwr= ibmg= ibdr= ibfd= ob= obw= oba= obt= obwr= obtm=
+#           obwait= amp= aw= w= ar= b= r= st=S0:A0,S1:A1,S2:A2,S3:A3
 # The copy is made once per KIND in VEER_TRACE_WORK-KIND (default /tmp/veer-rtl-trace-KIND) from the kit's prepared sources
 # in VEER_WORK (default /tmp/veer-rtl, built by the kit's build.sh): an `always` block is added to the module, then
 # the kit's build.sh builds it (1-3 minutes). Output in OUT (default /tmp/rtl-trace/KIND/PROBE): the kit's files and
@@ -35,8 +41,8 @@ HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 . "$HERE/common/kit.sh"
 KIT=${VEER_KIT:-$HERE/../../../shared/veer-rtl}
 WORK=${VEER_WORK:-/tmp/veer-rtl}
-kind=${1:?usage: rtl_trace.sh lsu|bp|bht|exu|bbuf|dec PROBE [OUT]}
-p=${2:?usage: rtl_trace.sh lsu|bp|bht|exu|bbuf|dec PROBE [OUT]}
+kind=${1:?usage: rtl_trace.sh lsu|bp|bht|exu|bbuf|wbuf|dec PROBE [OUT]}
+p=${2:?usage: rtl_trace.sh lsu|bp|bht|exu|bbuf|wbuf|dec PROBE [OUT]}
 TWORK=${VEER_TRACE_WORK:-/tmp/veer-rtl-trace}-$kind
 OUT=${3:-/tmp/rtl-trace/$kind/$p}
 case $kind in
@@ -45,8 +51,9 @@ case $kind in
   bht) file=design/ifu/el2_ifu_bp_ctl.sv; clk=clk ;;
   exu) file=design/exu/el2_exu.sv; clk=clk ;;
   bbuf) file=design/lsu/el2_lsu.sv; clk=clk ;;
+  wbuf) file=design/lsu/el2_lsu_bus_buffer.sv; clk=clk ;;
   dec) file=design/dec/el2_dec_decode_ctl.sv; clk=clk ;;
-  *) echo "rtl_trace: unknown kind '$kind' (expected lsu, bp, bht, exu, bbuf or dec)" >&2; exit 2 ;;
+  *) echo "rtl_trace: unknown kind '$kind' (expected lsu, bp, bht, exu, bbuf, wbuf or dec)" >&2; exit 2 ;;
 esac
 [ -f "$HERE/$p/$p.c" ] || { echo "rtl_trace: no probe $HERE/$p/$p.c" >&2; exit 2; }
 [ -x "$KIT/build.sh" ] || { echo "rtl_trace: no RTL kit at $KIT (set VEER_KIT)" >&2; exit 2; }
@@ -81,6 +88,15 @@ body = {
    if (|bht_wr_en0) $display("RTLDBG W0 t=%0t idx=%h en=%b data=%h", $time, bht_wr_addr0, bht_wr_en0, bht_wr_data0);
    if (|bht_wr_en2) $display("RTLDBG W2 t=%0t idx=%h en=%b data=%h", $time, bht_wr_addr2, bht_wr_en2, bht_wr_data2);
    if (exu_flush_final) $display("RTLDBG F t=%0t fghr_restore=%h", $time, exu_mp_fghr);
+""",
+    "wbuf": """   if ((buf_numvld_any != 0) | ibuf_valid | obuf_valid)
+      $display("RTLDBG t=%0t n=%0d full=%0d m=%0d dm=%0d am=%h r=%0d dr=%0d ar_=%h ib=%0d iba=%h ibt=%0d ibwr=%0d ibmg=%0d ibdr=%0d ibfd=%0d ob=%0d obw=%0d oba=%h obt=%0d obwr=%0d obtm=%0d obwait=%0d amp=%0d aw=%0d w=%0d ar=%0d b=%0d r=%0d st=%0d:%h,%0d:%h,%0d:%h,%0d:%h",
+               $time, buf_numvld_any, lsu_bus_buffer_full_any, lsu_busreq_m, ldst_dual_m, lsu_addr_m, lsu_busreq_r, ldst_dual_r,
+               lsu_addr_r, ibuf_valid, ibuf_addr, ibuf_timer, ibuf_wr_en, ibuf_merge_en, ibuf_drain_vld, ibuf_force_drain,
+               obuf_valid, obuf_write, obuf_addr, obuf_tag0, obuf_wr_en, obuf_wr_timer, obuf_wr_wait, bus_addr_match_pending,
+               lsu_axi_awvalid & lsu_axi_awready, lsu_axi_wvalid & lsu_axi_wready, lsu_axi_arvalid & lsu_axi_arready,
+               lsu_axi_bvalid & lsu_axi_bready, lsu_axi_rvalid & lsu_axi_rready,
+               buf_state[0], buf_addr[0], buf_state[1], buf_addr[1], buf_state[2], buf_addr[2], buf_state[3], buf_addr[3]);
 """,
     "dec": """   if (i0_valid_d & ~dec_i0_decode_d)
       $display("RTLDBG t=%0t insn=%h block=%0d post=%0d pre=%0d ldst=%0d lower=%0d final=%0d extint=%0d nbload=%0d csrw=%0d",
