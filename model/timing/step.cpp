@@ -54,6 +54,7 @@ struct TimingModel::StepScratch {
     unsigned mul_extra = 0;       // a long or flag-setting multiply's issue cycles beyond its kin's (long_mul_extra)
     uint64_t cycles = 0, split_cycles = 0, fetch_walk = 0, started = 0, fill_fetches = 0, bus_hold = 0;
     uint64_t refill_hidden = 0;  // a refill's cycles behind the instructions before it (refill_wait)
+    uint64_t room_wait = 0;      // the cycles it waited for fetches held back by a full buffer (fetch_room_wait)
 };
 
 // A micro TLB lookup: a hit costs nothing; a refill (tlb_refill) its penalty, a walk's included (also added to
@@ -100,6 +101,27 @@ inline uint64_t TimingModel::refill_wait(StepScratch& st, uint64_t cost) {
     const uint64_t wait = std::min(cost, due > at ? due - at : 0);
     st.refill_hidden += cost - wait;
     return wait;
+}
+
+// VeeR EL2's fetch buffer full holds the instruction back (tests/veer-rtl/splitma on fetch_trace.sh's copy of the
+// RTL): a fetch waits for room, no sooner than the entry `fetch_queue` fetches before it is consumed (the commit
+// of the last instruction in it: fetched[]), and an instruction goes to decode no sooner than 2 cycles after the
+// last fetch it lies in. Usually the fetch runs far enough ahead for this never to bind; it binds where the
+// instructions lie in more fetches than there are instructions, 32-bit ones at odd halfwords each spanning two
+// entries (el2_ifu_aln_ctl.sv: a 4-byte instruction whose f0 holds one halfword takes its upper half from f1,
+// alignval {f1val[0], 1}; el2_ifu_ifc_ctl.sv: ifc_fetch_req_bf is held while fb_full_f_ns and nothing is
+// consumed). splitma's loop `sh t0,1(a5)` at 0x8000047e, `c.add`, `c.addi`, `bne` at 0x80000486 is four fetches
+// an iteration (0x47e, the line's last halfword alone; 0x480; 0x484; 0x488, the bne's upper half): the bne
+// consumes the 0x484 and 0x488 entries (c2 on the trace, t=31735 and 31785), the 0x480 fetch waits for that room
+// and comes a cycle later (t=31745), the sh commits 2 cycles after the bne (exec.log 3173, 3175): 5 cycles an
+// iteration, not 4. Not after a flush or a refill (the fetch starts at the instruction then).
+inline uint64_t TimingModel::fetch_room_wait(const StepScratch& st) const {
+    if (s_.refetch || st.refilled || !st.started || s_.fetch_at == 0) return 0;
+    const size_t q = p_.fetch_queue;
+    uint64_t at = s_.fetch_at;
+    for (uint64_t k = 0; k < st.started; ++k) at = std::max(at + 1, s_.fetched[std::min<size_t>(k, q - 1)]);
+    const uint64_t exec = std::max<uint64_t>(st.issue + (st.cycles - st.before_fetch), 2);
+    return at + 2 > exec ? at + 2 - exec : 0;
 }
 
 // An I-cache line refill's events: the refill, the I-bus read commands (one a beat) and the I-bus's busy cycles
@@ -673,6 +695,10 @@ template <bool kFull>
     if (kFull && st.bus && p_.dbus_queue) emit(b, p_.ev_dbus_busy, st.bus_busy);
     result_stage<kFull>(st, b);
     fetch_stage<kFull>(st, b);
+    if (kFull && p_.fetch_queue && l1i_ && !st.local_code) {
+        st.room_wait = fetch_room_wait(st);
+        st.cycles += st.room_wait;  // not event 28: the buffer is full, but an entry is consumed in that cycle
+    }
     st.fetch_cycles = st.cycles - st.before_fetch;
     // With the fetch buffer followed, an instruction that waited for its fetch (a refill, the re-entry into a line
     // being refilled, a miss behind the last refill) goes to decode when its data come: its results are that much
@@ -695,8 +721,8 @@ template <bool kFull>
     if (kFull && st.bus) bus_stage(st, b);
     // Stall cycles by cause: fetch misses and refetch after a misprediction starve the front end; result-use
     // waits, multi-cycle execution and data misses hold the back end.
-    if (st.fetch_cycles + st.refill_hidden > st.fetch_walk + st.split_cycles)
-        emit(b, p_.ev_fetch_stall, st.fetch_cycles + st.refill_hidden - st.fetch_walk - st.split_cycles);
+    if (st.fetch_cycles + st.refill_hidden > st.fetch_walk + st.split_cycles + st.room_wait)
+        emit(b, p_.ev_fetch_stall, st.fetch_cycles + st.refill_hidden - st.fetch_walk - st.split_cycles - st.room_wait);
     if (st.fetch_cycles + st.flush) emit(b, p_.ev_stall_frontend, st.fetch_cycles + st.flush);
     const uint64_t back = st.cycles - st.fetch_cycles - st.flush - (st.paired || st.folded ? 0 : 1);
     if (back) emit(b, p_.ev_stall_backend, back);

@@ -523,6 +523,8 @@ private:
     // The cycles an I-cache refill of `cost` adds to its instruction, where the fetch ran ahead (fetch_queue).
     uint64_t refill_wait(StepScratch& st, uint64_t cost);
     void refill_events(EventBatch& b);
+    // The cycles an instruction waits for fetches the full fetch buffer held back (fetch_queue).
+    uint64_t fetch_room_wait(const StepScratch& st) const;
 
     TimingParams p_;
     std::array<std::array<bool, class_count>, class_count> pairs_{};  // pairs(older, younger), tabulated

@@ -2584,6 +2584,46 @@ TEST(TimingModel, VeerReentryWaitCountsFromTheRefillingCommit) {
     EXPECT_EQ(v, (std::vector<uint64_t>{4, 1, 16, 1, 15}));
 }
 
+// VeeR EL2's fetch buffer full holds the instruction back (tests/veer-rtl/splitma on fetch_trace.sh's copy of the RTL:
+// the loop `sh` at 0x8000047e, `c.add`, `c.addi`, `bne` at 0x80000486 back to 0x8000047e, 5 cycles an iteration).
+// Here the same shape: a 32-bit ALU instruction at 0x43e (the line's last halfword: fetched alone after the
+// redirect, its upper half in the 0x440 fetch), 16-bit ones at 0x442 and 0x444, a 32-bit branch at 0x446 (its upper
+// half in the 0x448 fetch) back to 0x43e, predicted taken: four fetches an iteration, 0x43e, 0x440, 0x444, 0x448,
+// into 3 entries. Worked by hand, with the branch committing at E: the 0x444 and 0x448 entries are consumed at E,
+// so the next 0x440 fetch comes no sooner than E and the instruction at 0x43e commits at E + 2; the 16-bit one at
+// E + 3; 0x444 is fetched at E + 1 (its room, the 0x448 entry, made at E), the one there commits at E + 4; 0x448 is
+// fetched at E + 2 (room: 0x43e's entry, consumed at E + 2), the branch commits at E + 5: 2, 1, 1, 1. Without the
+// full buffer holding the instruction back, 1, 1, 1, 1. The same loop aligned (a 32-bit instruction at 0x43c, the
+// branch at 0x444) is three fetches an iteration: 1, 1, 1, 1 either way.
+TEST(TimingModel, VeerFullFetchBufferHoldsTheInstructionBack) {
+    using C = isa::InsnClass;
+    auto loop = [](uint64_t at) {
+        TimingParams p;
+        p.l1i = small_cache();  // 64-byte lines
+        p.predictor.direction = PredictorConfig::Direction::btfn;
+        p.fetch_bytes = 4;
+        p.fetch_queue = 3;
+        p.fetch_keeps_halfword = true;
+        TimingModel m(p);
+        EventBatch b;
+        const uint8_t back = isa::br_immediate | isa::br_conditional | isa::br_taken;
+        isa::RetiredInsn c16 = op(C::alu, 7, 8);
+        c16.compressed = true;
+        const uint64_t c1 = at + 4, c2 = at + 6, br = at + 8;
+        std::vector<uint64_t> v;
+        for (int k = 0; k < 6; ++k) {
+            const uint64_t a = m.step(op(C::alu, 5, 6), at, 4, c1, nullptr, 0, b);
+            const uint64_t x = m.step(c16, c1, 2, c2, nullptr, 0, b);
+            const uint64_t y = m.step(c16, c2, 2, br, nullptr, 0, b);
+            const uint64_t z = m.step(op(C::branch, isa::no_reg, 5, back), br, 4, at, nullptr, 0, b);
+            if (k >= 3) v.insert(v.end(), {a, x, y, z});
+        }
+        return v;
+    };
+    EXPECT_EQ(loop(0x43e), (std::vector<uint64_t>{2, 1, 1, 1, 2, 1, 1, 1, 2, 1, 1, 1}));
+    EXPECT_EQ(loop(0x43c), (std::vector<uint64_t>{1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1}));
+}
+
 // VeeR EL2, the fetch buffer followed: an instruction that waits for its fetch goes to decode when its data come,
 // and its result is that much later (the shared hello_world exec.log: the loop's `lb`, back into the line being
 // refilled, commits 5 cycles after the `bne` before it and the `sb` of its byte 5 after it, waiting 4 at decode).
