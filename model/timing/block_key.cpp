@@ -206,13 +206,17 @@ constexpr uint64_t ready_sentinel = uint64_t{1} << 63;  // a live-in that can no
     return true;
 }
 
-// The body's branches' flushes (predict_inner), 16 bits each, 4 to a word.
+// The body's branches' flushes (predict_inner), 16 bits each, 4 to a word: predict()'s cycles (below 2^13; a body
+// with more is not keyed) and its three marks (branch_flag_distance, branch_folded, branch_bubble) above them.
 [[gnu::always_inline]] inline bool TimingModel::key_inner_flushes(const BlockMemo& m, uint64_t* key, size_t& n) const {
+    static_assert(branch_folded == branch_flag_distance << 1 && branch_bubble == branch_flag_distance << 2,
+                  "the marks are three bits above branch_cycles");
     for (size_t k = 0; k < m.inner_.size(); k += 4) {
         uint64_t w = 0;
         for (size_t j = k; j < std::min(k + 4, m.inner_.size()); ++j) {
-            if (inner_flush_[j] >= (1u << 16)) return false;
-            w |= uint64_t{inner_flush_[j]} << (16 * (j - k));
+            const unsigned f = inner_flush_[j];
+            if ((f & branch_cycles) >= (1u << 13) || f >= branch_bubble << 1) return false;
+            w |= uint64_t{(f & branch_cycles) | (f >> 14) << 13} << (16 * (j - k));
         }
         key[n++] = w;
     }

@@ -177,3 +177,43 @@ TEST(BlockTiming, PartialReplayAfterATailFetchMissGivesWhatStepGives) {
     EXPECT_GT(fast_m.replayed, 450u);
     EXPECT_EQ(checked_m.partial, fast_m.partial);
 }
+
+// A body whose inner branch is taken and predicted right on the Cortex-A53 (taken_extra, its fetch bubble: predict()
+// marks it branch_bubble) is keyed and replayed: add x3, x4 at 0x1000; b 0x2000 at 0x1004; add x5, x3 at 0x2000;
+// add x6, x5 at 0x2004; then an ALU instruction at 0x2008 back to 0x1000. After the first executions (the predictor
+// learning, the BTIC filled) every execution is a replay, each giving step()'s cycles and events, and the bubble is
+// in them (the same body with taken_extra and btic_taken_extra 0 is faster).
+TEST(BlockTiming, TakenBranchBubbleIsKeyed) {
+    auto params = platform_timing("cortex-a53");
+    ASSERT_TRUE(params.has_value());
+    ASSERT_GT(params->taken_extra, 0u);
+    using C = isa::InsnClass;
+    isa::RetiredInsn branch;
+    branch.cls = C::branch;
+    branch.branch = isa::br_immediate | isa::br_taken;
+    const Body body{{op(C::alu, 3, 4), branch, op(C::alu, 5, 3), op(C::alu, 6, 5)},
+                    {0x1000, 0x1004, 0x2000, 0x2004},
+                    {0, 0, 0, 0},
+                    0x2008};
+    TimingParams no_bubble = *params;
+    no_bubble.taken_extra = no_bubble.btic_taken_extra = 0;
+    TimingModel fast(*params), steps(*params), plain(no_bubble);
+    BlockMemo fast_m = body.memo();
+    const isa::RetiredInsn other = op(C::alu, 9, 10);
+    uint64_t with = 0, without = 0;
+    for (unsigned i = 0; i < 200; ++i) {
+        EventBatch fb, sb, pb;
+        const uint64_t s = body.step(steps, nullptr, sb);
+        const uint64_t f = fast.step_block(fast_m, nullptr, body.n_mem.data(), fb);
+        ASSERT_EQ(f, s) << "execution " << i;
+        expect_same_events(fb, sb, i);
+        with += s;
+        without += body.step(plain, nullptr, pb);
+        for (TimingModel* tm : {&fast, &steps, &plain}) {
+            EventBatch b;
+            tm->step(other, 0x2008, 4, 0x1000, nullptr, 0, b);
+        }
+    }
+    EXPECT_GT(with, without);
+    EXPECT_GT(fast_m.replayed, 190u);
+}
