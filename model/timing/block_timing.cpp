@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstring>
 #include <stdexcept>
+#include <type_traits>
 
 #include "model/timing/timing_model.hpp"
 
@@ -205,7 +206,7 @@ uint64_t TimingModel::replay_partial(BlockMemo& m, const BlockMemo::Recording& r
     ++m.stepped;
     ++m.partial;
     const uint64_t now0 = s_.now;
-    restore_exit(m, *p, now0, b);
+    restore_exit(*p, now0, b);
     s_.now = now0 + p->cycles;
     const uint64_t missed = step_range(m, mem, n_mem, b, first, first + 1);
     return p->cycles + missed + time_suffix(m, mem, n_mem, b, first + 1, with_tail);
@@ -454,7 +455,7 @@ void TimingModel::replay_body(BlockMemo& m, const BlockMemo::Recording& r, const
     ++m.replayed;  // its lookups made by claim_body()
     const uint64_t now0 = s_.now;
     if (lsu_) lsu_replay(r, mem, now0);
-    restore_exit(m, r, now0, b);
+    restore_exit(r, now0, b);
     if (p_.dbus_queue && !r.dbus.ibuf && !r.dbus.sent_word && !r.dbus.read_beat && s_.dbus.quiet()) {
         s_.dbus.free = now0 + static_cast<uint64_t>(r.dbus.free);  // nothing buffered before or after: the rest is 0
     } else if (p_.dbus_queue) {
@@ -504,56 +505,32 @@ void TimingModel::save_exit(BlockMemo::Exit& e, const BlockMemo& m, size_t n, ui
         e.ready.emplace_back(static_cast<uint8_t>(reg), static_cast<int64_t>(s_.ready[reg] - now0));
         if (addr_by_producer_ && reg != 31) e.addr_ready.emplace_back(static_cast<uint8_t>(reg), static_cast<int64_t>(s_.addr_ready[reg] - now0));
     }
-    e.prev_issue = static_cast<int64_t>(s_.prev_issue - now0);
-    e.divider_free = static_cast<int64_t>(s_.divider_free - now0);
+    e.div_set = m.has_div_;
     e.lsu_set = s_.lsu_free != lsu_free0;  // a multiple moved it on (a cycle after the entry: the key had the old one)
-    e.lsu_free = static_cast<int64_t>(s_.lsu_free - now0);
     e.stm_set = s_.stm_issue != stm_issue0;  // a store multiple issued in the body (a cycle after any before)
-    e.stm_issue = static_cast<int64_t>(s_.stm_issue - now0);
-    e.stm_regs = s_.stm_regs;
-    e.prev_dst = s_.prev_dst;
-    e.prev_shape = s_.prev_shape;
-    e.prev_cls = s_.prev_cls;
-    e.pair_open = s_.pair_open;
-    e.next_fetch_new = s_.next_fetch_new;
-    e.flushed = s_.flushed;
-    e.last_ifetch_line = s_.last_ifetch_line;
-    e.last_fetch = s_.last_fetch;
-    e.fill_line = s_.fill_line;
-    e.phase_line = s_.phase_line;
-    e.fetch_at = static_cast<int64_t>(s_.fetch_at - now0);
+    BlockMemo::Exit::visit(s_, e, [now0](const auto& from, auto& to, auto relative, bool) {
+        using T = std::remove_reference_t<decltype(to)>;
+        if constexpr (decltype(relative)::value) to = static_cast<T>(from - now0);
+        else to = from;
+    });
     // An entry that holds nothing back is kept as s_.fetch_at (no later than s_.fetch_at + 1: the same to timed()).
     for (size_t k = 0; k < e.fetched.size(); ++k)
         e.fetched[k] = (k < p_.fetch_queue && fetched_held(k) ? fetched_held(k) : s_.fetch_at) - now0;
-    e.refetch = s_.refetch;
 }
 
-void TimingModel::restore_exit(const BlockMemo& m, const BlockMemo::Exit& e, uint64_t now0, EventBatch& b) {
+void TimingModel::restore_exit(const BlockMemo::Exit& e, uint64_t now0, EventBatch& b) {
     for (const auto& x : e.events) b.add(x.event, x.count);
     for (const auto& [reg, d] : e.ready) s_.ready[reg] = now0 + static_cast<uint64_t>(d);
     for (const auto& [reg, d] : e.addr_ready) s_.addr_ready[reg] = now0 + static_cast<uint64_t>(d);
-    s_.prev_issue = now0 + static_cast<uint64_t>(e.prev_issue);
-    if (m.has_div_) s_.divider_free = now0 + static_cast<uint64_t>(e.divider_free);
-    if (e.lsu_set) s_.lsu_free = now0 + static_cast<uint64_t>(e.lsu_free);
-    if (e.stm_set) {
-        s_.stm_issue = now0 + static_cast<uint64_t>(e.stm_issue);
-        s_.stm_regs = e.stm_regs;
-    }
-    s_.prev_dst = e.prev_dst;
-    s_.prev_shape = e.prev_shape;
-    s_.prev_cls = e.prev_cls;
-    s_.pair_open = e.pair_open;
+    BlockMemo::Exit::visit(s_, e, [now0](auto& to, const auto& from, auto relative, bool set) {
+        using T = std::remove_reference_t<decltype(to)>;
+        if (!set) return;
+        if constexpr (decltype(relative)::value) to = now0 + static_cast<T>(from);
+        else to = from;
+    });
     s_.pending_extra = 0;   // taken by the body's first instruction
     s_.postsync_until = 0;  // the body has no postsync instruction (prepare)
-    s_.next_fetch_new = e.next_fetch_new;
-    s_.flushed = e.flushed;
-    s_.last_ifetch_line = e.last_ifetch_line;
-    s_.last_fetch = e.last_fetch;
-    s_.fill_line = e.fill_line;
-    s_.phase_line = e.phase_line;
-    s_.fetch_at = now0 + static_cast<uint64_t>(e.fetch_at);
     for (size_t k = 0; k < p_.fetch_queue; ++k) s_.fetched[k] = now0 + e.fetched[k];  // timed() reads no other
-    s_.refetch = e.refetch;
 }
 
 void TimingModel::lsu_replay(const BlockMemo::Recording& r, const MemRef* mem, uint64_t now0) {

@@ -457,28 +457,23 @@ uint64_t BranchPredictor::veer_table_sig() const {
 
 void BranchPredictor::loop_state(std::vector<uint64_t>& out) const {
     out.push_back(cfg_.enabled);
-    if (cfg_.direction != PredictorConfig::Direction::veer_el2) {
-        out.push_back(s_.history);
-        out.push_back(s_.folded_target);
-        out.push_back(s_.btic_pc);
-        out.push_back(s_.btic_target);
-        out.push_back(s_.after_branch);
-        out.push_back(plain_sig_);
-        out.push_back(ras_.size());
-        out.insert(out.end(), ras_.begin(), ras_.end());
-        return;
-    }
-    if (memo_) {  // its scalars and the signature its writes keep
+    const bool veer = cfg_.direction == PredictorConfig::Direction::veer_el2;
+    if (veer && memo_) {  // its scalars and the signature its writes keep
         uint64_t k[state_words];
         state_key(k);
         out.insert(out.end(), k, k + state_words);
         return;
     }
-    // Without the memo (a test's predictor; the reference stepper repeats no stretch): the scalars whole and the
-    // tables' signature worked out from them.
-    out.insert(out.end(), {s_.history, s_.fetch_history, s_.stale_history, s_.window_history, s_.run_start,
-                           s_.run_window, s_.window, uint64_t{s_.run_after_flush} | uint64_t{s_.ras_top} << 1,
-                           veer_table_sig()});
+    // The scalars whole (Scalars::visit), then the tables': VeeR EL2's signature worked out from them (without the
+    // memo: a test's predictor; the reference stepper repeats no stretch), any other's signature and return stack.
+    Scalars::visit([&out](const auto& v) { out.push_back(static_cast<uint64_t>(v)); }, s_);
+    if (veer) {
+        out.push_back(veer_table_sig());
+        return;
+    }
+    out.push_back(plain_sig_);
+    out.push_back(ras_.size());
+    out.insert(out.end(), ras_.begin(), ras_.end());
 }
 
 bool BranchPredictor::same_state(const BranchPredictor& o) const {

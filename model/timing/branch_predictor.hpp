@@ -214,6 +214,7 @@ private:
     }
     uint8_t& veer_counter(const VeerSlot& slot, uint64_t history) { return counters_[counter_index(slot, history)]; }
     uint8_t veer_counter(const VeerSlot& slot, uint64_t history) const { return counters_[counter_index(slot, history)]; }
+public:
     // The state besides the tables, one struct as veer()'s memo keeps and restores it. history: the global history
     // (gshare's too). veer_el2's two global histories (BranchPredictor::veer_window has the rules): history is
     // execute's, fetch_history the one fetch reads the BHT with. Fetch runs in 4-byte windows from run_start, the
@@ -227,15 +228,32 @@ private:
         uint64_t after_branch = ~uint64_t{0};  // btac: the last branch's successor (since_branch)
         bool run_after_flush = false;
         size_t ras_top = 0;
+        // Every field once, f called with the field of each of `s` in turn: operator== and loop_state() are written
+        // from it (test_timing.cpp, BranchPredictor.ScalarsVisitNamesEveryField, checks it against the struct).
+        template <class F, class... S>
+        static void visit(F&& f, S&... s) {
+            f(s.history...);
+            f(s.fetch_history...);
+            f(s.stale_history...);
+            f(s.window_history...);
+            f(s.run_start...);
+            f(s.run_window...);
+            f(s.window...);
+            f(s.folded_target...);
+            f(s.btic_pc...);
+            f(s.btic_target...);
+            f(s.after_branch...);
+            f(s.run_after_flush...);
+            f(s.ras_top...);
+        }
         bool operator==(const Scalars& o) const {
-            return history == o.history && fetch_history == o.fetch_history && stale_history == o.stale_history &&
-                   window_history == o.window_history && run_start == o.run_start && run_window == o.run_window &&
-                   window == o.window && folded_target == o.folded_target && btic_pc == o.btic_pc &&
-                   btic_target == o.btic_target && after_branch == o.after_branch &&
-                   run_after_flush == o.run_after_flush &&
-                   ras_top == o.ras_top;
+            bool same = true;
+            visit([&same](const auto& a, const auto& b) { same = same && a == b; }, *this, o);
+            return same;
         }
     };
+
+private:
     Scalars s_;
     uint64_t window_of(uint64_t half) const { return window_in_run(half, s_.run_start); }
     // The first window after a flush: it reads s_.stale_history and its bits are lost.

@@ -16,6 +16,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "isa/insn_class.hpp"
@@ -98,8 +99,6 @@ public:
     // those replayed in part (a recording's prefix up to the first lookup that missed, then stepped: replay_partial).
     uint64_t replayed = 0, recorded = 0, stepped = 0, partial = 0;
 
-private:
-    friend class TimingModel;
     // The pipeline and fetch state step() left after some of the body's instructions (TimingModel::save_exit),
     // relative to the entry's cycle s_.now: what a replay sets (restore_exit).
     struct Exit {
@@ -115,11 +114,43 @@ private:
         uint8_t prev_shape = 0;
         isa::InsnClass prev_cls = isa::InsnClass::alu;
         bool pair_open = false, next_fetch_new = false, flushed = false, lsu_set = false;
+        bool div_set = false;  // the body has a division (has_div_): divider_free is its
         uint64_t last_ifetch_line = 0, last_fetch = 0, fill_line = 0, phase_line = 0;
         int64_t fetch_at = 0;
         std::array<uint64_t, 4> fetched{};  // s_.fetched as fetched_held() has it, relative to the entry (record_body)
         bool refetch = false;
+
+        // The PipelineState fields kept here one for one, each named once: f(the state's field, this one's, how,
+        // set). `how` is relative (kept as a cycle less the entry's, s_.now) or as_is; `set` says whether a replay
+        // sets it: a field a body may leave as the entry had it (the key did not hold it whole) is set only where
+        // the body moved it. save_exit and restore_exit are both written from this list; body_exit_fields.hpp names
+        // every PipelineState field, those kept here and why each other one is not (BlockTiming.ExitNamesEvery...).
+        static constexpr std::true_type relative{};
+        static constexpr std::false_type as_is{};
+        template <class S, class E, class F>
+        static void visit(S& s, E& e, F&& f) {
+            f(s.prev_issue, e.prev_issue, relative, true);
+            f(s.divider_free, e.divider_free, relative, e.div_set);
+            f(s.lsu_free, e.lsu_free, relative, e.lsu_set);
+            f(s.stm_issue, e.stm_issue, relative, e.stm_set);
+            f(s.stm_regs, e.stm_regs, as_is, e.stm_set);
+            f(s.prev_dst, e.prev_dst, as_is, true);
+            f(s.prev_shape, e.prev_shape, as_is, true);
+            f(s.prev_cls, e.prev_cls, as_is, true);
+            f(s.pair_open, e.pair_open, as_is, true);
+            f(s.next_fetch_new, e.next_fetch_new, as_is, true);
+            f(s.flushed, e.flushed, as_is, true);
+            f(s.last_ifetch_line, e.last_ifetch_line, as_is, true);
+            f(s.last_fetch, e.last_fetch, as_is, true);
+            f(s.fill_line, e.fill_line, as_is, true);
+            f(s.phase_line, e.phase_line, as_is, true);
+            f(s.fetch_at, e.fetch_at, relative, true);
+            f(s.refetch, e.refetch, as_is, true);
+        }
     };
+
+private:
+    friend class TimingModel;
     // The state before body instruction `at` (> 0) that has a lookup (an instruction fetch or a data access), where
     // the instructions before it hit: a replay whose lookup first misses at `at` sets it and steps on from there
     // (replay_partial).
@@ -509,7 +540,7 @@ private:
     // s_.now.
     void save_exit(BlockMemo::Exit& e, const BlockMemo& m, size_t n, uint64_t cycles, uint64_t now0, uint64_t lsu_free0,
                    uint64_t stm_issue0) const;
-    void restore_exit(const BlockMemo& m, const BlockMemo::Exit& e, uint64_t now0, EventBatch& b);
+    void restore_exit(const BlockMemo::Exit& e, uint64_t now0, EventBatch& b);
     uint64_t block(BlockMemo& m, const MemRef* mem, const uint8_t* n_mem, EventBatch& b, bool with_tail);
     bool same_state(const TimingModel& o) const;
     // loop_state() (`out`, d = 0) and skip_loop() (no `out`: the state moved on by `d`) in one walk

@@ -4,8 +4,10 @@
 // as it runs and, on a third model, with every replay also checked against step() on a copy (set_check_blocks).
 #include <gtest/gtest.h>
 
+#include <set>
 #include <vector>
 
+#include "model/timing/body_exit_fields.hpp"
 #include "model/timing/timing_model.hpp"
 #include "platforms/timing_params.hpp"
 
@@ -216,4 +218,32 @@ TEST(BlockTiming, TakenBranchBubbleIsKeyed) {
     }
     EXPECT_GT(with, without);
     EXPECT_GT(fast_m.replayed, 190u);
+}
+
+// The exit a replay sets is written from one list (BlockMemo::Exit::visit); body_exit_fields.hpp names every
+// PipelineState member as in that list or not. Each member the list names is marked in_visit there and named once,
+// each marked in_visit is in the list, and each Exit member it keeps into is named once: a field dropped from the
+// list, or added to it and not marked, fails here (a PipelineState member in neither stops the build).
+TEST(BlockTiming, ExitNamesEveryStateField) {
+    PipelineState s;
+    BlockMemo::Exit e;
+    std::vector<size_t> hits(std::size(body_exit_fields), 0);
+    std::set<const void*> kept;
+    BlockMemo::Exit::visit(s, e, [&](auto& from, auto& to, auto, bool) {
+        const size_t off = static_cast<size_t>(reinterpret_cast<const char*>(&from) - reinterpret_cast<const char*>(&s));
+        size_t i = 0;
+        while (i < hits.size() && body_exit_fields[i].offset != off) ++i;
+        ASSERT_LT(i, hits.size()) << "Exit::visit() names a state field at offset " << off << " not in body_exit_fields";
+        ++hits[i];
+        EXPECT_TRUE(kept.insert(&to).second) << body_exit_fields[i].how << ": its Exit member is named twice";
+    });
+    size_t in_visit = 0;
+    for (size_t i = 0; i < hits.size(); ++i) {
+        const ExitField& f = body_exit_fields[i];
+        EXPECT_EQ(hits[i], f.in_visit ? 1u : 0u) << "body_exit_fields entry " << i << " (" << f.how << ")";
+        in_visit += f.in_visit;
+    }
+    // prev_issue, divider_free, lsu_free, stm_issue, stm_regs, last_ifetch_line, last_fetch, fill_line, phase_line,
+    // fetch_at, prev_dst, prev_shape, prev_cls, pair_open, next_fetch_new, refetch, flushed.
+    EXPECT_EQ(in_visit, 17u);
 }

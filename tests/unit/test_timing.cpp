@@ -11,6 +11,7 @@
 #include "platforms/timing_params.hpp"
 
 #include <random>
+#include <set>
 #include <vector>
 
 using namespace pmusim;
@@ -3024,6 +3025,28 @@ TEST(PipelineState, VisitNamesEveryField) {
     // let both sides agree on nothing.
     EXPECT_EQ(member_count<DbusState>(), 11u);
     EXPECT_EQ(member_count<StepInputs>(), 6u);
+}
+
+// The branch predictor's scalars (BranchPredictor::Scalars): visit() names each member once (13, counted from the
+// declaration), and operator==, written from it, tells two states apart by any one of them.
+TEST(BranchPredictor, ScalarsVisitNamesEveryField) {
+    using Scalars = timing::BranchPredictor::Scalars;
+    Scalars s;
+    std::set<const void*> seen;
+    size_t n = 0;
+    Scalars::visit([&](const auto& f) { seen.insert(&f), ++n; }, s);
+    EXPECT_EQ(member_count<Scalars>(), 13u);
+    EXPECT_EQ(n, member_count<Scalars>());
+    EXPECT_EQ(seen.size(), n);
+    for (size_t k = 0; k < n; ++k) {
+        Scalars a, b;
+        size_t i = 0;
+        Scalars::visit([&](auto&, auto& y) {
+            if (i++ == k) y = !y;  // this field alone differs (0 and ~0 both become another value)
+        }, a, b);
+        EXPECT_FALSE(a == b) << "field " << k;
+        EXPECT_TRUE(a == a);
+    }
 }
 
 // Every field visit() names (so every member: VisitNamesEveryField) is in body_key_fields, the list of how the block
