@@ -8,6 +8,30 @@
 
 namespace pmusim::timing {
 
+OooInsn::OooInsn(const isa::RetiredInsn& insn, uint64_t at) : cls(insn.cls), pc(at) {
+    using C = isa::InsnClass;
+    taken = (insn.branch & isa::br_taken) && !insn.cond_failed;
+    src = insn.regs.src;
+    dst = insn.cond_failed ? 0u : insn.regs.dst;  // a failed condition writes nothing
+    // The flags: A32 and A64 give them as a register (isa::flags_bit, in src and dst: their setter's completion
+    // is ready[31]); T32's decoder does not, so a T32 conditional branch reads no register at all and is taken to
+    // test the flags the instruction before it set (its compare, as compilers place it). Never both: a branch
+    // that reads flags_bit reads a register.
+    flags_from_previous = (insn.branch & isa::br_conditional) && !insn.regs.src;
+    subword = insn.subword;
+    sign_extend = insn.sign_extend;
+    // A conditional load: an A32 one reads the flags (flags_bit); T32's decoder gives none (an IT block's loads are
+    // taken as unconditional).
+    conditional = insn.cls == C::load && (insn.regs.src & isa::flags_bit);
+    offset_shift = insn.offset_shift;
+    shifter = insn.shifter;
+    writeback = insn.writeback;
+    call = insn.branch & isa::br_call;
+    // An arithmetic or logical instruction without a shift (the Cortex-A9 TRM, B.3): the alu class without a
+    // shifted operand (moves, extends and bit-field instructions are alu too: not told apart).
+    forward_use = insn.cls == C::alu && !insn.regs.shifted && !insn.regs.shape;
+}
+
 uint64_t RenamePool::free_at(unsigned size, unsigned n) const {
     if (size == 0 || n == 0) return 0;
     n = std::min(n, size);

@@ -135,6 +135,10 @@ struct OooState {
 
 // One instruction as the out-of-order core sees it.
 struct OooInsn {
+    OooInsn() = default;
+    // What the retired instruction itself decides (its class, registers, shape), at `pc`; the delays, the memory
+    // extent and mispredicted are the caller's (TimingModel::ooo_timed).
+    OooInsn(const isa::RetiredInsn& insn, uint64_t pc);
     isa::InsnClass cls = isa::InsnClass::alu;
     uint64_t pc = 0;
     bool taken = false;         // a taken branch (its successor is fetched in a block of its own)

@@ -151,7 +151,6 @@ inline void TimingModel::refill_events(EventBatch& b) {
     return p_.multiple_max_cycles ? std::min(n, p_.multiple_max_cycles) : n;
 }
 
-
 // Whether any parameter turns on a mechanism the lean step leaves out (step.cpp).
 bool TimingModel::needs_full_step(const TimingParams& p) {
     return p.dbus_queue || p.sync_stall || p.csr_write_block || p.fetch_queue || p.store_buffer || p.local_data ||
@@ -757,12 +756,7 @@ uint64_t TimingModel::ooo_timed(const isa::RetiredInsn& insn, uint64_t pc, unsig
     fetch_stage<false>(st, b);
     const uint64_t fetch = st.cycles;
     if ((insn.cls == C::load || insn.cls == C::store) && !insn.cond_failed) data_stage(st, b);
-    OooInsn in;
-    in.cls = insn.cls;
-    in.pc = st.pc;
-    in.taken = (insn.branch & isa::br_taken) && !insn.cond_failed;
-    in.src = insn.regs.src;
-    in.dst = insn.cond_failed ? 0u : insn.regs.dst;  // a failed condition writes nothing
+    OooInsn in(insn, st.pc);
     in.fetch_delay = fetch + s_.pending_extra;       // an interrupt's entry (take_interrupt)
     s_.pending_extra = 0;
     in.mem_delay = st.cycles - fetch;
@@ -771,24 +765,7 @@ uint64_t TimingModel::ooo_timed(const isa::RetiredInsn& insn, uint64_t pc, unsig
         in.mem_bytes += st.mem[k].size ? st.mem[k].size : 4u;
         in.mem_addr = std::min(in.mem_addr, st.mem[k].addr);
     }
-    // The flags: A32 and A64 give them as a register (isa::flags_bit, in src and dst: their setter's completion
-    // is ready[31]); T32's decoder does not, so a T32 conditional branch reads no register at all and is taken to
-    // test the flags the instruction before it set (its compare, as compilers place it). Never both: a branch
-    // that reads flags_bit reads a register.
-    in.flags_from_previous = (insn.branch & isa::br_conditional) && !insn.regs.src;
     in.mispredicted = st.flush != 0 && !(flush & branch_bubble);  // a taken bubble is the in-order cores' alone
-    in.subword = insn.subword;
-    in.sign_extend = insn.sign_extend;
-    // A conditional load: an A32 one reads the flags (flags_bit); T32's decoder gives none (an IT block's loads are
-    // taken as unconditional).
-    in.conditional = insn.cls == C::load && (insn.regs.src & isa::flags_bit);
-    in.offset_shift = insn.offset_shift;
-    in.shifter = insn.shifter;
-    in.writeback = insn.writeback;
-    in.call = insn.branch & isa::br_call;
-    // An arithmetic or logical instruction without a shift (the Cortex-A9 TRM, B.3): the alu class without a
-    // shifted operand (moves, extends and bit-field instructions are alu too: not told apart).
-    in.forward_use = insn.cls == C::alu && !insn.regs.shifted && !insn.regs.shape;
     const OooTiming t = ooo_->step(in, s_.ready);
     if (t.frontend_stall) emit(b, p_.ev_stall_frontend, t.frontend_stall);
     if (t.backend_stall) emit(b, p_.ev_stall_backend, t.backend_stall);
