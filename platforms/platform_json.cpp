@@ -205,6 +205,7 @@ void visit_timing(V& v, TimingParams& t) {
     v("return_miss_extra", t.return_miss_extra);
     v("load_pc_latency_extra", t.load_pc_latency_extra, 8);
     v("load_return_miss_extra", t.load_return_miss_extra, 64);
+    v("load_pc_other_extra", t.load_pc_other_extra, 64);
     v("mispredict_flag_window", t.mispredict_flag_window);
     v("static_taken_extra", t.static_taken_extra);
     v("fold_predicted_taken", t.fold_predicted_taken);
@@ -320,7 +321,7 @@ void visit_timing(V& v, TimingParams& t) {
 // to visit_timing (and docs/platform-files.md), then update the size. The size is a 64-bit host's: the native
 // build checks it; a 32-bit target (the web page's WebAssembly) lays the struct out smaller.
 #if UINTPTR_MAX == UINT64_MAX
-static_assert(sizeof(TimingParams) == 1032,
+static_assert(sizeof(TimingParams) == 1040,
               "TimingParams changed: add the new field to visit_timing in platforms/platform_json.cpp");
 #endif
 

@@ -530,6 +530,9 @@ TimingParams arm11(bool mmu) {
     // are ready a cycle later than the same LDM's without the PC (the PC is loaded first).
     p.load_return_miss_extra = 4;
     p.load_pc_latency_extra = 1;
+    // An LDM of the PC from another base (the same table): LDMIA rx,{...,pc} 8 cycles, never return-stack predicted
+    // (a misprediction, 5, and 3 more).
+    p.load_pc_other_extra = 3;
     // A misprediction takes MAX(7 - FlagCycleDistance, 5) cycles (the same table): 2 more right behind the
     // instruction that set the flags, 1 more one cycle later.
     p.mispredict_flag_window = 2;

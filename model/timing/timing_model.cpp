@@ -32,7 +32,7 @@ TimingModel::TimingModel(const TimingParams& p) : p_(p), bp_(p.predictor), seen_
                        p.predictor.direction != PredictorConfig::Direction::btac;
     if (!branch_cycles_fit(p))
         throw std::invalid_argument("timing: a branch's cycles (mispredict_penalty, mispredict_flag_window, return_*_extra, "
-                                    "load_return_miss_extra, static_taken_extra) are at most 16382 in all");
+                                    "load_return_miss_extra, load_pc_other_extra, static_taken_extra) are at most 16382 in all");
     if (p.fetch_queue > s_.fetched.size()) throw std::invalid_argument("timing: fetch_queue is at most 4");
     // The fetch granule, a power of two as platform_json.cpp checks: fetches_started() shifts by it.
     const unsigned granule = p.fetch_bytes ? p.fetch_bytes : 4;
@@ -126,7 +126,7 @@ unsigned TimingModel::veer_div_time(unsigned full, uint32_t a, uint32_t b, bool 
 bool TimingModel::branch_cycles_fit(const TimingParams& p) {
     // The most predict() adds (a mispredicted return, a branch onto a folded one's) and the flags' distance.
     return uint64_t{p.mispredict_penalty} + p.mispredict_flag_window +
-               std::max({p.return_hit_extra, p.return_miss_extra, p.load_return_miss_extra}) + p.static_taken_extra +
+               std::max({p.return_hit_extra, p.return_miss_extra, p.load_return_miss_extra, p.load_pc_other_extra}) + p.static_taken_extra +
                std::max(p.taken_extra, p.btic_taken_extra) + 1 <=
            branch_cycles;
 }
@@ -249,7 +249,7 @@ unsigned TimingModel::predict_other(const isa::RetiredInsn& insn, uint64_t pc, u
     // ones and returns. An exception return the core does not predict (predict_exc_return off) is a flush and no
     // predictable branch. BR_MIS_PRED (0x10, "mispredicted or not predicted") counts the subset whose prediction
     // was wrong or absent (docs/models.md, "Branch events").
-    bool mispredicted = false, load_return = false;
+    bool mispredicted = false, ldm_pc = false;
     unsigned return_extra = 0;
     const bool predictable = !(taken && (insn.branch & isa::br_exc_return) && !p_.predict_exc_return);
     const bool btac = p_.predictor.direction == PredictorConfig::Direction::btac;
@@ -275,8 +275,12 @@ unsigned TimingModel::predict_other(const isa::RetiredInsn& insn, uint64_t pc, u
             // A conditional return (btac) costs as a misprediction, whatever the stack held (TRM Table 16-11).
             if (btac && conditional) return_extra = 0;
             // A return by LDM (TRM Table 16-19): wrong, empty or conditional, load_return_miss_extra more.
-            load_return = insn.multiple && p_.load_return_miss_extra;
-            if (load_return && (miss || (btac && conditional))) return_extra = p_.load_return_miss_extra;
+            ldm_pc = insn.multiple && p_.load_return_miss_extra;
+            if (ldm_pc && (miss || (btac && conditional))) return_extra = p_.load_return_miss_extra;
+        } else if (!ret && insn.multiple && miss && p_.load_pc_other_extra) {
+            // A load multiple of the PC from another base (TRM Table 16-19): never predicted, load_pc_other_extra more.
+            ldm_pc = true;  // its cost does not grow with the flags' distance either
+            return_extra = p_.load_pc_other_extra;
         }
     } else if (taken && !conditional && !bp_.enabled()) {
         mispredicted = true;  // prediction off: even unconditional branches are assumed not taken
@@ -286,9 +290,9 @@ unsigned TimingModel::predict_other(const isa::RetiredInsn& insn, uint64_t pc, u
         if (bp_.enabled() && p_.predictor.ras_depth) emit(b, p_.ev_ras_push);
     }
     if (predictable) emit(b, p_.ev_predictable);
-    // A misprediction's cost grows as the flags are set closer before it (mispredict_flag_window), but for a
-    // return by LDM (Table 16-19: 9 cycles).
-    if (mispredicted) return (mispredicted_flush(b) + return_extra + cost.extra) | (load_return ? 0u : branch_flag_distance);
+    // A misprediction's cost grows as the flags are set closer before it (mispredict_flag_window), but for an LDM
+    // of the PC (Table 16-19: a return 9 cycles, from another base 8).
+    if (mispredicted) return (mispredicted_flush(b) + return_extra + cost.extra) | (ldm_pc ? 0u : branch_flag_distance);
     const unsigned bubble = taken && predictable ? taken_bubble(pc, next_pc) : 0u;
     return (return_extra + cost.extra + (bubble & branch_cycles)) | (bubble & branch_bubble) |
            (cost.folded ? branch_folded : 0u);

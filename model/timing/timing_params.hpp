@@ -118,6 +118,10 @@ struct TimingParams {
     // that the return stack predicts wrong or finds empty, or a conditional one taken, costs load_return_miss_extra
     // cycles more than a misprediction, whatever the flags' distance (LDMIA sp!,{...,pc}: 4 cycles predicted, 9 else).
     unsigned load_pc_latency_extra = 0, load_return_miss_extra = 0;
+    // A load multiple of the PC from a base other than SP is no return: the return stack does not predict it, and it
+    // costs load_pc_other_extra cycles more than a misprediction, whatever the flags' distance (ARM1176 TRM Table
+    // 16-19: LDMIA rx,{...,pc} 8 cycles, "not return stack predicted").
+    unsigned load_pc_other_extra = 0;
     // A mispredicted branch that reads the flags costs up to this many cycles more, one fewer for each cycle
     // between the issue of the instruction that set them and its own beyond the first (ARM1176 TRM Table 16-11:
     // MAX(7 - FlagCycleDistance, 5) cycles).

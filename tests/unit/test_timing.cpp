@@ -2002,6 +2002,18 @@ TEST(TimingModel, Arm11ReturnsByLoadMultiple) {
     EXPECT_EQ(arm1176_branch_cycles({{bl, 0x8000, 0x8100}, {popne, 0x8100, 0x8004}, {mov, 0x8004, 0x8008}}), 4u + 9 + 1);
 }
 
+// ARM1176 TRM 16.12.2, Table 16-19: LDMIA rx, {..., pc} with a base other than SP is no return (the return stack
+// predicts only LDMs from R13): 8 cycles, whatever the stack holds. ldm r0, {r4, pc} to 0x9000 (8), a MOV there (1);
+// after bl 0x8100 (static taken, 4), the same LDM back to the BL's return address is still 8, a misprediction each.
+TEST(TimingModel, Arm11LoadMultipleOfThePcFromAnotherBase) {
+    const uint32_t mov = 0xE3A00001u, ldm = 0xE8908010u;  // ldm r0, {r4, pc}
+    uint64_t mis = 0;
+    EXPECT_EQ(arm1176_branch_cycles({{ldm, 0x8100, 0x9000}, {mov, 0x9000, 0x9004}}, &mis), 8u + 1);
+    EXPECT_EQ(mis, 1u);
+    EXPECT_EQ(arm1176_branch_cycles({{a32_bl(0x8000, 0x8100), 0x8000, 0x8100}, {ldm, 0x8100, 0x8004}, {mov, 0x8004, 0x8008}}),
+              4u + 8 + 1);
+}
+
 // TRM 5.2.4: a predicted branch onto a branch is not folded. b1 at 0x8000 goes to b2 at 0x8100, which goes to a MOV at
 // 0x8200; b3 at 0x8204 back to b1. First pass: b1, b2, b3 static taken (4 each), the MOV 1. Second pass: b1 and b2
 // both BTAC hits; b1 lands on a branch, not folded (1); b2 lands on the MOV, folded (0); the MOV 1.
