@@ -716,9 +716,20 @@ TimingParams cortex_a8() {
     pair_rule(p, {C::alu, C::load, C::store, C::branch, C::jump, C::mul}, {C::alu, C::load, C::store, C::branch, C::jump},
               {{C::load, C::store}, {C::branch, C::jump}});
     extra(p, C::mul, 1);
+    // An ALU result a cycle after its issue (E2 to E2), and so 2 cycles to an address, read in E1 (TRM 16.3, Table
+    // 16.12, data source hazard: ADD r4, r1, r6 in cycle 2, LDR r7, [r4] in cycle 4); 0, as before, let an address
+    // use it a cycle sooner.
+    latency(p, C::alu, 1);
     latency(p, C::load, 2);
     latency(p, C::mul, 5);
     p.early_address = 1;
+    // A shifted register operand is read in E1, a stage before the other sources' E2 (GCC's cortex-a8.md, from the
+    // TRM ch. 16: a producer's bypass to cortex_a8_alu_shift and alu_shift_reg is 1 cycle from an ALU instruction, 2
+    // from a load and 4 from a multiply only with arm_no_early_alu_shift_dep, i.e. when it is not the shifted
+    // operand; else the reservations' 2, 3 and 6): shifted_operand_early 1. The decoder marks a shift by a register's
+    // amount register as shifted too, which GCC's rule (the shifted value alone) leaves out. Extends are not early
+    // there (no shift in their pattern): not marked.
+    p.shifted_operand_early = 1;
     p.load_multiple_bytes = p.store_multiple_bytes = 8;
     p.predictor.direction = PredictorConfig::Direction::gshare;
     p.predictor.table_bits = 12;
