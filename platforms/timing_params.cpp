@@ -214,8 +214,9 @@ timing::OooConfig cortex_a15() {
 //    taken as the other shifts.
 //  - A data-processing instruction through the shifter (cortex-a9.md: "an instruction using the shifter will go
 //    down E1", cortex_a9_dp_shift, its result bypassed 2 cycles after issue where cortex_a9_dp's is 1; a MOV with a
-//    shift goes down E2 as an unshifted one): shifter_latency 1. Extends (cortex-a9.md's "extend" type, also E1)
-//    are not told apart by the decoder: left out.
+//    shift goes down E2 as an unshifted one): shifter_latency 1. Extends (SXTB, UXTAH and kin: cortex-a9.md's
+//    "extend" type, also cortex_a9_dp_shift's) the same: the decoders mark them as through the shifter; being
+//    neither arithmetic nor logical, they take no load fast path (TRM B.3).
 //  - A load or store that writes its base register back (pre- or post-indexed, LDM/STM with !, PUSH, POP) writes
 //    it "through one of the E2 units" (cortex-a9.md, on the auto-increment forms it leaves out; its STM of 3-4
 //    registers takes the load/store pipeline and an ALU pipeline's E2 together): writeback_alu, an ALU pipeline
