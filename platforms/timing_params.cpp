@@ -731,6 +731,11 @@ TimingParams cortex_a8() {
     // amount register as shifted too, which GCC's rule (the shifted value alone) leaves out. Extends are not early
     // there (no shift in their pattern): not marked.
     p.shifted_operand_early = 1;
+    // A load whose register offset is shifted by anything but LSL #2 takes a cycle more, its result a cycle later (TRM
+    // 16.8, Example 16-6: LDRLS pc, [pc, r2, LSL #2], "no extra cycle for shift since LSL #2"; GCC's cortex-a8.md:
+    // two micro-operations). Whether a younger instruction may pair with its second cycle is not said: it pairs with
+    // nothing. Stores are not named by either: left as they were.
+    p.offset_shift_extra = 1;
     p.load_multiple_bytes = p.store_multiple_bytes = 8;
     p.predictor.direction = PredictorConfig::Direction::gshare;
     p.predictor.table_bits = 12;
