@@ -147,6 +147,11 @@ RetiredInsn classify_a32(uint32_t i) {
     const unsigned op = (i >> 21) & 15u;
     r.shifter = (i & 0x0E000000u) == 0 && (i & 0x01900000u) != 0x01000000u && op != 13u && op != 15u &&
                 (((i >> 4) & 1u) || ((i >> 5) & 0x7Fu) != 0);
+    // Extends (A5.4.5, packing and unpacking: op2 011, op1 000 SXTAB16, 010 SXTAB, 011 SXTAH, 100 UXTAB16, 110
+    // UXTAB, 111 UXTAH, Rn 1111 their SXTB.. forms; op1 001 and 101 unallocated): the shifter too (GCC's
+    // cortex-a9.md: type "extend" is cortex_a9_dp_shift's).
+    const unsigned ext_op1 = (i >> 20) & 7u;
+    r.shifter |= (i & 0x0F8000F0u) == 0x06800070u && ext_op1 != 1u && ext_op1 != 5u;
     return r;
 }
 
@@ -186,7 +191,10 @@ RetiredInsn classify_t32(uint32_t i, bool is32) {
             r.multiple = true;
             r.writeback = !((h >> 11) & 1u) || !((h >> ((h >> 8) & 7u)) & 1u);  // LDM: unless Rn is in the list
         } else if ((h & 0xFFC0u) == 0x4340u) r = make(InsnClass::mul);                        // MULS
-        else r = make(InsnClass::alu);
+        else {
+            r = make(InsnClass::alu);
+            r.shifter = (h & 0xFF00u) == 0xB200u;  // SXTH, SXTB, UXTH, UXTB (A6.2.5): extends, as in A32
+        }
         r.compressed = true;
         return r;
     }
@@ -237,6 +245,9 @@ RetiredInsn classify_t32(uint32_t i, bool is32) {
     const unsigned op = (hw1 >> 5) & 15u;
     r.shifter = (hw1 & 0xFE00u) == 0xEA00u && !((op == 2u || op == 3u) && (hw1 & 0xFu) == 15u) &&
                 (((hw2 >> 12) & 7u) || ((hw2 >> 4) & 0xFu));
+    // Extends (data processing (register), A6.3.12: hw1 1111 1010 0 op1, op1 000-101 SXTAH, UXTAH, SXTAB16, UXTAB16,
+    // SXTAB, UXTAB and their Rn 1111 forms; hw2 1111 with op2 1xxx), as in A32.
+    r.shifter |= (hw1 & 0xFF80u) == 0xFA00u && ((hw1 >> 4) & 7u) <= 5u && (hw2 & 0xF080u) == 0xF080u;
     return r;
 }
 

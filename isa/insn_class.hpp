@@ -71,8 +71,9 @@ struct RetiredInsn {
                                 // LDM/STM with !, PUSH, POP): the Cortex-A9 writes it through an ALU pipeline's E2
                                 // (GCC's cortex-a9.md)
     bool shifter = false;       // A32/T32: a data-processing instruction other than MOV/MVN whose register operand
-                                // is shifted (by an immediate or a register): the Cortex-A9 runs it through its
-                                // shift stage, E1 (GCC's cortex-a9.md, Arm's integer pipeline: cortex_a9_dp_shift)
+                                // is shifted (by an immediate or a register), or an extend (SXTB, UXTAH, ...): the
+                                // Cortex-A9 runs it through its shift stage, E1 (GCC's cortex-a9.md, Arm's integer
+                                // pipeline: cortex_a9_dp_shift, types arlo_shift, arlo_shift_reg and extend)
     RegUse regs;              // registers read and written (isa/reg_use.hpp), where decoded
 };
 

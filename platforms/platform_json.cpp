@@ -193,6 +193,7 @@ void visit_timing(V& v, TimingParams& t) {
     v("long_mul_extra", t.long_mul_extra, 8);
     v("mul_hi_latency", t.mul_hi_latency, 8);
     v("mul_flags_extra", t.mul_flags_extra, 8);
+    v("offset_shift_extra", t.offset_shift_extra, 8);
     v("load_multiple_bytes", t.load_multiple_bytes);
     v("store_multiple_bytes", t.store_multiple_bytes);
     v("multiple_max_cycles", t.multiple_max_cycles);
@@ -321,7 +322,7 @@ void visit_timing(V& v, TimingParams& t) {
 // to visit_timing (and docs/platform-files.md), then update the size. The size is a 64-bit host's: the native
 // build checks it; a 32-bit target (the web page's WebAssembly) lays the struct out smaller.
 #if UINTPTR_MAX == UINT64_MAX
-static_assert(sizeof(TimingParams) == 1040,
+static_assert(sizeof(TimingParams) == 1048,
               "TimingParams changed: add the new field to visit_timing in platforms/platform_json.cpp");
 #endif
 

@@ -214,8 +214,9 @@ timing::OooConfig cortex_a15() {
 //    taken as the other shifts.
 //  - A data-processing instruction through the shifter (cortex-a9.md: "an instruction using the shifter will go
 //    down E1", cortex_a9_dp_shift, its result bypassed 2 cycles after issue where cortex_a9_dp's is 1; a MOV with a
-//    shift goes down E2 as an unshifted one): shifter_latency 1. Extends (cortex-a9.md's "extend" type, also E1)
-//    are not told apart by the decoder: left out.
+//    shift goes down E2 as an unshifted one): shifter_latency 1. Extends (SXTB, UXTAH and kin: cortex-a9.md's
+//    "extend" type, also cortex_a9_dp_shift's) the same: the decoders mark them as through the shifter; being
+//    neither arithmetic nor logical, they take no load fast path (TRM B.3).
 //  - A load or store that writes its base register back (pre- or post-indexed, LDM/STM with !, PUSH, POP) writes
 //    it "through one of the E2 units" (cortex-a9.md, on the auto-increment forms it leaves out; its STM of 3-4
 //    registers takes the load/store pipeline and an ALU pipeline's E2 together): writeback_alu, an ALU pipeline
@@ -719,9 +720,25 @@ TimingParams cortex_a8() {
     pair_rule(p, {C::alu, C::load, C::store, C::branch, C::jump, C::mul}, {C::alu, C::load, C::store, C::branch, C::jump},
               {{C::load, C::store}, {C::branch, C::jump}});
     extra(p, C::mul, 1);
+    // An ALU result a cycle after its issue (E2 to E2), and so 2 cycles to an address, read in E1 (TRM 16.3, Table
+    // 16.12, data source hazard: ADD r4, r1, r6 in cycle 2, LDR r7, [r4] in cycle 4); 0, as before, let an address
+    // use it a cycle sooner.
+    latency(p, C::alu, 1);
     latency(p, C::load, 2);
     latency(p, C::mul, 5);
     p.early_address = 1;
+    // A shifted register operand is read in E1, a stage before the other sources' E2 (GCC's cortex-a8.md, from the
+    // TRM ch. 16: a producer's bypass to cortex_a8_alu_shift and alu_shift_reg is 1 cycle from an ALU instruction, 2
+    // from a load and 4 from a multiply only with arm_no_early_alu_shift_dep, i.e. when it is not the shifted
+    // operand; else the reservations' 2, 3 and 6): shifted_operand_early 1. The decoder marks a shift by a register's
+    // amount register as shifted too, which GCC's rule (the shifted value alone) leaves out. Extends are not early
+    // there (no shift in their pattern): not marked.
+    p.shifted_operand_early = 1;
+    // A load whose register offset is shifted by anything but LSL #2 takes a cycle more, its result a cycle later (TRM
+    // 16.8, Example 16-6: LDRLS pc, [pc, r2, LSL #2], "no extra cycle for shift since LSL #2"; GCC's cortex-a8.md:
+    // two micro-operations). Whether a younger instruction may pair with its second cycle is not said: it pairs with
+    // nothing. Stores are not named by either: left as they were.
+    p.offset_shift_extra = 1;
     p.load_multiple_bytes = p.store_multiple_bytes = 8;
     p.predictor.direction = PredictorConfig::Direction::gshare;
     p.predictor.table_bits = 12;

@@ -28,8 +28,9 @@ OooInsn::OooInsn(const isa::RetiredInsn& insn, uint64_t at) : cls(insn.cls), pc(
     writeback = insn.writeback;
     call = insn.branch & isa::br_call;
     // An arithmetic or logical instruction without a shift (the Cortex-A9 TRM, B.3): the alu class without a
-    // shifted operand (moves, extends and bit-field instructions are alu too: not told apart).
-    forward_use = insn.cls == C::alu && !insn.regs.shifted && !insn.regs.shape;
+    // shifted operand, and not an extend (isa::RetiredInsn::shifter; neither arithmetic nor logical); moves and
+    // bit-field instructions are alu too: not told apart.
+    forward_use = insn.cls == C::alu && !insn.regs.shifted && !insn.regs.shape && !insn.shifter;
 }
 
 uint64_t RenamePool::free_at(unsigned size, unsigned n) const {

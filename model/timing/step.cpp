@@ -52,6 +52,7 @@ struct TimingModel::StepScratch {
     unsigned multiple_extra = 0;  // a load or store multiple's issue cycles beyond the first (multiple_cycles)
     unsigned shift_extra = 0;     // a shift by a register's issue cycles beyond the first (shift_register_extra)
     unsigned mul_extra = 0;       // a long or flag-setting multiply's issue cycles beyond its kin's (long_mul_extra)
+    unsigned offset_extra = 0;    // a load's by its shifted register offset (offset_shift_extra)
     uint64_t cycles = 0, split_cycles = 0, fetch_walk = 0, started = 0, fill_fetches = 0, bus_hold = 0;
     uint64_t refill_hidden = 0;  // a refill's cycles behind the instructions before it (refill_wait)
     uint64_t room_wait = 0;      // the cycles it waited for fetches held back by a full buffer (fetch_room_wait)
@@ -186,9 +187,11 @@ template <bool kFull>
     // A multiply with a 64-bit result, or one that sets the flags (ARM1176 TRM Table 16-10), issues over more cycles.
     if (insn.regs.mul_hi) st.mul_extra = p_.long_mul_extra;
     if (insn.cls == C::mul && (insn.regs.dst & isa::flags_bit)) st.mul_extra += p_.mul_flags_extra;
+    // A load with a shifted register offset but LSL #2 issues over more cycles (Cortex-A8 TRM 16.8, Example 16-6).
+    if (insn.offset_shift && insn.cls == C::load) st.offset_extra = p_.offset_shift_extra;
     const unsigned shape_conflict = (p_.single_shift_register ? insn.regs.shape & unsigned{isa::shape_shift_register} : 0u) |
                                     (p_.extract_second_slot ? unsigned{isa::shape_extract} : 0u);
-    if (p_.dual_issue && s_.pair_open && p_.class_extra[cls] == 0 && !st.multiple_extra && !st.shift_extra && !st.mul_extra &&
+    if (p_.dual_issue && s_.pair_open && p_.class_extra[cls] == 0 && !st.multiple_extra && !st.shift_extra && !st.mul_extra && !st.offset_extra &&
         pairs_[static_cast<size_t>(s_.prev_cls)][cls] && popcount(src) <= p_.pair_max_src[cls] &&
         !(src & s_.prev_dst & (p_.flag_latency ? ~0u : ~isa::flags_bit)) && !(s_.prev_shape & shape_conflict)) {
         st.paired = true;
@@ -356,7 +359,7 @@ template <bool kFull>
                      : (p_.short_mul_latency && insn.cls == C::alu && insn.regs.mul_ops ? p_.short_mul_latency
                                                                                          : p_.result_latency[cls]) +
                            (kFull && st.bus && insn.cls == C::load && !st.forwarded ? p_.bus_load_latency + st.bus_extra : 0u) +
-                           st.shift_extra +
+                           st.shift_extra + st.offset_extra +
                            // A load multiple of the PC loads it first, the rest a cycle later (load_pc_latency_extra).
                            (insn.multiple && insn.branch && insn.cls == C::load ? p_.load_pc_latency_extra : 0u);
     if (insn.multiple && p_.load_multiple_bytes && st.data && insn.cls == C::load && st.n_mem) {
@@ -379,7 +382,7 @@ template <bool kFull>
         }
     if (st.dst & isa::flags_bit) s_.ready[31] = st.issue + p_.flag_latency + st.shift_extra;
     st.cycles = (st.paired || st.folded ? 0 : 1) + st.stall + p_.class_extra[cls] + st.multiple_extra + st.shift_extra +
-                st.mul_extra + s_.pending_extra;
+                st.mul_extra + st.offset_extra + s_.pending_extra;
     if (s_.pending_extra) {
         st.freeze = s_.pending_freeze;  // interrupts still enabled (event 49), no instruction at decode (not event 30)
         s_.pending_freeze = 0;

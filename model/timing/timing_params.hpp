@@ -82,6 +82,11 @@ struct TimingParams {
     // UMLAL, SMLAL, UMAAL 3 cycles where MUL takes 2, SMLALxy, SMLALD, SMLSLD 2 where SMLAxy takes 1; result latencies
     // 4/5 and 3/4; MULS and MLAS 5 cycles, UMULLS and kin 6).
     unsigned long_mul_extra = 0, mul_hi_latency = 0, mul_flags_extra = 0;
+    // A single load whose register offset is shifted by anything but LSL #2 (isa::RetiredInsn::offset_shift) issues
+    // over this many cycles more, pairs with nothing, and gives its result that many cycles later (Cortex-A8 TRM
+    // 16.8, Example 16-6: "no extra cycle for shift since LSL #2"; GCC's cortex-a8.md: such a load is two
+    // micro-operations, its result a cycle later).
+    unsigned offset_shift_extra = 0;
     // A load or store of several registers (LDM, STM, LDP, STP, LDRD: insn.multiple) moves this many bytes a
     // memory cycle (its accesses' sizes, 4 where the trace gives none; 0: all in one): the registers a load
     // multiple writes are ready one after the other, the k-th (in register order) the memory cycles of the bytes

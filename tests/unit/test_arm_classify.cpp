@@ -227,6 +227,29 @@ TEST(ArmClassify, ShiftedOffsetsAndShifterOperands) {
     for (const auto& f : t32) check(classify_t32(f.enc, true), f);
 }
 
+// Extends go through the shifter as shifted operands do (GCC's cortex-a9.md: type "extend" is cortex_a9_dp_shift's);
+// the other packing, reversal and parallel instructions beside them do not. Each encoding from GNU as
+// (-march=armv7-a).
+TEST(ArmClassify, ExtendsGoThroughTheShifter) {
+    struct Form {
+        uint32_t enc;
+        bool shifter;
+        const char* what;
+    };
+    const Form a32[] = {{0xE6EF1073, true, "uxtb r1, r3"},        {0xE6BF1073, true, "sxth r1, r3"},
+                        {0xE6E21073, true, "uxtab r1, r2, r3"},   {0xE68F1073, true, "sxtb16 r1, r3"},
+                        {0xE6FF1473, true, "uxth r1, r3, ror #8"}, {0xE6BF1F33, false, "rev r1, r3"},
+                        {0xE6821FB3, false, "sel r1, r2, r3"},    {0xE6A71013, false, "ssat r1, #8, r3"},
+                        {0xE6821013, false, "pkhbt r1, r2, r3"}};
+    for (const auto& f : a32) EXPECT_EQ(classify_a32(f.enc).shifter, f.shifter) << f.what;
+    const Form t16[] = {{0xB2D9, true, "uxtb r1, r3"}, {0xB219, true, "sxth r1, r3"}, {0xBA19, false, "rev r1, r3"}};
+    for (const auto& f : t16) EXPECT_EQ(classify_t32(f.enc, false).shifter, f.shifter) << f.what;
+    const Form t32[] = {{0xFA5FF183, true, "uxtb.w r1, r3"},     {0xFA02F183, true, "sxtah r1, r2, r3"},
+                        {0xFA3FF183, true, "uxtb16 r1, r3"},     {0xFA82F54C, false, "uadd8 r5, r2, ip"},
+                        {0xFA02F103, false, "lsl.w r1, r2, r3"}, {0xF3C201C3, false, "ubfx r1, r2, #3, #4"}};
+    for (const auto& f : t32) EXPECT_EQ(classify_t32(f.enc, true).shifter, f.shifter) << f.what;
+}
+
 // The single loads and stores of a byte or a halfword (the Cortex-A9 TRM, Table B-2: LDRB and LDRH take a second
 // AGU cycle), each encoding from GNU as; words, doublewords and multiples are not.
 TEST(ArmClassify, ByteAndHalfwordAccesses) {

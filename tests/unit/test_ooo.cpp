@@ -450,12 +450,12 @@ isa::RetiredInsn a32(uint32_t enc) {
     return i;
 }
 
-// The cycles of `first` and then `add r4, r1, r5` (0xE0814005, unshifted: the fast path's kind of consumer),
-// both in the 8-byte fetch block at 0x8000, on the Cortex-A9.
-uint64_t a9_pair(uint32_t first) {
+// The cycles of `first` and then `second` (by default `add r4, r1, r5`, 0xE0814005, unshifted: the fast path's kind
+// of consumer), both in the 8-byte fetch block at 0x8000, on the Cortex-A9.
+uint64_t a9_pair(uint32_t first, uint32_t second = 0xE0814005) {
     TimingModel m = bare_core("cortex-a9");
     EventBatch b;
-    return m.step(a32(first), 0x8000, 4, 0x8004, nullptr, 0, b) + m.step(a32(0xE0814005), 0x8004, 4, 0x8008, nullptr, 0, b);
+    return m.step(a32(first), 0x8000, 4, 0x8004, nullptr, 0, b) + m.step(a32(second), 0x8004, 4, 0x8008, nullptr, 0, b);
 }
 
 }  // namespace
@@ -493,6 +493,25 @@ TEST(OutOfOrder, CortexA9ShifterResultIsACycleLater) {
     EXPECT_EQ(a9_pair(0xE1A01103), 3u);  // lsl r1, r3, #2 (mov)
     EXPECT_EQ(platform_timing("cortex-a15")->ooo->shifter_latency, 0u);
     EXPECT_EQ(platform_timing("cortex-a57")->ooo->shifter_latency, 0u);
+}
+
+// An extend goes down the shifter's E1 as a shifted operand does (GCC's cortex-a9.md: type "extend" is
+// cortex_a9_dp_shift's, bypassed after 2 cycles): `uxtb r1, r3` (0xE6EF1073) executes at c+1 and completes at c+3;
+// the ADD that reads r1 executes at c+3 and completes at c+4: 4 cycles (3 as an unshifted ALU instruction). The
+// same with `sxtah r1, r2, r3` (0xE6B21073).
+TEST(OutOfOrder, CortexA9ExtendResultIsACycleLater) {
+    EXPECT_EQ(a9_pair(0xE6EF1073), 4u);  // uxtb r1, r3
+    EXPECT_EQ(a9_pair(0xE6B21073), 4u);  // sxtah r1, r2, r3
+    EXPECT_EQ(a9_pair(0xE6BF1F33), 3u);  // rev r1, r3: no extend
+}
+
+// An extend is neither arithmetic nor logical: a load's result reaches it by no fast path (the Cortex-A9 TRM, B.3).
+// `ldr r1, [r2]` executes at c+1, its result at c+4 (Table B-2: 3); `uxtb r4, r1` (0xE6EF4071) executes at c+4 and
+// completes at c+6 (through the shifter): 6 cycles. `add r4, r5, r1` takes the fast path: it executes at c+3 and
+// completes at c+4: 4 cycles.
+TEST(OutOfOrder, CortexA9ExtendTakesNoLoadFastPath) {
+    EXPECT_EQ(a9_pair(0xE5921000, 0xE6EF4071), 6u);  // ldr r1, [r2]; uxtb r4, r1
+    EXPECT_EQ(a9_pair(0xE5921000, 0xE0854001), 4u);  // ldr r1, [r2]; add r4, r5, r1
 }
 
 // writeback_alu: a load that writes its base back takes an ALU pipeline a cycle too. `add r1` (dispatched at 100,

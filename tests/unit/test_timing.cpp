@@ -2145,6 +2145,41 @@ TEST(TimingModel, CortexA53ShiftedOperandIsNeededACycleEarly) {
     EXPECT_EQ(a32_cycles(p, {0xE0821003u, 0xE0814105u}), 2u) << "add r1, r2, r3; add r4, r1, r5, lsl #2";
 }
 
+// The Cortex-A8 reads a shifted operand in E1, a cycle before its other sources' E2 (GCC's cortex-a8.md: an ALU
+// result to an ALU instruction 1 cycle, to one that shifts it 2; a load's 2 and 3). The two never pair (the younger
+// reads the older's result). Each line: the producer's cycle plus the consumer's, issued 1, 2 or 3 cycles after it.
+TEST(TimingModel, CortexA8ShiftedOperandIsNeededInE1) {
+    const TimingParams p = *platform_timing("cortex-a8");
+    EXPECT_EQ(a32_cycles(p, {0xE0821003u, 0xE0854001u}), 2u) << "add r1, r2, r3; add r4, r5, r1";
+    EXPECT_EQ(a32_cycles(p, {0xE0821003u, 0xE0854101u}), 3u) << "add r1, r2, r3; add r4, r5, r1, lsl #2";
+    EXPECT_EQ(a32_cycles(p, {0xE0821003u, 0xE0814105u}), 2u) << "add r1, r2, r3; add r4, r1, r5, lsl #2";
+    EXPECT_EQ(a32_cycles(p, {0xE5921000u, 0xE0854001u}), 3u) << "ldr r1, [r2]; add r4, r5, r1";
+    EXPECT_EQ(a32_cycles(p, {0xE5921000u, 0xE0854101u}), 4u) << "ldr r1, [r2]; add r4, r5, r1, lsl #2";
+}
+
+// A Cortex-A8 load whose register offset is shifted by anything but LSL #2 takes a cycle more, its result a cycle
+// later (TRM 16.8, Example 16-6; GCC's cortex-a8.md). `ldr r1, [r2, r3, lsl #2]` in cycle 0, its result 2 cycles
+// later: `add r4, r5, r1` in cycle 2 (3 in all); with LSL #3 or LSR #2 the load issues over cycles 0 and 1 and its
+// result is ready at 3: the ADD in cycle 3 (4 in all).
+TEST(TimingModel, CortexA8ShiftedRegisterOffsetTakesACycleMore) {
+    const TimingParams p = *platform_timing("cortex-a8");
+    EXPECT_EQ(a32_cycles(p, {0xE7921103u, 0xE0854001u}), 3u) << "ldr r1, [r2, r3, lsl #2]; add r4, r5, r1";
+    EXPECT_EQ(a32_cycles(p, {0xE7921183u, 0xE0854001u}), 4u) << "ldr r1, [r2, r3, lsl #3]; add r4, r5, r1";
+    EXPECT_EQ(a32_cycles(p, {0xE7921123u, 0xE0854001u}), 4u) << "ldr r1, [r2, r3, lsr #2]; add r4, r5, r1";
+    EXPECT_EQ(platform_timing("cortex-a7")->offset_shift_extra, 0u);
+}
+
+// The Cortex-A8 TRM's own example of a data source hazard (16.3, Table 16.12): ADD r1, r2, r3 in cycle 1, ADD r4, r1,
+// r6 in cycle 2 ("wait for r1"), LDR r7, [r4] in cycle 4 ("wait two cycles for r4": an ALU result in E2, an address
+// read in E1): 4 cycles. And its load/store resource hazard: LDR r5, [r6] in cycle 1, STR r7, [r8] and MOV r9, r10
+// together in cycle 2.
+TEST(TimingModel, CortexA8TrmIssueExamples) {
+    const TimingParams p = *platform_timing("cortex-a8");
+    EXPECT_EQ(a32_cycles(p, {0xE0821003u, 0xE0814006u, 0xE5947000u}), 4u)
+        << "add r1, r2, r3; add r4, r1, r6; ldr r7, [r4]";
+    EXPECT_EQ(a32_cycles(p, {0xE5965000u, 0xE5887000u, 0xE1A0900Au}), 2u) << "ldr r5, [r6]; str r7, [r8]; mov r9, r10";
+}
+
 // The Cortex-A53's one shift by a register a cycle (GCC's cortex_a53_hazard unit) and EXTR only as the younger of a
 // pair or alone (cortex_a53_alu_extr). Independent instructions: 1 cycle when they pair, 2 when not.
 TEST(TimingModel, CortexA53ShiftByRegisterAndExtractSlots) {
