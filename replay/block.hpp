@@ -41,6 +41,17 @@ struct BlockExecs {
     bool listed = false;  // in the session's list of blocks to drain
 };
 
+// Executions of a fast run (its plan's blocks one after the other, replay/run_plan.hpp) counted since the last flush
+// without the timing model, its last block's last instruction not taken [0] and taken [1]: the session adds them to
+// its blocks' BlockExecs at the flush (Session::drain_execs), each block before the last ending taken or not as
+// `inner` says.
+struct RunExecs {
+    std::vector<std::pair<BlockExecs*, uint8_t>> inner;
+    BlockExecs* last = nullptr;
+    uint64_t execs[2] = {0, 0};
+    bool listed = false;  // in the session's list of runs to drain
+};
+
 // Blocks by start PC and first instruction, direct-mapped.
 class BlockCache {
 public:

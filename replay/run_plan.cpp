@@ -78,7 +78,10 @@ std::unique_ptr<RunPlan> RunPlanner::extend(const RunPlan& p, const trace::RunSh
     e->joins.back() = 1;  // p's last record: its successor starts c
     e->joins.resize(np + nc, 0);
     e->value_bytes = p.value_bytes + c.value_bytes;
-    if (c.width != p.width || bytes_c != c.value_bytes) return e;  // not fast
+    if (c.width != p.width || bytes_c != c.value_bytes) {  // not fast
+        e->last_time_at = e->offs.back().time;
+        return e;
+    }
     auto shift = [&](uint32_t& o) {
         if (o != trace::ValueOffsets::none) o += p.value_bytes;
     };
@@ -102,6 +105,7 @@ void RunPlanner::plan_records(RunPlan* p) {
     const TraceRecord* recs = p->protos.data();
     for (size_t i = 0; i < n; ++i) c_.check_isa(recs[i]);
     p->privilege = recs[0].privilege;
+    p->last_time_at = p->offs.back().time;
     bool fast = true;
     for (size_t i = 0; i < n; ++i) {
         const TraceRecord& r = recs[i];
@@ -111,11 +115,15 @@ void RunPlanner::plan_records(RunPlan* p) {
         if (c_.o.timing == Timing::trace) fast &= r.has_time;
         p->mem |= r.n_mem != 0;
         for (unsigned k = 0; k < r.n_mem; ++k)
-            if (r.mem[k].size > 1 && r.mem[k].size <= 16) p->align.emplace_back(p->offs[i].addr[k], r.mem[k].size);
+            if (const unsigned size = r.mem[k].size; size > 1 && size <= 16) {
+                if ((size & (size - 1)) == 0) p->align_masks.emplace_back(p->offs[i].addr[k], size - 1);
+                else p->align.emplace_back(p->offs[i].addr[k], static_cast<uint8_t>(size));
+            }
     }
     std::vector<uint32_t> div_offs;  // loop_offs after the addresses
     p->fast = fast;
     if (fast) plan_segments(p, div_offs);
+    if (p->fast) plan_arch(p);
     p->loop_addrs = static_cast<uint32_t>(p->loop_offs.size());
     p->loop_offs.insert(p->loop_offs.end(), div_offs.begin(), div_offs.end());
     plan_live_out(p);
@@ -157,6 +165,29 @@ void RunPlanner::plan_segments(RunPlan* p, std::vector<uint32_t>& div_offs) {
         g.execs.block = g.block.get();
         p->segs.push_back(std::move(g));
         i += len;
+    }
+}
+
+// A fast plan's retirement without the timing model (RunPlan::Arch): replay_fast's taken for each segment but the
+// last, whose successor is the next segment's first record.
+void RunPlanner::plan_arch(RunPlan* p) {
+    RunPlan::Arch& a = p->arch;
+    const TraceRecord* recs = p->protos.data();
+    const size_t nsegs = p->segs.size();
+    for (size_t g = 0; g < nsegs; ++g) {
+        RunPlan::Segment& seg = p->segs[g];
+        const isa::RetiredInsn& insn = seg.block->insns.back();
+        const TraceRecord& last = recs[seg.first + seg.block->size() - 1];
+        a.records += seg.block->size();
+        if (g + 1 < nsegs) {
+            const bool taken = insn.branch && branch_taken(insn, last.isa, last.pc, last.size, recs[p->segs[g + 1].first].pc);
+            a.execs.inner.emplace_back(&seg.execs, static_cast<uint8_t>(taken));
+            continue;
+        }
+        a.execs.last = &seg.execs;
+        a.last_end = last.pc + last.size;
+        a.last_branch = insn.branch != 0;
+        a.last_always = is_rv(last.isa) && !(insn.branch & isa::br_conditional);
     }
 }
 

@@ -42,13 +42,17 @@ struct RunPlan {
     };
     std::vector<TraceRecord> protos;        // the shape's records, values left out
     std::vector<trace::ValueOffsets> offs;  // where each record's values lie (its time: none without one)
+    uint32_t last_time_at = trace::ValueOffsets::none;  // offs.back().time (last_time)
     // Every record in one of the segments' blocks, none trapped, entered by an interrupt or condition-failed,
     // all at one privilege, and every record timed under --timing trace.
     bool fast = false;
     uint8_t privilege = 0;
     bool mem = false;  // some record accesses data
     std::vector<Segment> segs;
-    std::vector<std::pair<uint32_t, uint8_t>> align;     // accesses of 2-16 bytes: their address and size
+    // Accesses of 2-16 bytes (unaligned() tests them): their address and size where the size is not a power of two,
+    // else their address and the mask of the low bits an aligned address leaves clear (aligned()).
+    std::vector<std::pair<uint32_t, uint8_t>> align;
+    std::vector<std::pair<uint32_t, uint32_t>> align_masks;
     std::vector<std::pair<uint8_t, uint32_t>> live_out;  // the last value each register is given in the run
     uint8_t width = 8;         // bytes per value (RunShape::width)
     uint32_t value_bytes = 0;  // of the runs' values (a group's: theirs one after the other)
@@ -62,6 +66,23 @@ struct RunPlan {
     // The plans of these runs followed by another (RunPlanner::extend), by the other's shape id: the first
     // RunPlanner::max_next met.
     std::vector<std::pair<uint32_t, std::unique_ptr<RunPlan>>> next;
+    // A fast plan's retirement without the timing model (replay_fast's, worked out once): every segment but the
+    // last ends where the next starts, so whether its last instruction was taken is fixed (RunExecs::inner); only
+    // the last segment's depends on the run's successor (its PC against last_end).
+    struct Arch {
+        RunExecs execs;             // the segments' executions
+        uint64_t last_end = 0;      // the last segment's last record: its PC plus its size
+        bool last_branch = false;   // it is a branch
+        bool last_always = false;   // it is always taken (RISC-V: a jump; records.hpp branch_taken)
+        uint32_t records = 0;       // the run's (the plan's) records
+    } arch;
+    // Whether the run with values `v` has no unaligned access (as unaligned()).
+    bool aligned(const unsigned char* v) const {
+        uint64_t low = 0;
+        for (const auto& [off, mask] : align_masks) low |= trace::run_value(v, off, width) & mask;
+        for (const auto& [off, size] : align) low |= trace::run_value(v, off, width) % size;
+        return low == 0;
+    }
 };
 
 // The first record's PC of a shape.
@@ -71,8 +92,7 @@ inline bool first_interrupt(const trace::RunShape& s) { return s.protos[27] & 8u
 
 // The time of a fast run's last record (0 without one).
 inline uint64_t last_time(const RunPlan& p, const unsigned char* v) {
-    const uint32_t at = p.offs.back().time;
-    return at == trace::ValueOffsets::none ? 0 : trace::run_value(v, at, p.width);
+    return p.last_time_at == trace::ValueOffsets::none ? 0 : trace::run_value(v, p.last_time_at, p.width);
 }
 
 // The plans by shape, and the group plans hung on them.
@@ -115,6 +135,7 @@ private:
     std::unique_ptr<RunPlan> extend(const RunPlan& p, const trace::RunShape& c, const unsigned char* vc);
     void plan_records(RunPlan* p);
     void plan_segments(RunPlan* p, std::vector<uint32_t>& div_offs);
+    void plan_arch(RunPlan* p);
     void plan_live_out(RunPlan* p);
 
     Core& c_;

@@ -34,6 +34,22 @@ private:
     // runs[0..n-1), each with its successor after it (runs[n - 1] only a successor).
     template <bool kTm, Timing kT>
     void replay_units(const trace::Run* runs, size_t n);
+    // --architectural --timing cpi1 (no timing model): replay_units' loop with a fast run's retirement from its
+    // plan's summary (retire_arch) instead of replay_fast's walk over its segments; the same counts.
+    void replay_units_arch(const trace::Run* runs, size_t n);
+    void retire_arch(RunPlan& p, const unsigned char* v, uint64_t next_pc) {
+        c_.mem_seen |= p.mem;
+        RunPlan::Arch& a = p.arch;
+        ++a.execs.execs[a.last_branch && (next_pc != a.last_end || a.last_always)];
+        s_.count_run(a.execs);
+        s_.retired(a.records, a.records);
+        settle(p, v);
+    }
+    // Whether a run of plan `p` with values `v`, its successor `next` (none at the end), replays from its values:
+    // a fast plan at the current privilege, every access aligned, no interrupt taken before the successor.
+    bool runs_fast(const RunPlan& p, const unsigned char* v, const trace::RunShape* next) const {
+        return p.fast && next && !first_interrupt(*next) && p.privilege == c_.priv && p.aligned(v);
+    }
     // The runs the stretches held back and found to differ, timed as usual.
     template <bool kTm, Timing kT>
     void replay_aborted();
@@ -123,8 +139,26 @@ void RunReplayer::run(trace::TraceReader& reader) {
     }
 }
 
+inline void RunReplayer::replay_units_arch(const trace::Run* runs, size_t n) {
+    Result& r = s_.r;
+    for (size_t i = 0; i + 1 < n; ++i) {
+        const trace::RunShape& s = *runs[i].shape;
+        const trace::RunShape& next = *runs[i + 1].shape;
+        const unsigned char* v = runs[i].values;
+        RunPlan& p = plans_.plan(s, v);
+        if (runs_fast(p, v, &next)) {
+            ++r.fast_runs;
+            retire_arch(p, v, first_pc(next));
+        } else {
+            replay_run<false, Timing::cpi1>(s, v, &next);
+        }
+        r.records += s.records;
+    }
+}
+
 template <bool kTm, Timing kT>
 void RunReplayer::replay_units(const trace::Run* runs, size_t n) {
+    if constexpr (!kTm && kT == Timing::cpi1) return replay_units_arch(runs, n);
     Result& r = s_.r;
     for (size_t i = 0; i + 1 < n; ++i) {
         if constexpr (kTm) {
@@ -164,10 +198,7 @@ void RunReplayer::replay_aborted() {
 template <bool kTm, Timing kT>
 void RunReplayer::replay_run(const trace::RunShape& s, const unsigned char* v, const trace::RunShape* next) {
     RunPlan& p = plans_.plan(s, v);
-    const bool next_interrupt = next && first_interrupt(*next);
-    bool fast = p.fast && next && !next_interrupt && p.privilege == c_.priv;
-    for (const auto& [off, size] : p.align) fast &= trace::run_value(v, off, p.width) % size == 0;  // as unaligned()
-    if (fast) {
+    if (runs_fast(p, v, next)) {
         ++s_.r.fast_runs;
         replay_fast<kTm, kT>(p, v, first_pc(*next));
         return;
@@ -177,7 +208,7 @@ void RunReplayer::replay_run(const trace::RunShape& s, const unsigned char* v, c
     s.expand(v, run_recs_.data());
     if (next) {
         run_recs_[n].pc = first_pc(*next);  // the successor: its PC and interrupt are all a record's step reads of it
-        run_recs_[n].interrupt = next_interrupt;
+        run_recs_[n].interrupt = first_interrupt(*next);
         blocks_.replay_records<kTm, kT>(run_recs_.data(), n);
     } else {
         blocks_.replay_records<kTm, kT>(run_recs_.data(), n - 1);
@@ -201,8 +232,7 @@ size_t RunReplayer::replay_group(const trace::Run* runs, size_t n) {
     for (size_t k = 0, at = 0; k < used; at += runs[k].shape->value_bytes, ++k)
         std::memcpy(group_values_.data() + at, runs[k].values, runs[k].shape->value_bytes);
     const unsigned char* v = group_values_.data();
-    for (const auto& [off, size] : p->align)
-        if (trace::run_value(v, off, p->width) % size != 0) return 0;  // as unaligned()
+    if (!p->aligned(v)) return 0;
     s_.r.fast_runs += used;
     s_.r.grouped_runs += used;
     replay_fast<kTm, kT>(*p, v, first_pc(next));

@@ -53,6 +53,18 @@ void Session::select_events() {
 
 // The retirement of the fast runs' blocks since the last flush, per kind times their executions.
 void Session::drain_execs() {
+    for (RunExecs* e : counted_runs_) {
+        const uint64_t execs = e->execs[0] + e->execs[1];
+        for (const auto& [g, taken] : e->inner) {
+            g->execs[taken] += execs;
+            count_execs(*g);
+        }
+        for (unsigned t = 0; t < 2; ++t) e->last->execs[t] += e->execs[t];
+        count_execs(*e->last);
+        e->execs[0] = e->execs[1] = 0;
+        e->listed = false;
+    }
+    counted_runs_.clear();
     for (BlockExecs* g : counted_) {
         const Block& b = *g->block;
         const uint64_t execs = g->execs[0] + g->execs[1];

@@ -52,6 +52,12 @@ public:
         e.listed = true;
         counted_.push_back(&e);
     }
+    // A fast run's executions likewise (without the timing model: RunReplayer::retire_arch).
+    void count_run(RunExecs& e) {
+        if (e.listed) return;
+        e.listed = true;
+        counted_runs_.push_back(&e);
+    }
     // The batch to the PMU.
     void flush();
     // The fast runs' blocks executed since the last flush, retired now (before their plans are dropped).
@@ -88,6 +94,7 @@ private:
     std::vector<uint32_t> series_events_;  // the time series' events
     std::optional<std::pair<uint64_t, uint64_t>> last_point_;  // instructions and cycles of the last point
     std::vector<BlockExecs*> counted_;     // blocks of fast runs executed since the last flush
+    std::vector<RunExecs*> counted_runs_;  // fast runs executed since the last flush (count_run)
 };
 
 }  // namespace pmusim::replay

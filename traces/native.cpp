@@ -431,6 +431,9 @@ public:
         size_t k = 0;
         first = runs_.data();
         while (k < runs_.size()) {
+            k = runs_in_buffer(k);
+            if (k == runs_.size()) break;
+            // A shape, a run the buffer does not hold whole, the end, or a corrupt tag.
             // Only the first entry of a call may move the buffer (the runs before it point into it).
             if (buf_.avail() < 4 && (k || !buf_.fill(4))) {
                 if (k) break;
@@ -467,6 +470,29 @@ protected:
     }
 
 private:
+    // From entry `k` on, the runs of shapes already defined that the buffer holds whole, in one pass with no
+    // refill: where the general loop of next_runs() stops (a shape, the buffer's end) it goes on from there.
+    size_t runs_in_buffer(size_t k) {
+        const unsigned char* const start = buf_.at();
+        const unsigned char* p = start;
+        const unsigned char* const end = p + buf_.avail();
+        const auto* shapes = shapes_.data();
+        const size_t n_shapes = shapes_.size();
+        uint64_t records = 0;
+        while (k < runs_.size() && end - p >= 4) {
+            const unsigned char* q = p;
+            const uint32_t tag = get<uint32_t>(q);
+            if (tag >= n_shapes) break;  // shape_tag included
+            const RunShape& s = *shapes[tag];
+            if (static_cast<size_t>(end - q) < s.value_bytes) break;
+            runs_[k++] = Run{&s, q};
+            records += s.records;
+            p = q + s.value_bytes;
+        }
+        buf_.skip(static_cast<size_t>(p - start));
+        count_ += records;
+        return k;
+    }
     // The next run for next(); false at the end.
     bool next_run() {
         if (run_at_ == runs_n_) {

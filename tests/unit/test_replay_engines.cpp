@@ -796,5 +796,57 @@ TEST(ReplayEngines, OutOfOrderCoresAreBitIdentical) {
         }
 }
 
+// A fast run's alignment test (RunPlan::aligned) on accesses of a power-of-two size (a mask of the low bits) and of
+// another (a 12-byte LDM: the remainder, as unaligned() takes it): an A32 loop of LDM r0, {r1-r3}, LDR r4, [r5]
+// and B back, 300 times, the LDM's address off a multiple of 12 every third iteration from the second (k % 3 == 1)
+// and the LDR's off a multiple of 4 every fifth from the third (k % 5 == 2). UNALIGNED_LDST_RETIRED (0x0F) counts
+// 100 + 60, the same without the timing model on the native v2 file as the reference stepper on the records.
+TEST(ReplayEngines, FastRunsTestAlignmentBySize) {
+    std::vector<TraceRecord> recs;
+    auto insn = [&](uint64_t pc, uint32_t encoding, uint64_t addr, uint8_t size) {
+        TraceRecord r;
+        r.pc = pc;
+        r.encoding = encoding;
+        r.size = 4;
+        r.isa = IsaState::a32;
+        r.line = recs.size() + 1;
+        if (size) {
+            trace::MemAccess m;
+            m.addr = addr;
+            m.size = size;
+            r.add_mem(m);
+        }
+        recs.push_back(r);
+    };
+    const unsigned n = 300;
+    for (unsigned k = 0; k < n; ++k) {
+        insn(0x8000, 0xE890000E, 0x1200 + 24 * k + (k % 3 == 1 ? 4 : 0), 12);  // LDM r0, {r1, r2, r3}: 0x1200 = 384 * 12
+        insn(0x8004, 0xE5954000, 0x2000 + 8 * k + (k % 5 == 2 ? 2 : 0), 4);    // LDR r4, [r5]
+        insn(0x8008, 0xEAFFFFFC, 0, 0);                                        // B 0x8000
+    }
+    const std::string native = ::testing::TempDir() + fmt::format("align-v2-{}.pmt", ::getpid());
+    {
+        auto w = trace::make_native_writer(native, false);
+        for (const auto& r : recs) w->write(r);
+        w->finish();
+    }
+    replay::Options o = options("cortex-a7", modes[4], replay::Engine::reference);  // cpi1 architectural
+    const replay::Result ref = replay::run(o, std::make_unique<VectorReader>(recs));
+    o.engine = replay::Engine::block;
+    o.trace = native;
+    const replay::Result v2 = replay::run(o);
+    std::remove(native.c_str());
+    expect_same_counts(ref, v2, "the alignment loop as native v2");
+    EXPECT_GT(v2.fast_runs, 0u);
+    uint64_t unaligned = 0, loads = 0;
+    for (const auto& [e, c] : v2.event_totals) {
+        if (e == 0x0F) unaligned = c;
+        if (e == 0x06) loads = c;  // LD_RETIRED
+    }
+    EXPECT_EQ(unaligned, n / 3 + n / 5);
+    EXPECT_EQ(loads, 2u * n);
+    EXPECT_EQ(v2.instructions, 3u * n);
+}
+
 }  // namespace
 }  // namespace pmusim
