@@ -123,16 +123,19 @@ bool TimingModel::probe_body(const BlockMemo& m, const BlockMemo::Recording& r, 
 // sets, marked dirty, counted), each made as it is found: true. Where one misses, those made are undone, latest
 // first (Cache::untouch): false, nothing changed. One search of a set per lookup.
 bool TimingModel::claim_body(const BlockMemo& m, const BlockMemo::Recording& r, const MemRef* mem) {
-    claims_n_ = 0;
+    Claim* claims = claims_.data();  // the claims made, counted in a local (claims_n_ for release_claims)
+    size_t made = 0;
     auto claim = [&](Cache& c, const Cache::Ref& ref, uint8_t part) {
-        if (!c.touch_present(ref, part, claims_[claims_n_].undo)) return false;
-        claims_[claims_n_++].cache = &c;
+        if (!c.touch_present(ref, part, claims[made].undo)) return false;
+        claims[made++].cache = &c;
         return true;
     };
     if (data_lookups(*this, m, mem, claim) != all_hit) {
+        claims_n_ = made;
         release_claims();
         return false;
     }
+    claims_n_ = made;
     if (r.ifetch.empty()) return true;
     const uint64_t it_refills = itlb_ ? itlb_->refills() : 0, i_refills = l1i_->refills();
     if (r.l1i_refills == i_refills && r.itlb_refills == it_refills) {  // no line entered either since: still there
@@ -144,9 +147,11 @@ bool TimingModel::claim_body(const BlockMemo& m, const BlockMemo::Recording& r, 
         return true;
     }
     if (fetch_lookups(*this, m, r, claim) != all_hit) {
+        claims_n_ = made;
         release_claims();
         return false;
     }
+    claims_n_ = made;
     r.itlb_refills = it_refills;
     r.l1i_refills = i_refills;
     return true;
