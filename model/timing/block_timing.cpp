@@ -123,16 +123,20 @@ bool TimingModel::probe_body(const BlockMemo& m, const BlockMemo::Recording& r, 
 // sets, marked dirty, counted), each made as it is found: true. Where one misses, those made are undone, latest
 // first (Cache::untouch): false, nothing changed. One search of a set per lookup.
 bool TimingModel::claim_body(const BlockMemo& m, const BlockMemo::Recording& r, const MemRef* mem) {
-    claims_n_ = 0;
+    Claim* claims = claims_.data();  // the claims made, counted in a local (claims_n_ for release_claims)
+    size_t made = 0;
     auto claim = [&](Cache& c, const Cache::Ref& ref, uint8_t part) {
-        if (!c.touch_present(ref, part, claims_[claims_n_].undo)) return false;
-        claims_[claims_n_++].cache = &c;
+        if (!c.touch_present(ref, part, claims[made].undo)) return false;
+        claims[made++].cache = &c;
         return true;
     };
-    if (data_lookups(*this, m, mem, claim) != all_hit) {
+    claim_data_miss_ = data_lookups(*this, m, mem, claim);
+    if (claim_data_miss_ != all_hit) {
+        claims_n_ = made;
         release_claims();
         return false;
     }
+    claims_n_ = made;
     if (r.ifetch.empty()) return true;
     const uint64_t it_refills = itlb_ ? itlb_->refills() : 0, i_refills = l1i_->refills();
     if (r.l1i_refills == i_refills && r.itlb_refills == it_refills) {  // no line entered either since: still there
@@ -144,9 +148,11 @@ bool TimingModel::claim_body(const BlockMemo& m, const BlockMemo::Recording& r, 
         return true;
     }
     if (fetch_lookups(*this, m, r, claim) != all_hit) {
+        claims_n_ = made;
         release_claims();
         return false;
     }
+    claims_n_ = made;
     r.itlb_refills = it_refills;
     r.l1i_refills = i_refills;
     return true;
@@ -192,7 +198,7 @@ uint64_t TimingModel::replay_partial(BlockMemo& m, const BlockMemo::Recording& r
                                      EventBatch& b, bool with_tail) {
     if (!partial_ok() || r.prefixes.empty()) return step_body(m, mem, n_mem, b, with_tail);
     auto probe = [](const Cache& c, const Cache::Ref& ref, uint8_t) { return c.probe(ref); };
-    const size_t first_data = data_lookups(*this, m, mem, probe);
+    const size_t first_data = claim_data_miss_;  // the claim just made (block(), replay_checked()): data probed
     const size_t first = std::min(first_data, fetch_lookups(*this, m, r, probe, first_data));
     auto p = std::lower_bound(r.prefixes.begin(), r.prefixes.end(), first,
                               [](const BlockMemo::Prefix& x, size_t at) { return x.at < at; });
@@ -502,8 +508,9 @@ void TimingModel::save_exit(BlockMemo::Exit& e, const BlockMemo& m, size_t n, ui
     for (size_t i = 0; i < n; ++i) written |= m.insns_[i].regs.dst;
     for (uint32_t w = written; w; w &= w - 1) {
         const unsigned reg = static_cast<unsigned>(__builtin_ctz(w));
-        e.ready.emplace_back(static_cast<uint8_t>(reg), static_cast<int64_t>(s_.ready[reg] - now0));
-        if (addr_by_producer_ && reg != 31) e.addr_ready.emplace_back(static_cast<uint8_t>(reg), static_cast<int64_t>(s_.addr_ready[reg] - now0));
+        const bool addr = addr_by_producer_ && reg != 31;
+        e.written.push_back({static_cast<uint8_t>(reg), addr, static_cast<int64_t>(s_.ready[reg] - now0),
+                             addr ? static_cast<int64_t>(s_.addr_ready[reg] - now0) : 0});
     }
     e.div_set = m.has_div_;
     e.lsu_set = s_.lsu_free != lsu_free0;  // a multiple moved it on (a cycle after the entry: the key had the old one)
@@ -520,8 +527,10 @@ void TimingModel::save_exit(BlockMemo::Exit& e, const BlockMemo& m, size_t n, ui
 
 void TimingModel::restore_exit(const BlockMemo::Exit& e, uint64_t now0, EventBatch& b) {
     for (const auto& x : e.events) b.add(x.event, x.count);
-    for (const auto& [reg, d] : e.ready) s_.ready[reg] = now0 + static_cast<uint64_t>(d);
-    for (const auto& [reg, d] : e.addr_ready) s_.addr_ready[reg] = now0 + static_cast<uint64_t>(d);
+    for (const BlockMemo::Exit::Written& w : e.written) {
+        s_.ready[w.reg] = now0 + static_cast<uint64_t>(w.ready);
+        if (w.addr) s_.addr_ready[w.reg] = now0 + static_cast<uint64_t>(w.addr_ready);
+    }
     BlockMemo::Exit::visit(s_, e, [now0](auto& to, const auto& from, auto relative, bool set) {
         using T = std::remove_reference_t<decltype(to)>;
         if (!set) return;

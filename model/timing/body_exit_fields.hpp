@@ -22,8 +22,8 @@ struct ExitField {
 inline constexpr ExitField body_exit_fields[] = {
     PMUSIM_EXIT(now, false, "step_block/replay: the entry's cycle plus the recording's cycles"),
     PMUSIM_EXIT(prev_issue, true, "relative"),
-    PMUSIM_EXIT(ready, false, "save_exit: the registers the body writes only (Exit::ready), relative"),
-    PMUSIM_EXIT(addr_ready, false, "save_exit: as ready, where addr_by_producer_ (Exit::addr_ready)"),
+    PMUSIM_EXIT(ready, false, "save_exit: the registers the body writes only (Exit::written), relative"),
+    PMUSIM_EXIT(addr_ready, false, "save_exit: as ready, where addr_by_producer_ (Exit::written)"),
     PMUSIM_EXIT(divider_free, true, "relative, where the body has a division (div_set)"),
     PMUSIM_EXIT(postsync_until, false, "restore_exit sets 0: the body has no postsync instruction (prepare)"),
     PMUSIM_EXIT(csr_write_issue, false, "not set: with sync_stall bodies hold no CSR instruction (prepare); as body_key_fields"),

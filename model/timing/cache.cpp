@@ -16,8 +16,12 @@ Cache::Cache(const CacheConfig& c) : cfg_(c) {
     while ((1u << (line_shift_ - part_shift_)) < c.dirty_parts) --part_shift_;
     tags_.assign(static_cast<size_t>(sets_) * c.ways, ~uint64_t{0});
     dirty_.assign(static_cast<size_t>(sets_) * c.ways, 0);
-    if ((sets_ & (sets_ - 1)) == 0)
-        while ((1u << set_shift_) <= sets_) ++set_shift_;
+    sets_pow2_ = (sets_ & (sets_ - 1)) == 0;
+    if (sets_pow2_) {
+        set_mask_ = sets_ - 1;
+        while ((1u << tag_shift_) < sets_) ++tag_shift_;
+    }
+    jset_.assign(tags_.size(), 0);  // the journal off: note() saves nothing (jmark_ 0)
 }
 
 Cache::Result Cache::miss(size_t base, uint64_t tag, uint8_t part, bool write) {
@@ -43,7 +47,7 @@ Cache::Result Cache::miss(size_t base, uint64_t tag, uint8_t part, bool write) {
 void Cache::set_journal(bool on) {
     journal_ = on;
     jmark_ = jforgotten_ = 0;
-    jset_.assign(on ? tags_.size() : 0, 0);
+    jset_.assign(tags_.size(), 0);  // on or off: nothing saved before the first mark
     jseen_.assign(on ? sets_ : 0, 0);
     jseen_gen_ = 0;
     jsaved_.clear();

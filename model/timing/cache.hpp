@@ -32,7 +32,7 @@ public:
         ++accesses_;
         const uint64_t line = addr >> line_shift_;
         const size_t base = static_cast<size_t>(set_of(line)) * cfg_.ways;
-        if (journal_) note(base);
+        note(base);
         const uint64_t tag = tag_of(line);
         const uint8_t part = dirty_part(addr, write);
         const uint64_t* t = &tags_[base];
@@ -80,7 +80,7 @@ public:
         ++accesses_;
         // The journal saves the set as it is before its first access after a mark: an undone touch leaves the set
         // as saved.
-        if (journal_) note(r.base);
+        note(r.base);
         undo = {r.base, w, dirty_[r.base + w]};
         promote(r.base, w, part);
         return true;
@@ -139,10 +139,13 @@ public:
     uint64_t line_of(uint64_t addr) const { return addr >> line_shift_; }
 
 private:
-    // The set and tag of a line (a shift and a mask when the sets are a power of two, as they usually are).
-    unsigned set_of(uint64_t line) const { return static_cast<unsigned>(set_shift_ ? line & (sets_ - 1) : line % sets_); }
-    uint64_t tag_of(uint64_t line) const { return set_shift_ ? line >> (set_shift_ - 1) : line / sets_; }
-    // The set at `base` (its first way's index) saved before its first access after the mark.
+    // The set and tag of a line (a mask and a shift when the sets are a power of two, as they usually are).
+    unsigned set_of(uint64_t line) const {
+        return static_cast<unsigned>(sets_pow2_ ? line & set_mask_ : line % sets_);
+    }
+    uint64_t tag_of(uint64_t line) const { return sets_pow2_ ? line >> tag_shift_ : line / sets_; }
+    // The set at `base` (its first way's index) saved before its first access after the mark. One test whether the
+    // journal is on or off: off (and on before the first mark), jmark_ is 0 and so is every jset_ entry.
     void note(size_t base) {
         if (jset_[base] != jmark_) save_set(base);
     }
@@ -167,14 +170,16 @@ private:
     }
     CacheConfig cfg_;
     unsigned sets_ = 0, line_shift_ = 0, part_shift_ = 0;
-    unsigned set_shift_ = 0;  // log2(sets) + 1 when sets is a power of two, else 0
+    bool sets_pow2_ = false;                // sets_ is a power of two: set_mask_ and tag_shift_ are its
+    unsigned set_mask_ = 0, tag_shift_ = 0;  // sets_ - 1, log2(sets_)
     // Per set, its ways' tags and dirty parts in LRU order, the most recent first (valgrind's cg_sim.c keeps its
     // sets so): a hit moves its line to the front, a refill takes the last way (the least recent, or an empty
     // one: empty ways, tag ~0, stay behind the lines). No stamps: a set's order is its ways' order.
     std::vector<uint64_t> tags_;
     std::vector<uint8_t> dirty_;
     uint64_t accesses_ = 0, refills_ = 0, writebacks_ = 0;
-    // The journal: per set (at its first way's index, so that no division finds it) the mark it was last saved under; the saved sets in the order saved (so by mark) with
+    // The journal: per set (at its first way's index, so that no division finds it) the mark it was last saved under
+    // (kept, all 0, while the journal is off: note()); the saved sets in the order saved (so by mark) with
     // their ways (cfg_.ways each) in jtags_ and jdirty_; a scratch mark per set for same_since().
     bool journal_ = false;
     uint32_t jmark_ = 0, jforgotten_ = 0;  // the current mark; marks before jforgotten_ are forgotten

@@ -104,8 +104,14 @@ public:
     struct Exit {
         uint64_t cycles = 0;
         std::vector<EventCount> events;
-        std::vector<std::pair<uint8_t, int64_t>> ready;  // registers written: their ready cycle - s_.now
-        std::vector<std::pair<uint8_t, int64_t>> addr_ready;  // ... their address ready cycle (address_latency)
+        // The registers written: their ready cycle - s_.now and, where `addr` (addr_by_producer_, not register 31),
+        // their address ready cycle - s_.now (address_latency); one list, one pass to restore.
+        struct Written {
+            uint8_t reg;
+            bool addr;
+            int64_t ready, addr_ready;
+        };
+        std::vector<Written> written;
         int64_t prev_issue = 0, divider_free = 0, lsu_free = 0;
         int64_t stm_issue = 0;  // the last store multiple's issue and registers, where the body has one (stm_set)
         uint32_t stm_regs = 0;
@@ -619,6 +625,9 @@ private:
     };
     std::array<Claim, 2 * (BlockMemo::max_insns + 1) + 2 * BlockMemo::max_insns * 4> claims_{};
     size_t claims_n_ = 0;
+    // The body index of the instruction whose data lookup claim_body() last found missing (all_hit: the data all
+    // hit, an instruction fetch missed): replay_partial() starts from it instead of probing the data again.
+    size_t claim_data_miss_ = all_hit;
     EventBatch body_events_;
     // The tail of the block being timed (step_block with a tail): its instruction as executed and its flush.
     const isa::RetiredInsn* tail_insn_ = nullptr;

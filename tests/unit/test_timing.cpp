@@ -55,6 +55,40 @@ TEST(Cache, GeometryFromConfig) {
     EXPECT_EQ(Cache(a53).sets(), 128u);
 }
 
+// A line's set is its line number modulo the sets, its tag the quotient, whether or not the sets are a power of two
+// (a mask and a shift where they are).
+TEST(Cache, SetsNotAPowerOfTwoTakeTheLineModuloTheSets) {
+    CacheConfig three;  // 3 sets of 2 ways, 64-byte lines
+    three.size = 3 * 2 * 64;
+    three.ways = 2;
+    three.line = 64;
+    Cache c(three);
+    EXPECT_EQ(c.sets(), 3u);
+    // Lines 0, 1 and 2 fall in sets 0, 1 and 2; lines 3 and 6 in set 0 with line 0.
+    for (uint64_t line : {0u, 1u, 2u, 3u}) EXPECT_TRUE(c.access(line * 64, false).refill) << line;
+    for (uint64_t line : {0u, 1u, 2u, 3u}) EXPECT_TRUE(c.access(line * 64, false).hit) << line;
+    EXPECT_TRUE(c.access(6 * 64, false).refill);  // set 0's third line: evicts line 0, the least recent there
+    EXPECT_TRUE(c.access(3 * 64, false).hit);
+    EXPECT_TRUE(c.access(1 * 64, false).hit);  // set 1 untouched
+    EXPECT_TRUE(c.access(0, false).refill);
+    // Lines 0 and 3 (tags 0 and 1 in set 0) are two lines, not one.
+    EXPECT_TRUE(c.access(6 * 64, false).refill);
+}
+
+TEST(Cache, FullyAssociativeHoldsAsManyLinesAsWays) {
+    CacheConfig tlb;  // one set of 10 ways (the Cortex-A53's micro-TLBs), 4 KiB pages
+    tlb.size = 10 * 4096;
+    tlb.ways = 10;
+    tlb.line = 4096;
+    Cache c(tlb);
+    EXPECT_EQ(c.sets(), 1u);
+    for (uint64_t page = 0; page < 10; ++page) EXPECT_TRUE(c.access(page * 4096, false).refill) << page;
+    for (uint64_t page = 0; page < 10; ++page) EXPECT_TRUE(c.access(page * 4096, false).hit) << page;
+    EXPECT_TRUE(c.access(10 * 4096, false).refill);  // evicts page 0, the least recent
+    EXPECT_TRUE(c.access(9 * 4096, false).hit);
+    EXPECT_TRUE(c.access(0, false).refill);
+}
+
 TEST(Cache, ArrayThatFitsMissesOncePerLine) {
     // 2 KiB read word by word, twice: 32 lines, one per set, all refilled on the first pass and hit on the second.
     Cache c(small_cache());
