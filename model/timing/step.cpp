@@ -4,7 +4,8 @@
 // post-sync, the fetch buffer, the LSU buffers, the DCCM and ICCM, mrac, the divider from operands, the fill
 // buffer), and without them, chosen once when the model is built (TimingModel::full_) from whether the
 // parameters turn any of them on. Both give the same results on a platform without them: the lean one only
-// leaves out tests that are false there.
+// leaves out tests that are false there. The full one comes twice too (kArm): with the ARM cores' issue and result
+// rules, and without them where no parameter turns one on (needs_arm_rules: VeeR EL2).
 #include <algorithm>
 #include <type_traits>
 
@@ -152,16 +153,9 @@ inline void TimingModel::refill_events(EventBatch& b) {
     return p_.multiple_max_cycles ? std::min(n, p_.multiple_max_cycles) : n;
 }
 
-// Whether any parameter turns on a mechanism the lean step leaves out (step.cpp).
-bool TimingModel::needs_full_step(const TimingParams& p) {
-    return p.dbus_queue || p.sync_stall || p.csr_write_block || p.fetch_queue || p.store_buffer || p.local_data ||
-           p.local_code || p.follows_mrac || p.divider_from_operands || p.fetch_bytes || p.fill_buffer_fetches ||
-           p.fill_redirect_commit || p.fill_next_miss || p.wrong_path_refill || p.split_fetch_after_flush || p.fetch_keeps_halfword || !p.late_store_data_side_effect;
-}
-
 // Issue: alongside the previous instruction (dual issue), or when its sources are ready, the divider free and
 // the pre- and post-sync waits over.
-template <bool kFull>
+template <bool kFull, bool kArm>
 [[gnu::always_inline]] inline void TimingModel::issue_stage(StepScratch& st, EventBatch& b) {
     using C = isa::InsnClass;
     const isa::RetiredInsn& insn = st.insn;
@@ -173,7 +167,8 @@ template <bool kFull>
     // A source is needed when it is ready, `early_address` cycles before that to form an address (or, where a
     // class has an address_latency, when its address ready cycle says), and `shifted_operand_early` before it as a
     // shifted or extended operand.
-    auto need = [&](unsigned r) {
+    auto need = [&](unsigned r) -> uint64_t {
+        if (!kArm) return s_.ready[r];  // no early operand (needs_arm_rules)
         const bool addr = (insn.regs.addr >> r) & 1u;
         return (addr && addr_by_producer_ ? s_.addr_ready[r] : s_.ready[r] + (addr ? p_.early_address : 0u)) +
                ((insn.regs.shifted >> r) & 1u ? p_.shifted_operand_early
@@ -182,16 +177,16 @@ template <bool kFull>
     // A load or store multiple issues over several cycles (load_multiple_bytes) and pairs with nothing. Two shifts
     // by a register never pair (single_shift_register), nor does an EXTR take a younger partner
     // (extract_second_slot).
-    if (p_.multiple_holds_issue) st.multiple_extra = multiple_cycles(st) - 1;
-    if (p_.shift_register_extra && (insn.regs.shape & isa::shape_shift_register)) st.shift_extra = p_.shift_register_extra;
+    if (kArm && p_.multiple_holds_issue) st.multiple_extra = multiple_cycles(st) - 1;
+    if (kArm && p_.shift_register_extra && (insn.regs.shape & isa::shape_shift_register)) st.shift_extra = p_.shift_register_extra;
     // A multiply with a 64-bit result, or one that sets the flags (ARM1176 TRM Table 16-10), issues over more cycles.
-    if (insn.regs.mul_hi) st.mul_extra = p_.long_mul_extra;
-    if (insn.cls == C::mul && (insn.regs.dst & isa::flags_bit)) st.mul_extra += p_.mul_flags_extra;
+    if (kArm && insn.regs.mul_hi) st.mul_extra = p_.long_mul_extra;
+    if (kArm && insn.cls == C::mul && (insn.regs.dst & isa::flags_bit)) st.mul_extra += p_.mul_flags_extra;
     // A load with a shifted register offset but LSL #2 issues over more cycles (Cortex-A8 TRM 16.8, Example 16-6).
-    if (insn.offset_shift && insn.cls == C::load) st.offset_extra = p_.offset_shift_extra;
+    if (kArm && insn.offset_shift && insn.cls == C::load) st.offset_extra = p_.offset_shift_extra;
     const unsigned shape_conflict = (p_.single_shift_register ? insn.regs.shape & unsigned{isa::shape_shift_register} : 0u) |
                                     (p_.extract_second_slot ? unsigned{isa::shape_extract} : 0u);
-    if (p_.dual_issue && s_.pair_open && p_.class_extra[cls] == 0 && !st.multiple_extra && !st.shift_extra && !st.mul_extra && !st.offset_extra &&
+    if (kArm && p_.dual_issue && s_.pair_open && p_.class_extra[cls] == 0 && !st.multiple_extra && !st.shift_extra && !st.mul_extra && !st.offset_extra &&
         pairs_[static_cast<size_t>(s_.prev_cls)][cls] && popcount(src) <= p_.pair_max_src[cls] &&
         !(src & s_.prev_dst & (p_.flag_latency ? ~0u : ~isa::flags_bit)) && !(s_.prev_shape & shape_conflict)) {
         st.paired = true;
@@ -204,9 +199,9 @@ template <bool kFull>
     uint64_t stall = 0;
     if (!st.paired) {
         // The registers with slack (none where late_store_data and shift_register_extra are 0), and its cycles.
-        uint32_t late = insn.cls == C::store && p_.late_store_data ? src & ~insn.regs.addr : 0u;
+        uint32_t late = kArm && insn.cls == C::store && p_.late_store_data ? src & ~insn.regs.addr : 0u;
         unsigned late_by = p_.late_store_data;
-        if (st.shift_extra) {
+        if (kArm && st.shift_extra) {
             late = src & ~insn.regs.amount;
             late_by = st.shift_extra;
         }
@@ -234,7 +229,7 @@ template <bool kFull>
     }
     // A register a store multiple has not stored yet is locked: an instruction that writes it issues no sooner than
     // the register's lock latency after the store multiple (multiple_write_lock; ARM1176 TRM 16.12, Table 16-18).
-    if (p_.multiple_write_lock && (insn.regs.dst & s_.stm_regs))
+    if (kArm && p_.multiple_write_lock && (insn.regs.dst & s_.stm_regs))
         for (uint32_t m = insn.regs.dst & s_.stm_regs; m; m &= m - 1) {
             const unsigned r = ctz(m);
             const uint64_t at = s_.stm_issue + stm_lock_latency(p_, popcount(s_.stm_regs & ((1u << r) - 1u)));
@@ -242,7 +237,7 @@ template <bool kFull>
         }
     // A division waits for the divider; a load or store for the load/store unit (multiple_holds_lsu).
     if (insn.cls == C::div && p_.divider_busy && s_.divider_free > s_.now + stall) stall = s_.divider_free - s_.now;
-    if (st.data && p_.multiple_holds_lsu && s_.lsu_free > s_.now + stall) stall = s_.lsu_free - s_.now;
+    if (kArm && st.data && p_.multiple_holds_lsu && s_.lsu_free > s_.now + stall) stall = s_.lsu_free - s_.now;
     const uint16_t csr = s_.next.csr;
     s_.next.csr = 0;
     s_.next.interrupted = false;  // read by predict()
@@ -273,9 +268,9 @@ template <bool kFull>
         st.div_time = s_.next.div_known ? veer_div_time(p_.result_latency[cls], s_.next.div_a, s_.next.div_b, s_.next.div_rem)
                                         : p_.result_latency[cls];
     if (insn.cls == C::div) s_.divider_free = st.issue + st.div_time;
-    if (insn.multiple && st.data && p_.multiple_holds_lsu) s_.lsu_free = st.issue + multiple_cycles(st);
+    if (kArm && insn.multiple && st.data && p_.multiple_holds_lsu) s_.lsu_free = st.issue + multiple_cycles(st);
     // A store multiple's registers (not its base) stay locked (multiple_write_lock).
-    if (p_.multiple_write_lock && insn.multiple && st.data && insn.cls == C::store) {
+    if (kArm && p_.multiple_write_lock && insn.multiple && st.data && insn.cls == C::store) {
         s_.stm_issue = st.issue;
         s_.stm_regs = insn.regs.src & ~insn.regs.addr & 0xFFFFu;
     }
@@ -347,7 +342,7 @@ template <bool kFull>
 
 // The result's latency and the instruction's own cycles: issue, its class's extra cycles, what the previous
 // instruction left to it, a trap's redirect, mstatus, the branch's flush.
-template <bool kFull>
+template <bool kFull, bool kArm>
 [[gnu::always_inline]] inline void TimingModel::result_stage(StepScratch& st, EventBatch& b) {
     using C = isa::InsnClass;
     const isa::RetiredInsn& insn = st.insn;
@@ -356,13 +351,13 @@ template <bool kFull>
     st.dst = insn.cond_failed ? 0u : insn.regs.dst;
     st.latency = kFull && insn.cls == C::div && p_.divider_from_operands
                      ? st.div_time
-                     : (p_.short_mul_latency && insn.cls == C::alu && insn.regs.mul_ops ? p_.short_mul_latency
+                     : (kArm && p_.short_mul_latency && insn.cls == C::alu && insn.regs.mul_ops ? p_.short_mul_latency
                                                                                          : p_.result_latency[cls]) +
                            (kFull && st.bus && insn.cls == C::load && !st.forwarded ? p_.bus_load_latency + st.bus_extra : 0u) +
                            st.shift_extra + st.offset_extra +
                            // A load multiple of the PC loads it first, the rest a cycle later (load_pc_latency_extra).
-                           (insn.multiple && insn.branch && insn.cls == C::load ? p_.load_pc_latency_extra : 0u);
-    if (insn.multiple && p_.load_multiple_bytes && st.data && insn.cls == C::load && st.n_mem) {
+                           (kArm && insn.multiple && insn.branch && insn.cls == C::load ? p_.load_pc_latency_extra : 0u);
+    if (kArm && insn.multiple && p_.load_multiple_bytes && st.data && insn.cls == C::load && st.n_mem) {
         // A load multiple's registers, in order, as its memory cycles bring them (load_multiple_bytes).
         const uint64_t each = access_bytes(st) / st.n_mem;
         unsigned k = 0;
@@ -370,11 +365,12 @@ template <bool kFull>
     } else {
         for (uint32_t m = st.dst; m; m &= m - 1) s_.ready[ctz(m)] = st.issue + st.latency;
         // The high half of a multiply's 64-bit result comes later (mul_hi_latency).
-        for (uint32_t m = st.dst & insn.regs.mul_hi; m; m &= m - 1) s_.ready[ctz(m)] += p_.mul_hi_latency;
+        if (kArm)
+            for (uint32_t m = st.dst & insn.regs.mul_hi; m; m &= m - 1) s_.ready[ctz(m)] += p_.mul_hi_latency;
     }
     // A register's address ready cycle (address_latency): its class's cycles after the issue, never before it is
     // ready; a class without one, early_address after it is ready (as need() has it).
-    if (addr_by_producer_)
+    if (kArm && addr_by_producer_)
         for (uint32_t m = st.dst & ~isa::flags_bit; m; m &= m - 1) {
             const unsigned r = ctz(m);
             const uint64_t a = p_.address_latency[cls];
@@ -408,14 +404,14 @@ template <bool kFull>
     // A branch's flush (predict()): the refetch costs the penalty, and a mispredicted branch (branch_flag_distance)
     // that reads the flags up to mispredict_flag_window more, one fewer per cycle between the flag-setting instruction's issue and its own
     // beyond the first.
-    if (st.flag_distance && p_.mispredict_flag_window && (insn.regs.src & isa::flags_bit) && s_.ready[31] >= p_.flag_latency) {
+    if (kArm && st.flag_distance && p_.mispredict_flag_window && (insn.regs.src & isa::flags_bit) && s_.ready[31] >= p_.flag_latency) {
         const uint64_t set = s_.ready[31] - p_.flag_latency, gap = st.issue > set ? st.issue - set - 1 : 0;
         if (gap < p_.mispredict_flag_window) st.flush += static_cast<unsigned>(p_.mispredict_flag_window - gap);
     }
     // A taken branch's fetch bubble (taken_extra): the redirect comes at decode, so the cycles the branch waited to
     // issue overlap it (Chips and Cheese, "ARM's Cortex A53: Tiny But Important", 2023: the target is known once the
     // branch is fetched and decoded). A branch that issued beside an older instruction that waited is not credited.
-    if (st.bubble && st.stall) st.flush -= static_cast<unsigned>(std::min<uint64_t>({st.stall, st.flush, p_.taken_extra}));
+    if (kArm && st.bubble && st.stall) st.flush -= static_cast<unsigned>(std::min<uint64_t>({st.stall, st.flush, p_.taken_extra}));
     st.cycles += st.flush;
     st.before_fetch = st.cycles;
     // After a branch's flush, a 32-bit instruction at an odd halfword that the fetch brings in two pieces takes
@@ -682,7 +678,7 @@ template <bool kFull>
     s_.lsu_prev_eff = eff;
 }
 
-template <bool kFull>
+template <bool kFull, bool kArm>
 [[gnu::noinline]] uint64_t TimingModel::timed_k(const isa::RetiredInsn& insn, uint64_t pc, unsigned size, const MemRef* mem,
                               unsigned n_mem, EventBatch& b, unsigned flush) {
     StepScratch st(insn, pc, size, mem, n_mem, flush);
@@ -692,10 +688,10 @@ template <bool kFull>
         else if (s_.dbus.free < s_.now)
             s_.dbus.free = s_.now;
     }
-    issue_stage<kFull>(st, b);
+    issue_stage<kFull, kArm>(st, b);
     if (kFull) bus_issue_stage(st);
     if (kFull && st.bus && p_.dbus_queue) emit(b, p_.ev_dbus_busy, st.bus_busy);
-    result_stage<kFull>(st, b);
+    result_stage<kFull, kArm>(st, b);
     fetch_stage<kFull>(st, b);
     if (kFull && p_.fetch_queue && l1i_ && !st.local_code) {
         st.room_wait = fetch_room_wait(st);
@@ -731,7 +727,7 @@ template <bool kFull>
     if (!st.mie_before) emit(b, p_.ev_irq_disabled, st.cycles - st.freeze);
     // The next instruction may pair with this one if it issued alone, took one cycle and did not branch away; or,
     // where multiple_last_slot, beside the last issue cycle of a load or store multiple (in the other slot).
-    const unsigned last = p_.multiple_last_slot ? st.multiple_extra : 0u;
+    const unsigned last = kArm && p_.multiple_last_slot ? st.multiple_extra : 0u;
     s_.pair_open = !st.paired && st.cycles == st.base && st.base == 1 + st.stall + last &&
                    !((insn.branch & isa::br_taken) && !insn.cond_failed);
     s_.prev_issue = st.issue + last;
@@ -783,9 +779,10 @@ uint64_t TimingModel::timed(const isa::RetiredInsn& insn, uint64_t pc, unsigned 
     // Each kernel out of line, reached by a tail call: timed() sets up no frame of its own (inlined here, the lean
     // kernel's frame was set up on the full kernel's path too). An out-of-order core never takes the full one
     // (TimingModel's constructor).
-    if (full_) return timed_k<true>(insn, pc, size, mem, n_mem, b, flush);
+    if (full_) return arm_rules_ ? timed_k<true, true>(insn, pc, size, mem, n_mem, b, flush)
+                                 : timed_k<true, false>(insn, pc, size, mem, n_mem, b, flush);
     if (ooo_) return ooo_timed(insn, pc, size, mem, n_mem, b, flush);
-    return timed_k<false>(insn, pc, size, mem, n_mem, b, flush);
+    return timed_k<false, true>(insn, pc, size, mem, n_mem, b, flush);
 }
 
 }  // namespace pmusim::timing

@@ -23,6 +23,7 @@ BranchPredictor::VeerKind veer_kind(const isa::RetiredInsn& insn) {
 
 TimingModel::TimingModel(const TimingParams& p) : p_(p), bp_(p.predictor), seen_target_(1024, 0) {
     full_ = needs_full_step(p);
+    arm_rules_ = needs_arm_rules(p);
     if (p.ooo) {
         if (full_) throw std::invalid_argument("timing: an out-of-order core has none of VeeR EL2's mechanisms");
         ooo_.emplace(*p.ooo, s_.now);
@@ -121,6 +122,25 @@ unsigned TimingModel::veer_div_time(unsigned full, uint32_t a, uint32_t b, bool 
     const int shortq = std::max(cls(b) - cls(a) + 1, 0);
     if (shortq >= 28) return full;
     return full - 7 + static_cast<unsigned>(shortq / 4) + 1;
+}
+
+// Whether any parameter turns on a mechanism the lean step leaves out (step.cpp).
+bool TimingModel::needs_full_step(const TimingParams& p) {
+    return p.dbus_queue || p.sync_stall || p.csr_write_block || p.fetch_queue || p.store_buffer || p.local_data ||
+           p.local_code || p.follows_mrac || p.divider_from_operands || p.fetch_bytes || p.fill_buffer_fetches ||
+           p.fill_redirect_commit || p.fill_next_miss || p.wrong_path_refill || p.split_fetch_after_flush || p.fetch_keeps_halfword || !p.late_store_data_side_effect;
+}
+
+// The rules the full step's kernel without them (kArm false, step.cpp) leaves out, each a test of one of these:
+// with all of them 0 every one of those tests is false or adds 0.
+bool TimingModel::needs_arm_rules(const TimingParams& p) {
+    bool by_producer = false;
+    for (const uint8_t a : p.address_latency) by_producer |= a != 0;
+    return by_producer || p.dual_issue || p.early_address || p.late_store_data || p.shifted_operand_early ||
+           p.single_shift_register || p.shift_register_extra || p.extract_second_slot || p.mul_operand_early ||
+           p.short_mul_latency || p.long_mul_extra || p.mul_hi_latency || p.mul_flags_extra || p.load_multiple_bytes ||
+           p.store_multiple_bytes || p.multiple_last_slot || p.multiple_holds_lsu || p.multiple_write_lock ||
+           p.load_pc_latency_extra || p.offset_shift_extra || p.mispredict_flag_window || p.taken_extra;
 }
 
 bool TimingModel::branch_cycles_fit(const TimingParams& p) {

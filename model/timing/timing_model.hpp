@@ -472,16 +472,20 @@ private:
     // timed()'s stages (step.cpp) and what they hand each other: a local of the step's kernel, defined in step.cpp.
     struct StepScratch;
     static bool needs_full_step(const TimingParams& p);
+    // Whether any parameter turns on an ARM core's issue or result rule (dual issue, early and late operands,
+    // multiples, shifts and multiplies over several cycles, the flags' mispredict window, the taken bubble): where
+    // none is on, the full step takes the kernel without them (kArm false, step.cpp), which gives the same results.
+    static bool needs_arm_rules(const TimingParams& p);
     unsigned multiple_cycles(const StepScratch& st) const;
     static unsigned access_bytes(const StepScratch& st);
-    template <bool kFull>
+    template <bool kFull, bool kArm>
     uint64_t timed_k(const isa::RetiredInsn& insn, uint64_t pc, unsigned size, const MemRef* mem, unsigned n_mem,
                      EventBatch& b, unsigned flush);
-    template <bool kFull>
+    template <bool kFull, bool kArm>
     void issue_stage(StepScratch& st, EventBatch& b);
     uint64_t sync_stage(StepScratch& st, uint16_t csr, uint64_t stall, EventBatch& b);
     void bus_issue_stage(StepScratch& st);
-    template <bool kFull>
+    template <bool kFull, bool kArm>
     void result_stage(StepScratch& st, EventBatch& b);
     template <bool kFull>
     void fetch_stage(StepScratch& st, EventBatch& b);
@@ -491,8 +495,9 @@ private:
     void lsu_stage(const StepScratch& st);
     uint64_t ooo_timed(const isa::RetiredInsn& insn, uint64_t pc, unsigned size, const MemRef* mem, unsigned n_mem,
                        EventBatch& b, unsigned flush);
-    // Whether a VeeR EL2 mechanism is on (needs_full_step): timed() takes the full step, else the lean one.
-    bool full_ = true;
+    // Whether a VeeR EL2 mechanism is on (needs_full_step): timed() takes the full step, else the lean one; and
+    // whether an ARM core's issue rule is (needs_arm_rules): the full step with them, else without.
+    bool full_ = true, arm_rules_ = true;
     unsigned fetch_shift_ = 0;  // log2 of the fetch granule (fetch_bytes, 4 if 0)
     // The block timing (model/timing/block_timing.cpp; its key: block_key.cpp).
     void prepare(BlockMemo& m, const uint8_t* n_mem) const;

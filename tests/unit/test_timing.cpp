@@ -3332,3 +3332,65 @@ TEST(TimingModel, VeerWrongPathFetchRefillsTheLineItMisses) {
     EXPECT_EQ(b[6], 11u);
     EXPECT_EQ(c[6], 11u);
 }
+
+// The full step comes with and without the ARM cores' issue and result rules (step.cpp, kArm): VeeR EL2 sets none of
+// them and takes the kernel without. Turning on one that an RV32 stream never meets (load_pc_latency_extra: a load
+// multiple of the PC) makes the same model take the kernel with them: on a stream of every class VeeR EL2 times
+// (loads and stores to the DCCM and over the bus, aligned and not, divisions, CSR accesses, branches taken and not,
+// traps), both give the same cycles, the same events and the same state (loop_state's words) after every instruction.
+TEST(TimingModel, VeerKernelWithoutArmRulesGivesWhatTheFullKernelGives) {
+    const auto params = platform_timing("veer-el2");
+    ASSERT_TRUE(params.has_value());
+    ASSERT_TRUE(params->local_data.has_value());
+    TimingParams with_arm = *params;
+    with_arm.load_pc_latency_extra = 1;
+    TimingModel lean(*params), full(with_arm);
+    EventBatch lb, fb;
+    using C = isa::InsnClass;
+    const C classes[] = {C::alu, C::alu, C::alu, C::mul, C::div, C::load, C::load, C::store, C::store,
+                         C::branch, C::jump, C::csr_read, C::csr_write, C::csr_read_write, C::fence, C::ecall, C::mret};
+    std::mt19937_64 rng(38);
+    const uint64_t dccm = params->local_data->base, bus = 0x80010000;
+    uint64_t pc = 0x80000000;
+    for (unsigned k = 0; k < 20000; ++k) {
+        isa::RetiredInsn in = insn(classes[rng() % (sizeof classes / sizeof classes[0])]);
+        in.compressed = rng() % 3 == 0;
+        const unsigned size = in.compressed ? 2 : 4;
+        in.regs.src = isa::reg_bit(static_cast<uint8_t>(1 + rng() % 31)) | isa::reg_bit(static_cast<uint8_t>(1 + rng() % 31));
+        in.regs.dst = in.cls == C::store || in.cls == C::branch ? 0u : isa::reg_bit(static_cast<uint8_t>(1 + rng() % 31));
+        MemRef m{};
+        unsigned n_mem = 0;
+        if (in.cls == C::load || in.cls == C::store) {
+            in.regs.addr = in.regs.src & (0u - in.regs.src);  // the lowest source forms the address
+            m.size = static_cast<uint8_t>(1u << (rng() % 3));
+            m.addr = (rng() % 2 ? dccm : bus) + (rng() % 64) * 4 + (rng() % 4 == 0 ? 1 + rng() % 3 : 0);
+            m.write = in.cls == C::store;
+            in.unaligned = m.addr % m.size != 0;
+            n_mem = 1;
+        }
+        uint64_t next = pc + size;
+        if (in.cls == C::branch && rng() % 2) {
+            in.branch = isa::br_taken;
+            next = pc - 4 * (rng() % 16);
+        } else if (in.cls == C::jump) {
+            in.branch = isa::br_taken;
+            next = 0x80000000 + (rng() % 256) * 4;
+        } else if (in.cls == C::ecall) {
+            next = 0x80000800;
+        } else if (in.cls == C::mret) {
+            next = 0x80000000 + (rng() % 256) * 4;
+        }
+        StepInputs inputs;
+        inputs.csr = in.cls == C::csr_read || in.cls == C::csr_write || in.cls == C::csr_read_write ? 0x7C0 : 0;
+        const uint64_t lc = lean.step(in, pc, size, next, n_mem ? &m : nullptr, n_mem, lb, inputs);
+        const uint64_t fc = full.step(in, pc, size, next, n_mem ? &m : nullptr, n_mem, fb, inputs);
+        ASSERT_EQ(lc, fc) << "instruction " << k;
+        std::vector<uint64_t> ls, fs;  // the state as words (loop_state: every field, cycles relative to now)
+        ASSERT_EQ(lean.loop_state(ls), full.loop_state(fs));
+        ASSERT_EQ(ls, fs) << "instruction " << k;
+        pc = next;
+    }
+    ASSERT_EQ(lb.cycles, fb.cycles);
+    ASSERT_EQ(lb.events.size(), fb.events.size());
+    for (const auto& e : lb.events) EXPECT_EQ(fb.count(e.event), e.count) << "event " << e.event;
+}
