@@ -30,6 +30,7 @@ public:
         for (unsigned i = 0; i < rec.n_mem; ++i) mem[i] = timing::MemRef{rec.mem[i].addr, rec.mem[i].is_write, rec.mem[i].size};
         c_.mem_seen |= rec.n_mem != 0;
         in.interrupted = next && next->interrupt;
+        in.resume = in.interrupted ? next->resume_pc : 0;
         return step_raw(insn, rec.pc, rec.size, next ? next->pc : rec.pc + rec.size, mem, rec.n_mem, in);
     }
     // The timing model's step of one instruction (which also adds its events to the batch).
