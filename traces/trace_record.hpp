@@ -51,10 +51,6 @@ struct TraceRecord {
     static constexpr uint16_t unknown_cause = 0xFFFF;
     bool interrupt = false;
     uint16_t cause = unknown_cause;
-    // At an entry, where the interrupted program resumes (mepc: the instruction after the handler's mret), where the
-    // reader knows it (a VeeR EL2 exec.log); 0 unknown. The instruction before the entry went there: its successor
-    // in the trace is the handler (TimingModel::predict_other; not carried by the native formats).
-    uint64_t resume_pc = 0;
     bool has_time = false;
     uint64_t time = 0;     // the trace's timestamp (VeeR: cycle; Tarmac: its unit)
     uint64_t line = 0;     // source line, for messages
