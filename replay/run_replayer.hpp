@@ -56,7 +56,8 @@ private:
     // One execution of shape `s` with its values; `next` is its successor's shape (none at the end of the trace).
     // A run an interrupt entry follows is replayed record by record (its last record's step is told).
     template <bool kTm, Timing kT>
-    void replay_run(const trace::RunShape& s, const unsigned char* v, const trace::RunShape* next);
+    void replay_run(const trace::RunShape& s, const unsigned char* v, const trace::RunShape* next,
+                    const unsigned char* next_v = nullptr);
     // Up to RunPlanner::max_group runs from runs[0] (`n` at hand: the last is only a successor) as one fast plan,
     // when each would replay from its values: how many it took (0: none, nothing done).
     template <bool kTm, Timing kT>
@@ -150,7 +151,7 @@ inline void RunReplayer::replay_units_arch(const trace::Run* runs, size_t n) {
             ++r.fast_runs;
             retire_arch(p, v, first_pc(next));
         } else {
-            replay_run<false, Timing::cpi1>(s, v, &next);
+            replay_run<false, Timing::cpi1>(s, v, &next, runs[i + 1].values);
         }
         r.records += s.records;
     }
@@ -174,7 +175,7 @@ void RunReplayer::replay_units(const trace::Run* runs, size_t n) {
         const uint64_t fast0 = r.fast_runs;
         size_t k = kTm ? replay_group<kTm, kT>(runs + i, n - i) : 0;
         if (k == 0) {
-            replay_run<kTm, kT>(*runs[i].shape, runs[i].values, runs[i + 1].shape);
+            replay_run<kTm, kT>(*runs[i].shape, runs[i].values, runs[i + 1].shape, runs[i + 1].values);
             k = 1;
         }
         for (size_t j = i; j < i + k; ++j) r.records += runs[j].shape->records;
@@ -196,7 +197,8 @@ void RunReplayer::replay_aborted() {
 }
 
 template <bool kTm, Timing kT>
-void RunReplayer::replay_run(const trace::RunShape& s, const unsigned char* v, const trace::RunShape* next) {
+void RunReplayer::replay_run(const trace::RunShape& s, const unsigned char* v, const trace::RunShape* next,
+                             const unsigned char* next_v) {
     RunPlan& p = plans_.plan(s, v);
     if (runs_fast(p, v, next)) {
         ++s_.r.fast_runs;
@@ -207,8 +209,15 @@ void RunReplayer::replay_run(const trace::RunShape& s, const unsigned char* v, c
     if (run_recs_.size() < n + 1) run_recs_.resize(trace::RunShape::max + 1);
     s.expand(v, run_recs_.data());
     if (next) {
-        run_recs_[n].pc = first_pc(*next);  // the successor: its PC and interrupt are all a record's step reads of it
-        run_recs_[n].interrupt = first_interrupt(*next);
+        // The successor: its PC and interrupt are all a record's step reads of it, but for an interrupt entry's
+        // write of mepc (RecordStepper::model_cycles): an entry is expanded whole.
+        const bool next_interrupt = first_interrupt(*next);
+        if (next_interrupt && next_v) {
+            next->record(next_v, 0, 0, run_recs_[n]);
+        } else {
+            run_recs_[n].pc = first_pc(*next);
+            run_recs_[n].interrupt = next_interrupt;
+        }
         blocks_.replay_records<kTm, kT>(run_recs_.data(), n);
     } else {
         blocks_.replay_records<kTm, kT>(run_recs_.data(), n - 1);

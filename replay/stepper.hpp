@@ -30,6 +30,9 @@ public:
         for (unsigned i = 0; i < rec.n_mem; ++i) mem[i] = timing::MemRef{rec.mem[i].addr, rec.mem[i].is_write, rec.mem[i].size};
         c_.mem_seen |= rec.n_mem != 0;
         in.interrupted = next && next->interrupt;
+        if (in.interrupted)  // where the program resumes: the entry's write of mepc (0x341), where the trace shows it
+            for (unsigned i = 0; i < next->n_regs; ++i)
+                if (next->regs[i].kind == trace::RegKind::csr && next->regs[i].index == 0x341) in.resume = next->regs[i].value;
         return step_raw(insn, rec.pc, rec.size, next ? next->pc : rec.pc + rec.size, mem, rec.n_mem, in);
     }
     // The timing model's step of one instruction (which also adds its events to the batch).

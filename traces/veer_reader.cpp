@@ -237,7 +237,10 @@ private:
                     ++i;
                     continue;
                 }
-                // look_[i + 1] is where the program resumes: mepc.
+                // look_[i + 1] is where the program resumes: mepc, which the entry wrote (privileged spec 3.1.14).
+                // The entry shows it as a write of CSR mepc (0x341): the record before it went there
+                // (TimingModel::predict_other).
+                look_[1].add_reg(RegKind::csr, 0x341, look_[i + 1].pc);
                 if (look_[i + 1].pc == look_[0].pc && look_[0].pc != look_[1].pc) {
                     for (unsigned k = 0; k < look_[0].n_regs; ++k)  // its late writebacks still land first
                         if (look_[0].regs[k].before) look_[1].add_reg(RegKind::gpr, look_[0].regs[k].index, look_[0].regs[k].value, true);

@@ -355,8 +355,8 @@ BranchPredictor::VeerOutcome BranchPredictor::veer_stepped(uint64_t pc, unsigned
 // A control transfer whose successor the trace does not show: the RTL's trace port prints the instruction at mepc
 // before an interrupt's handler although the interrupt flushed it, and the reader drops it (tests/veer-rtl/irq), so
 // the record after the branch is the handler's first. The branch committed, and the predictor was updated with
-// its real outcome, which only the handler's mret tells; it is taken here to be the predicted one (in the irq
-// probe's spin loops it is). Without this the handler's address looked like a taken branch's target: a BTB entry
+// its real outcome, which only the handler's mret tells (the entry's write of mepc, which TimingModel::predict_other
+// follows where the trace shows it); where it is not known it is taken here to be the predicted one. Without this the handler's address looked like a taken branch's target: a BTB entry
 // with another target, which invalidated the entry (a branch error) and counted a misprediction (irq: event 25 7
 // against the RTL's 3; 3 with this).
 BranchPredictor::VeerOutcome BranchPredictor::veer_as_predicted(uint64_t pc, unsigned size, VeerKind kind) {

@@ -67,6 +67,7 @@ struct StepInputs {
     uint32_t div_a = 0, div_b = 0;  // dividend, divisor (divider_from_operands)
     uint16_t csr = 0;
     bool div_rem = false, div_known = false, interrupted = false;
+    uint64_t resume = 0;  // interrupted: where the program resumes after the handler (TraceRecord::resume_pc; 0 unknown)
     template <class S, class V>
     static void visit(S& s, V&& v) {
         v(s.div_a, FieldKind::value, true);
@@ -75,6 +76,7 @@ struct StepInputs {
         v(s.div_rem, FieldKind::value, true);
         v(s.div_known, FieldKind::value, true);
         v(s.interrupted, FieldKind::value, true);
+        v(s.resume, FieldKind::value, true);
     }
 };
 

@@ -255,8 +255,19 @@ unsigned TimingModel::predict_other(const isa::RetiredInsn& insn, uint64_t pc, u
         }
         const auto kind = veer_kind(insn);
         // The last instruction before an interrupt entry (StepInputs::interrupted): the trace shows the handler as
-        // its successor, not where it went: taken to go where predicted.
-        const auto o = s_.next.interrupted ? bp_.veer_as_predicted(pc, size, kind) : bp_.veer(pc, size, kind, taken, next_pc);
+        // its successor, not where it went. It committed, so it went where the program resumes after the handler
+        // (mepc, StepInputs::resume), and the predictor was trained with that outcome: a taken branch the BTB missed
+        // is allocated, a mispredicted one writes its counter, and its bit goes into execute's history, which the
+        // entry's flush hands to fetch (el2_ifu_bp_ctl.sv: btb_wr_en_way0/1 and bht_wr_en0 from exu_mp_pkt at the
+        // branch's flush; fghr_ns from exu_mp_fghr, el2_exu.sv ghr_x, at the TLU's flush, exu_flush_final).
+        // tests/veer-rtl/irq, rtl_trace.sh bht: the cold `c.beqz` at 0x80000496 taken just before the first entry
+        // writes counter 0x24 (W0, t=2045) and hits at its next fetch (t=2605); the `bgeu` at 0x800004c4 taken before
+        // internal timer 0's entry writes 0x8f (W0, t=3505) and the handler's `bne` reads with its bit (ghr 0x7f).
+        // Where the resume address is not known: taken to go where predicted.
+        const uint64_t resume = s_.next.resume;
+        const auto o = !s_.next.interrupted ? bp_.veer(pc, size, kind, taken, next_pc)
+                       : resume ? bp_.veer(pc, size, kind, kind != BranchPredictor::VeerKind::cond || resume != pc + size, resume)
+                                : bp_.veer_as_predicted(pc, size, kind);
         if (o.mispredicted) {
             emit(b, p_.ev_mispredict);
             ++mispredicts_;
