@@ -30,9 +30,7 @@ public:
         for (unsigned i = 0; i < rec.n_mem; ++i) mem[i] = timing::MemRef{rec.mem[i].addr, rec.mem[i].is_write, rec.mem[i].size};
         c_.mem_seen |= rec.n_mem != 0;
         in.interrupted = next && next->interrupt;
-        if (in.interrupted)  // where the program resumes: the entry's write of mepc (0x341), where the trace shows it
-            for (unsigned i = 0; i < next->n_regs; ++i)
-                if (next->regs[i].kind == trace::RegKind::csr && next->regs[i].index == 0x341) in.resume = next->regs[i].value;
+        if (in.interrupted) entry_inputs(*next, in);
         return step_raw(insn, rec.pc, rec.size, next ? next->pc : rec.pc + rec.size, mem, rec.n_mem, in);
     }
     // The timing model's step of one instruction (which also adds its events to the batch).
@@ -42,6 +40,26 @@ public:
     }
 
 private:
+    // At an interrupt entry `e`: where the program resumes, the entry's write of mepc (0x341), and the control
+    // transfer there the entry killed (trace::flushed_encoding_csr, flushed_next_csr), where the trace shows them.
+    void entry_inputs(const TraceRecord& e, timing::StepInputs& in) {
+        uint64_t enc = 0, next = 0;
+        bool has_enc = false;
+        for (unsigned i = 0; i < e.n_regs; ++i) {
+            if (e.regs[i].kind != trace::RegKind::csr) continue;
+            if (e.regs[i].index == 0x341) in.resume = e.regs[i].value;
+            if (e.regs[i].index == trace::flushed_encoding_csr) enc = e.regs[i].value, has_enc = true;
+            if (e.regs[i].index == trace::flushed_next_csr) next = e.regs[i].value;
+        }
+        if (!has_enc || !next || !is_rv(e.isa)) return;
+        const uint8_t size = (enc & 3u) == 3u ? 4 : 2;  // RISC-V unprivileged spec 1.5: a 32-bit one ends in 0b11
+        const isa::Decoded& d = c_.decode.get(static_cast<uint32_t>(enc), static_cast<isa::DecodeMode>(e.isa), size);
+        if (!d.insn.branch) return;
+        in.killed_kind = static_cast<uint8_t>(1 + static_cast<unsigned>(timing::veer_kind(d.insn)));
+        in.killed_size = size;
+        in.killed_next = next;
+    }
+
     // A RISC-V division's operands for the timing model (into `in`), from the register file with the late
     // writebacks that land before it.
     void div_operands(const TraceRecord& rec, timing::StepInputs& in) const;

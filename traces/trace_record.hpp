@@ -32,6 +32,14 @@ struct MemAccess {
     bool data_known = false;
 };
 
+// Not CSRs (a RISC-V CSR number has 12 bits): written on an interrupt entry, where the reader knows them (a VeeR EL2
+// exec.log), as writes of these two numbers, which the native formats carry as they carry any CSR write. The
+// instruction at mepc, which the trace port showed before the entry and the reader drops, went through execute before
+// the entry's flush killed it (tests/veer-rtl/irq): its encoding, and where it went when it ran again after the
+// handler's mret (its successor then), which is where it went in execute the first time (TimingModel::predict_other).
+constexpr uint16_t flushed_encoding_csr = 0x1000;
+constexpr uint16_t flushed_next_csr = 0x1001;
+
 struct TraceRecord {
     static constexpr unsigned max_mem = 4;
     static constexpr unsigned max_regs = 8;

@@ -242,6 +242,16 @@ private:
                 // (TimingModel::predict_other).
                 look_[1].add_reg(RegKind::csr, 0x341, look_[i + 1].pc);
                 if (look_[i + 1].pc == look_[0].pc && look_[0].pc != look_[1].pc) {
+                    // The dropped instruction went through execute before the entry killed it; where it went then
+                    // is where it goes when it runs again after the mret (trace_record.hpp, flushed_next_csr).
+                    while (i + 2 >= looked_ && pull()) {
+                    }
+                    using K = isa::rv32::Klass;
+                    const K kl = decode(look_[0].encoding).klass;  // a control transfer's (the predictor's)
+                    if ((kl == K::branch || kl == K::jal || kl == K::jalr) && i + 2 < looked_ &&
+                        look_[0].encoding == look_[i + 1].encoding &&
+                        look_[1].add_reg(RegKind::csr, flushed_encoding_csr, look_[0].encoding))
+                        look_[1].add_reg(RegKind::csr, flushed_next_csr, look_[i + 2].pc);
                     for (unsigned k = 0; k < look_[0].n_regs; ++k)  // its late writebacks still land first
                         if (look_[0].regs[k].before) look_[1].add_reg(RegKind::gpr, look_[0].regs[k].index, look_[0].regs[k].value, true);
                     look_.pop_front();

@@ -67,7 +67,12 @@ struct StepInputs {
     uint32_t div_a = 0, div_b = 0;  // dividend, divisor (divider_from_operands)
     uint16_t csr = 0;
     bool div_rem = false, div_known = false, interrupted = false;
-    uint64_t resume = 0;  // interrupted: where the program resumes after the handler (TraceRecord::resume_pc; 0 unknown)
+    uint64_t resume = 0;  // interrupted: where the program resumes after the handler (the entry's mepc; 0 unknown)
+    // interrupted: the control transfer at `resume` that the entry killed after it went through execute (trace
+    // flushed_encoding_csr): 1 + its BranchPredictor::VeerKind (0: none known), its size, and where it went
+    // (flushed_next_csr).
+    uint8_t killed_kind = 0, killed_size = 0;
+    uint64_t killed_next = 0;
     template <class S, class V>
     static void visit(S& s, V&& v) {
         v(s.div_a, FieldKind::value, true);
@@ -77,6 +82,9 @@ struct StepInputs {
         v(s.div_known, FieldKind::value, true);
         v(s.interrupted, FieldKind::value, true);
         v(s.resume, FieldKind::value, true);
+        v(s.killed_kind, FieldKind::value, true);
+        v(s.killed_size, FieldKind::value, true);
+        v(s.killed_next, FieldKind::value, true);
     }
 };
 

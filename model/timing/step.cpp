@@ -242,6 +242,7 @@ template <bool kFull, bool kArm>
     s_.next.csr = 0;
     s_.next.interrupted = false;  // read by predict()
     s_.next.resume = 0;
+    s_.next.killed_kind = 0;
     const uint64_t before_sync = stall;
     if (kFull && p_.sync_stall) stall = sync_stage(st, csr, stall, b);
     // An interrupt handler's first instruction (take_interrupt, interrupt_after_enable): the postsync wait was the
@@ -754,6 +755,7 @@ uint64_t TimingModel::ooo_timed(const isa::RetiredInsn& insn, uint64_t pc, unsig
     s_.next.csr = 0;
     s_.next.interrupted = false;  // read by predict()
     s_.next.resume = 0;
+    s_.next.killed_kind = 0;
     fetch_stage<false>(st, b);
     const uint64_t fetch = st.cycles;
     if ((insn.cls == C::load || insn.cls == C::store) && !insn.cond_failed) data_stage(st, b);

@@ -5,8 +5,6 @@
 
 namespace pmusim::timing {
 
-namespace {
-
 // What VeeR EL2's decoder makes of a control transfer (el2_dec_decode_ctl.sv: pcall, pja, pret): a JAL whose
 // offset fits 13 signed bits is a call when it links x1 or x5, else a jump; a JALR x0 through x1 or x5 a return;
 // other JALs and JALRs are not predicted.
@@ -18,8 +16,6 @@ BranchPredictor::VeerKind veer_kind(const isa::RetiredInsn& insn) {
     if (insn.branch & isa::br_far) return K::other;  // beyond the BTB's 12-bit offset
     return insn.regs.dst & link ? K::call : K::jump;
 }
-
-}  // namespace
 
 TimingModel::TimingModel(const TimingParams& p) : p_(p), bp_(p.predictor), seen_target_(1024, 0) {
     full_ = needs_full_step(p);
@@ -196,6 +192,7 @@ uint64_t TimingModel::step(const isa::RetiredInsn& insn, uint64_t pc, unsigned s
                            const MemRef* mem, unsigned n_mem, EventBatch& b, const StepInputs& in) {
     s_.next = in;  // read by predict() and timed(), which clear what only this step may see
     const unsigned flush = insn.branch ? predict(insn, pc, size, next_pc, b) : 0;
+    if (s_.next.killed_kind) killed_at_entry(next_pc);
     const uint64_t cycles = timed(insn, pc, size, mem, n_mem, b, flush);
     emit_lsu_buffers(b);
     return cycles;
@@ -238,6 +235,26 @@ void TimingModel::predict_grouped(BlockMemo& m, const BlockTail* t, EventBatch& 
     std::copy(inner_flush_.begin(), inner_flush_.begin() + static_cast<std::ptrdiff_t>(m.inner_.size()), e.inner_flush.begin());
     e.tail_flush = t ? tail_flush_ : 0;
     e.mispredicts = static_cast<uint32_t>(mispredicts_ - mis0);
+}
+
+// VeeR EL2: the control transfer at mepc (StepInputs::killed_kind), which the trace shows before an interrupt entry
+// and the reader drops, went through execute before the entry's flush killed it in R, going where it goes when it
+// runs again after the mret (StepInputs::killed_next). Its prediction was checked in X: a misprediction writes its
+// counter and a BTB entry (el2_ifu_bp_ctl.sv bht_wr_en0 and btb_wr_en_way0/1 from exu_mp_pkt, valid at
+// i0_flush_upper_x, before the kill), and a predicted one puts its outcome in execute's history (el2_exu.sv ghr_x_ns
+// from i0_valid_x and i0_taken_x), which the entry's flush hands to fetch (el2_ifu_bp_ctl.sv fghr_ns from exu_mp_fghr
+// at exu_flush_final), fetching the handler at `handler`. It never commits: no event 25 (el2_dec_tlu_ctl.sv
+// MHPME_BRANCH_MP needs tlu_i0_commit_cmt) and no cycles of its own. tests/veer-rtl/irq, rtl_trace.sh bht: the
+// `c.beqz` at 0x80000496 killed at the third window's entry (t=29855), whose handler reads with its bit (history
+// 0x7f; the model read 0x3f without this).
+void TimingModel::killed_at_entry(uint64_t handler) {
+    const uint64_t at = s_.next.resume, went = s_.next.killed_next;
+    const unsigned size = s_.next.killed_size;
+    const auto kind = static_cast<BranchPredictor::VeerKind>(s_.next.killed_kind - 1);
+    s_.next.killed_kind = 0;
+    if (p_.predictor.direction != PredictorConfig::Direction::veer_el2 || !s_.next.interrupted || !at || !went) return;
+    bp_.veer(at, size, kind, kind != BranchPredictor::VeerKind::cond || went != at + size, went);
+    bp_.veer_flush_to(handler, went);
 }
 
 // Branches: direction for conditional ones (an A32/T32 branch whose condition failed is one not taken), target

@@ -32,6 +32,9 @@
 
 namespace pmusim::timing {
 
+// What VeeR EL2's decoder makes of a control transfer (el2_dec_decode_ctl.sv: pcall, pja, pret; timing_model.cpp).
+BranchPredictor::VeerKind veer_kind(const isa::RetiredInsn& insn);
+
 // Adds `n` of a model event the platform may not have.
 inline void emit(EventBatch& b, uint32_t ev, uint64_t n = 1) {
     if (ev != no_event) b.add(ev, n);
@@ -454,6 +457,8 @@ private:
         return taken ? next_pc : (seen ? seen : pc + size);
     }
     unsigned predict_other(const isa::RetiredInsn& insn, uint64_t pc, unsigned size, uint64_t next_pc, EventBatch& b);
+    // VeeR EL2: the control transfer an interrupt entry killed after it went through execute (StepInputs::killed_kind).
+    void killed_at_entry(uint64_t handler);
     // The btac direction's prediction of a branch (predict_other): whether mispredicted, and its cycles when right.
     struct BtacCost {
         bool mispredicted = false, folded = false;

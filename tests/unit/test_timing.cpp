@@ -1056,6 +1056,42 @@ TEST(TimingModel, VeerBranchBeforeAnInterruptTrainsWithWhereTheProgramResumes) {
     EXPECT_EQ(run(0), (std::vector<uint64_t>{1, 1}));
 }
 
+// VeeR EL2 (tests/veer-rtl/irq, rtl_trace.sh bht): the branch at mepc, which the trace shows before an interrupt
+// entry and the reader drops, went through execute before the entry killed it in R. Its misprediction there wrote its
+// counter (el2_ifu_bp_ctl.sv bht_wr_en0 from exu_mp_pkt) and its outcome went into execute's history (el2_exu.sv
+// ghr_x_ns from i0_taken_x), which the entry's flush and the mret's hand to fetch. A loop's branch taken 20 times
+// (execute's 8-bit history all ones, the counter at 0xff strongly taken), then killed at an entry where it falls
+// through: the killed run pushes a 0 (history 0xfe), so its run after the mret reads the untouched counter at 0xfe
+// (0, not taken): right, 1 cycle. Without the killed run it reads 0xff's counter (2 or 3: taken): mispredicted, 1 +
+// mispredict_penalty (1).
+TEST(TimingModel, VeerBranchKilledByAnEntryTrainsThePredictor) {
+    using C = isa::InsnClass;
+    const uint8_t cond = isa::br_immediate | isa::br_conditional;
+    auto run = [&](bool killed) {
+        TimingModel m(veer_predictor());
+        EventBatch b;
+        for (int i = 0; i < 20; ++i) {
+            m.step(insn(C::alu), 0x0ffc, 4, 0x1000, nullptr, 0, b);
+            m.step(insn(C::branch, cond | isa::br_taken), 0x1000, 2, 0x0ffc, nullptr, 0, b);
+        }
+        StepInputs in;
+        in.interrupted = true;
+        in.resume = 0x1000;
+        if (killed) {  // the killed branch: a conditional one of 2 bytes that went to 0x1002
+            in.killed_kind = 1 + static_cast<uint8_t>(BranchPredictor::VeerKind::cond);
+            in.killed_size = 2;
+            in.killed_next = 0x1002;
+        }
+        m.step(insn(C::alu), 0x0ffc, 4, 0x3a0, nullptr, 0, b, in);
+        m.take_interrupt(7);
+        m.step(insn(C::alu), 0x3a0, 2, 0x3a2, nullptr, 0, b);
+        m.step(insn(C::mret, isa::br_register | isa::br_taken | isa::br_exc_return), 0x3a2, 4, 0x1000, nullptr, 0, b);
+        return m.step(insn(C::branch, cond), 0x1000, 2, 0x1002, nullptr, 0, b);
+    };
+    EXPECT_EQ(run(true), 1u);
+    EXPECT_EQ(run(false), 2u);
+}
+
 // VeeR EL2 (tests/veer-rtl/unpred): after a branch's flush, a 32-bit instruction at an odd halfword takes
 // split_fetch_after_flush more cycles; not after a branch that did not flush, not at an aligned address, not a
 // 16-bit one. A JAL beyond the BTB's 12-bit offset (br_far) always flushes; a near one is predicted once in the BTB.
@@ -3136,7 +3172,7 @@ TEST(PipelineState, VisitNamesEveryField) {
     // The counts themselves, worked out from the struct declarations: a member_count that counted wrong would
     // let both sides agree on nothing.
     EXPECT_EQ(member_count<DbusState>(), 11u);
-    EXPECT_EQ(member_count<StepInputs>(), 7u);  // resume: the interrupted program's resume address
+    EXPECT_EQ(member_count<StepInputs>(), 10u);  // resume, killed_kind, killed_size, killed_next: an interrupt entry
 }
 
 // The branch predictor's scalars (BranchPredictor::Scalars): visit() names each member once (13, counted from the

@@ -270,3 +270,37 @@ TEST(VeerAddress, CompressedLoadStoreOffsetMisprintedByTheTestbenchIsMended) {
 }
 
 }  // namespace
+
+// An interrupt entry (tests/veer-rtl/irq's third window, t=29855): the trace port prints the c.beqz at mepc before
+// the handler, the interrupt killed it after execute, and it runs again after the mret. The reader drops the first
+// print and gives the entry the write of mepc, the killed branch's encoding and where its run after the mret went
+// (trace::flushed_encoding_csr, flushed_next_csr: taken back to the lw at 0x80000492), which the native formats carry.
+TEST(VeerReader, EntryCarriesTheBranchItKilled) {
+    std::string t;
+    unsigned n = 0;
+    uint64_t cycle = 10;
+    const auto add = [&](uint32_t pc, uint32_t insn, const std::string& gpr, const std::string& csr, const std::string& dasm) {
+        t += rtl(cycle++, ++n, pc, insn, gpr, csr, dasm);
+    };
+    add(0x8000048E, 0x30579073, "", "c305=800003a0", "csrrw   zero,csr_305,a5");
+    add(0x80000492, 0x4D87A703, "a4=00000000", "", "lw      a4,1240(a5) [f00404d8]");
+    add(0x80000496, 0x0000DF75, "", "", "c.beqz  a4,0x80000492");  // killed by the entry
+    add(0x800003A0, 0x00001141, "sp=f00414a0", "", "c.addi  sp,-16");
+    add(0x800003A2, 0x30200073, "", "", "");
+    add(0x80000496, 0x0000DF75, "", "", "c.beqz  a4,0x80000492");
+    add(0x80000492, 0x4D87A703, "a4=00000001", "", "lw      a4,1240(a5) [f00404d8]");
+    add(0x80000496, 0x0000DF75, "", "", "c.beqz  a4,0x80000492");
+    add(0x80000498, 0x48300693, "a3=00000483", "", "addi    a3,zero,1155");
+    const std::vector<TraceRecord> v = testutil::read_all(testutil::temp_file("killed.exec.log", t), "veer");
+    std::vector<uint64_t> pcs;
+    for (const TraceRecord& r : v) pcs.push_back(r.pc);
+    EXPECT_EQ(pcs, (std::vector<uint64_t>{0x8000048Eu, 0x80000492u, 0x800003A0u, 0x800003A2u, 0x80000496u, 0x80000492u,
+                                          0x80000496u, 0x80000498u}));
+    ASSERT_EQ(v.size(), 8u);
+    EXPECT_TRUE(v[2].interrupt);
+    std::vector<std::pair<uint16_t, uint64_t>> csrs;
+    for (unsigned i = 0; i < v[2].n_regs; ++i)
+        if (v[2].regs[i].kind == trace::RegKind::csr) csrs.emplace_back(v[2].regs[i].index, v[2].regs[i].value);
+    EXPECT_EQ(csrs, (std::vector<std::pair<uint16_t, uint64_t>>{
+                        {0x341, 0x80000496u}, {trace::flushed_encoding_csr, 0xDF75u}, {trace::flushed_next_csr, 0x80000492u}}));
+}
