@@ -47,7 +47,7 @@ private:
         bool has_enc = false;
         for (unsigned i = 0; i < e.n_regs; ++i) {
             if (e.regs[i].kind != trace::RegKind::csr) continue;
-            if (e.regs[i].index == 0x341) in.resume = e.regs[i].value;
+            if (e.regs[i].index == trace::mepc_csr) in.resume = e.regs[i].value;
             if (e.regs[i].index == trace::flushed_encoding_csr) enc = e.regs[i].value, has_enc = true;
             if (e.regs[i].index == trace::flushed_next_csr) next = e.regs[i].value;
         }

@@ -32,6 +32,10 @@ struct MemAccess {
     bool data_known = false;
 };
 
+// CSR mepc (RISC-V privileged spec, chapter 2, the machine-level CSR addresses): an interrupt entry's write of it, where the program resumes, is on
+// the entry's record where the reader knows it (a VeeR EL2 exec.log, which shows the handler's mret).
+constexpr uint16_t mepc_csr = 0x341;
+
 // Not CSRs (a RISC-V CSR number has 12 bits): written on an interrupt entry, where the reader knows them (a VeeR EL2
 // exec.log), as writes of these two numbers, which the native formats carry as they carry any CSR write. The
 // instruction at mepc, which the trace port showed before the entry and the reader drops, went through execute before

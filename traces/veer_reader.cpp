@@ -240,7 +240,7 @@ private:
                 // look_[i + 1] is where the program resumes: mepc, which the entry wrote (privileged spec 3.1.14).
                 // The entry shows it as a write of CSR mepc (0x341): the record before it went there
                 // (TimingModel::predict_other).
-                look_[1].add_reg(RegKind::csr, 0x341, look_[i + 1].pc);
+                look_[1].add_reg(RegKind::csr, mepc_csr, look_[i + 1].pc);
                 if (look_[i + 1].pc == look_[0].pc && look_[0].pc != look_[1].pc) {
                     // The dropped instruction went through execute before the entry killed it; where it went then
                     // is where it goes when it runs again after the mret (trace_record.hpp, flushed_next_csr).

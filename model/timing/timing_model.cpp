@@ -17,6 +17,16 @@ BranchPredictor::VeerKind veer_kind(const isa::RetiredInsn& insn) {
     return insn.regs.dst & link ? K::call : K::jump;
 }
 
+namespace {
+
+// Whether a VeeR EL2 control transfer of `kind` at `pc` that went to `went` was taken: a jump always, a conditional
+// branch unless it fell through (where only its successor is known: an interrupt entry's resume address).
+bool veer_taken(BranchPredictor::VeerKind kind, uint64_t pc, unsigned size, uint64_t went) {
+    return kind != BranchPredictor::VeerKind::cond || went != pc + size;
+}
+
+}  // namespace
+
 TimingModel::TimingModel(const TimingParams& p) : p_(p), bp_(p.predictor), seen_target_(1024, 0) {
     full_ = needs_full_step(p);
     arm_rules_ = needs_arm_rules(p);
@@ -253,7 +263,7 @@ void TimingModel::killed_at_entry(uint64_t handler) {
     const auto kind = static_cast<BranchPredictor::VeerKind>(s_.next.killed_kind - 1);
     s_.next.killed_kind = 0;
     if (p_.predictor.direction != PredictorConfig::Direction::veer_el2 || !s_.next.interrupted || !at || !went) return;
-    bp_.veer(at, size, kind, kind != BranchPredictor::VeerKind::cond || went != at + size, went);
+    bp_.veer(at, size, kind, veer_taken(kind, at, size, went), went);
     bp_.veer_flush_to(handler, went);
 }
 
@@ -283,7 +293,7 @@ unsigned TimingModel::predict_other(const isa::RetiredInsn& insn, uint64_t pc, u
         // Where the resume address is not known: taken to go where predicted.
         const uint64_t resume = s_.next.resume;
         const auto o = !s_.next.interrupted ? bp_.veer(pc, size, kind, taken, next_pc)
-                       : resume ? bp_.veer(pc, size, kind, kind != BranchPredictor::VeerKind::cond || resume != pc + size, resume)
+                       : resume ? bp_.veer(pc, size, kind, veer_taken(kind, pc, size, resume), resume)
                                 : bp_.veer_as_predicted(pc, size, kind);
         if (o.mispredicted) {
             emit(b, p_.ev_mispredict);
