@@ -11,6 +11,7 @@
 #include <memory>
 #include <vector>
 
+#include "replay/arch_shapes.hpp"
 #include "replay/block_runner.hpp"
 #include "replay/core.hpp"
 #include "replay/run_plan.hpp"
@@ -35,16 +36,12 @@ private:
     template <bool kTm, Timing kT>
     void replay_units(const trace::Run* runs, size_t n);
     // --architectural --timing cpi1 (no timing model): replay_units' loop with a fast run's retirement from its
-    // plan's summary (retire_arch) instead of replay_fast's walk over its segments; the same counts.
+    // shape's entry in arch_ (its plan's summary, RunPlan::Arch) instead of replay_fast's walk over its segments; the
+    // same counts.
     void replay_units_arch(const trace::Run* runs, size_t n);
-    void retire_arch(RunPlan& p, const unsigned char* v, uint64_t next_pc) {
-        c_.mem_seen |= p.mem;
-        RunPlan::Arch& a = p.arch;
-        ++a.execs.execs[a.last_branch && (next_pc != a.last_end || a.last_always)];
-        s_.count_run(a.execs);
-        s_.retired(a.records, a.records);
-        settle(p, v);
-    }
+    // From runs[i] on, the runs that replay fast (each with its successor): retired; the first that does not
+    // (n - 1: none).
+    size_t retire_fast_runs(const trace::Run* runs, size_t n, size_t i);
     // Whether a run of plan `p` with values `v`, its successor `next` (none at the end), replays from its values:
     // a fast plan at the current privilege, every access aligned, no interrupt taken before the successor.
     bool runs_fast(const RunPlan& p, const unsigned char* v, const trace::RunShape* next) const {
@@ -74,6 +71,7 @@ private:
         stretches_.forget_plans();
         s_.drain_execs();
         plans_.drop_all();
+        arch_.forget_plans();
     }
     void settle(const RunPlan& p, const unsigned char* v) {
         c_.prev_time = last_time(p, v);
@@ -101,6 +99,7 @@ private:
     BlockRunner& blocks_;
     RunPlanner plans_;
     Stretches stretches_;
+    ArchShapes arch_;  // replay_units_arch's table by shape
     std::vector<unsigned char> group_values_;  // replay_group: the runs' values, one after the other
     std::vector<TraceRecord> run_recs_;        // a run expanded into records, and its successor
     // A block body's data accesses for the block timing (kept: a MemRef array on the stack is built per call).
@@ -141,20 +140,80 @@ void RunReplayer::run(trace::TraceReader& reader) {
 }
 
 inline void RunReplayer::replay_units_arch(const trace::Run* runs, size_t n) {
-    Result& r = s_.r;
-    for (size_t i = 0; i + 1 < n; ++i) {
-        const trace::RunShape& s = *runs[i].shape;
-        const trace::RunShape& next = *runs[i + 1].shape;
-        const unsigned char* v = runs[i].values;
-        RunPlan& p = plans_.plan(s, v);
-        if (runs_fast(p, v, &next)) {
-            ++r.fast_runs;
-            retire_arch(p, v, first_pc(next));
-        } else {
-            replay_run<false, Timing::cpi1>(s, v, &next, runs[i + 1].values);
-        }
-        r.records += s.records;
+    for (size_t i = 0; i + 1 < n;) {
+        i = retire_fast_runs(runs, n, i);
+        if (i + 1 == n) break;
+        replay_run<false, Timing::cpi1>(*runs[i].shape, runs[i].values, runs[i + 1].shape, runs[i + 1].values);
+        s_.r.records += runs[i].shape->records;
+        ++i;
     }
+}
+
+// The session's and the core's counts are kept in locals while runs are fast (the stores through the runs' counters
+// would otherwise make every one of them a load and a store per run), and written back before anything else reads
+// them: at a flush and at the end.
+inline size_t RunReplayer::retire_fast_runs(const trace::Run* runs, size_t n, size_t i) {
+    Result& r = s_.r;
+    const ArchShape* tab = arch_.data();
+    size_t cap = arch_.size();
+    uint64_t pending = s_.pending, instructions = r.instructions, cycles = s_.batch.cycles;
+    uint64_t fast_runs = 0, records = 0;
+    bool mem = false, untimed = false;  // untimed: the last run left no time (last_time() is 0)
+    const unsigned priv = c_.priv;
+    auto store = [&] {
+        s_.pending = pending;
+        r.instructions = instructions;
+        s_.batch.cycles = cycles;
+        r.fast_runs += fast_runs;
+        r.records += records;
+        fast_runs = records = 0;
+        c_.mem_seen |= mem;
+        if (untimed) c_.prev_time = 0;
+        untimed = false;
+    };
+    for (; i + 1 < n; ++i) {
+        const uint32_t id = runs[i].shape->id, next_id = runs[i + 1].shape->id;
+        const unsigned char* v = runs[i].values;
+        // As runs_fast(): a fast plan at the current privilege, every access aligned, no interrupt taken before
+        // the successor (an entry not filled yet fails, and is filled here).
+        auto fast = [&] {
+            const ArchShape& e = tab[id];
+            return !tab[next_id].stop_before && e.privilege == priv &&
+                   (e.gate == ArchShape::open || (e.gate == ArchShape::masks && e.masks_clear(v)) ||
+                    (e.gate == ArchShape::aligned && e.plan->aligned(v)));
+        };
+        if (std::max(id, next_id) >= cap || !fast()) {
+            const ArchShape& next = arch_.at(*runs[i + 1].shape);
+            if (next.stop_before) break;  // an interrupt: not fast (the entry is filled now)
+            ArchShape& e = arch_.at(*runs[i].shape);
+            if (e.gate == ArchShape::unplanned) ArchShapes::plan(e, plans_.plan(*runs[i].shape, v));
+            tab = arch_.data();
+            cap = arch_.size();
+            if (!fast()) break;
+        }
+        // As Session::count_run() and retired().
+        const ArchShape& e = tab[id];
+        const uint32_t k = e.records;
+        records += k;
+        ++fast_runs;
+        mem |= e.mem;
+        RunExecs& x = *e.execs;
+        ++x.execs[e.taken(tab[next_id].first_pc)];
+        if (!x.listed) s_.count_run(x);
+        cycles += k;
+        instructions += k;
+        pending += k;
+        untimed = !e.settles;
+        if (e.settles) settle(*e.plan, v);
+        if (pending >= 4096) {
+            store();
+            s_.flush();
+            pending = s_.pending;
+            cycles = s_.batch.cycles;
+        }
+    }
+    store();
+    return i;
 }
 
 template <bool kTm, Timing kT>

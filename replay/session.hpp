@@ -52,7 +52,7 @@ public:
         e.listed = true;
         counted_.push_back(&e);
     }
-    // A fast run's executions likewise (without the timing model: RunReplayer::retire_arch).
+    // A fast run's executions likewise (without the timing model: RunReplayer::replay_units_arch).
     void count_run(RunExecs& e) {
         if (e.listed) return;
         e.listed = true;

@@ -242,6 +242,25 @@ TEST(ReplayEngines, RunPlansStayBounded) {
     // At most max_plans, and the runs of one batch read past it (trace::TraceReader::run_batch) before the drop.
     EXPECT_GT(blk.result.run_plans_peak, 0u);
     EXPECT_LE(blk.result.run_plans_peak, 4096u + trace::TraceReader::run_batch);
+    // Without the timing model (the runs' table by shape, replay/arch_shapes.hpp, forgets the plans with them):
+    // 10000 `add`/`sub` and 10000 `b` retired, each branch taken (BR_IMMED_RETIRED 0x0D).
+    o = options("cortex-a53", modes[4], replay::Engine::reference);
+    o.trace = native;
+    const Outcome ref_arch = outcome(o);
+    o.engine = replay::Engine::block;
+    const Outcome blk_arch = outcome(o);
+    ASSERT_EQ(ref_arch.error, "");
+    ASSERT_EQ(blk_arch.error, "");
+    expect_same(ref_arch.result, blk_arch.result, "5000 distinct runs twice, architectural");
+    EXPECT_GT(blk_arch.result.fast_runs, 0u);
+    EXPECT_GT(blk_arch.result.run_plans_peak, 4096u);  // the plans were dropped
+    uint64_t inst = 0, br_immed = 0;
+    for (const auto& [e, c] : blk_arch.result.event_totals) {
+        if (e == 0x08) inst = c;  // INST_RETIRED
+        if (e == 0x0D) br_immed = c;
+    }
+    EXPECT_EQ(inst, 20000u);
+    EXPECT_EQ(br_immed, 10000u);
     std::remove(text.c_str());
     std::remove(native.c_str());
 }
@@ -844,6 +863,58 @@ TEST(ReplayEngines, FastRunsTestAlignmentBySize) {
         if (e == 0x06) loads = c;  // LD_RETIRED
     }
     EXPECT_EQ(unaligned, n / 3 + n / 5);
+    EXPECT_EQ(loads, 2u * n);
+    EXPECT_EQ(v2.instructions, 3u * n);
+}
+
+// Fast runs whose only accesses of 2-16 bytes are powers of two, tested from their addresses' low bits
+// (ArchShape::masks_clear) without the timing model, the values 8 bytes wide (addresses above 4 GiB): an A64 loop
+// of LDR x1, [x0] (8 bytes, off by 4 every fourth iteration from the second), LDR w2, [x3] (4 bytes, off by 1 every
+// seventh from the fourth) and B back, 280 times. UNALIGNED_LDST_RETIRED (0x0F) counts 70 + 40, as the reference
+// stepper does on the records.
+TEST(ReplayEngines, FastRunsTestAlignmentFromLowBits) {
+    std::vector<TraceRecord> recs;
+    auto insn = [&](uint64_t pc, uint32_t encoding, uint64_t addr, uint8_t size) {
+        TraceRecord r;
+        r.pc = pc;
+        r.encoding = encoding;
+        r.size = 4;
+        r.isa = IsaState::a64;
+        r.line = recs.size() + 1;
+        if (size) {
+            trace::MemAccess m;
+            m.addr = addr;
+            m.size = size;
+            r.add_mem(m);
+        }
+        recs.push_back(r);
+    };
+    const unsigned n = 280;
+    for (unsigned k = 0; k < n; ++k) {
+        insn(0x400000, 0xF9400001, 0x100002000 + 0x108 * k + (k % 4 == 1 ? 4 : 0), 8);  // LDR x1, [x0]
+        insn(0x400004, 0xB9400062, 0x100003000 + 0x104 * k + (k % 7 == 3 ? 1 : 0), 4);  // LDR w2, [x3]
+        insn(0x400008, 0x17FFFFFE, 0, 0);                                               // B 0x400000
+    }
+    const std::string native = ::testing::TempDir() + fmt::format("lowbits-v2-{}.pmt", ::getpid());
+    {
+        auto w = trace::make_native_writer(native, false);
+        for (const auto& r : recs) w->write(r);
+        w->finish();
+    }
+    replay::Options o = options("cortex-a53", modes[4], replay::Engine::reference);  // cpi1 architectural
+    const replay::Result ref = replay::run(o, std::make_unique<VectorReader>(recs));
+    o.engine = replay::Engine::block;
+    o.trace = native;
+    const replay::Result v2 = replay::run(o);
+    std::remove(native.c_str());
+    expect_same_counts(ref, v2, "the low-bits loop as native v2");
+    EXPECT_GT(v2.fast_runs, 0u);
+    uint64_t unaligned = 0, loads = 0;
+    for (const auto& [e, c] : v2.event_totals) {
+        if (e == 0x0F) unaligned = c;
+        if (e == 0x06) loads = c;  // LD_RETIRED
+    }
+    EXPECT_EQ(unaligned, n / 4 + n / 7);
     EXPECT_EQ(loads, 2u * n);
     EXPECT_EQ(v2.instructions, 3u * n);
 }
