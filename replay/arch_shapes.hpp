@@ -14,7 +14,7 @@
 
 namespace pmusim::replay {
 
-struct ArchShape {
+struct alignas(64) ArchShape {  // a cache line: an entry is found by a shift
     // How a run of the shape is tested before it retires from this entry (RunReplayer::runs_fast's tests on the plan).
     enum Gate : uint8_t {
         open = 0,     // a fast plan with no access of 2-16 bytes: nothing to test in its values
@@ -45,6 +45,10 @@ struct ArchShape {
         unsigned low = 0;
         for (uint16_t k = 0; k < n_masks; ++k) low |= v[mask[k].first] & mask[k].second;
         return low == 0;
+    }
+    // Whether a run with values `v` passes the gate (a fast plan, every access aligned).
+    bool passes(const unsigned char* v) const {
+        return gate == open || (gate == masks && masks_clear(v)) || (gate == aligned && plan->aligned(v));
     }
     // Which of RunExecs::execs a fast run counts, its successor starting at `next_pc`: taken [1] where its last record
     // is a branch and the successor is not the instruction after it, or it is always taken.
@@ -86,6 +90,8 @@ public:
                  : e.n_masks ? ArchShape::masks
                              : ArchShape::open;
     }
+    // The entry of shape number `id` where it is in the table, else one that fails every test (not seen, unplanned).
+    static const ArchShape* find(const ArchShape* tab, size_t size, uint32_t id) { return id < size ? tab + id : &none_; }
     ArchShape* data() { return v_.data(); }
     size_t size() const { return v_.size(); }
     // The plans are dropped: their summaries go (the shapes' own facts stay).
@@ -98,7 +104,10 @@ public:
     }
 
 private:
+    static const ArchShape none_;
     std::vector<ArchShape> v_;  // by shape number
 };
+
+inline const ArchShape ArchShapes::none_{};
 
 }  // namespace pmusim::replay

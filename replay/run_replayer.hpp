@@ -151,68 +151,64 @@ inline void RunReplayer::replay_units_arch(const trace::Run* runs, size_t n) {
 
 // The session's and the core's counts are kept in locals while runs are fast (the stores through the runs' counters
 // would otherwise make every one of them a load and a store per run), and written back before anything else reads
-// them: at a flush and at the end.
+// them: at a flush and at the end. A fast run adds its records to each of them alike (`added`); the core's time is
+// read only after the call (by the general path), so only the last fast run's settles it.
 inline size_t RunReplayer::retire_fast_runs(const trace::Run* runs, size_t n, size_t i) {
+    if (i + 1 >= n) return i;
     Result& r = s_.r;
     const ArchShape* tab = arch_.data();
     size_t cap = arch_.size();
-    uint64_t pending = s_.pending, instructions = r.instructions, cycles = s_.batch.cycles;
-    uint64_t fast_runs = 0, records = 0;
-    bool mem = false, untimed = false;  // untimed: the last run left no time (last_time() is 0)
+    uint64_t added = 0, fast_runs = 0;
+    uint64_t room = 4096 - s_.pending;  // Session::retired() flushes at 4096 pending, so pending is below it here
     const unsigned priv = c_.priv;
     auto store = [&] {
-        s_.pending = pending;
-        r.instructions = instructions;
-        s_.batch.cycles = cycles;
+        s_.pending += added;
+        r.instructions += added;
+        s_.batch.cycles += added;
+        r.records += added;
         r.fast_runs += fast_runs;
-        r.records += records;
-        fast_runs = records = 0;
-        c_.mem_seen |= mem;
-        if (untimed) c_.prev_time = 0;
-        untimed = false;
+        added = fast_runs = 0;
     };
+    const size_t first = i;
+    const ArchShape* e = ArchShapes::find(tab, cap, runs[i].shape->id);  // runs[i]'s; then its successor's
     for (; i + 1 < n; ++i) {
-        const uint32_t id = runs[i].shape->id, next_id = runs[i + 1].shape->id;
+        const ArchShape* next = ArchShapes::find(tab, cap, runs[i + 1].shape->id);
         const unsigned char* v = runs[i].values;
         // As runs_fast(): a fast plan at the current privilege, every access aligned, no interrupt taken before
-        // the successor (an entry not filled yet fails, and is filled here).
-        auto fast = [&] {
-            const ArchShape& e = tab[id];
-            return !tab[next_id].stop_before && e.privilege == priv &&
-                   (e.gate == ArchShape::open || (e.gate == ArchShape::masks && e.masks_clear(v)) ||
-                    (e.gate == ArchShape::aligned && e.plan->aligned(v)));
-        };
-        if (std::max(id, next_id) >= cap || !fast()) {
-            const ArchShape& next = arch_.at(*runs[i + 1].shape);
-            if (next.stop_before) break;  // an interrupt: not fast (the entry is filled now)
-            ArchShape& e = arch_.at(*runs[i].shape);
-            if (e.gate == ArchShape::unplanned) ArchShapes::plan(e, plans_.plan(*runs[i].shape, v));
+        // the successor. An entry not filled yet fails: filled here, and tested again.
+        if (next->stop_before || e->privilege != priv || !e->passes(v)) {
+            if (arch_.at(*runs[i + 1].shape).stop_before) break;  // an interrupt: not fast
+            ArchShape& cur = arch_.at(*runs[i].shape);
+            if (cur.gate == ArchShape::unplanned) {
+                RunPlan& p = plans_.plan(*runs[i].shape, v);
+                ArchShapes::plan(cur, p);
+                // The run is replayed, fast or not: its accesses are seen (as replay_fast's mem_seen).
+                c_.mem_seen |= p.mem;
+            }
             tab = arch_.data();
             cap = arch_.size();
-            if (!fast()) break;
+            e = &cur;
+            next = tab + runs[i + 1].shape->id;
+            if (e->privilege != priv || !e->passes(v)) break;
         }
         // As Session::count_run() and retired().
-        const ArchShape& e = tab[id];
-        const uint32_t k = e.records;
-        records += k;
+        const uint32_t k = e->records;
         ++fast_runs;
-        mem |= e.mem;
-        RunExecs& x = *e.execs;
-        ++x.execs[e.taken(tab[next_id].first_pc)];
+        RunExecs& x = *e->execs;
+        ++x.execs[e->taken(next->first_pc)];
         if (!x.listed) s_.count_run(x);
-        cycles += k;
-        instructions += k;
-        pending += k;
-        untimed = !e.settles;
-        if (e.settles) settle(*e.plan, v);
-        if (pending >= 4096) {
+        added += k;
+        if (e->settles) settle(*e->plan, v);
+        if (added >= room) {
             store();
             s_.flush();
-            pending = s_.pending;
-            cycles = s_.batch.cycles;
+            room = 4096 - s_.pending;
         }
+        e = next;
     }
     store();
+    // The last fast run's time: last_time() is 0 without one (settle() set it with one).
+    if (i > first && !arch_.data()[runs[i - 1].shape->id].settles) c_.prev_time = 0;
     return i;
 }
 
