@@ -42,6 +42,7 @@ private:
     // From runs[i] on, the runs that replay fast (each with its successor): retired; the first that does not
     // (n - 1: none).
     size_t retire_fast_runs(const trace::Run* runs, size_t n, size_t i);
+    const ArchShape* arch_fill(const trace::Run* run);
     // Whether a run of plan `p` with values `v`, its successor `next` (none at the end), replays from its values:
     // a fast plan at the current privilege, every access aligned, no interrupt taken before the successor.
     bool runs_fast(const RunPlan& p, const unsigned char* v, const trace::RunShape* next) const {
@@ -158,7 +159,7 @@ inline size_t RunReplayer::retire_fast_runs(const trace::Run* runs, size_t n, si
     Result& r = s_.r;
     const ArchShape* tab = arch_.data();
     size_t cap = arch_.size();
-    uint64_t added = 0, fast_runs = 0;
+    uint64_t added = 0;
     uint64_t room = 4096 - s_.pending;  // Session::retired() flushes at 4096 pending, so pending is below it here
     const unsigned priv = c_.priv;
     auto store = [&] {
@@ -166,38 +167,28 @@ inline size_t RunReplayer::retire_fast_runs(const trace::Run* runs, size_t n, si
         r.instructions += added;
         s_.batch.cycles += added;
         r.records += added;
-        r.fast_runs += fast_runs;
-        added = fast_runs = 0;
+        added = 0;
     };
-    const size_t first = i;
-    const ArchShape* e = ArchShapes::find(tab, cap, runs[i].shape->id);  // runs[i]'s; then its successor's
-    for (; i + 1 < n; ++i) {
-        const ArchShape* next = ArchShapes::find(tab, cap, runs[i + 1].shape->id);
-        const unsigned char* v = runs[i].values;
+    const trace::Run* run = runs + i;
+    const trace::Run* const last = runs + n - 1;  // only a successor
+    const ArchShape* e = ArchShapes::find(tab, cap, run->shape->id);  // run's; then its successor's
+    for (; run != last; ++run) {
+        const ArchShape* next = ArchShapes::find(tab, cap, run[1].shape->id);
+        const unsigned char* v = run->values;
         // As runs_fast(): a fast plan at the current privilege, every access aligned, no interrupt taken before
         // the successor. An entry not filled yet fails: filled here, and tested again.
         if (next->stop_before || e->privilege != priv || !e->passes(v)) {
-            if (arch_.at(*runs[i + 1].shape).stop_before) break;  // an interrupt: not fast
-            ArchShape& cur = arch_.at(*runs[i].shape);
-            if (cur.gate == ArchShape::unplanned) {
-                RunPlan& p = plans_.plan(*runs[i].shape, v);
-                ArchShapes::plan(cur, p);
-                // The run is replayed, fast or not: its accesses are seen (as replay_fast's mem_seen).
-                c_.mem_seen |= p.mem;
-            }
+            e = arch_fill(run);
+            if (!e) break;
             tab = arch_.data();
             cap = arch_.size();
-            e = &cur;
-            next = tab + runs[i + 1].shape->id;
-            if (e->privilege != priv || !e->passes(v)) break;
+            next = tab + run[1].shape->id;
         }
         // As Session::count_run() and retired().
-        const uint32_t k = e->records;
-        ++fast_runs;
         RunExecs& x = *e->execs;
         ++x.execs[e->taken(next->first_pc)];
         if (!x.listed) s_.count_run(x);
-        added += k;
+        added += e->records;
         if (e->settles) settle(*e->plan, v);
         if (added >= room) {
             store();
@@ -207,9 +198,25 @@ inline size_t RunReplayer::retire_fast_runs(const trace::Run* runs, size_t n, si
         e = next;
     }
     store();
+    const size_t end = static_cast<size_t>(run - runs);
+    r.fast_runs += end - i;
     // The last fast run's time: last_time() is 0 without one (settle() set it with one).
-    if (i > first && !arch_.data()[runs[i - 1].shape->id].settles) c_.prev_time = 0;
-    return i;
+    if (end > i && !arch_.data()[run[-1].shape->id].settles) c_.prev_time = 0;
+    return end;
+}
+
+// The entries of `run` and its successor filled (a shape met for the first time, a plan not made yet): run's, where
+// it replays fast; else nullptr.
+inline const ArchShape* RunReplayer::arch_fill(const trace::Run* run) {
+    if (arch_.at(*run[1].shape).stop_before) return nullptr;  // an interrupt: not fast
+    ArchShape& e = arch_.at(*run->shape);
+    if (e.gate == ArchShape::unplanned) {
+        RunPlan& p = plans_.plan(*run->shape, run->values);
+        ArchShapes::plan(e, p);
+        // The run is replayed, fast or not: its accesses are seen (as replay_fast's mem_seen).
+        c_.mem_seen |= p.mem;
+    }
+    return e.privilege == c_.priv && e.passes(run->values) ? &e : nullptr;
 }
 
 template <bool kTm, Timing kT>
