@@ -287,6 +287,11 @@ template <bool kFull, bool kArm>
 [[gnu::always_inline]] inline uint64_t TimingModel::sync_stage(StepScratch& st, uint16_t csr, uint64_t stall, EventBatch& b) {
     using C = isa::InsnClass;
     const C cls = st.insn.cls;
+    // Not a CSR instruction, fence or trap (isa/insn_class.hpp: the classes from csr_read on) and no postsync wait
+    // left: none of the waits below applies (most instructions; the same result, kept cheap).
+    static_assert(C::csr_read_write > C::csr_read && C::csr_write > C::csr_read && C::ecall > C::csr_read && C::ebreak > C::csr_read &&
+                  C::mret > C::csr_read && C::fence > C::csr_read && C::fence_i > C::csr_read, "the classes the waits read");
+    if (cls < C::csr_read && s_.postsync_until <= s_.now) return stall;
     const bool csr_insn = cls == C::csr_read || cls == C::csr_read_write || cls == C::csr_write;
     auto listed = [&](const std::vector<uint16_t>& v) { return csr_insn && std::find(v.begin(), v.end(), csr) != v.end(); };
     const bool both = cls == C::csr_read_write || cls == C::fence_i;
