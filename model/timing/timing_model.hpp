@@ -477,10 +477,13 @@ private:
     // timed()'s stages (step.cpp) and what they hand each other: a local of the step's kernel, defined in step.cpp.
     struct StepScratch;
     static bool needs_full_step(const TimingParams& p);
-    // Whether any parameter turns on an ARM core's issue or result rule (dual issue, early and late operands,
-    // multiples, shifts and multiplies over several cycles, the flags' mispredict window, the taken bubble): where
-    // none is on, the full step takes the kernel without them (kArm false, step.cpp), which gives the same results.
+public:
+    // Whether any parameter turns on an ARM core's issue or result rule (ArmRuleParams: dual issue, early and late
+    // operands, multiples, shifts and multiplies over several cycles, the flags' mispredict window, the taken
+    // bubble): where none is on, the full step takes the kernel without them (kArm false, step.cpp), which gives the
+    // same results.
     static bool needs_arm_rules(const TimingParams& p);
+private:
     unsigned multiple_cycles(const StepScratch& st) const;
     static unsigned access_bytes(const StepScratch& st);
     template <bool kFull, bool kArm>
