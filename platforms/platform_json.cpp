@@ -174,43 +174,22 @@ template <class V>
 void visit_timing(V& v, TimingParams& t) {
     v.per_class("class_extra", t.class_extra);
     v.per_class("result_latency", t.result_latency);
-    v.per_class("address_latency", t.address_latency);
-    v("early_address", t.early_address);
-    v("late_store_data", t.late_store_data);
+    timing::ArmRuleParams::visit(t, v);  // the ARM rules' parameters, with their keys
     v("late_store_data_div", t.late_store_data_div);
     v("late_store_data_side_effect", t.late_store_data_side_effect);
-    v("dual_issue", t.dual_issue);
     v("flag_latency", t.flag_latency);
     v("pair_table", t.pair_table);
     v.per_class("pair_with", t.pair_with);
     v.per_class("pair_max_src", t.pair_max_src);
-    v("shifted_operand_early", t.shifted_operand_early, 8);
-    v("single_shift_register", t.single_shift_register);
-    v("shift_register_extra", t.shift_register_extra, 8);
-    v("extract_second_slot", t.extract_second_slot);
-    v("mul_operand_early", t.mul_operand_early, 8);
-    v("short_mul_latency", t.short_mul_latency, 64);
-    v("long_mul_extra", t.long_mul_extra, 8);
-    v("mul_hi_latency", t.mul_hi_latency, 8);
-    v("mul_flags_extra", t.mul_flags_extra, 8);
-    v("offset_shift_extra", t.offset_shift_extra, 8);
-    v("load_multiple_bytes", t.load_multiple_bytes);
-    v("store_multiple_bytes", t.store_multiple_bytes);
     v("multiple_max_cycles", t.multiple_max_cycles);
-    v("multiple_last_slot", t.multiple_last_slot);
     v("multiple_holds_issue", t.multiple_holds_issue);
-    v("multiple_holds_lsu", t.multiple_holds_lsu);
-    v("multiple_write_lock", t.multiple_write_lock);
     v("mispredict_penalty", t.mispredict_penalty);
     v("return_hit_extra", t.return_hit_extra);
     v("return_miss_extra", t.return_miss_extra);
-    v("load_pc_latency_extra", t.load_pc_latency_extra, 8);
     v("load_return_miss_extra", t.load_return_miss_extra, 64);
     v("load_pc_other_extra", t.load_pc_other_extra, 64);
-    v("mispredict_flag_window", t.mispredict_flag_window);
     v("static_taken_extra", t.static_taken_extra);
     v("fold_predicted_taken", t.fold_predicted_taken);
-    v("taken_extra", t.taken_extra);
     v("btic_taken_extra", t.btic_taken_extra);
     v("btic_bytes", t.btic_bytes);
     v.object("predictor", t.predictor, [](V& w, timing::PredictorConfig& c) { visit_predictor(w, c); });
@@ -318,11 +297,11 @@ void visit_timing(V& v, TimingParams& t) {
     v.optional("ooo", t.ooo, [](V& w, timing::OooConfig& c) { visit_ooo(w, c); });
     v.string("source", t.source);
 }
-// Every field of TimingParams is in visit_timing: a new field changes the size and stops the build here. Add it
-// to visit_timing (and docs/platform-files.md), then update the size. The size is a 64-bit host's: the native
+// Every field of TimingParams is in visit_timing (ArmRuleParams' in its visit()): a new field changes the size and
+// stops the build here. Add it to visit_timing (and docs/platform-files.md), then update the size. The size is a 64-bit host's: the native
 // build checks it; a 32-bit target (the web page's WebAssembly) lays the struct out smaller.
 #if UINTPTR_MAX == UINT64_MAX
-static_assert(sizeof(TimingParams) == 1040,
+static_assert(sizeof(TimingParams) == 1048,
               "TimingParams changed: add the new field to visit_timing in platforms/platform_json.cpp");
 #endif
 

@@ -660,15 +660,14 @@ void TimingModel::state_words(std::vector<uint64_t>& out) const {
 }
 
 bool TimingModel::same_state(const TimingModel& o) const {
-    auto same_cache = [](const std::optional<Cache>& a, const std::optional<Cache>& b) {
-        return a.has_value() == b.has_value() && (!a || a->same_state(*b));
-    };
     std::vector<uint64_t> mine, theirs;
     state_words(mine);
     o.state_words(theirs);
-    return mine == theirs && lsu_ == o.lsu_ && same_cache(l1i_, o.l1i_) && same_cache(l1d_, o.l1d_) &&
-           same_cache(l2_, o.l2_) && same_cache(itlb_, o.itlb_) && same_cache(dtlb_, o.dtlb_) &&
-           same_cache(main_tlb_, o.main_tlb_);
+    if (mine != theirs || !(lsu_ == o.lsu_)) return false;
+    const auto a = caches_of(*this), b = caches_of(o);
+    for (size_t k = 0; k < a.size(); ++k)
+        if (a[k]->has_value() != b[k]->has_value() || (*a[k] && !(*a[k])->same_state(**b[k]))) return false;
+    return true;
 }
 
 }  // namespace pmusim::timing

@@ -1,6 +1,8 @@
 #include "model/timing/branch_predictor.hpp"
 
 #include <algorithm>
+#include <tuple>
+#include <utility>
 
 namespace pmusim::timing {
 
@@ -379,10 +381,17 @@ BranchPredictor::VeerOutcome BranchPredictor::veer_as_predicted(uint64_t pc, uns
     return veer(pc, size, kind, taken, taken ? target : fall_through);
 }
 
-// The memo (set_memo). A BTB entry as two words: its target, and its flags, bank and tag.
-static uint64_t btb_flags(bool valid, bool call, bool ret, bool pc4, uint8_t bank, uint32_t tag) {
-    return uint64_t{valid} | uint64_t{call} << 1 | uint64_t{ret} << 2 | uint64_t{pc4} << 3 | uint64_t{bank} << 8 |
-           uint64_t{tag} << 16;
+// The memo (set_memo). A BTB entry as two words: its target, and its flags, bank and tag; a return stack entry as
+// its address and whether it is valid. Every field once, without loss: put(), veer_table_sig() and same_state() are
+// written from these, set_entry() takes the words apart again. (Templates: the entries are private types.)
+template <class E>
+static std::pair<uint64_t, uint64_t> btb_words(const E& e) {
+    return {e.target, uint64_t{e.valid} | uint64_t{e.call} << 1 | uint64_t{e.ret} << 2 | uint64_t{e.pc4} << 3 |
+                          uint64_t{e.bank} << 8 | uint64_t{e.tag} << 16};
+}
+template <class E>
+static std::pair<uint64_t, uint64_t> ras_words(const E& e) {
+    return {e.addr, e.valid};
 }
 
 uint64_t BranchPredictor::entry_sig(Table t, size_t i, uint64_t a, uint64_t b) {
@@ -407,16 +416,8 @@ void BranchPredictor::put(Table t, size_t i, uint64_t a, uint64_t b) {
     switch (t) {
         case Table::counter: oa = counters_[i]; break;
         case Table::lru: oa = lru_[i]; break;
-        case Table::ras:
-            oa = veer_ras_[i].addr;
-            ob = veer_ras_[i].valid;
-            break;
-        case Table::btb: {
-            const BtbEntry& e = btb_[i];
-            oa = e.target;
-            ob = btb_flags(e.valid, e.call, e.ret, e.pc4, e.bank, e.tag);
-            break;
-        }
+        case Table::ras: std::tie(oa, ob) = ras_words(veer_ras_[i]); break;
+        case Table::btb: std::tie(oa, ob) = btb_words(btb_[i]); break;
     }
     if (oa == a && ob == b) return;
     sig_ ^= entry_sig(t, i, oa, ob) ^ entry_sig(t, i, a, b);
@@ -429,8 +430,12 @@ void BranchPredictor::put(Table t, size_t i, uint64_t a, uint64_t b) {
 }
 
 void BranchPredictor::put_btb(size_t i, const BtbEntry& e) {
-    if (memo_) put(Table::btb, i, e.target, btb_flags(e.valid, e.call, e.ret, e.pc4, e.bank, e.tag));
-    else btb_[i] = e;
+    if (!memo_) {
+        btb_[i] = e;
+        return;
+    }
+    const auto [a, b] = btb_words(e);
+    put(Table::btb, i, a, b);
 }
 
 void BranchPredictor::set_memo(bool on) {
@@ -447,10 +452,13 @@ uint64_t BranchPredictor::veer_table_sig() const {
     uint64_t sig = 0;
     for (size_t i = 0; i < counters_.size(); ++i) sig ^= entry_sig(Table::counter, i, counters_[i], 0);
     for (size_t i = 0; i < lru_.size(); ++i) sig ^= entry_sig(Table::lru, i, lru_[i], 0);
-    for (size_t i = 0; i < veer_ras_.size(); ++i) sig ^= entry_sig(Table::ras, i, veer_ras_[i].addr, veer_ras_[i].valid);
+    for (size_t i = 0; i < veer_ras_.size(); ++i) {
+        const auto [a, b] = ras_words(veer_ras_[i]);
+        sig ^= entry_sig(Table::ras, i, a, b);
+    }
     for (size_t i = 0; i < btb_.size(); ++i) {
-        const BtbEntry& e = btb_[i];
-        sig ^= entry_sig(Table::btb, i, e.target, btb_flags(e.valid, e.call, e.ret, e.pc4, e.bank, e.tag));
+        const auto [a, b] = btb_words(btb_[i]);
+        sig ^= entry_sig(Table::btb, i, a, b);
     }
     return sig;
 }
@@ -477,11 +485,8 @@ void BranchPredictor::loop_state(std::vector<uint64_t>& out) const {
 }
 
 bool BranchPredictor::same_state(const BranchPredictor& o) const {
-    auto same_btb = [](const BtbEntry& x, const BtbEntry& y) {
-        return x.valid == y.valid && x.call == y.call && x.ret == y.ret && x.pc4 == y.pc4 && x.bank == y.bank &&
-               x.tag == y.tag && x.target == y.target;
-    };
-    auto same_ras = [](const RasEntry& x, const RasEntry& y) { return x.addr == y.addr && x.valid == y.valid; };
+    auto same_btb = [](const BtbEntry& x, const BtbEntry& y) { return btb_words(x) == btb_words(y); };
+    auto same_ras = [](const RasEntry& x, const RasEntry& y) { return ras_words(x) == ras_words(y); };
     return counters_ == o.counters_ && btac_tags_ == o.btac_tags_ && targets_ == o.targets_ && ras_ == o.ras_ && lru_ == o.lru_ &&
            std::equal(btb_.begin(), btb_.end(), o.btb_.begin(), o.btb_.end(), same_btb) &&
            std::equal(veer_ras_.begin(), veer_ras_.end(), o.veer_ras_.begin(), o.veer_ras_.end(), same_ras) && s_ == o.s_;

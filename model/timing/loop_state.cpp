@@ -128,7 +128,7 @@ TimingModel::LoopMarks TimingModel::loop_marks() const {
     LoopMarks m;
     m.now = s_.now;
     size_t k = 0;
-    for (const std::optional<Cache>* c : {&l1d_, &l1i_, &l2_, &itlb_, &dtlb_, &main_tlb_}) {
+    for (const std::optional<Cache>* c : caches_of(*this)) {
         if (*c) {
             m.caches[k] = (*c)->accesses();
             m.caches[k + 1] = (*c)->refills();
@@ -157,7 +157,7 @@ void TimingModel::skip_loop(const LoopMarks& from, const LoopMarks& to, uint64_t
         }
     }
     size_t k = 0;
-    for (std::optional<Cache>* c : {&l1d_, &l1i_, &l2_, &itlb_, &dtlb_, &main_tlb_}) {
+    for (std::optional<Cache>* c : caches_of(*this)) {
         if (*c)
             (*c)->skip(to.caches[k] - from.caches[k], to.caches[k + 1] - from.caches[k + 1], to.caches[k + 2] - from.caches[k + 2]);
         k += 3;
@@ -165,25 +165,25 @@ void TimingModel::skip_loop(const LoopMarks& from, const LoopMarks& to, uint64_t
 }
 
 void TimingModel::loop_journal(bool on) {
-    for (std::optional<Cache>* c : {&l1d_, &l1i_, &l2_, &itlb_, &dtlb_, &main_tlb_})
+    for (std::optional<Cache>* c : caches_of(*this))
         if (*c) (*c)->set_journal(on);
 }
 
 TimingModel::LoopMarks TimingModel::loop_mark() {
     LoopMarks m = loop_marks();
-    for (std::optional<Cache>* c : {&l1d_, &l1i_, &l2_, &itlb_, &dtlb_, &main_tlb_})
+    for (std::optional<Cache>* c : caches_of(*this))
         if (*c) m.journal = (*c)->mark();  // every cache marked at once: the same number
     return m;
 }
 
 void TimingModel::loop_forget(const LoopMarks& m) {
-    for (std::optional<Cache>* c : {&l1d_, &l1i_, &l2_, &itlb_, &dtlb_, &main_tlb_})
+    for (std::optional<Cache>* c : caches_of(*this))
         if (*c) (*c)->forget_before(m.journal);
 }
 
 bool TimingModel::loop_same_caches(const LoopMarks& from, const LoopMarks& to) {
     size_t k = 0;
-    for (std::optional<Cache>* c : {&l1d_, &l1i_, &l2_, &itlb_, &dtlb_, &main_tlb_}) {
+    for (std::optional<Cache>* c : caches_of(*this)) {
         const bool hits_only = from.caches[k + 1] == to.caches[k + 1] && from.caches[k + 2] == to.caches[k + 2];
         if (*c && !hits_only && (from.journal == 0 || !(*c)->same_since(from.journal))) return false;
         k += 3;

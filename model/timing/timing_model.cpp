@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <vector>
 
 namespace pmusim::timing {
 
@@ -24,6 +25,16 @@ namespace {
 bool veer_taken(BranchPredictor::VeerKind kind, uint64_t pc, unsigned size, uint64_t went) {
     return kind != BranchPredictor::VeerKind::cond || went != pc + size;
 }
+
+// A visit()'s fields' values, in its order (an array's element by element; the key and a limit not kept).
+struct VisitedValues {
+    std::vector<uint64_t> v;
+    void operator()(const char*, uint64_t x, unsigned = 0) { v.push_back(x); }
+    template <class A>
+    void per_class(const char*, const A& a) {
+        v.insert(v.end(), a.begin(), a.end());
+    }
+};
 
 }  // namespace
 
@@ -137,16 +148,15 @@ bool TimingModel::needs_full_step(const TimingParams& p) {
            p.fill_redirect_commit || p.fill_next_miss || p.wrong_path_refill || p.split_fetch_after_flush || p.fetch_keeps_halfword || !p.late_store_data_side_effect;
 }
 
-// The rules the full step's kernel without them (kArm false, step.cpp) leaves out, each a test of one of these:
-// with all of them 0 every one of those tests is false or adds 0.
+// The rules the full step's kernel without them (kArm false, step.cpp) leaves out: each reads a parameter of
+// ArmRuleParams, and with all of them at their defaults none changes a result. Compared field by field by
+// ArmRuleParams::visit(), so that a parameter added there is never left out here.
 bool TimingModel::needs_arm_rules(const TimingParams& p) {
-    bool by_producer = false;
-    for (const uint8_t a : p.address_latency) by_producer |= a != 0;
-    return by_producer || p.dual_issue || p.early_address || p.late_store_data || p.shifted_operand_early ||
-           p.single_shift_register || p.shift_register_extra || p.extract_second_slot || p.mul_operand_early ||
-           p.short_mul_latency || p.long_mul_extra || p.mul_hi_latency || p.mul_flags_extra || p.load_multiple_bytes ||
-           p.store_multiple_bytes || p.multiple_last_slot || p.multiple_holds_lsu || p.multiple_write_lock ||
-           p.load_pc_latency_extra || p.offset_shift_extra || p.mispredict_flag_window || p.taken_extra;
+    const ArmRuleParams off{};
+    VisitedValues set, defaults;
+    ArmRuleParams::visit(static_cast<const ArmRuleParams&>(p), set);
+    ArmRuleParams::visit(off, defaults);
+    return set.v != defaults.v;
 }
 
 bool TimingModel::branch_cycles_fit(const TimingParams& p) {

@@ -332,9 +332,10 @@ public:
     //    held at the start (Cache::same_since): the same lines, dirty parts and LRU order, so the same accesses
     //    miss, evict and hit again as they did, and leave it so again.
     static constexpr uint64_t loop_fresh = uint64_t{1} << 20, loop_stale = uint64_t{1} << 21;
+    static constexpr size_t n_caches = 6;  // the caches and TLBs (caches_of)
     struct LoopMarks {
         uint64_t now = 0;
-        std::array<uint64_t, 3 * 6> caches{};  // per cache: accesses, refills, write-backs
+        std::array<uint64_t, 3 * n_caches> caches{};  // per cache (caches_of's order): accesses, refills, write-backs
         uint32_t journal = 0;                   // the caches' journal mark (loop_mark; 0: none)
     };
     bool loop_state(std::vector<uint64_t>& out, std::vector<uint64_t>* addrs = nullptr) const;
@@ -350,7 +351,11 @@ public:
     bool shift_invariant() const { return !l1d_ && !dtlb_; }
     // Whether any cache or TLB is modelled: a stretch repeated from its hits alone (skip_loop) is then exact only
     // right after it was timed, when the lines it touches are the most recent, in its own order.
-    bool has_caches() const { return l1d_ || l1i_ || l2_ || itlb_ || dtlb_ || main_tlb_; }
+    bool has_caches() const {
+        for (const std::optional<Cache>* c : caches_of(*this))
+            if (*c) return true;
+        return false;
+    }
     bool same_data_kind(uint64_t a, uint64_t b) const;
     LoopMarks loop_marks() const;
     static bool loop_hits_only(const LoopMarks& from, const LoopMarks& to);
@@ -477,10 +482,13 @@ private:
     // timed()'s stages (step.cpp) and what they hand each other: a local of the step's kernel, defined in step.cpp.
     struct StepScratch;
     static bool needs_full_step(const TimingParams& p);
-    // Whether any parameter turns on an ARM core's issue or result rule (dual issue, early and late operands,
-    // multiples, shifts and multiplies over several cycles, the flags' mispredict window, the taken bubble): where
-    // none is on, the full step takes the kernel without them (kArm false, step.cpp), which gives the same results.
+public:
+    // Whether any parameter turns on an ARM core's issue or result rule (ArmRuleParams: dual issue, early and late
+    // operands, multiples, shifts and multiplies over several cycles, the flags' mispredict window, the taken
+    // bubble): where none is on, the full step takes the kernel without them (kArm false, step.cpp), which gives the
+    // same results.
     static bool needs_arm_rules(const TimingParams& p);
+private:
     unsigned multiple_cycles(const StepScratch& st) const;
     static unsigned access_bytes(const StepScratch& st);
     template <bool kFull, bool kArm>
@@ -577,6 +585,12 @@ private:
     std::array<std::array<bool, class_count>, class_count> pairs_{};  // pairs(older, younger), tabulated
     BranchPredictor bp_;
     std::optional<Cache> l1d_, l1i_, l2_, itlb_, dtlb_, main_tlb_;
+    // Every cache and TLB once, in one order: what walks them all (has_caches, same_state, loop_state.cpp) is
+    // written from it. `M` is TimingModel or const TimingModel.
+    template <class M>
+    static auto caches_of(M& m) -> std::array<decltype(&m.l1d_), n_caches> {
+        return {&m.l1d_, &m.l1i_, &m.l2_, &m.itlb_, &m.dtlb_, &m.main_tlb_};
+    }
     std::vector<uint64_t> seen_target_;
     PipelineState s_;  // the state between two instructions (pipeline_state.hpp)
     // Which of the state's cycles a rule can still tell from any earlier one (PipelineState::visit's `live`),

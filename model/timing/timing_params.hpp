@@ -24,11 +24,14 @@ constexpr std::array<T, class_count> all_of(T v) {
     return a;
 }
 
-struct TimingParams {
-    std::array<uint16_t, class_count> class_extra{};  // cycles beyond the first, per instruction class
-    // Result latency per class: a consumer issues no sooner than this many cycles after its producer (0 or 1: no
-    // stall). Needs the instruction's registers (isa/reg_use.hpp).
-    std::array<uint8_t, class_count> result_latency{};
+// The parameters the ARM cores' issue and result rules read, each of which turns one of those rules on (step.cpp:
+// the rules under `kArm`): with every one of them at its default none of those rules changes a result, and the step
+// takes the kernel without them (TimingModel::needs_arm_rules, which compares them with their defaults by visit()).
+// A parameter of a new such rule goes here and in visit(), else a VeeR-like model would skip the rule silently;
+// one that only refines such a rule (flag_latency, pair_table, late_store_data_div, multiple_max_cycles,
+// multiple_holds_issue) stays in TimingParams. Every member once in visit(): tests/unit/test_timing.cpp
+// (ArmRuleParams.VisitNamesEveryField).
+struct ArmRuleParams {
     // Address latency per producer class: a register the class writes forms a load's or store's address no sooner
     // than this many cycles after the producer's issue, nor before it is ready (0: `early_address` cycles before it
     // is ready, as for every class). Cortex-A53: an ALU result to an address 3 (GCC's cortex-a53.md, LLVM's
@@ -38,26 +41,10 @@ struct TimingParams {
     unsigned early_address = 0;
     // The data a store writes is needed this many cycles later than other sources (ARM11 "Late Regs").
     unsigned late_store_data = 0;
-    // ... also when that data is a division's result still in the divider (false: the store waits for it as any
-    // consumer does).
-    bool late_store_data_div = true;
-    // ... also when the store goes to a side-effect region over the bus (false: it waits for its data as any
-    // consumer does).
-    bool late_store_data_side_effect = true;
     // Dual issue: an instruction issues in the same cycle as the one before it when both are single-cycle, it
     // does not read the older one's result, they do not both use the load/store, multiply/divide or branch unit,
     // and neither is a system, barrier or divide instruction; never after a taken branch. Needs registers.
     bool dual_issue = false;
-    // The condition flags (isa::flags_bit, ARM): an instruction that reads them issues no sooner than this many
-    // cycles after the one that set them (0: in the same cycle, beside it in a pair).
-    unsigned flag_latency = 1;
-    // The core's own pairing rules, as data (pair_table set; else the rule above): pair_with[older] has bit c set
-    // when a younger instruction of class c may issue beside an older one of that class, and a younger
-    // instruction of class c pairs only when it reads at most pair_max_src[c] registers (a Cortex-A7's second
-    // slot takes a move or an ALU instruction with an immediate operand, not one with two register operands).
-    bool pair_table = false;
-    std::array<uint32_t, class_count> pair_with{};
-    std::array<uint8_t, class_count> pair_max_src = all_of<uint8_t>(0xFF);
     // Operand shapes (isa::RegUse::shifted, shape): a shifted or extended register operand is needed this many
     // cycles before the instruction's other sources (the shift a stage ahead of the ALU); at most one shift by a
     // register issues a cycle (two never pair); EXTR issues alone or as the younger of a pair, never beside a younger
@@ -91,19 +78,13 @@ struct TimingParams {
     // memory cycle (its accesses' sizes, 4 where the trace gives none; 0: all in one): the registers a load
     // multiple writes are ready one after the other, the k-th (in register order) the memory cycles of the bytes
     // before it later than a single load's would be. With multiple_holds_issue the instruction also issues over
-    // all its memory cycles and pairs with nothing; without (ARM11), it issues in one and the memory cycles go on
-    // behind it.
+    // all its memory cycles (at most multiple_max_cycles) and pairs with nothing; without (ARM11), it issues in one
+    // and the memory cycles go on behind it.
     unsigned load_multiple_bytes = 0, store_multiple_bytes = 0;
-    // ... but over no more than this many cycles (0: no limit). Cortex-A53: 2 (GCC's cortex-a53.md: LDP of X
-    // registers, AArch32 LDM of 3 or 4 registers and the 128-bit and larger Advanced SIMD loads and stores all hold
-    // the load or store pipeline 2 cycles). An A64 load or store of one register wider than the bytes of a cycle
-    // (LDR of a Q register) issues so too; the bytes are the encoding's (isa::RetiredInsn::bytes) where decoded.
-    unsigned multiple_max_cycles = 0;
-    // ... and in its last cycle it takes one issue slot only: a younger instruction may pair with it there, by the
-    // pairing rules (not a load or store: one load/store unit; not reading its results). Cortex-A53: GCC's
-    // cortex_a53_load2 and f_load_many reserve slot 0 alone in their second cycle, f_store_many too.
+    // In a load or store multiple's last issue cycle it takes one issue slot only: a younger instruction may pair
+    // with it there, by the pairing rules (not a load or store: one load/store unit; not reading its results).
+    // Cortex-A53: GCC's cortex_a53_load2 and f_load_many reserve slot 0 alone in their second cycle, f_store_many too.
     bool multiple_last_slot = false;
-    bool multiple_holds_issue = true;
     // Without multiple_holds_issue: the load/store unit is busy for the multiple's memory cycles from its issue, and
     // a later load or store issues no sooner (ARM1176 TRM 16.12: "non-dependent, non-memory instructions can execute
     // ... while these instructions complete").
@@ -113,39 +94,105 @@ struct TimingParams {
     // after it (ARM1176 TRM 16.12, Table 16-18, first address 64-bit aligned: lock latencies 1, 2, 2, 3, 3, 4, 4 at 8
     // bytes a cycle). Only the last store multiple's locks are followed.
     bool multiple_write_lock = false;
+    // A load multiple that loads the PC (ARM1176 TRM 16.12.2, Table 16-19): its registers' result latencies are
+    // this many cycles more than the same LDM's without the PC (the PC is loaded first).
+    unsigned load_pc_latency_extra = 0;
+    // A mispredicted branch that reads the flags costs up to this many cycles more, one fewer for each cycle
+    // between the issue of the instruction that set them and its own beyond the first (ARM1176 TRM Table 16-11:
+    // MAX(7 - FlagCycleDistance, 5) cycles).
+    unsigned mispredict_flag_window = 0;
+    // A taken branch predicted right (its direction, and its target where it goes through a register) on a core that
+    // learns a branch's target only once it has fetched and decoded the branch (no target buffer ahead of fetch): its
+    // target issues no sooner than taken_extra cycles after the branch's own issue cycle (a fetch bubble, counted as
+    // front-end stall; btic_taken_extra where the BTIC holds the target). The redirect happens at decode, ahead of
+    // issue: the cycles the branch itself waits to issue (for its sources) overlap the bubble.
+    unsigned taken_extra = 0;
+
+    // Every member once, with its key in a platform file's `timing` (platforms/platform_json.cpp reads and writes
+    // them by it) and, where it has one, its largest value: `v(key, field[, max])`, `v.per_class(key, field)`.
+    template <class S, class V>
+    static void visit(S& s, V&& v) {
+        v.per_class("address_latency", s.address_latency);
+        v("early_address", s.early_address);
+        v("late_store_data", s.late_store_data);
+        v("dual_issue", s.dual_issue);
+        v("shifted_operand_early", s.shifted_operand_early, 8);
+        v("single_shift_register", s.single_shift_register);
+        v("shift_register_extra", s.shift_register_extra, 8);
+        v("extract_second_slot", s.extract_second_slot);
+        v("mul_operand_early", s.mul_operand_early, 8);
+        v("short_mul_latency", s.short_mul_latency, 64);
+        v("long_mul_extra", s.long_mul_extra, 8);
+        v("mul_hi_latency", s.mul_hi_latency, 8);
+        v("mul_flags_extra", s.mul_flags_extra, 8);
+        v("offset_shift_extra", s.offset_shift_extra, 8);
+        v("load_multiple_bytes", s.load_multiple_bytes);
+        v("store_multiple_bytes", s.store_multiple_bytes);
+        v("multiple_last_slot", s.multiple_last_slot);
+        v("multiple_holds_lsu", s.multiple_holds_lsu);
+        v("multiple_write_lock", s.multiple_write_lock);
+        v("load_pc_latency_extra", s.load_pc_latency_extra, 8);
+        v("mispredict_flag_window", s.mispredict_flag_window);
+        v("taken_extra", s.taken_extra);
+    }
+};
+
+// A core's timing: the ARM rules' parameters (ArmRuleParams) and every other.
+struct TimingParams : ArmRuleParams {
+    std::array<uint16_t, class_count> class_extra{};  // cycles beyond the first, per instruction class
+    // Result latency per class: a consumer issues no sooner than this many cycles after its producer (0 or 1: no
+    // stall). Needs the instruction's registers (isa/reg_use.hpp).
+    std::array<uint8_t, class_count> result_latency{};
+    // A store's late data (late_store_data) also when that data is a division's result still in the divider
+    // (false: the store waits for it as any consumer does).
+    bool late_store_data_div = true;
+    // ... also when the store goes to a side-effect region over the bus (false: it waits for its data as any
+    // consumer does).
+    bool late_store_data_side_effect = true;
+    // The condition flags (isa::flags_bit, ARM): an instruction that reads them issues no sooner than this many
+    // cycles after the one that set them (0: in the same cycle, beside it in a pair).
+    unsigned flag_latency = 1;
+    // Dual issue's pairs (dual_issue): the core's own pairing rules, as data (pair_table set; else dual_issue's
+    // rule): pair_with[older] has bit c set when a younger instruction of class c may issue beside an older one of
+    // that class, and a younger instruction of class c pairs only when it reads at most pair_max_src[c] registers
+    // (a Cortex-A7's second slot takes a move or an ALU instruction with an immediate operand, not one with two
+    // register operands).
+    bool pair_table = false;
+    std::array<uint32_t, class_count> pair_with{};
+    std::array<uint8_t, class_count> pair_max_src = all_of<uint8_t>(0xFF);
+    // A load or store multiple's memory cycles (load_multiple_bytes, store_multiple_bytes), but no more than this
+    // many (0: no limit). Cortex-A53: 2 (GCC's cortex-a53.md: LDP of X registers, AArch32 LDM of 3 or 4 registers
+    // and the 128-bit and larger Advanced SIMD loads and stores all hold the load or store pipeline 2 cycles). An A64
+    // load or store of one register wider than the bytes of a cycle (LDR of a Q register) issues so too; the bytes
+    // are the encoding's (isa::RetiredInsn::bytes) where decoded.
+    unsigned multiple_max_cycles = 0;
+    // Whether a load or store multiple issues over all its memory cycles (load_multiple_bytes).
+    bool multiple_holds_issue = true;
     unsigned mispredict_penalty = 1;
     // A return the return stack predicts takes return_hit_extra cycles more than a predicted branch; one it
     // predicts wrong (the stack was not empty) return_miss_extra more than a misprediction (ARM1176 TRM Table
     // 16-11: BX R14 4 cycles with a correct prediction, 7 with a wrong one, 5 from an empty stack).
     unsigned return_hit_extra = 0, return_miss_extra = 0;
-    // A load multiple that loads the PC (ARM1176 TRM 16.12.2, Table 16-19): its registers' result latencies are
-    // load_pc_latency_extra cycles more than the same LDM's without the PC (the PC is loaded first); a return by one
-    // that the return stack predicts wrong or finds empty, or a conditional one taken, costs load_return_miss_extra
-    // cycles more than a misprediction, whatever the flags' distance (LDMIA sp!,{...,pc}: 4 cycles predicted, 9 else).
-    unsigned load_pc_latency_extra = 0, load_return_miss_extra = 0;
+    // A load multiple that loads the PC (ARM1176 TRM 16.12.2, Table 16-19; its result latencies:
+    // load_pc_latency_extra): a return by one that the return stack predicts wrong or finds empty, or a conditional
+    // one taken, costs load_return_miss_extra cycles more than a misprediction, whatever the flags' distance (LDMIA
+    // sp!,{...,pc}: 4 cycles predicted, 9 else).
+    unsigned load_return_miss_extra = 0;
     // A load multiple of the PC from a base other than SP is no return: the return stack does not predict it, and it
     // costs load_pc_other_extra cycles more than a misprediction, whatever the flags' distance (ARM1176 TRM Table
     // 16-19: LDMIA rx,{...,pc} 8 cycles, "not return stack predicted").
     unsigned load_pc_other_extra = 0;
-    // A mispredicted branch that reads the flags costs up to this many cycles more, one fewer for each cycle
-    // between the issue of the instruction that set them and its own beyond the first (ARM1176 TRM Table 16-11:
-    // MAX(7 - FlagCycleDistance, 5) cycles).
-    unsigned mispredict_flag_window = 0;
     // A branch predicted right, by its predictor (the btac direction; ARM1176 TRM Table 16-11): taken by the
     // static rule, static_taken_extra cycles more than one issue cycle (4 in all); taken by a BTAC hit, folded out
     // of the stream, no cycle of its own, where fold_predicted_taken (but for calls, and a branch onto a branch,
     // which costs the cycle its fold saved: TRM 5.2.4).
     unsigned static_taken_extra = 0;
     bool fold_predicted_taken = false;
-    // A taken branch predicted right (its direction, and its target where it goes through a register) on a core that
-    // learns a branch's target only once it has fetched and decoded the branch (no target buffer ahead of fetch): its
-    // target issues no sooner than taken_extra cycles after the branch's own issue cycle (a fetch bubble, counted as
-    // front-end stall), or btic_taken_extra where the branch target instruction cache holds the target's
-    // instructions. The BTIC is a single entry, the last taken branch predicted right (its address and target); a
-    // branch hits it when it is that branch again and lies fewer than btic_bytes after its target, so that the loop
-    // comes whole from the entry's stored fetches (0: no BTIC). The redirect happens at decode, ahead of issue: the
-    // cycles the branch itself waits to issue (for its sources) overlap the bubble.
-    unsigned taken_extra = 0, btic_taken_extra = 0, btic_bytes = 0;
+    // A taken branch's fetch bubble (taken_extra), btic_taken_extra cycles instead where the branch target
+    // instruction cache holds the target's instructions. The BTIC is a single entry, the last taken branch predicted
+    // right (its address and target); a branch hits it when it is that branch again and lies fewer than btic_bytes
+    // after its target, so that the loop comes whole from the entry's stored fetches (0: no BTIC).
+    unsigned btic_taken_extra = 0, btic_bytes = 0;
     PredictorConfig predictor;
     std::optional<CacheConfig> l1d, l1i;
     unsigned l1d_refill_penalty = 0, l1i_refill_penalty = 0;

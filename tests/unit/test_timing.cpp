@@ -10,6 +10,7 @@
 #include "isa/reg_use.hpp"
 #include "platforms/timing_params.hpp"
 
+#include <functional>
 #include <random>
 #include <set>
 #include <vector>
@@ -3173,6 +3174,69 @@ TEST(PipelineState, VisitNamesEveryField) {
     // let both sides agree on nothing.
     EXPECT_EQ(member_count<DbusState>(), 11u);
     EXPECT_EQ(member_count<StepInputs>(), 10u);  // resume, killed_kind, killed_size, killed_next: an interrupt entry
+}
+
+// The ARM rules' parameters (ArmRuleParams): visit() names each member once (22, counted from the declaration),
+// each under a key of its own, and a model picks the kernel with the ARM rules (needs_arm_rules) as soon as any one of
+// them leaves its default, one array element alone included: VeeR EL2's parameters, which set none of them (its
+// platform's timing, timing_params.cpp), take the kernel without them, and each one set on top of them takes the one
+// with them. The fields are set by visiting, so a parameter added to the group is tried here too.
+namespace {
+// Sets the `target`-th value visit() names (an array's elements one by one) off its default; counts the values.
+struct SetOneValue {
+    explicit SetOneValue(size_t t) : target(t) {}
+    size_t target, seen = 0;
+    std::string key;
+    void operator()(const char* k, unsigned& v, unsigned = 0) { hit(k, [&] { v += 1; }); }
+    void operator()(const char* k, bool& v) { hit(k, [&] { v = !v; }); }
+    template <class A>
+    void per_class(const char* k, A& a) {
+        for (auto& x : a) hit(k, [&] { x = static_cast<std::decay_t<decltype(x)>>(x + 1); });
+    }
+    template <class F>
+    void hit(const char* k, F set) {
+        if (seen++ == target) {
+            set();
+            key = k;
+        }
+    }
+};
+}  // namespace
+
+TEST(ArmRuleParams, VisitNamesEveryField) {
+    ArmRuleParams p;
+    std::set<const void*> fields;
+    std::set<std::string> keys;
+    size_t n = 0;
+    struct Names {
+        std::function<void(const char*, const void*)> f;
+        void operator()(const char* k, const unsigned& v, unsigned = 0) { f(k, &v); }
+        void operator()(const char* k, const bool& v) { f(k, &v); }
+        void per_class(const char* k, const std::array<uint8_t, class_count>& a) { f(k, &a); }
+    };
+    ArmRuleParams::visit(p, Names{[&](const char* k, const void* f) { ++n, fields.insert(f), keys.insert(k); }});
+    EXPECT_EQ(member_count<ArmRuleParams>(), 22u);
+    EXPECT_EQ(n, member_count<ArmRuleParams>());
+    EXPECT_EQ(fields.size(), n);
+    EXPECT_EQ(keys.size(), n);
+}
+
+TEST(ArmRuleParams, EachTurnsTheArmKernelOn) {
+    const TimingParams veer = *platform_timing("veer-el2");
+    EXPECT_FALSE(TimingModel::needs_arm_rules(veer));
+    EXPECT_FALSE(TimingModel::needs_arm_rules(TimingParams{}));
+    EXPECT_TRUE(TimingModel::needs_arm_rules(*platform_timing("arm1176")));  // early_address 1 (ARM1176 Early Regs)
+    SetOneValue count(~size_t{0});
+    TimingParams t = veer;
+    ArmRuleParams::visit(t, count);
+    // 21 scalars and address_latency's element per class.
+    ASSERT_EQ(count.seen, 21u + class_count);
+    for (size_t k = 0; k < count.seen; ++k) {
+        TimingParams p = veer;
+        SetOneValue one(k);
+        ArmRuleParams::visit(p, one);
+        EXPECT_TRUE(TimingModel::needs_arm_rules(p)) << one.key << " (value " << k << ")";
+    }
 }
 
 // The branch predictor's scalars (BranchPredictor::Scalars): visit() names each member once (13, counted from the
