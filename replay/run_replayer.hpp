@@ -62,6 +62,18 @@ private:
     // when each would replay from its values: how many it took (0: none, nothing done).
     template <bool kTm, Timing kT>
     size_t replay_group(const trace::Run* runs, size_t n);
+    // The values of runs[0..used) as a group plan lays them out (RunPlanner::seam between runs; `bytes` in all):
+    // in place where the reader holds them so (the usual case: runs read from one buffer, a tag before each),
+    // else copied into group_values_.
+    const unsigned char* group_values(const trace::Run* runs, size_t used, size_t bytes) {
+        bool in_place = true;
+        for (size_t k = 0; k + 1 < used; ++k) in_place &= runs[k].values + runs[k].shape->value_bytes + RunPlanner::seam == runs[k + 1].values;
+        if (in_place) return runs[0].values;
+        if (group_values_.size() < bytes) group_values_.resize(bytes);
+        for (size_t k = 0, at = 0; k < used; at += runs[k].shape->value_bytes + RunPlanner::seam, ++k)
+            std::memcpy(group_values_.data() + at, runs[k].values, runs[k].shape->value_bytes);
+        return group_values_.data();
+    }
     // A run of a fast plan: per block, its body timed from the recording (or stepped), its last record stepped, its
     // retirement added per kind; the register file's live-outs at the end.
     template <bool kTm, Timing kT>
@@ -101,7 +113,7 @@ private:
     BlockRunner& blocks_;
     RunPlanner plans_;
     Stretches stretches_;
-    std::vector<unsigned char> group_values_;  // replay_group: the runs' values, one after the other
+    std::vector<unsigned char> group_values_;  // replay_group: the runs' values laid out as in a group plan
     std::vector<TraceRecord> run_recs_;        // a run expanded into records, and its successor
     // A block body's data accesses for the block timing (kept: a MemRef array on the stack is built per call).
     std::vector<timing::MemRef> body_mem_ = std::vector<timing::MemRef>(Block::max * TraceRecord::max_mem);
@@ -237,10 +249,7 @@ size_t RunReplayer::replay_group(const trace::Run* runs, size_t n) {
     }
     const trace::RunShape& next = *runs[used].shape;
     if (used < 2 || first_interrupt(next)) return 0;
-    if (group_values_.size() < p->value_bytes) group_values_.resize(p->value_bytes);
-    for (size_t k = 0, at = 0; k < used; at += runs[k].shape->value_bytes, ++k)
-        std::memcpy(group_values_.data() + at, runs[k].values, runs[k].shape->value_bytes);
-    const unsigned char* v = group_values_.data();
+    const unsigned char* v = group_values(runs, used, p->value_bytes);
     if (!p->aligned(v)) return 0;
     s_.r.fast_runs += used;
     s_.r.grouped_runs += used;
