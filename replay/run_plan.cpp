@@ -162,8 +162,11 @@ void RunPlanner::plan_segments(RunPlan* p, std::vector<uint32_t>& div_offs) {
                 if (d.off[o] != trace::ValueOffsets::none) div_offs.push_back(d.off[o]);
                 else if (d.reg[o] != 0) p->loop_from_gpr = true;
             }
+        g.last_taken = b->insns.back();
+        g.last_taken.branch = static_cast<uint8_t>(g.last_taken.branch | isa::br_taken);
         g.block = std::move(b);
         g.execs.block = g.block.get();
+        if (!p->segs.empty()) p->segs.back().after = recs[i].pc;
         p->segs.push_back(std::move(g));
         i += len;
     }

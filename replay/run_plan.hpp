@@ -37,6 +37,8 @@ struct RunPlan {
             bool rem;
         };
         std::vector<Div> divs;
+        uint64_t after = 0;               // where the next segment starts (none after the last: the run's successor)
+        isa::RetiredInsn last_taken;      // the block's last instruction taken (br_taken set: replay_fast)
         BlockExecs execs;      // executions since the last flush (retired per kind there)
         bool through = false;  // its block goes on through a branch that falls through (make_block)
     };

@@ -78,6 +78,28 @@ private:
     // retirement added per kind; the register file's live-outs at the end.
     template <bool kTm, Timing kT>
     void replay_fast(RunPlan& p, const unsigned char* v, uint64_t next_pc);
+    // replay_fast's segment without a recording (out of line: the recorded path stays lean), stepped record by
+    // record (a branch before the last falls through); `last_mem` the last record's accesses.
+    [[gnu::noinline]] uint64_t step_segment(const RunPlan& p, const RunPlan::Segment& seg, const unsigned char* v,
+                                           const isa::RetiredInsn& last_insn, uint64_t after, const timing::MemRef* last_mem) {
+        const Block& b = *seg.block;
+        const size_t n = b.size();
+        const TraceRecord* recs = p.protos.data() + seg.first;
+        const TraceRecord& last = recs[n - 1];
+        uint64_t cycles = 0;
+        size_t at = 0;
+        const auto* div = seg.divs.data();
+        const auto* divs_end = seg.divs.data() + seg.divs.size();
+        for (size_t k = 0; k + 1 < n; at += recs[k].n_mem, ++k) {
+            const TraceRecord& r = recs[k];
+            timing::MemRef mem[TraceRecord::max_mem];
+            gather(seg.body_mem.data() + at, r.n_mem, v, p.width, mem);
+            const timing::StepInputs in = div != divs_end && div->record == k ? div_operands(*div++, v, p.width) : timing::StepInputs{};
+            cycles += stepper_.step_raw(b.insns[k], r.pc, r.size, recs[k + 1].pc, mem, r.n_mem, in);
+        }
+        const timing::StepInputs in = div != divs_end ? div_operands(*div, v, p.width) : timing::StepInputs{};
+        return cycles + stepper_.step_raw(last_insn, last.pc, last.size, after, last_mem, static_cast<unsigned>(seg.last_mem.size()), in);
+    }
     // What a fast run leaves besides its timing: the last record's time and the register file's live-outs.
     // Every plan dropped (RunPlanner::max_plans) where nothing refers to one: no stretch being repeated (its runs
     // held back), no recording of one (given up); the blocks' executions retired first.
@@ -268,10 +290,10 @@ void RunReplayer::replay_fast(RunPlan& p, const unsigned char* v, uint64_t next_
         const size_t n = b.size();
         const TraceRecord* recs = p.protos.data() + seg.first;
         const TraceRecord& last = recs[n - 1];
-        const uint64_t after = g + 1 < nsegs ? p.protos[p.segs[g + 1].first].pc : next_pc;
-        isa::RetiredInsn last_insn = b.insns[n - 1];
-        const bool taken = last_insn.branch && branch_taken(last_insn, last.isa, last.pc, last.size, after);
-        if (taken) last_insn.branch = static_cast<uint8_t>(last_insn.branch | isa::br_taken);
+        const uint64_t after = g + 1 < nsegs ? seg.after : next_pc;
+        const isa::RetiredInsn& plain = b.insns[n - 1];
+        const bool taken = plain.branch && branch_taken(plain, last.isa, last.pc, last.size, after);
+        const isa::RetiredInsn& last_insn = taken ? seg.last_taken : plain;
         uint64_t cycles = 0;
         if constexpr (kTm) {
             timing::TimingModel& tm = *c_.tm;
@@ -295,19 +317,7 @@ void RunReplayer::replay_fast(RunPlan& p, const unsigned char* v, uint64_t next_
                 s_.r.timed_blocks += b.memo->replayed - replayed;
                 if (seg.through) s_.r.timed_through += b.memo->replayed - replayed;
             } else {
-                // Stepped record by record (a branch before the last falls through).
-                size_t at = 0;
-                const auto* div = seg.divs.data();
-                const auto* divs_end = seg.divs.data() + seg.divs.size();
-                for (size_t k = 0; k + 1 < n; at += recs[k].n_mem, ++k) {
-                    const TraceRecord& r = recs[k];
-                    timing::MemRef mem[TraceRecord::max_mem];
-                    gather(seg.body_mem.data() + at, r.n_mem, v, p.width, mem);
-                    const timing::StepInputs in = div != divs_end && div->record == k ? div_operands(*div++, v, p.width) : timing::StepInputs{};
-                    cycles += stepper_.step_raw(b.insns[k], r.pc, r.size, recs[k + 1].pc, mem, r.n_mem, in);
-                }
-                const timing::StepInputs in = div != divs_end ? div_operands(*div, v, p.width) : timing::StepInputs{};
-                cycles += stepper_.step_raw(last_insn, last.pc, last.size, after, last_mem, n_last, in);
+                cycles = step_segment(p, seg, v, last_insn, after, last_mem);
             }
         }
         if constexpr (kT == Timing::trace) {
