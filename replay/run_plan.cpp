@@ -61,9 +61,9 @@ RunPlan* RunPlanner::new_group(RunPlan& p, const trace::RunShape& s, const unsig
     return p.next.back().second.get();
 }
 
-// Their records and values as one run's, `c`'s values after the others', the blocks on either side of the jump into
-// `c` merged (make_block's `joins`). Not fast where any of the runs alone would not be, or where their values differ
-// in width.
+// Their records and values as one run's, `c`'s values after the others' (`seam` bytes on), the blocks on either
+// side of the jump into `c` merged (make_block's `joins`). Not fast where any of the runs alone would not be, or
+// where their values differ in width.
 std::unique_ptr<RunPlan> RunPlanner::extend(const RunPlan& p, const trace::RunShape& c, const unsigned char* vc) {
     auto e = std::make_unique<RunPlan>();
     const size_t np = p.offs.size(), nc = c.records;
@@ -77,13 +77,14 @@ std::unique_ptr<RunPlan> RunPlanner::extend(const RunPlan& p, const trace::RunSh
     e->joins = p.joins;
     e->joins.back() = 1;  // p's last record: its successor starts c
     e->joins.resize(np + nc, 0);
-    e->value_bytes = p.value_bytes + c.value_bytes;
+    const uint32_t at_c = p.value_bytes + seam;  // where c's values start
+    e->value_bytes = at_c + c.value_bytes;
     if (c.width != p.width || bytes_c != c.value_bytes) {  // not fast
         e->last_time_at = e->offs.back().time;
         return e;
     }
     auto shift = [&](uint32_t& o) {
-        if (o != trace::ValueOffsets::none) o += p.value_bytes;
+        if (o != trace::ValueOffsets::none) o += at_c;
     };
     for (size_t i = 0; i < nc; ++i) {
         trace::ValueOffsets& o = offs_c[i];
@@ -161,8 +162,11 @@ void RunPlanner::plan_segments(RunPlan* p, std::vector<uint32_t>& div_offs) {
                 if (d.off[o] != trace::ValueOffsets::none) div_offs.push_back(d.off[o]);
                 else if (d.reg[o] != 0) p->loop_from_gpr = true;
             }
+        g.last_taken = b->insns.back();
+        g.last_taken.branch = static_cast<uint8_t>(g.last_taken.branch | isa::br_taken);
         g.block = std::move(b);
         g.execs.block = g.block.get();
+        if (!p->segs.empty()) p->segs.back().after = recs[i].pc;
         p->segs.push_back(std::move(g));
         i += len;
     }

@@ -37,6 +37,8 @@ struct RunPlan {
             bool rem;
         };
         std::vector<Div> divs;
+        uint64_t after = 0;               // where the next segment starts (none after the last: the run's successor)
+        isa::RetiredInsn last_taken;      // the block's last instruction taken (br_taken set: replay_fast)
         BlockExecs execs;      // executions since the last flush (retired per kind there)
         bool through = false;  // its block goes on through a branch that falls through (make_block)
     };
@@ -55,7 +57,7 @@ struct RunPlan {
     std::vector<std::pair<uint32_t, uint32_t>> align_masks;
     std::vector<std::pair<uint8_t, uint32_t>> live_out;  // the last value each register is given in the run
     uint8_t width = 8;         // bytes per value (RunShape::width)
-    uint32_t value_bytes = 0;  // of the runs' values (a group's: theirs one after the other)
+    uint32_t value_bytes = 0;  // of the runs' values (a group's: theirs one after the other, RunPlanner::seam apart)
     std::vector<uint8_t> joins;  // per record: its successor starts another run of the group (RunPlanner::extend)
     // What the timing reads of a run's values besides its shape (Stretches::words): the offsets of its data
     // addresses (the first loop_addrs) and its divisions' operands; whether a division takes an operand from the
@@ -102,6 +104,9 @@ public:
     static constexpr size_t max_group = 2;  // runs replayed as one plan at most (3 and 4 measured slower: more plans and recordings to warm up, bodies split at max_inner)
     // Group plans made at most (their blocks and recordings are kept): a bound on memory whatever the trace.
     static constexpr size_t max_group_plans = 4096;
+    // Bytes between the values of two runs of a group plan: the tag before each run's values in the native format
+    // (traces/native.cpp), so that a group's runs read from one buffer are replayed in place, with no copy.
+    static constexpr uint32_t seam = 4;
     // Single-run plans kept at most: a bound on memory whatever the number of distinct runs in the trace (a plan
     // with its blocks and recordings takes up to some 40 KB; docs/performance.md). Past it, the caller drops every
     // plan (drop_all) where nothing refers to one, and each is made again at its shape's next execution.

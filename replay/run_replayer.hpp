@@ -60,10 +60,44 @@ private:
     // when each would replay from its values: how many it took (0: none, nothing done).
     template <bool kTm, Timing kT>
     size_t replay_group(const trace::Run* runs, size_t n);
+    // The values of runs[0..used) as a group plan lays them out (RunPlanner::seam between runs; `bytes` in all):
+    // in place where the reader holds them so (the usual case: runs read from one buffer, a tag before each),
+    // else copied into group_values_.
+    const unsigned char* group_values(const trace::Run* runs, size_t used, size_t bytes) {
+        bool in_place = true;
+        for (size_t k = 0; k + 1 < used; ++k) in_place &= runs[k].values + runs[k].shape->value_bytes + RunPlanner::seam == runs[k + 1].values;
+        if (in_place) return runs[0].values;
+        if (group_values_.size() < bytes) group_values_.resize(bytes);
+        for (size_t k = 0, at = 0; k < used; at += runs[k].shape->value_bytes + RunPlanner::seam, ++k)
+            std::memcpy(group_values_.data() + at, runs[k].values, runs[k].shape->value_bytes);
+        return group_values_.data();
+    }
     // A run of a fast plan: per block, its body timed from the recording (or stepped), its last record stepped, its
     // retirement added per kind; the register file's live-outs at the end.
     template <bool kTm, Timing kT>
     void replay_fast(RunPlan& p, const unsigned char* v, uint64_t next_pc);
+    // replay_fast's segment without a recording (out of line: the recorded path stays lean), stepped record by
+    // record (a branch before the last falls through); `last_mem` the last record's accesses.
+    [[gnu::noinline]] uint64_t step_segment(const RunPlan& p, const RunPlan::Segment& seg, const unsigned char* v,
+                                           const isa::RetiredInsn& last_insn, uint64_t after, const timing::MemRef* last_mem) {
+        const Block& b = *seg.block;
+        const size_t n = b.size();
+        const TraceRecord* recs = p.protos.data() + seg.first;
+        const TraceRecord& last = recs[n - 1];
+        uint64_t cycles = 0;
+        size_t at = 0;
+        const auto* div = seg.divs.data();
+        const auto* divs_end = seg.divs.data() + seg.divs.size();
+        for (size_t k = 0; k + 1 < n; at += recs[k].n_mem, ++k) {
+            const TraceRecord& r = recs[k];
+            timing::MemRef mem[TraceRecord::max_mem];
+            gather(seg.body_mem.data() + at, r.n_mem, v, p.width, mem);
+            const timing::StepInputs in = div != divs_end && div->record == k ? div_operands(*div++, v, p.width) : timing::StepInputs{};
+            cycles += stepper_.step_raw(b.insns[k], r.pc, r.size, recs[k + 1].pc, mem, r.n_mem, in);
+        }
+        const timing::StepInputs in = div != divs_end ? div_operands(*div, v, p.width) : timing::StepInputs{};
+        return cycles + stepper_.step_raw(last_insn, last.pc, last.size, after, last_mem, static_cast<unsigned>(seg.last_mem.size()), in);
+    }
     // What a fast run leaves besides its timing: the last record's time and the register file's live-outs.
     // Every plan dropped (RunPlanner::max_plans) where nothing refers to one: no stretch being repeated (its runs
     // held back), no recording of one (given up); the blocks' executions retired first.
@@ -101,7 +135,7 @@ private:
     RunPlanner plans_;
     Stretches stretches_;
     ArchShapes arch_;  // replay_units_arch's table by shape
-    std::vector<unsigned char> group_values_;  // replay_group: the runs' values, one after the other
+    std::vector<unsigned char> group_values_;  // replay_group: the runs' values laid out as in a group plan
     std::vector<TraceRecord> run_recs_;        // a run expanded into records, and its successor
     // A block body's data accesses for the block timing (kept: a MemRef array on the stack is built per call).
     std::vector<timing::MemRef> body_mem_ = std::vector<timing::MemRef>(Block::max * TraceRecord::max_mem);
@@ -299,10 +333,7 @@ size_t RunReplayer::replay_group(const trace::Run* runs, size_t n) {
     }
     const trace::RunShape& next = *runs[used].shape;
     if (used < 2 || first_interrupt(next)) return 0;
-    if (group_values_.size() < p->value_bytes) group_values_.resize(p->value_bytes);
-    for (size_t k = 0, at = 0; k < used; at += runs[k].shape->value_bytes, ++k)
-        std::memcpy(group_values_.data() + at, runs[k].values, runs[k].shape->value_bytes);
-    const unsigned char* v = group_values_.data();
+    const unsigned char* v = group_values(runs, used, p->value_bytes);
     if (!p->aligned(v)) return 0;
     s_.r.fast_runs += used;
     s_.r.grouped_runs += used;
@@ -321,10 +352,10 @@ void RunReplayer::replay_fast(RunPlan& p, const unsigned char* v, uint64_t next_
         const size_t n = b.size();
         const TraceRecord* recs = p.protos.data() + seg.first;
         const TraceRecord& last = recs[n - 1];
-        const uint64_t after = g + 1 < nsegs ? p.protos[p.segs[g + 1].first].pc : next_pc;
-        isa::RetiredInsn last_insn = b.insns[n - 1];
-        const bool taken = last_insn.branch && branch_taken(last_insn, last.isa, last.pc, last.size, after);
-        if (taken) last_insn.branch = static_cast<uint8_t>(last_insn.branch | isa::br_taken);
+        const uint64_t after = g + 1 < nsegs ? seg.after : next_pc;
+        const isa::RetiredInsn& plain = b.insns[n - 1];
+        const bool taken = plain.branch && branch_taken(plain, last.isa, last.pc, last.size, after);
+        const isa::RetiredInsn& last_insn = taken ? seg.last_taken : plain;
         uint64_t cycles = 0;
         if constexpr (kTm) {
             timing::TimingModel& tm = *c_.tm;
@@ -348,19 +379,7 @@ void RunReplayer::replay_fast(RunPlan& p, const unsigned char* v, uint64_t next_
                 s_.r.timed_blocks += b.memo->replayed - replayed;
                 if (seg.through) s_.r.timed_through += b.memo->replayed - replayed;
             } else {
-                // Stepped record by record (a branch before the last falls through).
-                size_t at = 0;
-                const auto* div = seg.divs.data();
-                const auto* divs_end = seg.divs.data() + seg.divs.size();
-                for (size_t k = 0; k + 1 < n; at += recs[k].n_mem, ++k) {
-                    const TraceRecord& r = recs[k];
-                    timing::MemRef mem[TraceRecord::max_mem];
-                    gather(seg.body_mem.data() + at, r.n_mem, v, p.width, mem);
-                    const timing::StepInputs in = div != divs_end && div->record == k ? div_operands(*div++, v, p.width) : timing::StepInputs{};
-                    cycles += stepper_.step_raw(b.insns[k], r.pc, r.size, recs[k + 1].pc, mem, r.n_mem, in);
-                }
-                const timing::StepInputs in = div != divs_end ? div_operands(*div, v, p.width) : timing::StepInputs{};
-                cycles += stepper_.step_raw(last_insn, last.pc, last.size, after, last_mem, n_last, in);
+                cycles = step_segment(p, seg, v, last_insn, after, last_mem);
             }
         }
         if constexpr (kT == Timing::trace) {

@@ -4,27 +4,10 @@
 
 namespace pmusim::replay {
 
-bool StretchPolicy::hot_anchor(uint32_t id, uint64_t instructions) {
-    if (id >= heat_.size()) heat_.resize(id + 1, 0);
-    if (good(id)) return true;
-    return ++heat_[id] >= heat && instructions >= wait_until_ && !bad(id);
-}
-
-bool StretchPolicy::sparse_anchor(uint32_t id, uint64_t instructions, uint64_t repeated, bool recording) {
-    if (id >= seen_.size()) seen_.resize(id + 1);
-    Seen& seen = seen_[id];
-    const uint64_t at = instructions + 1;
-    const uint64_t gap = seen.last ? at - seen.last : 0;
-    const bool again = gap > patience && gap == seen.gap;
-    // Where the inner stretches repeated most of the gap already, they are kept (one anchor at a time).
-    const uint64_t inner = repeated - seen.repeated;
-    seen.last = at;
-    seen.gap = gap;
-    seen.repeated = repeated;
-    if (!again || inner * 2 > gap || instructions < sparse_until_) return false;
+bool StretchPolicy::sparse_allowed(const Seen& e, uint32_t id, uint64_t gap, bool recording) const {
     if (std::find(hopeless_.begin(), hopeless_.end(), gap) != hopeless_.end()) return false;
     if (recording && sparse_gap_) return false;  // one already (its meetings: record)
-    if (seen.unarmed) return false;
+    if (e.unarmed) return false;
     return id >= bad_.size() || bad_[id] < 2;
 }
 

@@ -30,13 +30,23 @@ public:
     // While waiting for an anchor: whether run `id`, met at `instructions`, becomes it. An anchor whose stretches
     // repeated before is taken again at once; another once it is hot, not while backing off, and never one that
     // differed from its stretch's start twice.
-    bool hot_anchor(uint32_t id, uint64_t instructions);
+    bool hot_anchor(uint32_t id, uint64_t instructions) { return hot(seen(id), id, instructions); }
     // Sparse anchors: a run met again after exactly as many instructions as the time before, more than `patience`
     // (the head of an outer loop whose iterations are alike, the start of a program traced again and again), where
     // the stretches of other anchors repeated less than half of that gap (`repeated`: instructions repeated so far).
     // It becomes the anchor at once, its stretch one gap long. `recording`: a recording is under way (one sparse
     // anchor at a time). Called at every unit while waiting or recording: it follows every shape's meetings.
-    bool sparse_anchor(uint32_t id, uint64_t instructions, uint64_t repeated, bool recording);
+    bool sparse_anchor(uint32_t id, uint64_t instructions, uint64_t repeated, bool recording) {
+        return sparse(seen(id), id, instructions, repeated, recording);
+    }
+    // While waiting, at every unit: sparse_anchor(id, instructions, repeated, false), else hot_anchor(id,
+    // instructions), from one look at the shape's entry (the run replayer's path from one unit to the next).
+    enum class Wait : uint8_t { none, sparse, hot };
+    Wait waiting(uint32_t id, uint64_t instructions, uint64_t repeated) {
+        Seen& s = seen(id);
+        if (sparse(s, id, instructions, repeated, false)) return Wait::sparse;
+        return hot(s, id, instructions) ? Wait::hot : Wait::none;
+    }
     // Run `id` is the anchor from now (`sparse_gap`: its gap where it is a sparse one).
     void anchored(uint32_t id, uint64_t sparse_gap, uint64_t instructions);
     // The anchor met again.
@@ -87,7 +97,6 @@ private:
     unsigned tried_ = 0;         // stretches recorded (or starts failed) with this anchor
     unsigned anchors_ = 0;       // anchors tried since the last stretch that repeated, or the last wait
     uint64_t wait_until_ = 0, backoff_ = min_instructions;  // no anchor before this many instructions
-    std::vector<uint32_t> heat_;  // executions per shape (while waiting)
     std::vector<uint8_t> bad_;    // per shape: times it was the anchor and differed from the stretch's start
     std::vector<uint8_t> good_;   // per shape: an anchor whose stretch repeated
     struct Seen {               // per shape, at the start of a unit (sparse_anchor)
@@ -95,8 +104,31 @@ private:
         uint64_t gap = 0;       // the instructions between that meeting and the one before
         uint64_t repeated = 0;  // instructions repeated when last met
         bool unarmed = false;   // met as a sparse anchor where no checkpoint could be taken
+        uint32_t heat = 0;      // executions (while waiting: hot_anchor)
     };
     std::vector<Seen> seen_;
+    Seen& seen(uint32_t id) {
+        if (id >= seen_.size()) seen_.resize(id + 1);
+        return seen_[id];
+    }
+    bool hot(Seen& e, uint32_t id, uint64_t instructions) {
+        if (good(id)) return true;
+        return ++e.heat >= heat && instructions >= wait_until_ && !bad(id);
+    }
+    // sparse_anchor() on the shape's entry: its meeting noted, the rarer checks out of line (sparse_allowed).
+    bool sparse(Seen& e, uint32_t id, uint64_t instructions, uint64_t repeated, bool recording) {
+        const uint64_t at = instructions + 1;
+        const uint64_t gap = e.last ? at - e.last : 0;
+        const bool again = gap > patience && gap == e.gap;
+        // Where the inner stretches repeated most of the gap already, they are kept (one anchor at a time).
+        const uint64_t inner = repeated - e.repeated;
+        e.last = at;
+        e.gap = gap;
+        e.repeated = repeated;
+        if (!again || inner * 2 > gap || instructions < sparse_until_) return false;
+        return sparse_allowed(e, id, gap, recording);
+    }
+    bool sparse_allowed(const Seen& e, uint32_t id, uint64_t gap, bool recording) const;
     uint64_t sparse_gap_ = 0;
     uint64_t sparse_until_ = 0, sparse_backoff_ = sparse_backoff0;  // no sparse anchor before this
     std::vector<uint64_t> hopeless_;  // gaps whose stretches hold a run not replayable from values

@@ -61,7 +61,8 @@ inline void Stretches::release() {
     word_at_ = 0;
 }
 
-size_t Stretches::unit(const trace::Run* runs, size_t n) {
+// unit() where not waiting, or while aborting.
+size_t Stretches::unit_other(const trace::Run* runs, size_t n) {
     // Nothing while the caller times the runs held back (their stretch's, up to a run that differs): the next
     // anchor after them starts again.
     if (aborting_) return 0;

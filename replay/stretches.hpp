@@ -33,7 +33,17 @@ public:
     bool on() const { return mode_ != Mode::off; }
     // At a unit's first run `runs[0]` (n at hand, the last only a successor): how many runs it took (0: none, the
     // caller replays runs[0] as usual). Runs held back and found to differ are then aborted().
-    size_t unit(const trace::Run* runs, size_t n);
+    size_t unit(const trace::Run* runs, size_t n) {
+        if (mode_ != Mode::wait || aborting_) return unit_other(runs, n);
+        // Waiting (the usual unit): inline, the policy asked once.
+        const uint32_t id = runs[0].shape->id;
+        switch (policy_.waiting(id, s_.r.instructions, s_.r.repeated_instructions)) {
+            case StretchPolicy::Wait::none: return 0;
+            case StretchPolicy::Wait::sparse: return anchor_at(runs, n, policy_.gap(id));
+            case StretchPolicy::Wait::hot: return anchor_at(runs, n);
+        }
+        return 0;
+    }
     // While recording, every unit the caller replayed: `runs[0..k)`, all replayed from their values (`fast`).
     bool logging() const { return mode_ == Mode::record && armed_; }
     void log(const trace::Run* runs, size_t k, bool fast);
@@ -93,7 +103,7 @@ private:
         uint64_t fast_runs = 0, grouped_runs = 0, timed_blocks = 0, timed_through = 0;  // the Result's
     };
 
-    size_t unit_waiting(const trace::Run* runs, size_t n, uint32_t id);
+    size_t unit_other(const trace::Run* runs, size_t n);
     size_t unit_recording(const trace::Run* runs, size_t n, uint32_t id);
     const Point* find_start(const trace::Run& anchor, uint64_t& shift);
     size_t skip(const trace::Run* runs, size_t n);

@@ -26,6 +26,33 @@ TEST(StretchPolicy, AShapeBecomesTheAnchorAtItsSixteenthExecution) {
     EXPECT_FALSE(p.hot_anchor(5, 100));
 }
 
+// waiting(): at each unit while waiting, sparse_anchor() asked first and hot_anchor() only where it says no (a sparse
+// meeting is not an execution counted towards heat 16), both on one shape's entry.
+TEST(StretchPolicy, WaitingAsksForASparseAnchorFirstThenAHotOne) {
+    P p;
+    using W = P::Wait;
+    EXPECT_EQ(p.waiting(3, 0, 0), W::none);      // heat 1
+    EXPECT_EQ(p.waiting(3, 20000, 0), W::none);  // heat 2; a gap of 20,000 > 2^14
+    EXPECT_EQ(p.waiting(3, 40000, 0), W::sparse);  // the same gap again: sparse (heat not counted)
+    EXPECT_EQ(p.gap(3), 20000u);
+    for (uint64_t i = 1; i <= 13; ++i) EXPECT_EQ(p.waiting(3, 40000 + i, 0), W::none) << i;  // heat 3 .. 15
+    EXPECT_EQ(p.waiting(4, 40014, 0), W::none);  // another shape: its own count
+    EXPECT_EQ(p.waiting(3, 40015, 0), W::hot);   // heat 16
+    // The same answers as sparse_anchor() then hot_anchor() on a policy of their own.
+    P q;
+    EXPECT_FALSE(q.sparse_anchor(3, 0, 0, false));
+    EXPECT_FALSE(q.hot_anchor(3, 0));
+    EXPECT_FALSE(q.sparse_anchor(3, 20000, 0, false));
+    EXPECT_FALSE(q.hot_anchor(3, 20000));
+    EXPECT_TRUE(q.sparse_anchor(3, 40000, 0, false));
+    for (uint64_t i = 1; i <= 13; ++i) {
+        EXPECT_FALSE(q.sparse_anchor(3, 40000 + i, 0, false));
+        EXPECT_FALSE(q.hot_anchor(3, 40000 + i)) << i;
+    }
+    EXPECT_FALSE(q.sparse_anchor(3, 40015, 0, false));
+    EXPECT_TRUE(q.hot_anchor(3, 40015));
+}
+
 TEST(StretchPolicy, AnAnchorWhoseStretchRepeatedIsTakenAgainAtOnce) {
     P p;
     p.anchored(9, 0, 0);
