@@ -140,6 +140,23 @@ TEST(OutOfOrder, MispredictionRefillsAfterTheBranchResolves) {
     EXPECT_EQ(u.retire, 103u);
 }
 
+// The Cortex-A9's misprediction costs 8 cycles (LLVM's ARMScheduleA9.td, MispredictPenalty 8). Its OooConfig from
+// the platform: a taken branch dispatched at 100 executes at 101 and completes at 102 (latency 1). Predicted right,
+// its target comes in the next fetch block and dispatches at 101; mispredicted, the refill (7) brings it at 102 + 7
+// = 109: 8 cycles later.
+TEST(OutOfOrder, CortexA9MispredictionCostsEightCycles) {
+    const auto p = platform_timing("cortex-a9");
+    ASSERT_TRUE(p.has_value() && p->ooo.has_value());
+    for (bool wrong : {false, true}) {
+        Core c(*p->ooo);
+        OooInsn br = op(C::branch, 0x1000);
+        br.taken = true;
+        br.mispredicted = wrong;
+        EXPECT_EQ(c.step(br).complete, 102u) << wrong;
+        EXPECT_EQ(c.step(op(C::alu, 0x2000, r(1))).dispatch, wrong ? 109u : 101u) << wrong;
+    }
+}
+
 // 8-byte fetch blocks (2 instructions): the instruction after a taken branch comes in the next cycle's block even
 // when the dispatch had room; after an untaken one, in the same block, with it.
 TEST(OutOfOrder, TakenBranchEndsItsFetchBlock) {
