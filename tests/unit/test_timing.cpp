@@ -2134,6 +2134,22 @@ TEST(TimingModel, Arm11ReturnsByLoadMultiple) {
     EXPECT_EQ(arm1176_branch_cycles({{bl, 0x8000, 0x8100}, {popne, 0x8100, 0x8004}, {mov, 0x8004, 0x8008}}), 4u + 9 + 1);
 }
 
+// ARM1176 TRM 5.3: the return stack pops for "LDR pc, [sp...]", whatever the addressing mode, not only the
+// post-indexed `ldr pc, [sp], #4`. bl 0x8100 (static taken, 4); `ldr pc, [sp, #8]` back to 0x8004, predicted by the
+// stack as BX R14 is (Table 16-11: 4); a MOV there (1). From another base (`ldr pc, [r3, #8]`) it is no return: not
+// predicted, a misprediction's 5 cycles (Table 16-11, the flags far away), with one BR_MISPREDICT.
+TEST(TimingModel, Arm11LoadOfThePcFromSpIsAReturn) {
+    const uint32_t mov = 0xE3A00001u, ldr_sp = 0xE59DF008u, ldr_r3 = 0xE593F008u;
+    const uint32_t bl = a32_bl(0x8000, 0x8100);
+    uint64_t mis = 0;
+    EXPECT_EQ(arm1176_branch_cycles({{bl, 0x8000, 0x8100}, {ldr_sp, 0x8100, 0x8004}, {mov, 0x8004, 0x8008}}, &mis),
+              4u + 4 + 1);
+    EXPECT_EQ(mis, 0u);
+    EXPECT_EQ(arm1176_branch_cycles({{bl, 0x8000, 0x8100}, {ldr_r3, 0x8100, 0x8004}, {mov, 0x8004, 0x8008}}, &mis),
+              4u + 5 + 1);
+    EXPECT_EQ(mis, 1u);
+}
+
 // ARM1176 TRM 16.12.2, Table 16-19: LDMIA rx, {..., pc} with a base other than SP is no return (the return stack
 // predicts only LDMs from R13): 8 cycles, whatever the stack holds. ldm r0, {r4, pc} to 0x9000 (8), a MOV there (1);
 // after bl 0x8100 (static taken, 4), the same LDM back to the BL's return address is still 8, a misprediction each.
