@@ -246,6 +246,10 @@ timing::OooConfig cortex_a9() {
     // ALU pipelines, the MAC and the load/store pipeline in its cycle, "make sure dual issue doesn't happen i.e the
     // next instruction starts at the next cycle".
     o.call_alone = true;
+    // The multiplier shares the first ALU pipeline: the TRM's figure 2-1 draws one "ALU/MUL" pipeline beside one
+    // "ALU"; second-hand, the same: GCC's cortex-a9.md ("The P0 / main pipeline and M1 stage of the MAC pipeline are
+    // multiplexed") and LLVM's ARMScheduleA9.td (IIC_iMUL32 holds A9_ALU0 2 cycles). A multiply holds it its 2 cycles.
+    o.mul_alu = true;
     ooo_latency(o, C::mul, 4, 2);
     ooo_latency(o, C::div, 12, 12);  // no divide instruction on the A9: never met
     ooo_latency(o, C::load, 3);

@@ -572,6 +572,35 @@ TEST(OutOfOrder, CallDispatchesAlone) {
     EXPECT_FALSE(platform_timing("cortex-a15")->ooo->call_alone);
 }
 
+// A multiply holds the first ALU pipeline where mul_alu (the Cortex-A9 TRM's figure 2-1: one "ALU/MUL" pipeline
+// beside one "ALU"): `mul r1` (busy 2) dispatches at 100 and executes at 101 and 102, `add r4` beside it at 101 on
+// the second ALU; `add r6` and `add r8` dispatch at 101 and could both execute at 102, but with the first ALU held
+// by the multiply only one of them can: the second goes at 103. Without the rule both go at 102.
+TEST(OutOfOrder, MultiplyHoldsTheFirstAluPipeline) {
+    for (bool rule : {true, false}) {
+        OooConfig cfg = small();
+        cfg.busy[static_cast<size_t>(C::mul)] = 2;
+        cfg.mul_alu = rule;
+        Core c(cfg);
+        EXPECT_EQ(c.step(op(C::mul, 0x1000, r(1), r(2) | r(3))).exec, 101u);
+        EXPECT_EQ(c.step(op(C::alu, 0x1004, r(4), r(5))).exec, 101u);
+        EXPECT_EQ(c.step(op(C::alu, 0x1008, r(6), r(7))).exec, 102u);
+        EXPECT_EQ(c.step(op(C::alu, 0x100C, r(8), r(9))).exec, rule ? 103u : 102u) << rule;
+    }
+    // The multiply waits for the first ALU pipeline: `add r1` and `add r2`, each holding its ALU 3 cycles, take both
+    // from 101 to 103; `mul r3` (dispatched at 101) finds its multiplier free at 102 but the first ALU only at 104
+    // (without the rule: 102).
+    OooConfig cfg = small();
+    cfg.mul_alu = true;
+    cfg.busy[static_cast<size_t>(C::alu)] = 3;  // each ALU instruction holds its pipeline 101-103
+    Core c(cfg);
+    c.step(op(C::alu, 0x1000, r(1), r(5)));
+    c.step(op(C::alu, 0x1004, r(2), r(5)));
+    EXPECT_EQ(c.step(op(C::mul, 0x1008, r(3), r(6))).exec, 104u);
+    EXPECT_TRUE(platform_timing("cortex-a9")->ooo->mul_alu);
+    EXPECT_FALSE(platform_timing("cortex-a15")->ooo->mul_alu);
+}
+
 // The loads and stores that write their base back (cortex-a9.md: through an ALU pipeline's E2), encodings from GNU as.
 TEST(OutOfOrder, DecodersMarkBaseWriteBack) {
     EXPECT_TRUE(isa::arm::classify_a32(0xE4921004).writeback);   // ldr r1, [r2], #4
