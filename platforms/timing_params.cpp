@@ -250,6 +250,12 @@ timing::OooConfig cortex_a9() {
     // "ALU"; second-hand, the same: GCC's cortex-a9.md ("The P0 / main pipeline and M1 stage of the MAC pipeline are
     // multiplexed") and LLVM's ARMScheduleA9.td (IIC_iMUL32 holds A9_ALU0 2 cycles). A multiply holds it its 2 cycles.
     o.mul_alu = true;
+    // Two instructions start execution a cycle, whatever their pipelines. Second-hand: LLVM's ARMScheduleA9.td (every
+    // itinerary of the A9 begins with one of two issue units, A9_Issue0 or A9_Issue1; IssueWidth 2) and GCC's
+    // cortex-a9.md ("modelled as a dual issue pipeline"). Hennessy and Patterson (above) count four that can begin
+    // (two ALU, one load/store, one branch); the TRM's figure 2-1 says "multi-issue", no number: the two compilers'
+    // figure, from Arm's own descriptions (cortex-a9.md's integer pipeline is Arm's), is taken.
+    o.issue_width = 2;
     ooo_latency(o, C::mul, 4, 2);
     ooo_latency(o, C::div, 12, 12);  // no divide instruction on the A9: never met
     ooo_latency(o, C::load, 3);

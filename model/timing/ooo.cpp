@@ -56,7 +56,7 @@ std::string OooCore::invalid(const OooConfig& c) {
         return "rename_regs and rename_flags are 0 (no limit) to 64";
     unsigned n = 0;
     for (unsigned p : c.pipes) n += p;
-    if (n > OooConfig::max_pipes) return "at most 8 pipelines in all";
+    if (n + c.issue_width > OooConfig::max_pipes) return "at most 8 pipelines and issue_width in all";
     for (size_t cls = 0; cls < class_count; ++cls)
         if (c.pipe[cls] >= pipe_kinds || c.pipes[c.pipe[cls]] == 0)
             return "every class's pipe is a kind (0 alu, 1 multi, 2 branch, 3 load, 4 store) with a pipeline";
@@ -70,6 +70,7 @@ OooCore::OooCore(const OooConfig& c, uint64_t start) : c_(c) {
         first_[k] = static_cast<uint8_t>(n);
         n += c.pipes[k];
     }
+    issue_first_ = n;
     s_.last_dispatch = s_.last_retire = s_.last_complete = start;
     s_.fetch_at = start - 1;  // the first block comes at start
     s_.retire_at.fill(start);
@@ -109,12 +110,26 @@ uint64_t OooCore::book(size_t k, uint64_t at, unsigned busy, uint64_t dispatch, 
         }
         // A second pipeline held the same cycles (OooConfig::mul_alu): both free from the same cycle on.
         const uint64_t t_also = also ? free_from(*also, best_t, busy, dispatch) : best_t;
-        if (t_also == best_t) {
+        // An issue slot in the first cycle (OooConfig::issue_width): the pipelines after the real ones.
+        PipeSlots* slot = nullptr;
+        uint64_t t_issue = t_also;
+        if (c_.issue_width) {
+            t_issue = ~uint64_t{0};
+            for (size_t i = issue_first_; i < issue_first_ + c_.issue_width; ++i) {
+                const uint64_t t = free_from(s_.pipes[i], t_also, 1, dispatch);
+                if (t < t_issue) {
+                    t_issue = t;
+                    slot = &s_.pipes[i];
+                }
+            }
+        }
+        if (t_issue == best_t) {
             reserve(*best, best_t, busy);
             if (also) reserve(*also, best_t, busy);
+            if (slot) reserve(*slot, best_t, 1);
             return best_t;
         }
-        at = t_also;
+        at = t_issue;
     }
 }
 

@@ -601,6 +601,27 @@ TEST(OutOfOrder, MultiplyHoldsTheFirstAluPipeline) {
     EXPECT_FALSE(platform_timing("cortex-a15")->ooo->mul_alu);
 }
 
+// At most issue_width instructions start execution a cycle (the Cortex-A9: 2, LLVM's ARMScheduleA9.td A9_Issue0 and
+// A9_Issue1): `ldr r1` dispatches at 100, executes at 101 and gives r1 at 105 (latency 4); `add r2, r1`, a
+// not-taken branch on r1 and `str r1` (dispatched at 100, 101, 101) wait for it, each in a pipeline of its own
+// kind, and all three could start at 105; with 2 issue slots the store goes at 106.
+TEST(OutOfOrder, IssueWidthLimitsTheInstructionsStartingACycle) {
+    for (unsigned width : {2u, 0u}) {
+        OooConfig cfg = small();
+        cfg.issue_width = width;
+        Core c(cfg);
+        EXPECT_EQ(c.step(op(C::load, 0x1000, r(1), r(9))).exec, 101u);
+        EXPECT_EQ(c.step(op(C::alu, 0x1004, r(2), r(1))).exec, 105u);
+        EXPECT_EQ(c.step(op(C::branch, 0x1008, 0, r(1))).exec, 105u);
+        EXPECT_EQ(c.step(op(C::store, 0x100C, 0, r(1))).exec, width ? 106u : 105u) << width;
+    }
+    EXPECT_EQ(platform_timing("cortex-a9")->ooo->issue_width, 2u);
+    EXPECT_EQ(platform_timing("cortex-a15")->ooo->issue_width, 0u);
+    OooConfig too_many = small();  // 6 pipelines and 3 issue slots: more than 8
+    too_many.issue_width = 3;
+    EXPECT_NE(OooCore::invalid(too_many), "");
+}
+
 // The loads and stores that write their base back (cortex-a9.md: through an ALU pipeline's E2), encodings from GNU as.
 TEST(OutOfOrder, DecodersMarkBaseWriteBack) {
     EXPECT_TRUE(isa::arm::classify_a32(0xE4921004).writeback);   // ldr r1, [r2], #4
