@@ -115,7 +115,9 @@ RetiredInsn classify_a32(uint32_t i) {
         // (register): imm5 11:7 and type 6:5, 0 unshifted and 0b0001000 LSL #2 (Arm ARM A8.8.65)
         r.offset_shift = (i >> 25) & 1u && ((i >> 5) & 0x7Fu) != 0 && ((i >> 5) & 0x7Fu) != 0x8u;
         r.writeback = !((i >> 24) & 1u) || ((i >> 21) & 1u);  // P 0 (post-indexed) or W 1 (A5.3)
-        if (load && rd == 15) r.branch = static_cast<uint8_t>(br_register | c | ((i & 0x0FFF0FFFu) == 0x049D0004u ? br_return : 0));
+        // A load of the PC from SP, any addressing mode, is a return (ARM1176 TRM 5.3, "LDR pc, [sp...]"; Cortex-A9 TRM
+        // 7.3.2 and Cortex-A7 TRM 6.3.2, "LDR pc, [r13]" with r13 the base); from another base, an indirect branch.
+        if (load && rd == 15) r.branch = static_cast<uint8_t>(br_register | c | (((i >> 16) & 0xFu) == 13u ? br_return : 0));
         return r;
     }
     if ((i & 0x0E000000u) == 0x08000000u) {  // LDM, STM

@@ -164,6 +164,8 @@ void visit_ooo(V& v, timing::OooConfig& c) {
     v("mem_align", c.mem_align);
     v("writeback_alu", c.writeback_alu);
     v("call_alone", c.call_alone);
+    v("mul_alu", c.mul_alu);
+    v("issue_width", c.issue_width, timing::OooConfig::max_pipes);
     v("subword_load_busy", c.subword_load_busy, 63);
     v("load_forward", c.load_forward, 63);
     v("offset_shift_latency", c.offset_shift_latency, 63);

@@ -190,8 +190,12 @@ timing::OooConfig cortex_a15() {
 
 // Cortex-A9 (its TRM, ARM DDI 0388I, figure 2-1 and section 2.1: a dual instruction decode stage, register
 // renaming, out-of-order multi-issue with speculation to an ALU/MUL pipeline, an ALU pipeline, the FPU/NEON and
-// one load/store address generation unit). An 8-stage pipeline, so a misprediction costs about 8 cycles: 5 of
-// refill before dispatch, assumed, with issue and execution. Window: assumed 32 instructions.
+// one load/store address generation unit). Window: assumed 32 instructions.
+//  - A misprediction costs 8 cycles (LLVM's ARMScheduleA9.td, CortexA9Model: MispredictPenalty 8, "based on
+//    estimate of pipeline depth"; the TRM gives no figure): the right path's first instruction dispatches 8 cycles
+//    after it would have behind the branch predicted right. A branch dispatched at d executes at d+1 and completes
+//    at d+2; predicted right, the instruction after it dispatches at d+1 (a taken branch ends its fetch block), so
+//    refill 7: d+2+7 = d+1+8.
 //  - Renaming (TRM 2.1.3; DDI 0388E 2.1.1): the 32 architectural registers map to 56 physical ones, so 24 results
 //    can be in flight; the flags to a pool of 8, so 7 flag-setting instructions (the committed flags hold one).
 //  - Issue (GCC's cortex-a9.md, the integer pipeline contributed by Arm: units P0, P1, the MAC pipeline, a branch
@@ -226,7 +230,7 @@ timing::OooConfig cortex_a15() {
 //    3 not), so their cycles count from the address's offset in 8 bytes (mem_align).
 //  - Fetch: the instruction cache's 64-bit native accesses (TRM 7.3): 8 bytes.
 timing::OooConfig cortex_a9() {
-    timing::OooConfig o = ooo_shape(2, 32, 5, 8);
+    timing::OooConfig o = ooo_shape(2, 32, 7, 8);
     o.fetch_bytes = 8;
     ooo_pipes(o, 2, 1, 1, 1, 0);
     o.pipe[static_cast<size_t>(C::store)] = static_cast<uint8_t>(timing::PipeKind::load);
@@ -242,11 +246,40 @@ timing::OooConfig cortex_a9() {
     // ALU pipelines, the MAC and the load/store pipeline in its cycle, "make sure dual issue doesn't happen i.e the
     // next instruction starts at the next cycle".
     o.call_alone = true;
+    // The multiplier shares the first ALU pipeline: the TRM's figure 2-1 draws one "ALU/MUL" pipeline beside one
+    // "ALU"; second-hand, the same: GCC's cortex-a9.md ("The P0 / main pipeline and M1 stage of the MAC pipeline are
+    // multiplexed") and LLVM's ARMScheduleA9.td (IIC_iMUL32 holds A9_ALU0 2 cycles). A multiply holds it its 2 cycles.
+    o.mul_alu = true;
+    // Two instructions start execution a cycle, whatever their pipelines. Second-hand: LLVM's ARMScheduleA9.td (every
+    // itinerary of the A9 begins with one of two issue units, A9_Issue0 or A9_Issue1; IssueWidth 2) and GCC's
+    // cortex-a9.md ("modelled as a dual issue pipeline"). Hennessy and Patterson (above) count four that can begin
+    // (two ALU, one load/store, one branch); the TRM's figure 2-1 says "multi-issue", no number: the two compilers'
+    // figure, from Arm's own descriptions (cortex-a9.md's integer pipeline is Arm's), is taken.
+    o.issue_width = 2;
     ooo_latency(o, C::mul, 4, 2);
     ooo_latency(o, C::div, 12, 12);  // no divide instruction on the A9: never met
     ooo_latency(o, C::load, 3);
     ooo_latency(o, C::sysreg, 3);
     return o;
+}
+
+// The Cortex-A9's prefetch unit (TRM, DDI 0388I, 7.3, and 7.3.2 "Program flow prediction"): a 2-level predictor of
+// a Global History Buffer of 4096 2-bit counters (table_bits 12), a 2-way BTAC of 512 entries (btb_bits 9: the
+// model's target table is direct-mapped, its 2 ways are not modelled) and a return stack of 8 entries. The TRM gives
+// neither the GHB's index nor the length of its history: taken as the model's Cortex-A8's, whose GHB is the same
+// 4096 counters (gshare, 10 bits of history; assumed). Returns (BX r14, MOV pc, r14, LDM r13 {..., pc}, LDR pc,
+// [r13]) pop the stack; BL, BLX immediate and BLX register push it (7.3.2).
+TimingParams cortex_a9_core(std::string_view source) {
+    TimingParams p = armv7(out_of_order(with_main_tlb(arm_core(8, cache(32, 4, 32), cache(32, 4, 32), 12,
+                                                               std::string(source)),
+                                                      128, 2),
+                                        cortex_a9()));
+    p.predictor.direction = PredictorConfig::Direction::gshare;
+    p.predictor.table_bits = 12;
+    p.predictor.history_bits = 10;
+    p.predictor.btb_bits = 9;
+    p.predictor.ras_depth = 8;
+    return p;
 }
 
 TimingParams veer() {
@@ -774,7 +807,7 @@ std::optional<timing::TimingParams> platform_timing(std::string_view name) {
     if (name == "cortex-a8") return cortex_a8();
     // Cortex-A9: out of order with an 8-cycle mispredict, L1 32 KiB 4-way 32-byte lines; its L2 (an L2C-310) is
     // outside the core and not modelled.
-    if (name == "cortex-a9") return armv7(out_of_order(with_main_tlb(arm_core(8, cache(32, 4, 32), cache(32, 4, 32), 12, std::string(assumed)), 128, 2), cortex_a9()));
+    if (name == "cortex-a9") return cortex_a9_core(assumed);
     // Cortex-A15: out of order, 15-cycle mispredict, L1 32 KiB 2-way 64-byte lines.
     if (name == "cortex-a15") return armv7(out_of_order(with_main_tlb(with_l2(arm_core(15, cache(32, 2, 64), cache(32, 2, 64), 15, std::string(assumed)), 1024, 16, 100), 512, 4), cortex_a15()));
     return std::nullopt;

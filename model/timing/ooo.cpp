@@ -56,7 +56,7 @@ std::string OooCore::invalid(const OooConfig& c) {
         return "rename_regs and rename_flags are 0 (no limit) to 64";
     unsigned n = 0;
     for (unsigned p : c.pipes) n += p;
-    if (n > OooConfig::max_pipes) return "at most 8 pipelines in all";
+    if (n + c.issue_width > OooConfig::max_pipes) return "at most 8 pipelines and issue_width in all";
     for (size_t cls = 0; cls < class_count; ++cls)
         if (c.pipe[cls] >= pipe_kinds || c.pipes[c.pipe[cls]] == 0)
             return "every class's pipe is a kind (0 alu, 1 multi, 2 branch, 3 load, 4 store) with a pipeline";
@@ -70,6 +70,7 @@ OooCore::OooCore(const OooConfig& c, uint64_t start) : c_(c) {
         first_[k] = static_cast<uint8_t>(n);
         n += c.pipes[k];
     }
+    issue_first_ = n;
     s_.last_dispatch = s_.last_retire = s_.last_complete = start;
     s_.fetch_at = start - 1;  // the first block comes at start
     s_.retire_at.fill(start);
@@ -78,27 +79,58 @@ OooCore::OooCore(const OooConfig& c, uint64_t start) : c_(c) {
     for (PipeSlots& p : s_.pipes) p.base = start;
 }
 
-uint64_t OooCore::book(size_t k, uint64_t at, unsigned busy, uint64_t dispatch) {
-    busy = std::clamp(busy, 1u, 63u);
+// The earliest cycle from `at` on that pipeline `p` is free for `busy` cycles (cycles before `dispatch` dropped first).
+static uint64_t free_from(PipeSlots& p, uint64_t at, unsigned busy, uint64_t dispatch) {
     const uint64_t run = (uint64_t{1} << busy) - 1;
-    PipeSlots* best = nullptr;
-    uint64_t best_t = ~uint64_t{0};
-    for (size_t i = first_[k]; i < size_t{first_[k]} + c_.pipes[k]; ++i) {
-        PipeSlots& p = s_.pipes[i];
-        if (p.base < dispatch) {  // cycles before this dispatch are never asked for again
-            const uint64_t d = dispatch - p.base;
-            p.booked = d >= 64 ? 0 : p.booked >> d;
-            p.base = dispatch;
-        }
-        uint64_t t = std::max(at, p.base);
-        while (t + busy <= p.base + 64 && (p.booked & (run << (t - p.base)))) ++t;
-        if (t < best_t) {
-            best_t = t;
-            best = &p;
-        }
+    if (p.base < dispatch) {  // cycles before this dispatch are never asked for again
+        const uint64_t d = dispatch - p.base;
+        p.booked = d >= 64 ? 0 : p.booked >> d;
+        p.base = dispatch;
     }
-    if (best_t + busy <= best->base + 64) best->booked |= run << (best_t - best->base);
-    return best_t;
+    uint64_t t = std::max(at, p.base);
+    while (t + busy <= p.base + 64 && (p.booked & (run << (t - p.base)))) ++t;
+    return t;
+}
+
+static void reserve(PipeSlots& p, uint64_t t, unsigned busy) {
+    if (t + busy <= p.base + 64) p.booked |= ((uint64_t{1} << busy) - 1) << (t - p.base);
+}
+
+uint64_t OooCore::book(size_t k, uint64_t at, unsigned busy, uint64_t dispatch, PipeSlots* also) {
+    busy = std::clamp(busy, 1u, 63u);
+    for (;;) {
+        PipeSlots* best = nullptr;
+        uint64_t best_t = ~uint64_t{0};
+        for (size_t i = first_[k]; i < size_t{first_[k]} + c_.pipes[k]; ++i) {
+            const uint64_t t = free_from(s_.pipes[i], at, busy, dispatch);
+            if (t < best_t) {
+                best_t = t;
+                best = &s_.pipes[i];
+            }
+        }
+        // A second pipeline held the same cycles (OooConfig::mul_alu): both free from the same cycle on.
+        const uint64_t t_also = also ? free_from(*also, best_t, busy, dispatch) : best_t;
+        // An issue slot in the first cycle (OooConfig::issue_width): the pipelines after the real ones.
+        PipeSlots* slot = nullptr;
+        uint64_t t_issue = t_also;
+        if (c_.issue_width) {
+            t_issue = ~uint64_t{0};
+            for (size_t i = issue_first_; i < issue_first_ + c_.issue_width; ++i) {
+                const uint64_t t = free_from(s_.pipes[i], t_also, 1, dispatch);
+                if (t < t_issue) {
+                    t_issue = t;
+                    slot = &s_.pipes[i];
+                }
+            }
+        }
+        if (t_issue == best_t) {
+            reserve(*best, best_t, busy);
+            if (also) reserve(*also, best_t, busy);
+            if (slot) reserve(*slot, best_t, 1);
+            return best_t;
+        }
+        at = t_issue;
+    }
 }
 
 OooTiming OooCore::step(const OooInsn& in, std::array<uint64_t, 32>& ready) {
@@ -148,7 +180,11 @@ OooTiming OooCore::step(const OooInsn& in, std::array<uint64_t, 32>& ready) {
         busy = std::max(busy, (offset + in.mem_bytes + c_.mem_bytes - 1) / c_.mem_bytes);
         if (in.cls == C::load && in.subword) busy = std::max(busy, c_.subword_load_busy);
     }
-    t.exec = book(c_.pipe[cls], at, busy, t.dispatch);
+    // A multiply where mul_alu: the first ALU pipeline is held the same cycles as the multiplier.
+    const bool on_alu = c_.mul_alu && c_.pipe[cls] == static_cast<uint8_t>(PipeKind::multi) &&
+                        c_.pipes[static_cast<size_t>(PipeKind::alu)] > 0;
+    t.exec = book(c_.pipe[cls], at, busy, t.dispatch,
+                  on_alu ? &s_.pipes[first_[static_cast<size_t>(PipeKind::alu)]] : nullptr);
     if (data && in.writeback && c_.writeback_alu) book(static_cast<size_t>(PipeKind::alu), t.exec, 1, t.dispatch);
     const unsigned later = (in.cls == C::load && in.offset_shift ? c_.offset_shift_latency : 0u) +
                            (in.shifter ? c_.shifter_latency : 0u);

@@ -18,7 +18,10 @@
 //    logical instruction without a shift (OooInsn::forward_use) unless the load sign-extends or is conditional; a
 //    barrier or system-register access also waits until every older instruction has retired; where
 //    `writeback_alu` is set, a load or store that writes its base back (OooInsn::writeback) also takes an ALU
-//    pipeline for a cycle, the first free from its execution on (it does not wait for it);
+//    pipeline for a cycle, the first free from its execution on (it does not wait for it); where `mul_alu` is set,
+//    an instruction of the multi kind (a multiply) holds the first ALU pipeline too, the same cycles as its own
+//    (it waits until both are free); where `issue_width` is set, at most that many instructions start execution a
+//    cycle (an instruction waits for a cycle with an issue slot and its pipeline free);
 //  - completion: `latency` cycles after execution starts (its last register's, for a load or store of several),
 //    `offset_shift_latency` more for a load whose register offset is shifted (OooInsn::offset_shift),
 //    `shifter_latency` more for an instruction through the shifter (OooInsn::shifter), plus the misses of its data
@@ -60,6 +63,10 @@ struct OooConfig {
     bool mem_align = false;  // a load or store's pipeline cycles count from its address's offset in mem_bytes
     bool writeback_alu = false;  // a load or store with OooInsn::writeback books an ALU pipeline a cycle too
     bool call_alone = false;     // a call (OooInsn::call) dispatches in a cycle of its own: nothing beside it
+    bool mul_alu = false;        // a class of the multi kind holds the first ALU pipeline its busy cycles too
+    // Instructions that can start execution in a cycle, whatever their pipelines (0: no limit but the pipelines';
+    // the pipelines and the issue slots at most max_pipes in all).
+    unsigned issue_width = 0;
     // Cycles a load of a byte or a halfword (OooInsn::subword) holds its pipeline (0: as any load); its result
     // comes as much later.
     unsigned subword_load_busy = 0;
@@ -181,9 +188,11 @@ public:
 
 private:
     // The earliest cycle from `at` on that a pipeline of kind `k` (PipeKind) is free for `busy` cycles; books it.
-    uint64_t book(size_t k, uint64_t at, unsigned busy, uint64_t dispatch);
+    // With `also`, that pipeline too is held the same cycles (both free from the cycle returned on).
+    uint64_t book(size_t k, uint64_t at, unsigned busy, uint64_t dispatch, PipeSlots* also = nullptr);
     OooConfig c_;
     std::array<uint8_t, pipe_kinds> first_{};  // each kind's first pipeline in s_.pipes
+    size_t issue_first_ = 0;                   // the issue slots (OooConfig::issue_width) follow the pipelines
     OooState s_;
 };
 

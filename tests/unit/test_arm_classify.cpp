@@ -70,6 +70,13 @@ TEST(ArmClassify, A32) {
         {0xE92D4010, InsnClass::store, 0, "push {r4, lr}"},
         {0xE8BD8010, InsnClass::load, isa::br_register | isa::br_return, "pop {r4, pc}"},
         {0xE49DF004, InsnClass::load, isa::br_register | isa::br_return, "pop {pc} (ldr pc, [sp], #4)"},
+        // Any LDR of the PC from SP is a return, whatever its addressing mode (ARM1176 TRM 5.3: "LDR pc, [sp...]";
+        // Cortex-A9 TRM 7.3.2 and Cortex-A7 TRM 6.3.2: "LDR pc, [r13]", any addressing mode with r13 the base);
+        // from another base it is an indirect branch.
+        {0xE59DF008, InsnClass::load, isa::br_register | isa::br_return, "ldr pc, [sp, #8]"},
+        {0xE5BDF008, InsnClass::load, isa::br_register | isa::br_return, "ldr pc, [sp, #8]!"},
+        {0xE593F004, InsnClass::load, isa::br_register, "ldr pc, [r3, #4]"},
+        {0x979FF103, InsnClass::load, isa::br_register | isa::br_conditional, "ldrls pc, [pc, r3, lsl #2]"},
         {0xE0000291, InsnClass::mul, 0, "mul r0, r1, r2"},
         {0xE710F110, InsnClass::div, 0, "sdiv r0, r0, r1"},
         {0xEE090F1C, InsnClass::sysreg, 0, "mcr p15, 0, r0, c9, c12, 0"},

@@ -140,6 +140,23 @@ TEST(OutOfOrder, MispredictionRefillsAfterTheBranchResolves) {
     EXPECT_EQ(u.retire, 103u);
 }
 
+// The Cortex-A9's misprediction costs 8 cycles (LLVM's ARMScheduleA9.td, MispredictPenalty 8). Its OooConfig from
+// the platform: a taken branch dispatched at 100 executes at 101 and completes at 102 (latency 1). Predicted right,
+// its target comes in the next fetch block and dispatches at 101; mispredicted, the refill (7) brings it at 102 + 7
+// = 109: 8 cycles later.
+TEST(OutOfOrder, CortexA9MispredictionCostsEightCycles) {
+    const auto p = platform_timing("cortex-a9");
+    ASSERT_TRUE(p.has_value() && p->ooo.has_value());
+    for (bool wrong : {false, true}) {
+        Core c(*p->ooo);
+        OooInsn br = op(C::branch, 0x1000);
+        br.taken = true;
+        br.mispredicted = wrong;
+        EXPECT_EQ(c.step(br).complete, 102u) << wrong;
+        EXPECT_EQ(c.step(op(C::alu, 0x2000, r(1))).dispatch, wrong ? 109u : 101u) << wrong;
+    }
+}
+
 // 8-byte fetch blocks (2 instructions): the instruction after a taken branch comes in the next cycle's block even
 // when the dispatch had room; after an untaken one, in the same block, with it.
 TEST(OutOfOrder, TakenBranchEndsItsFetchBlock) {
@@ -553,6 +570,56 @@ TEST(OutOfOrder, CallDispatchesAlone) {
     }
     EXPECT_TRUE(platform_timing("cortex-a9")->ooo->call_alone);
     EXPECT_FALSE(platform_timing("cortex-a15")->ooo->call_alone);
+}
+
+// A multiply holds the first ALU pipeline where mul_alu (the Cortex-A9 TRM's figure 2-1: one "ALU/MUL" pipeline
+// beside one "ALU"): `mul r1` (busy 2) dispatches at 100 and executes at 101 and 102, `add r4` beside it at 101 on
+// the second ALU; `add r6` and `add r8` dispatch at 101 and could both execute at 102, but with the first ALU held
+// by the multiply only one of them can: the second goes at 103. Without the rule both go at 102.
+TEST(OutOfOrder, MultiplyHoldsTheFirstAluPipeline) {
+    for (bool rule : {true, false}) {
+        OooConfig cfg = small();
+        cfg.busy[static_cast<size_t>(C::mul)] = 2;
+        cfg.mul_alu = rule;
+        Core c(cfg);
+        EXPECT_EQ(c.step(op(C::mul, 0x1000, r(1), r(2) | r(3))).exec, 101u);
+        EXPECT_EQ(c.step(op(C::alu, 0x1004, r(4), r(5))).exec, 101u);
+        EXPECT_EQ(c.step(op(C::alu, 0x1008, r(6), r(7))).exec, 102u);
+        EXPECT_EQ(c.step(op(C::alu, 0x100C, r(8), r(9))).exec, rule ? 103u : 102u) << rule;
+    }
+    // The multiply waits for the first ALU pipeline: `add r1` and `add r2`, each holding its ALU 3 cycles, take both
+    // from 101 to 103; `mul r3` (dispatched at 101) finds its multiplier free at 102 but the first ALU only at 104
+    // (without the rule: 102).
+    OooConfig cfg = small();
+    cfg.mul_alu = true;
+    cfg.busy[static_cast<size_t>(C::alu)] = 3;  // each ALU instruction holds its pipeline 101-103
+    Core c(cfg);
+    c.step(op(C::alu, 0x1000, r(1), r(5)));
+    c.step(op(C::alu, 0x1004, r(2), r(5)));
+    EXPECT_EQ(c.step(op(C::mul, 0x1008, r(3), r(6))).exec, 104u);
+    EXPECT_TRUE(platform_timing("cortex-a9")->ooo->mul_alu);
+    EXPECT_FALSE(platform_timing("cortex-a15")->ooo->mul_alu);
+}
+
+// At most issue_width instructions start execution a cycle (the Cortex-A9: 2, LLVM's ARMScheduleA9.td A9_Issue0 and
+// A9_Issue1): `ldr r1` dispatches at 100, executes at 101 and gives r1 at 105 (latency 4); `add r2, r1`, a
+// not-taken branch on r1 and `str r1` (dispatched at 100, 101, 101) wait for it, each in a pipeline of its own
+// kind, and all three could start at 105; with 2 issue slots the store goes at 106.
+TEST(OutOfOrder, IssueWidthLimitsTheInstructionsStartingACycle) {
+    for (unsigned width : {2u, 0u}) {
+        OooConfig cfg = small();
+        cfg.issue_width = width;
+        Core c(cfg);
+        EXPECT_EQ(c.step(op(C::load, 0x1000, r(1), r(9))).exec, 101u);
+        EXPECT_EQ(c.step(op(C::alu, 0x1004, r(2), r(1))).exec, 105u);
+        EXPECT_EQ(c.step(op(C::branch, 0x1008, 0, r(1))).exec, 105u);
+        EXPECT_EQ(c.step(op(C::store, 0x100C, 0, r(1))).exec, width ? 106u : 105u) << width;
+    }
+    EXPECT_EQ(platform_timing("cortex-a9")->ooo->issue_width, 2u);
+    EXPECT_EQ(platform_timing("cortex-a15")->ooo->issue_width, 0u);
+    OooConfig too_many = small();  // 6 pipelines and 3 issue slots: more than 8
+    too_many.issue_width = 3;
+    EXPECT_NE(OooCore::invalid(too_many), "");
 }
 
 // The loads and stores that write their base back (cortex-a9.md: through an ALU pipeline's E2), encodings from GNU as.

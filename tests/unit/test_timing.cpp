@@ -371,6 +371,37 @@ TEST(BranchPredictor, GshareLearnsAnAlternatingBranch) {
     EXPECT_EQ(late_miss, 0u);
 }
 
+// The Cortex-A9's Global History Buffer (TRM DDI 0388I, 7.3: 4096 2-bit counters; its index taken as the
+// Cortex-A8's, 10 bits of global history XORed into the address: assumed). One branch alternating T, N, T, N ... from
+// an empty history, every counter weakly not taken: each N is predicted right; each T misses the first time it sees
+// its history. T at i = 0, 2, 4, 6, 8 sees 0, 0b10, 0b1010, 0b101010, 0b10101010 (the history still filling), T at
+// i = 10 sees the full 0b1010101010, which every later T sees again: 6 misses in 40. A bimodal table (the A9's before:
+// 2^10 counters, no history) flips between the two weak states: all 40 miss.
+TEST(BranchPredictor, CortexA9GlobalHistoryLearnsAnAlternatingBranch) {
+    const auto p = platform_timing("cortex-a9");
+    ASSERT_TRUE(p.has_value());
+    BranchPredictor bp(p->predictor);
+    unsigned misses = 0;
+    for (int i = 0; i < 40; ++i) misses += bp.conditional(0x8040, 0x8020, i % 2 == 0);
+    EXPECT_EQ(misses, 6u);
+}
+
+// The Cortex-A9's BTAC (TRM DDI 0388I, 7.3: 512 entries; the model's target table indexes it by the address's
+// halfword, direct-mapped): two indirect jumps 0x200 bytes apart (256 halfwords) each to a target of its own keep
+// their entries in 512 (2 cold misses in 10 rounds of the pair); in the 256 entries the A9 had before they share
+// one and every one of the 20 misses.
+TEST(BranchPredictor, CortexA9BtacHoldsTwoJumps256HalfwordsApart) {
+    const auto p = platform_timing("cortex-a9");
+    ASSERT_TRUE(p.has_value());
+    BranchPredictor bp(p->predictor);
+    unsigned misses = 0;
+    for (int i = 0; i < 10; ++i) {
+        misses += bp.indirect(0x8000, 0x9000, false);
+        misses += bp.indirect(0x8200, 0xA000, false);
+    }
+    EXPECT_EQ(misses, 2u);
+}
+
 TEST(BranchPredictor, PredictionOffMispredictsEveryTakenBranch) {
     PredictorConfig c;
     c.enabled = false;
@@ -2102,6 +2133,22 @@ TEST(TimingModel, Arm11ReturnsByLoadMultiple) {
     EXPECT_EQ(arm1176_branch_cycles({{bl, 0x8000, 0x8100}, {pop, 0x8100, 0x9000}, {mov, 0x9000, 0x9004}}), 4u + 9 + 1);
     EXPECT_EQ(arm1176_branch_cycles({{pop, 0x8100, 0x9000}, {mov, 0x9000, 0x9004}}), 9u + 1);
     EXPECT_EQ(arm1176_branch_cycles({{bl, 0x8000, 0x8100}, {popne, 0x8100, 0x8004}, {mov, 0x8004, 0x8008}}), 4u + 9 + 1);
+}
+
+// ARM1176 TRM 5.3: the return stack pops for "LDR pc, [sp...]", whatever the addressing mode, not only the
+// post-indexed `ldr pc, [sp], #4`. bl 0x8100 (static taken, 4); `ldr pc, [sp, #8]` back to 0x8004, predicted by the
+// stack as BX R14 is (Table 16-11: 4); a MOV there (1). From another base (`ldr pc, [r3, #8]`) it is no return: not
+// predicted, a misprediction's 5 cycles (Table 16-11, the flags far away), with one BR_MISPREDICT.
+TEST(TimingModel, Arm11LoadOfThePcFromSpIsAReturn) {
+    const uint32_t mov = 0xE3A00001u, ldr_sp = 0xE59DF008u, ldr_r3 = 0xE593F008u;
+    const uint32_t bl = a32_bl(0x8000, 0x8100);
+    uint64_t mis = 0;
+    EXPECT_EQ(arm1176_branch_cycles({{bl, 0x8000, 0x8100}, {ldr_sp, 0x8100, 0x8004}, {mov, 0x8004, 0x8008}}, &mis),
+              4u + 4 + 1);
+    EXPECT_EQ(mis, 0u);
+    EXPECT_EQ(arm1176_branch_cycles({{bl, 0x8000, 0x8100}, {ldr_r3, 0x8100, 0x8004}, {mov, 0x8004, 0x8008}}, &mis),
+              4u + 5 + 1);
+    EXPECT_EQ(mis, 1u);
 }
 
 // ARM1176 TRM 16.12.2, Table 16-19: LDMIA rx, {..., pc} with a base other than SP is no return (the return stack
