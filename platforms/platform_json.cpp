@@ -135,12 +135,6 @@ void visit_predictor(V& v, timing::PredictorConfig& c) {
     v("btac_reach", c.btac_reach, 64);
 }
 
-template <class V>
-void visit_region(V& v, TimingParams::Region& r) {
-    v.address("base", r.base);
-    v.address("size", r.size);
-}
-
 // An out-of-order core (timing::OooConfig; its kinds of pipeline by number: 0 alu, 1 multi, 2 branch, 3 load,
 // 4 store).
 template <class V>
@@ -177,8 +171,8 @@ void visit_timing(V& v, TimingParams& t) {
     v.per_class("class_extra", t.class_extra);
     v.per_class("result_latency", t.result_latency);
     timing::ArmRuleParams::visit(t, v);  // the ARM rules' parameters, with their keys
+    timing::FullStepParams::visit(t, v);  // VeeR EL2's mechanisms' parameters, with their keys
     v("late_store_data_div", t.late_store_data_div);
-    v("late_store_data_side_effect", t.late_store_data_side_effect);
     v("flag_latency", t.flag_latency);
     v("pair_table", t.pair_table);
     v.per_class("pair_with", t.pair_with);
@@ -233,24 +227,18 @@ void visit_timing(V& v, TimingParams& t) {
     v.event("ev_ras_pop", t.ev_ras_pop);
     v.event("ev_ras_hit", t.ev_ras_hit);
     v.event("ev_ras_miss", t.ev_ras_miss);
-    v.optional("local_data", t.local_data, [](V& w, TimingParams::Region& r) { visit_region(w, r); });
-    v.optional("local_code", t.local_code, [](V& w, TimingParams::Region& r) { visit_region(w, r); });
     v.event("ev_bus_access", t.ev_bus_access);
     v.event("ev_bus_load", t.ev_bus_load);
     v.event("ev_bus_store", t.ev_bus_store);
     v("bus_load_penalty", t.bus_load_penalty);
     v("bus_store_penalty", t.bus_store_penalty);
     v("bus_load_latency", t.bus_load_latency);
-    v("follows_mrac", t.follows_mrac);
     v("uncached_fetch_penalty", t.uncached_fetch_penalty);
     v("wrong_path", t.wrong_path);
     v.event("ev_spec0", t.ev_spec[0]);
     v.event("ev_spec1", t.ev_spec[1]);
-    v("fetch_bytes", t.fetch_bytes, 64);
-    v("fetch_keeps_halfword", t.fetch_keeps_halfword);
     v("flush_fetch_hits", t.flush_fetch_hits);
     v("trap_flush_fetch_hits", t.trap_flush_fetch_hits);
-    v("fetch_queue", t.fetch_queue, 4);  // TimingModel's fetch buffer holds at most 4 entries
     v.event("ev_l1i_hit", t.ev_l1i_hit);
     v("ibus_beat", t.ibus_beat, 4096);
     v.event("ev_ibus_access", t.ev_ibus_access);
@@ -258,12 +246,10 @@ void visit_timing(V& v, TimingParams& t) {
     v("follows_sctlr_z", t.follows_sctlr_z);
     v("store_penalty_side_effect_only", t.store_penalty_side_effect_only);
     v("divider_busy", t.divider_busy);
-    v("divider_from_operands", t.divider_from_operands);
     v("l1i_sequential_refill_penalty", t.l1i_sequential_refill_penalty);
     v("bus_misaligned_load_penalty", t.bus_misaligned_load_penalty);
     v("bus_misaligned_store_penalty", t.bus_misaligned_store_penalty);
     v("dbus_beat", t.dbus_beat, 4096);
-    v("dbus_queue", t.dbus_queue);
     v("dbus_read_cmd", t.dbus_read_cmd);
     v("split_bytes", t.split_bytes);
     v("ibus_read_gap", t.ibus_read_gap);
@@ -272,14 +258,9 @@ void visit_timing(V& v, TimingParams& t) {
     v.event("ev_dbus_busy", t.ev_dbus_busy);
     v("ibuf_merge_window", t.ibuf_merge_window);
     v("ibuf_timeout", t.ibuf_timeout);
-    v("store_buffer", t.store_buffer, 8);  // TimingModel's LSU buffers: at most 8 entries each
     v("bus_buffer", t.bus_buffer, 8);
     v.event("ev_store_buffer_full", t.ev_store_buffer_full);
-    v("fill_buffer_fetches", t.fill_buffer_fetches);
     v("fill_buffer_cycles", t.fill_buffer_cycles);
-    v("fill_redirect_commit", t.fill_redirect_commit);
-    v("fill_next_miss", t.fill_next_miss);
-    v("wrong_path_refill", t.wrong_path_refill);
     v("predict_exc_return", t.predict_exc_return);
     v.event("ev_irq_disabled", t.ev_irq_disabled);
     v("mstatus_write_extra", t.mstatus_write_extra);
@@ -289,19 +270,17 @@ void visit_timing(V& v, TimingParams& t) {
     v("ext_interrupt_freeze", t.ext_interrupt_freeze);
     v("trap_redirect", t.trap_redirect);
     v("csr_read_lead", t.csr_read_lead);
-    v("sync_stall", t.sync_stall);
     v.csr_list("presync_csrs", t.presync_csrs);
     v.csr_list("postsync_csrs", t.postsync_csrs);
     v.event("ev_presync", t.ev_presync);
     v.event("ev_postsync", t.ev_postsync);
-    v("csr_write_block", t.csr_write_block);
-    v("split_fetch_after_flush", t.split_fetch_after_flush);
     v.optional("ooo", t.ooo, [](V& w, timing::OooConfig& c) { visit_ooo(w, c); });
     v.string("source", t.source);
 }
-// Every field of TimingParams is in visit_timing (ArmRuleParams' in its visit()): a new field changes the size and
-// stops the build here. Add it to visit_timing (and docs/platform-files.md), then update the size. The size is a 64-bit host's: the native
-// build checks it; a 32-bit target (the web page's WebAssembly) lays the struct out smaller.
+// Every field of TimingParams is in visit_timing (ArmRuleParams' and FullStepParams' in their visit()): a new field
+// changes the size and stops the build here. Add it to visit_timing (and docs/platform-files.md), then update the
+// size. The size is a 64-bit host's: the native build checks it; a 32-bit target (the web page's WebAssembly) lays
+// the struct out smaller.
 #if UINTPTR_MAX == UINT64_MAX
 static_assert(sizeof(TimingParams) == 1048,
               "TimingParams changed: add the new field to visit_timing in platforms/platform_json.cpp");

@@ -6,6 +6,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <type_traits>
 #include <utility>
 
@@ -195,9 +196,15 @@ struct PipelineState {
 // The number of members of an aggregate (brace initialisation from values convertible to anything): the tests
 // check visit() against it, so that a field added to a state and not to its visit() fails a test.
 namespace detail {
+template <class T>
+struct IsOptional : std::false_type {};
+template <class T>
+struct IsOptional<std::optional<T>> : std::true_type {};
 struct AnyField {
-    template <class T>
-    operator T() const;  // never called: only in unevaluated contexts
+    // Never called: only in unevaluated contexts. Not to a std::optional, which its own converting constructor makes
+    // from the value (else both would be candidates, and -Wconversion warns of the choice).
+    template <class T, class = std::enable_if_t<!IsOptional<T>::value>>
+    operator T() const;
 };
 template <class T, class = void, class... A>
 struct Constructible : std::false_type {};

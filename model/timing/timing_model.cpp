@@ -1,6 +1,7 @@
 #include "model/timing/timing_model.hpp"
 
 #include <algorithm>
+#include <optional>
 #include <stdexcept>
 #include <vector>
 
@@ -26,15 +27,32 @@ bool veer_taken(BranchPredictor::VeerKind kind, uint64_t pc, unsigned size, uint
     return kind != BranchPredictor::VeerKind::cond || went != pc + size;
 }
 
-// A visit()'s fields' values, in its order (an array's element by element; the key and a limit not kept).
+// A visit()'s fields' values, in its order (an array's element by element; an optional's presence, then its
+// members where present; the key and a limit not kept).
 struct VisitedValues {
     std::vector<uint64_t> v;
     void operator()(const char*, uint64_t x, unsigned = 0) { v.push_back(x); }
+    void address(const char*, uint64_t x) { v.push_back(x); }
     template <class A>
     void per_class(const char*, const A& a) {
         v.insert(v.end(), a.begin(), a.end());
     }
+    template <class T, class F>
+    void optional(const char*, const std::optional<T>& o, F visit) {
+        v.push_back(o.has_value());
+        if (o) visit(*this, *o);
+    }
 };
+
+// Whether any of the group G's parameters in p (G::visit's fields) leaves its default.
+template <class G>
+bool leaves_defaults(const TimingParams& p) {
+    const G off{};
+    VisitedValues set, defaults;
+    G::visit(static_cast<const G&>(p), set);
+    G::visit(off, defaults);
+    return set.v != defaults.v;
+}
 
 }  // namespace
 
@@ -141,23 +159,15 @@ unsigned TimingModel::veer_div_time(unsigned full, uint32_t a, uint32_t b, bool 
     return full - 7 + static_cast<unsigned>(shortq / 4) + 1;
 }
 
-// Whether any parameter turns on a mechanism the lean step leaves out (step.cpp).
-bool TimingModel::needs_full_step(const TimingParams& p) {
-    return p.dbus_queue || p.sync_stall || p.csr_write_block || p.fetch_queue || p.store_buffer || p.local_data ||
-           p.local_code || p.follows_mrac || p.divider_from_operands || p.fetch_bytes || p.fill_buffer_fetches ||
-           p.fill_redirect_commit || p.fill_next_miss || p.wrong_path_refill || p.split_fetch_after_flush || p.fetch_keeps_halfword || !p.late_store_data_side_effect;
-}
+// The mechanisms the lean step (kFull false, step.cpp) leaves out: each reads a parameter of FullStepParams, and with
+// all of them at their defaults none changes a result. Compared field by field by FullStepParams::visit(), so that a
+// parameter added there is never left out here.
+bool TimingModel::needs_full_step(const TimingParams& p) { return leaves_defaults<FullStepParams>(p); }
 
 // The rules the full step's kernel without them (kArm false, step.cpp) leaves out: each reads a parameter of
 // ArmRuleParams, and with all of them at their defaults none changes a result. Compared field by field by
 // ArmRuleParams::visit(), so that a parameter added there is never left out here.
-bool TimingModel::needs_arm_rules(const TimingParams& p) {
-    const ArmRuleParams off{};
-    VisitedValues set, defaults;
-    ArmRuleParams::visit(static_cast<const ArmRuleParams&>(p), set);
-    ArmRuleParams::visit(off, defaults);
-    return set.v != defaults.v;
-}
+bool TimingModel::needs_arm_rules(const TimingParams& p) { return leaves_defaults<ArmRuleParams>(p); }
 
 bool TimingModel::branch_cycles_fit(const TimingParams& p) {
     // The most predict() adds (a mispredicted return, a branch onto a folded one's) and the flags' distance.

@@ -481,8 +481,11 @@ private:
     std::optional<OooCore> ooo_;
     // timed()'s stages (step.cpp) and what they hand each other: a local of the step's kernel, defined in step.cpp.
     struct StepScratch;
-    static bool needs_full_step(const TimingParams& p);
 public:
+    // Whether any parameter turns on a VeeR EL2 mechanism (FullStepParams: the DCCM and ICCM, mrac, the D-bus and
+    // LSU buffers, the divider's operand times, pre- and post-sync, the fetch buffer and its fetches, the fill
+    // buffer): where none is on, the model takes the lean step (kFull false, step.cpp), which gives the same results.
+    static bool needs_full_step(const TimingParams& p);
     // Whether any parameter turns on an ARM core's issue or result rule (ArmRuleParams: dual issue, early and late
     // operands, multiples, shifts and multiplies over several cycles, the flags' mispredict window, the taken
     // bubble): where none is on, the full step takes the kernel without them (kArm false, step.cpp), which gives the

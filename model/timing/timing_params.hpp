@@ -137,8 +137,114 @@ struct ArmRuleParams {
     }
 };
 
-// A core's timing: the ARM rules' parameters (ArmRuleParams) and every other.
-struct TimingParams : ArmRuleParams {
+// The parameters of VeeR EL2's mechanisms that the full step follows (step.cpp: the stages under `kFull`): the DCCM
+// and ICCM, mrac, the D-bus and LSU buffers, the divider's operand times, pre- and post-sync, the fetch buffer and
+// its fetches, the fill buffer. With every one of them at its default none of those mechanisms changes a result,
+// and the model takes the lean step (TimingModel::needs_full_step, which compares them with their defaults by
+// visit()). A parameter of a new such mechanism goes here and in visit(), else a model would skip the mechanism
+// silently; one that only refines such a mechanism (uncached_fetch_penalty, store_penalty_side_effect_only,
+// dbus_read_cmd, ibuf_merge_window, ibuf_timeout, bus_buffer, fill_buffer_cycles, presync_csrs, postsync_csrs, the
+// events) stays in TimingParams. Every member once in visit(): tests/unit/test_timing.cpp
+// (FullStepParams.VisitNamesEveryField).
+struct FullStepParams {
+    struct Region {
+        uint64_t base = 0, size = 0;
+        bool contains(uint64_t addr) const { return addr - base < size; }
+        // Its members, with their keys in a platform file (`v.address(key, field)`).
+        template <class S, class V>
+        static void visit(S& s, V&& v) {
+            v.address("base", s.base);
+            v.address("size", s.size);
+        }
+    };
+    // Tightly coupled data memory (VeeR EL2 DCCM): loads and stores outside it go on the data bus.
+    std::optional<Region> local_data;
+    // Tightly coupled instruction memory (VeeR EL2 ICCM): fetches from it bypass the I-cache (no I-cache events).
+    std::optional<Region> local_code;
+    // A store's late data (late_store_data) also when the store goes to a side-effect region over the bus (false:
+    // it waits for its data as any consumer does, which the full step tells by local_data and mrac; the default is
+    // true, the one default here that is not 0).
+    bool late_store_data_side_effect = true;
+    // VeeR EL2's region access control (mrac, CSR 0x7C0): code in a region that is not cacheable is fetched over
+    // the I-bus, a transaction and `uncached_fetch_penalty` cycles per fetch. The model takes every region as
+    // cacheable until told the reset state (set_mrac(0)) or a write.
+    bool follows_mrac = false;
+    // VeeR EL2: a division's result latency and the divider's busy time follow its operands (veer_div_time, with
+    // result_latency[div] as the time of a division without a shortcut); the replay hands them over.
+    bool divider_from_operands = false;
+    // VeeR EL2's D-bus buffer (el2_lsu_bus_buffer.sv; its times: dbus_read_cmd, ibuf_merge_window, ibuf_timeout).
+    bool dbus_queue = false;
+    // VeeR EL2's LSU buffers (LsuBuffers, lsu_buffers.hpp): the DCCM store buffer's entries (0: neither is
+    // followed; the D-bus buffer's: bus_buffer), followed from the commit cycles of the loads and stores (it does not
+    // change them); the DCCM is local_data.
+    unsigned store_buffer = 0;
+    // After an I-cache refill, the rest of the line comes from the fill buffer: its fetches are not hits, and the
+    // refill itself counts one (VeeR EL2 event 2).
+    bool fill_buffer_fetches = false;
+    // A fetch entering the line still being refilled anew (a redirect into it: a taken branch, a trap, mret; or
+    // back into it from another line) waits for the refill: its instruction commits no sooner than this many
+    // cycles after the refilling instruction committed (0: no such wait). The wait is a fetch stall (ev_fetch_stall).
+    unsigned fill_redirect_commit = 0;
+    // An I-cache miss while a refill is still under way waits for it: its instruction commits no sooner than this
+    // many cycles after the last instruction that missed committed (0: no such wait). A fetch stall.
+    unsigned fill_next_miss = 0;
+    // A fetch down the wrong path past a taken branch that flushes (the fetch runs on sequentially until the flush
+    // lands) that misses an I-cache line refills it all the same: the line is in the cache afterwards (where the
+    // fetch queue is followed).
+    bool wrong_path_refill = false;
+    // VeeR EL2: a 32-bit instruction at an odd halfword that a branch's flush redirects to, and whose halves come
+    // in two fetches (with fetch_keeps_halfword: its upper half in the next line), takes this many more cycles
+    // (tests/veer-rtl/unpred).
+    unsigned split_fetch_after_flush = 0;
+    // Pre- and post-sync (VeeR EL2 el2_dec_decode_ctl.sv: presync_stall, ps_stall; which instructions: the decode
+    // table dec/decode and the CSR table dec/csrdecode_m): a presync instruction waits at decode until the older
+    // instructions have left the X and R stages, and a postsync one holds the next instruction at decode until it
+    // has left them itself: `sync_stall` cycles after X (0: no such waits). Both: class csr_read_write and
+    // fence.i; presync: fence and the reads (no write) of `presync_csrs`; postsync: ecall, ebreak, mret and every
+    // access to `postsync_csrs`. Their cycles are ev_presync and ev_postsync (both where they overlap) and decode
+    // stalls (ev_dep_stall).
+    unsigned sync_stall = 0;
+    // A CSR read waits at decode until a write-only CSR instruction (class csr_write) before it has left X, R and
+    // writeback: issue no sooner than `csr_write_block` + 1 cycles after the write's (VeeR EL2 prior_csr_write).
+    unsigned csr_write_block = 0;
+    // I-cache hits per fetch of `fetch_bytes` (VeeR EL2: every 4-byte fetch that hits, wrong-path fetches
+    // included; 0: no such event). Fetches on the wrong path are taken to hit.
+    unsigned fetch_bytes = 0;
+    // VeeR EL2 (el2_ifu_ifc_ctl.sv, fetch_addr_next): a fetch after a redirect to an address with bit 1 set keeps
+    // bit 1, each next fetch 4 bytes on, until the end of the line, whose last fetch is its last halfword alone.
+    bool fetch_keeps_halfword = false;
+    // VeeR EL2: the fetch buffer's entries (1-4; 0: not followed). With it the model follows each fetch's cycle
+    // (TimingModel::timed): the wrong-path fetches, and ev_fetch_stall as the cycles the fetch waits for room.
+    unsigned fetch_queue = 0;
+
+    // Every member once, with its key in a platform file's `timing` (platforms/platform_json.cpp reads and writes
+    // them by it) and, where it has one, its largest value: `v(key, field[, max])`, `v.optional(key, field, visit)`.
+    template <class S, class V>
+    static void visit(S& s, V&& v) {
+        const auto region = [](auto& w, auto& r) { Region::visit(r, w); };
+        v.optional("local_data", s.local_data, region);
+        v.optional("local_code", s.local_code, region);
+        v("late_store_data_side_effect", s.late_store_data_side_effect);
+        v("follows_mrac", s.follows_mrac);
+        v("divider_from_operands", s.divider_from_operands);
+        v("dbus_queue", s.dbus_queue);
+        v("store_buffer", s.store_buffer, 8);  // TimingModel's LSU buffers: at most 8 entries each
+        v("fill_buffer_fetches", s.fill_buffer_fetches);
+        v("fill_redirect_commit", s.fill_redirect_commit);
+        v("fill_next_miss", s.fill_next_miss);
+        v("wrong_path_refill", s.wrong_path_refill);
+        v("split_fetch_after_flush", s.split_fetch_after_flush);
+        v("sync_stall", s.sync_stall);
+        v("csr_write_block", s.csr_write_block);
+        v("fetch_bytes", s.fetch_bytes, 64);
+        v("fetch_keeps_halfword", s.fetch_keeps_halfword);
+        v("fetch_queue", s.fetch_queue, 4);  // TimingModel's fetch buffer holds at most 4 entries
+    }
+};
+
+// A core's timing: the ARM rules' parameters (ArmRuleParams), VeeR EL2's mechanisms' (FullStepParams) and every
+// other.
+struct TimingParams : ArmRuleParams, FullStepParams {
     std::array<uint16_t, class_count> class_extra{};  // cycles beyond the first, per instruction class
     // Result latency per class: a consumer issues no sooner than this many cycles after its producer (0 or 1: no
     // stall). Needs the instruction's registers (isa/reg_use.hpp).
@@ -146,9 +252,6 @@ struct TimingParams : ArmRuleParams {
     // A store's late data (late_store_data) also when that data is a division's result still in the divider
     // (false: the store waits for it as any consumer does).
     bool late_store_data_div = true;
-    // ... also when the store goes to a side-effect region over the bus (false: it waits for its data as any
-    // consumer does).
-    bool late_store_data_side_effect = true;
     // The condition flags (isa::flags_bit, ARM): an instruction that reads them issues no sooner than this many
     // cycles after the one that set them (0: in the same cycle, beside it in a pair).
     unsigned flag_latency = 1;
@@ -223,30 +326,16 @@ struct TimingParams : ArmRuleParams {
     unsigned flush_fetch_stall = 0;    // cycles of ev_fetch_stall per misprediction (ARM11: 1 of its 4)
     // The return stack, while prediction is on: calls pushed, returns popped, popped and right, popped and wrong.
     uint32_t ev_ras_push = no_event, ev_ras_pop = no_event, ev_ras_hit = no_event, ev_ras_miss = no_event;
-    // Tightly coupled data memory (VeeR EL2 DCCM): loads and stores outside it go on the data bus.
-    struct Region {
-        uint64_t base = 0, size = 0;
-        bool contains(uint64_t addr) const { return addr - base < size; }
-    };
-    std::optional<Region> local_data;
-    // Tightly coupled instruction memory (VeeR EL2 ICCM): fetches from it bypass the I-cache (no I-cache events).
-    std::optional<Region> local_code;
     uint32_t ev_bus_access = no_event, ev_bus_load = no_event, ev_bus_store = no_event;
     unsigned bus_load_penalty = 0, bus_store_penalty = 0;  // extra cycles of a load or store that goes on the bus
     unsigned bus_load_latency = 0;  // extra result latency of a load that goes on the bus (non-blocking loads)
-    // VeeR EL2's region access control (mrac, CSR 0x7C0): code in a region that is not cacheable is fetched over
-    // the I-bus, a transaction and `uncached_fetch_penalty` cycles per fetch. The model takes every region as
-    // cacheable until told the reset state (set_mrac(0)) or a write.
-    bool follows_mrac = false;
+    // The cycles of a fetch over the I-bus where mrac makes its region not cacheable (follows_mrac).
     unsigned uncached_fetch_penalty = 0;
     // A store to a region mrac makes side-effect (not cacheable) costs `bus_store_penalty` only there (VeeR EL2:
     // the mailbox); stores to cacheable memory over the bus cost nothing more.
     bool store_penalty_side_effect_only = false;
     // The divider (VeeR EL2): a division issues no sooner than `divider_busy` cycles after the one before it.
     unsigned divider_busy = 0;
-    // VeeR EL2: a division's result latency and the divider's busy time follow its operands (veer_div_time, with
-    // result_latency[div] as the time of a division without a shortcut); the replay hands them over.
-    bool divider_from_operands = false;
     // An I-cache miss on the line after the previous miss's (straight-line code streaming in) costs this instead
     // of l1i_refill_penalty (0: no difference).
     unsigned l1i_sequential_refill_penalty = 0;
@@ -258,8 +347,7 @@ struct TimingParams : ArmRuleParams {
     // `split_bytes`-byte boundary; one inside such a unit is a single access like an aligned one (0: every
     // misaligned access is split). VeeR EL2: 4 (el2_lsu.sv, ldst_dual: address bit 2 of the first and last byte).
     unsigned split_bytes = 0;
-    // VeeR EL2's D-bus buffer (el2_lsu_bus_buffer.sv), followed when `dbus_queue` is set; times in cycles after the
-    // access issues (the model's issue cycle):
+    // The D-bus buffer's times (dbus_queue), in cycles after the access issues (the model's issue cycle):
     //  - an aligned load's read command goes out `dbus_read_cmd` cycles after it issues, or later when the command
     //    channel (one command a cycle, in order) is busy: each cycle later is a cycle more of result latency;
     //  - a load of a word whose bytes a store still waiting in the buffer wrote takes them from there: no
@@ -269,32 +357,15 @@ struct TimingParams : ArmRuleParams {
     //    `ibuf_merge_window` cycles of the last join it (one transaction); it leaves for the command channel when
     //    the next bus access comes at least 2 cycles after it (`dbus_read_cmd` cycles after that access issues), or
     //    after `ibuf_timeout` cycles, whichever is first, and can give its bytes to loads until its command has gone.
-    bool dbus_queue = false;
     unsigned dbus_read_cmd = 0, ibuf_merge_window = 0, ibuf_timeout = 0;
-    // VeeR EL2's LSU buffers (LsuBuffers, lsu_buffers.hpp): the DCCM store buffer's entries (0: neither is
-    // followed), the D-bus buffer's (0: the store buffer alone; its ibuf's timer and join window are ibuf_timeout and
-    // ibuf_merge_window), and the event that counts the cycles either is full, followed from the commit cycles of the
-    // loads and stores (it does not change them); the DCCM is local_data.
-    unsigned store_buffer = 0, bus_buffer = 0;
+    // With the LSU buffers (store_buffer): the D-bus buffer's entries (0: the store buffer alone; its ibuf's timer
+    // and join window are ibuf_timeout and ibuf_merge_window), and the event that counts the cycles either is full.
+    unsigned bus_buffer = 0;
     uint32_t ev_store_buffer_full = no_event;
-    // After an I-cache refill, the rest of the line comes from the fill buffer: its fetches are not hits, and the
-    // refill itself counts one (VeeR EL2 event 2).
-    bool fill_buffer_fetches = false;
-    // With a fetch queue: the fill buffer serves the line's fetches for this many cycles after the refill's first
+    // The fill buffer (fill_buffer_fetches), with a fetch queue: it serves the line's fetches for this many cycles after the refill's first
     // fetch; the line is in the cache after that and its later fetches are hits (0: for as long as the fetch stays
     // in the line).
     unsigned fill_buffer_cycles = 0;
-    // A fetch entering the line still being refilled anew (a redirect into it: a taken branch, a trap, mret; or
-    // back into it from another line) waits for the refill: its instruction commits no sooner than this many
-    // cycles after the refilling instruction committed (0: no such wait). The wait is a fetch stall (ev_fetch_stall).
-    unsigned fill_redirect_commit = 0;
-    // An I-cache miss while a refill is still under way waits for it: its instruction commits no sooner than this
-    // many cycles after the last instruction that missed committed (0: no such wait). A fetch stall.
-    unsigned fill_next_miss = 0;
-    // A fetch down the wrong path past a taken branch that flushes (the fetch runs on sequentially until the flush
-    // lands) that misses an I-cache line refills it all the same: the line is in the cache afterwards (where the
-    // fetch queue is followed).
-    bool wrong_path_refill = false;
     // Exception returns (VeeR EL2 mret) flush the pipeline instead of being predicted: not a misprediction.
     bool predict_exc_return = true;
     // mstatus.MIE (RISC-V privileged spec 3.1.6.1; VeeR EL2 event 49 counts the cycles it is 0): followed through
@@ -318,46 +389,23 @@ struct TimingParams : ArmRuleParams {
     unsigned ext_interrupt_freeze = 0;
     // ecall, ebreak and mret: extra cycles of the instruction after them (the redirect), beyond their postsync.
     unsigned trap_redirect = 0;
-    // VeeR EL2: a 32-bit instruction at an odd halfword that a branch's flush redirects to, and whose halves come
-    // in two fetches (with fetch_keeps_halfword: its upper half in the next line), takes this many more cycles
-    // (tests/veer-rtl/unpred).
-    unsigned split_fetch_after_flush = 0;
     // A CSR read samples a running counter this many cycles before the reading instruction commits (the trace's
     // timestamps: --timing trace). 0: at the commit of the instruction before it.
     unsigned csr_read_lead = 0;
-    // Pre- and post-sync (VeeR EL2 el2_dec_decode_ctl.sv: presync_stall, ps_stall; which instructions: the decode
-    // table dec/decode and the CSR table dec/csrdecode_m): a presync instruction waits at decode until the older
-    // instructions have left the X and R stages, and a postsync one holds the next instruction at decode until it
-    // has left them itself: `sync_stall` cycles after X (0: no such waits). Both: class csr_read_write and
-    // fence.i; presync: fence and the reads (no write) of `presync_csrs`; postsync: ecall, ebreak, mret and every
-    // access to `postsync_csrs`. Their cycles are ev_presync and ev_postsync (both where they overlap) and decode
-    // stalls (ev_dep_stall).
-    unsigned sync_stall = 0;
+    // Pre- and post-sync's instructions and events (sync_stall).
     std::vector<uint16_t> presync_csrs, postsync_csrs;
     uint32_t ev_presync = no_event, ev_postsync = no_event;
-    // A CSR read waits at decode until a write-only CSR instruction (class csr_write) before it has left X, R and
-    // writeback: issue no sooner than `csr_write_block` + 1 cycles after the write's (VeeR EL2 prior_csr_write).
-    unsigned csr_write_block = 0;
 
     // Speculation: each misprediction sends `wrong_path` instructions far enough down the wrong path to be counted
     // by the speculative events (ARM INST_SPEC; VeeR instructions aligned and decoded), and then flushes them. The
     // correct path's instructions are counted by the platform's retire(), so these events are retired + wrong path.
     unsigned wrong_path = 0;
     std::array<uint32_t, 2> ev_spec{no_event, no_event};
-    // I-cache hits per fetch of `fetch_bytes` (VeeR EL2: every 4-byte fetch that hits, wrong-path fetches
-    // included; 0: no such event). Fetches on the wrong path are taken to hit.
-    unsigned fetch_bytes = 0;
-    // VeeR EL2 (el2_ifu_ifc_ctl.sv, fetch_addr_next): a fetch after a redirect to an address with bit 1 set keeps
-    // bit 1, each next fetch 4 bytes on, until the end of the line, whose last fetch is its last halfword alone.
-    bool fetch_keeps_halfword = false;
     // VeeR EL2: fetches past an instruction that flushes the pipeline that ev_l1i_hit counts before the flush lands
     // (wrong-path fetches), past a branch the predictor got wrong or does not predict and past ecall, ebreak and
     // mret (a flush from the trap logic): without a fetch queue, these many per flush.
     unsigned flush_fetch_hits = 0, trap_flush_fetch_hits = 0;
-    // VeeR EL2: the fetch buffer's entries (1-4; 0: not followed). With it the model follows each fetch's cycle
-    // (TimingModel::timed): the wrong-path fetches, and ev_fetch_stall as the cycles the fetch waits for room.
-    unsigned fetch_queue = 0;
-    uint32_t ev_l1i_hit = no_event;
+    uint32_t ev_l1i_hit = no_event;  // the I-cache hits per fetch (fetch_bytes)
     // The instruction bus: an I-cache refill reads its line in beats of `ibus_beat` bytes, a transaction each.
     unsigned ibus_beat = 8;
     uint32_t ev_ibus_access = no_event;

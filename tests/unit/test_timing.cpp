@@ -3240,6 +3240,11 @@ struct SetOneValue {
     void per_class(const char* k, A& a) {
         for (auto& x : a) hit(k, [&] { x = static_cast<std::decay_t<decltype(x)>>(x + 1); });
     }
+    // An optional is one value: present or not (a region of 0 bytes at 0 where there was none).
+    template <class T, class F>
+    void optional(const char* k, std::optional<T>& o, F) {
+        hit(k, [&] { o = o ? std::optional<T>{} : std::optional<T>{T{}}; });
+    }
     template <class F>
     void hit(const char* k, F set) {
         if (seen++ == target) {
@@ -3248,42 +3253,75 @@ struct SetOneValue {
         }
     }
 };
-}  // namespace
-
-TEST(ArmRuleParams, VisitNamesEveryField) {
-    ArmRuleParams p;
+// Hands each field a parameter group's visit() names, and its key, to f.
+struct GroupNames {
+    std::function<void(const char*, const void*)> f;
+    void operator()(const char* k, const unsigned& v, unsigned = 0) { f(k, &v); }
+    void operator()(const char* k, const bool& v) { f(k, &v); }
+    template <class A>
+    void per_class(const char* k, const A& a) {
+        f(k, &a);
+    }
+    template <class T, class F>
+    void optional(const char* k, const std::optional<T>& o, F) {
+        f(k, &o);
+    }
+};
+// The group G's visit() names each of its `members` members once, each under a key of its own.
+template <class G>
+void expect_visit_names_each_member_once(size_t members) {
+    G p;
     std::set<const void*> fields;
     std::set<std::string> keys;
     size_t n = 0;
-    struct Names {
-        std::function<void(const char*, const void*)> f;
-        void operator()(const char* k, const unsigned& v, unsigned = 0) { f(k, &v); }
-        void operator()(const char* k, const bool& v) { f(k, &v); }
-        void per_class(const char* k, const std::array<uint8_t, class_count>& a) { f(k, &a); }
-    };
-    ArmRuleParams::visit(p, Names{[&](const char* k, const void* f) { ++n, fields.insert(f), keys.insert(k); }});
-    EXPECT_EQ(member_count<ArmRuleParams>(), 22u);
-    EXPECT_EQ(n, member_count<ArmRuleParams>());
+    G::visit(p, GroupNames{[&](const char* k, const void* f) { ++n, fields.insert(f), keys.insert(k); }});
+    EXPECT_EQ(member_count<G>(), members);
+    EXPECT_EQ(n, member_count<G>());
     EXPECT_EQ(fields.size(), n);
     EXPECT_EQ(keys.size(), n);
 }
+// The group G's `values` values (SetOneValue's), each set off its default on `base` alone, make `needs` true.
+template <class G, class Needs>
+void expect_each_value_turns_on(const TimingParams& base, Needs needs, size_t values) {
+    SetOneValue count(~size_t{0});
+    TimingParams t = base;
+    G::visit(t, count);
+    ASSERT_EQ(count.seen, values);
+    for (size_t k = 0; k < count.seen; ++k) {
+        TimingParams p = base;
+        SetOneValue one(k);
+        G::visit(p, one);
+        EXPECT_TRUE(needs(p)) << one.key << " (value " << k << ")";
+    }
+}
+}  // namespace
+
+TEST(ArmRuleParams, VisitNamesEveryField) { expect_visit_names_each_member_once<ArmRuleParams>(22); }
 
 TEST(ArmRuleParams, EachTurnsTheArmKernelOn) {
     const TimingParams veer = *platform_timing("veer-el2");
     EXPECT_FALSE(TimingModel::needs_arm_rules(veer));
     EXPECT_FALSE(TimingModel::needs_arm_rules(TimingParams{}));
     EXPECT_TRUE(TimingModel::needs_arm_rules(*platform_timing("arm1176")));  // early_address 1 (ARM1176 Early Regs)
-    SetOneValue count(~size_t{0});
-    TimingParams t = veer;
-    ArmRuleParams::visit(t, count);
     // 21 scalars and address_latency's element per class.
-    ASSERT_EQ(count.seen, 21u + class_count);
-    for (size_t k = 0; k < count.seen; ++k) {
-        TimingParams p = veer;
-        SetOneValue one(k);
-        ArmRuleParams::visit(p, one);
-        EXPECT_TRUE(TimingModel::needs_arm_rules(p)) << one.key << " (value " << k << ")";
-    }
+    expect_each_value_turns_on<ArmRuleParams>(veer, TimingModel::needs_arm_rules, 21u + class_count);
+}
+
+// VeeR EL2's mechanisms' parameters (FullStepParams): visit() names each member once (17, counted from the
+// declaration), each under a key of its own, and a model takes the full step (needs_full_step) as soon as any one of
+// them leaves its default: Cortex-A53's parameters, which set none of them (its platform's timing,
+// timing_params.cpp), take the lean step, and each one changed on top of them takes the full one, the one default
+// that is true (late_store_data_side_effect) set false and a region (local_data, local_code) given where there was
+// none. The fields are set by visiting, so a parameter added to the group is tried here too.
+TEST(FullStepParams, VisitNamesEveryField) { expect_visit_names_each_member_once<FullStepParams>(17); }
+
+TEST(FullStepParams, EachTurnsTheFullStepOn) {
+    const TimingParams a53 = *platform_timing("cortex-a53");
+    EXPECT_FALSE(TimingModel::needs_full_step(a53));
+    EXPECT_FALSE(TimingModel::needs_full_step(TimingParams{}));
+    EXPECT_TRUE(TimingModel::needs_full_step(*platform_timing("veer-el2")));  // its DCCM, ICCM, fetch buffer, ...
+    // 15 scalars and the two regions, one value each (present or not).
+    expect_each_value_turns_on<FullStepParams>(a53, TimingModel::needs_full_step, 17);
 }
 
 // The branch predictor's scalars (BranchPredictor::Scalars): visit() names each member once (13, counted from the
