@@ -263,6 +263,17 @@ timing::OooConfig cortex_a9() {
     return o;
 }
 
+// The predictor the Cortex-A8's and the Cortex-A9's TRMs both describe (A8: ch. 7; A9: DDI 0388I 7.3): a global
+// history buffer of 4096 2-bit counters (table_bits 12), a 512-entry target table (btb_bits 9) and an 8-entry return
+// stack. Neither gives the buffer's index: a gshare with 10 bits of global history (assumed).
+void ghb4096_predictor(TimingParams& p) {
+    p.predictor.direction = PredictorConfig::Direction::gshare;
+    p.predictor.table_bits = 12;
+    p.predictor.history_bits = 10;
+    p.predictor.btb_bits = 9;
+    p.predictor.ras_depth = 8;
+}
+
 // The Cortex-A9's prefetch unit (TRM, DDI 0388I, 7.3, and 7.3.2 "Program flow prediction"): a 2-level predictor of
 // a Global History Buffer of 4096 2-bit counters (table_bits 12), a 2-way BTAC of 512 entries (btb_bits 9: the
 // model's target table is direct-mapped, its 2 ways are not modelled) and a return stack of 8 entries. The TRM gives
@@ -274,11 +285,7 @@ TimingParams cortex_a9_core(std::string_view source) {
                                                                std::string(source)),
                                                       128, 2),
                                         cortex_a9()));
-    p.predictor.direction = PredictorConfig::Direction::gshare;
-    p.predictor.table_bits = 12;
-    p.predictor.history_bits = 10;
-    p.predictor.btb_bits = 9;
-    p.predictor.ras_depth = 8;
+    ghb4096_predictor(p);
     return p;
 }
 
@@ -773,11 +780,7 @@ TimingParams cortex_a8() {
     // nothing. Stores are not named by either: left as they were.
     p.offset_shift_extra = 1;
     p.load_multiple_bytes = p.store_multiple_bytes = 8;
-    p.predictor.direction = PredictorConfig::Direction::gshare;
-    p.predictor.table_bits = 12;
-    p.predictor.history_bits = 10;
-    p.predictor.btb_bits = 9;
-    p.predictor.ras_depth = 8;
+    ghb4096_predictor(p);
     return p;
 }
 
