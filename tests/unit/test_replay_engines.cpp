@@ -94,6 +94,13 @@ void expect_same_counts(const replay::Result& a, const replay::Result& b, const 
 }
 
 // The instruction set a platform's traces are converted in (formats that do not say it).
+// An event's total in a result (0 where it did not count).
+uint64_t event_total(const replay::Result& r, uint32_t event) {
+    for (const auto& [e, c] : r.event_totals)
+        if (e == event) return c;
+    return 0;
+}
+
 trace::ReaderOptions reader_options(const std::string& platform) {
     trace::ReaderOptions ro;
     ro.isa = platform == "veer-el2" ? IsaState::rv32 : platform == "cortex-a53" ? IsaState::a64 : IsaState::a32;
@@ -254,13 +261,8 @@ TEST(ReplayEngines, RunPlansStayBounded) {
     expect_same(ref_arch.result, blk_arch.result, "5000 distinct runs twice, architectural");
     EXPECT_GT(blk_arch.result.fast_runs, 0u);
     EXPECT_GT(blk_arch.result.run_plans_peak, 4096u);  // the plans were dropped
-    uint64_t inst = 0, br_immed = 0;
-    for (const auto& [e, c] : blk_arch.result.event_totals) {
-        if (e == 0x08) inst = c;  // INST_RETIRED
-        if (e == 0x0D) br_immed = c;
-    }
-    EXPECT_EQ(inst, 20000u);
-    EXPECT_EQ(br_immed, 10000u);
+    EXPECT_EQ(event_total(blk_arch.result, 0x08), 20000u);  // INST_RETIRED
+    EXPECT_EQ(event_total(blk_arch.result, 0x0D), 10000u);  // BR_IMMED_RETIRED
     std::remove(text.c_str());
     std::remove(native.c_str());
 }
@@ -815,6 +817,43 @@ TEST(ReplayEngines, OutOfOrderCoresAreBitIdentical) {
         }
 }
 
+// A record of the alignment tests' loops: a 4-byte instruction with one data access of `size` bytes (0: none).
+TraceRecord loop_record(IsaState isa, uint64_t line, uint64_t pc, uint32_t encoding, uint64_t addr, uint8_t size) {
+    TraceRecord r;
+    r.pc = pc;
+    r.encoding = encoding;
+    r.size = 4;
+    r.isa = isa;
+    r.line = line;
+    if (size) {
+        trace::MemAccess m;
+        m.addr = addr;
+        m.size = size;
+        r.add_mem(m);
+    }
+    return r;
+}
+
+// `recs` written as a native v2 file and replayed from it by the block engine without the timing model (cpi1,
+// architectural), its counts checked against the reference stepper's on the records: the v2 run's result.
+replay::Result native_architectural(const std::vector<TraceRecord>& recs, const std::string& platform,
+                                    const std::string& what) {
+    const std::string native = ::testing::TempDir() + fmt::format("fast-runs-v2-{}.pmt", ::getpid());
+    {
+        auto w = trace::make_native_writer(native, false);
+        for (const auto& r : recs) w->write(r);
+        w->finish();
+    }
+    replay::Options o = options(platform, modes[4], replay::Engine::reference);  // cpi1 architectural
+    const replay::Result ref = replay::run(o, std::make_unique<VectorReader>(recs));
+    o.engine = replay::Engine::block;
+    o.trace = native;
+    const replay::Result v2 = replay::run(o);
+    std::remove(native.c_str());
+    expect_same_counts(ref, v2, what);
+    return v2;
+}
+
 // A fast run's alignment test (RunPlan::aligned) on accesses of a power-of-two size (a mask of the low bits) and of
 // another (a 12-byte LDM: the remainder, as unaligned() takes it): an A32 loop of LDM r0, {r1-r3}, LDR r4, [r5]
 // and B back, 300 times, the LDM's address off a multiple of 12 every third iteration from the second (k % 3 == 1)
@@ -823,19 +862,7 @@ TEST(ReplayEngines, OutOfOrderCoresAreBitIdentical) {
 TEST(ReplayEngines, FastRunsTestAlignmentBySize) {
     std::vector<TraceRecord> recs;
     auto insn = [&](uint64_t pc, uint32_t encoding, uint64_t addr, uint8_t size) {
-        TraceRecord r;
-        r.pc = pc;
-        r.encoding = encoding;
-        r.size = 4;
-        r.isa = IsaState::a32;
-        r.line = recs.size() + 1;
-        if (size) {
-            trace::MemAccess m;
-            m.addr = addr;
-            m.size = size;
-            r.add_mem(m);
-        }
-        recs.push_back(r);
+        recs.push_back(loop_record(IsaState::a32, recs.size() + 1, pc, encoding, addr, size));
     };
     const unsigned n = 300;
     for (unsigned k = 0; k < n; ++k) {
@@ -843,27 +870,10 @@ TEST(ReplayEngines, FastRunsTestAlignmentBySize) {
         insn(0x8004, 0xE5954000, 0x2000 + 8 * k + (k % 5 == 2 ? 2 : 0), 4);    // LDR r4, [r5]
         insn(0x8008, 0xEAFFFFFC, 0, 0);                                        // B 0x8000
     }
-    const std::string native = ::testing::TempDir() + fmt::format("align-v2-{}.pmt", ::getpid());
-    {
-        auto w = trace::make_native_writer(native, false);
-        for (const auto& r : recs) w->write(r);
-        w->finish();
-    }
-    replay::Options o = options("cortex-a7", modes[4], replay::Engine::reference);  // cpi1 architectural
-    const replay::Result ref = replay::run(o, std::make_unique<VectorReader>(recs));
-    o.engine = replay::Engine::block;
-    o.trace = native;
-    const replay::Result v2 = replay::run(o);
-    std::remove(native.c_str());
-    expect_same_counts(ref, v2, "the alignment loop as native v2");
+    const replay::Result v2 = native_architectural(recs, "cortex-a7", "the alignment loop as native v2");
     EXPECT_GT(v2.fast_runs, 0u);
-    uint64_t unaligned = 0, loads = 0;
-    for (const auto& [e, c] : v2.event_totals) {
-        if (e == 0x0F) unaligned = c;
-        if (e == 0x06) loads = c;  // LD_RETIRED
-    }
-    EXPECT_EQ(unaligned, n / 3 + n / 5);
-    EXPECT_EQ(loads, 2u * n);
+    EXPECT_EQ(event_total(v2, 0x0F), n / 3 + n / 5);
+    EXPECT_EQ(event_total(v2, 0x06), 2u * n);  // LD_RETIRED
     EXPECT_EQ(v2.instructions, 3u * n);
 }
 
@@ -875,19 +885,7 @@ TEST(ReplayEngines, FastRunsTestAlignmentBySize) {
 TEST(ReplayEngines, FastRunsTestAlignmentFromLowBits) {
     std::vector<TraceRecord> recs;
     auto insn = [&](uint64_t pc, uint32_t encoding, uint64_t addr, uint8_t size) {
-        TraceRecord r;
-        r.pc = pc;
-        r.encoding = encoding;
-        r.size = 4;
-        r.isa = IsaState::a64;
-        r.line = recs.size() + 1;
-        if (size) {
-            trace::MemAccess m;
-            m.addr = addr;
-            m.size = size;
-            r.add_mem(m);
-        }
-        recs.push_back(r);
+        recs.push_back(loop_record(IsaState::a64, recs.size() + 1, pc, encoding, addr, size));
     };
     const unsigned n = 280;
     for (unsigned k = 0; k < n; ++k) {
@@ -895,27 +893,10 @@ TEST(ReplayEngines, FastRunsTestAlignmentFromLowBits) {
         insn(0x400004, 0xB9400062, 0x100003000 + 0x104 * k + (k % 7 == 3 ? 1 : 0), 4);  // LDR w2, [x3]
         insn(0x400008, 0x17FFFFFE, 0, 0);                                               // B 0x400000
     }
-    const std::string native = ::testing::TempDir() + fmt::format("lowbits-v2-{}.pmt", ::getpid());
-    {
-        auto w = trace::make_native_writer(native, false);
-        for (const auto& r : recs) w->write(r);
-        w->finish();
-    }
-    replay::Options o = options("cortex-a53", modes[4], replay::Engine::reference);  // cpi1 architectural
-    const replay::Result ref = replay::run(o, std::make_unique<VectorReader>(recs));
-    o.engine = replay::Engine::block;
-    o.trace = native;
-    const replay::Result v2 = replay::run(o);
-    std::remove(native.c_str());
-    expect_same_counts(ref, v2, "the low-bits loop as native v2");
+    const replay::Result v2 = native_architectural(recs, "cortex-a53", "the low-bits loop as native v2");
     EXPECT_GT(v2.fast_runs, 0u);
-    uint64_t unaligned = 0, loads = 0;
-    for (const auto& [e, c] : v2.event_totals) {
-        if (e == 0x0F) unaligned = c;
-        if (e == 0x06) loads = c;  // LD_RETIRED
-    }
-    EXPECT_EQ(unaligned, n / 4 + n / 7);
-    EXPECT_EQ(loads, 2u * n);
+    EXPECT_EQ(event_total(v2, 0x0F), n / 4 + n / 7);
+    EXPECT_EQ(event_total(v2, 0x06), 2u * n);  // LD_RETIRED
     EXPECT_EQ(v2.instructions, 3u * n);
 }
 
