@@ -150,7 +150,7 @@ void RunPlanner::plan_segments(RunPlan* p, std::vector<uint32_t>& div_offs) {
             for (unsigned a = 0; a < r.n_mem; ++a) slots.push_back({p->offs[k].addr[a], r.mem[a].is_write, r.mem[a].size});
             if (k + 1 < i + len) g.body_n.push_back(r.n_mem);
         }
-        if (b->memo) b->memo->set_fixed_counts();  // replay_fast() passes g.body_n
+        if (b->memo) b->memo->set_fixed_accesses();  // replay_fast() passes g.body_n and g.body_mem's directions
         g.through = std::any_of(b->insns.begin(), b->insns.end() - 1, [](const isa::RetiredInsn& x) { return x.branch != 0; });
         if (tm && tm->params().divider_from_operands)
             for (size_t k = i; k < i + len; ++k)

@@ -57,7 +57,7 @@ private:
     void replay_run(const trace::RunShape& s, const unsigned char* v, const trace::RunShape* next,
                     const unsigned char* next_v = nullptr);
     // Up to RunPlanner::max_group runs from runs[0] (`n` at hand: the last is only a successor) as one fast plan,
-    // when each would replay from its values: how many it took (0: none, nothing done).
+    // when each would replay from its values: how many it took, their records counted (0: none, nothing done).
     template <bool kTm, Timing kT>
     size_t replay_group(const trace::Run* runs, size_t n);
     // The values of runs[0..used) as a group plan lays them out (RunPlanner::seam between runs; `bytes` in all):
@@ -272,9 +272,9 @@ void RunReplayer::replay_units(const trace::Run* runs, size_t n) {
         size_t k = kTm ? replay_group<kTm, kT>(runs + i, n - i) : 0;
         if (k == 0) {
             replay_run<kTm, kT>(*runs[i].shape, runs[i].values, runs[i + 1].shape, runs[i + 1].values);
+            r.records += runs[i].shape->records;
             k = 1;
         }
-        for (size_t j = i; j < i + k; ++j) r.records += runs[j].shape->records;
         if constexpr (kTm) {
             if (stretches_.logging()) stretches_.log(runs + i, k, r.fast_runs - fast0 == k);
         }
@@ -337,6 +337,7 @@ size_t RunReplayer::replay_group(const trace::Run* runs, size_t n) {
     if (!p->aligned(v)) return 0;
     s_.r.fast_runs += used;
     s_.r.grouped_runs += used;
+    s_.r.records += p->arch.records;  // the group's runs' (plan_arch)
     replay_fast<kTm, kT>(*p, v, first_pc(next));
     return used;
 }

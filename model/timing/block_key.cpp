@@ -9,12 +9,6 @@
 
 namespace pmusim::timing {
 
-namespace {
-
-constexpr uint64_t ready_sentinel = uint64_t{1} << 63;  // a live-in that can no longer delay the body
-
-}  // namespace
-
 // The parts of the key first, each inlined into body_key() (at the end): a call each, and `n` through memory, cost
 // the hot path about 140 host instructions a key (docs/performance.md, 2026-11-27 speed9).
 
@@ -83,20 +77,23 @@ constexpr uint64_t ready_sentinel = uint64_t{1} << 63;  // a live-in that can no
     return true;
 }
 
-// Per live-in register (read before the body writes it), in register order: its ready cycle against now.
+// The live-in registers (read before the body writes it): a word of those not "ready" (below), then per such
+// register, in register order, its ready cycle against now. A ready one needs no word of its own (a body's keys
+// mostly find most of its live-ins ready: a word each cost a store and the key's compare).
 [[gnu::always_inline]] inline bool TimingModel::key_live_ins(const BlockMemo& m, uint64_t* key, size_t& n) const {
+    if (!m.live_in_) return true;
     const bool pair = p_.dual_issue && s_.pair_open;
     // A live-in is "ready" when ready for any use (its ready cycle + earliest_need()) by s_.now and, with a pair
     // open, by s_.prev_issue: by the earlier of the two, worked out once.
     const uint64_t need = earliest_need(p_), ready_by = pair ? std::min(s_.now, s_.prev_issue) : s_.now;
+    const size_t at = n++;  // the word of the registers not ready
+    uint64_t late = 0;
     for (uint32_t live = m.live_in_; live; live &= live - 1) {
         const unsigned r = static_cast<unsigned>(__builtin_ctz(live));
         const uint64_t ready = s_.ready[r];
         // Ready for any use by then (an address by its address ready cycle, where kept: address_latency).
-        if (std::max(ready + need, addr_by_producer_ ? s_.addr_ready[r] : 0) <= ready_by) {
-            key[n++] = ready_sentinel;
-            continue;
-        }
+        if (std::max(ready + need, addr_by_producer_ ? s_.addr_ready[r] : 0) <= ready_by) continue;
+        late |= uint64_t{1} << r;
         const int64_t d = static_cast<int64_t>(ready - s_.now);
         if (d >= (int64_t{1} << 40) || d <= -(int64_t{1} << 40)) return false;
         if (!addr_by_producer_) {
@@ -109,6 +106,7 @@ constexpr uint64_t ready_sentinel = uint64_t{1} << 63;  // a live-in that can no
         if (s_.addr_ready[r] < ready || ad >= (uint64_t{1} << 20)) return false;
         key[n++] = (static_cast<uint64_t>(d) & ((uint64_t{1} << 41) - 1)) | ad << 41;
     }
+    key[at] = late;
     return true;
 }
 
@@ -121,16 +119,19 @@ constexpr uint64_t ready_sentinel = uint64_t{1} << 63;  // a live-in that can no
 
 // The data accesses: how many each instruction has (as at the first execution, m.n_mem_; any other count is
 // not keyed: the body is stepped), then per access its direction and what step() decides from its address
-// besides the cache and TLB lookups (5 bits each, 12 to a word). Where an access's bit does not matter to
+// besides the cache and TLB lookups (5 bits each, 12 to a word); where the caller fixes the counts and directions
+// (set_fixed_accesses) and nothing else is keyed per access, no word. Where an access's bit does not matter to
 // step() (an access of an instruction that is not a load or store, a store's side effect on a load) it is
 // keyed all the same: a stricter key, never a wrong one. The body's bus accesses (dbus_queue) go to `bus_addr`,
 // `nb` of them.
 [[gnu::always_inline]] inline bool TimingModel::key_accesses(const BlockMemo& m, const MemRef* mem, const uint8_t* n_mem,
                                                              uint64_t* key, size_t& n, uint64_t* bus_addr,
                                                              size_t& nb) const {
-    if (!m.fixed_counts_ && m.size() && std::memcmp(n_mem, m.n_mem_.data(), m.size()) != 0) return false;
+    if (!m.fixed_accesses_ && m.size() && std::memcmp(n_mem, m.n_mem_.data(), m.size()) != 0) return false;
     const size_t total = m.total_mem_;
     const bool by_address = p_.local_data || (p_.count_line_once && l1d_);
+    // Directions the caller fixes (set_fixed_accesses) are the same at every execution: nothing to key.
+    if (!by_address && m.fixed_accesses_) return true;
     // The words, 12 accesses each, of what bits_of(j, bits) says of access j (false: the body cannot be keyed).
     auto pack = [&](auto&& bits_of) {
         for (size_t k = 0; k < total; k += 12) {

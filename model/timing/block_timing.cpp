@@ -232,7 +232,7 @@ uint64_t TimingModel::time_suffix(BlockMemo& m, const MemRef* mem, const uint8_t
         slot = std::make_shared<BlockMemo>(part(m.insns_), part(m.pcs_), part(m.sizes_));
         if (m.has_tail_) slot->set_tail(m.insns_[n], m.pcs_[n], m.sizes_[n]);
         slot->set_after(m.after_);
-        slot->fixed_counts_ = m.fixed_counts_;
+        slot->fixed_accesses_ = m.fixed_accesses_;
         prepare(*slot, m.n_mem_.data() + from);
     }
     BlockMemo& s = *slot;

@@ -87,16 +87,18 @@ public:
     // The body from instruction `from` on as timed after a partial replay (suffixes_; nullptr: none yet).
     const BlockMemo* suffix(size_t from) const { return from < suffixes_.size() ? suffixes_[from].get() : nullptr; }
     bool has_tail() const { return has_tail_; }
-    // The caller gives the same access counts (n_mem) at every execution: they are not compared with the first's.
-    void set_fixed_counts() { fixed_counts_ = true; }
+    // The caller gives the same access counts (n_mem) and the same direction of every access at every execution (a
+    // run's plan: its slots fix both): neither is compared with the first's nor keyed (body_key, key_accesses).
+    void set_fixed_accesses() { fixed_accesses_ = true; }
     static constexpr size_t max_insns = 64;  // longer bodies are stepped
     static constexpr size_t max_inner = 8;   // bodies with more branches are stepped
     // The most words a body's key takes: nine for the pipeline and fetch state (the postsync wait one of them),
-    // a live-in per register, 5 bits per access (12 to a word, at most 4 an instruction), a word per 4 of the
-    // body's branches for their flushes, a word for the tail's outcome, the LSU buffers' commit cycles, D-bus buffer
-    // and the accesses that hit its words (two), a word for a store multiple's locks.
+    // a word of the live-ins not ready and one per such register, 5 bits per access (12 to a word, at most 4 an
+    // instruction), a word per 4 of the body's branches for their flushes, a word for the tail's outcome, the LSU
+    // buffers' commit cycles, D-bus buffer and the accesses that hit its words (two), a word for a store multiple's
+    // locks.
     static constexpr size_t max_key_words =
-        10 + 32 + (4 * max_insns + 11) / 12 + 1 + 4 + (max_inner + 3) / 4 + 1 + 3 + LsuBuffers::max_bus_words + 1;
+        10 + 1 + 32 + (4 * max_insns + 11) / 12 + 1 + 4 + (max_inner + 3) / 4 + 1 + 3 + LsuBuffers::max_bus_words + 1;
     static constexpr size_t max_bus = 8;  // dbus_queue: bodies with more bus accesses are stepped
     // Executions replayed from a recording, recorded, and stepped (a miss or nothing to key on); of those stepped,
     // those replayed in part (a recording's prefix up to the first lookup that missed, then stepped: replay_partial).
@@ -212,7 +214,7 @@ private:
     size_t body_;
     bool has_tail_ = false;
     bool tail_usable_ = false;  // the tail's timing can join the recordings (prepare)
-    bool prepared_ = false, usable_ = false, fetch_path_ = false, has_div_ = false, fixed_counts_ = false;
+    bool prepared_ = false, usable_ = false, fetch_path_ = false, has_div_ = false, fixed_accesses_ = false;
     uint32_t live_in_ = 0;  // registers read before the body writes them
     std::vector<uint32_t> inner_;  // the body's branches, in order (prepare)
     // The same with what predict_inner() hands predict() for each: its address, size and successor (inner_next),
@@ -286,8 +288,8 @@ public:
     // and to the Recording's exit state, or make such bodies unusable in prepare()):
     //  - s_.pending_extra; s_.mstatus MIE; s_.flushed; with dual issue, s_.pair_open and then s_.prev_cls,
     //    s_.prev_shape, s_.prev_dst and s_.now - s_.prev_issue;
-    //  - per live-in register r (read before the body writes it): s_.ready[r] - s_.now, or "ready" when it can no
-    //    longer delay the body (s_.ready[r] + earliest_need() <= s_.now, and <= s_.prev_issue when a pair is open);
+    //  - per live-in register r (read before the body writes it): s_.ready[r] - s_.now, or "ready" (no word, a bit
+    //    clear in the word of those not ready) when it can no longer delay the body (s_.ready[r] + earliest_need() <= s_.now, and <= s_.prev_issue when a pair is open);
     //  - if the body divides: s_.divider_free - s_.now (0 when the divider is free);
     //  - s_.lsu_free - s_.now (0 when past) where multiple_holds_lsu (in the divider's word);
     //  - s_.postsync_until - s_.now (0 when past): the first instruction's wait behind a postsync one (sync_stall;
