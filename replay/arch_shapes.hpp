@@ -34,10 +34,12 @@ struct alignas(64) ArchShape {  // a cache line: an entry is found by a shift
     uint64_t first_pc = 0;          // the shape's first record's PC
     uint64_t last_end = 0;          // RunPlan::Arch::last_end
     uint16_t n_masks = 0;
-    uint8_t records = 0;            // at most trace::RunShape::max
+    uint8_t records = 0;            // at most trace::RunShape::max; 0: not seen yet (first_pc, stop_before not filled)
     uint8_t gate = unplanned;
     uint8_t privilege = 0;          // the plan's
-    bool seen = false;              // first_pc and stop_before are filled
+    // The plan's privilege where the gate is open (a fast plan with nothing to test in its values), else none
+    // (no privilege is 0xff): at that privilege a run passes its own tests (RunReplayer::retire_fast_runs).
+    uint8_t open_at = 0xFF;
     bool stop_before = true;        // an interrupt was taken before its first record (or not seen yet)
     bool settles = false;           // it leaves registers or a time (RunPlan::live_out, last_time_at)
 
@@ -65,8 +67,7 @@ public:
     ArchShape& at(const trace::RunShape& s) {
         if (s.id >= v_.size()) v_.resize(s.id + 1);
         ArchShape& e = v_[s.id];
-        if (!e.seen) {
-            e.seen = true;
+        if (!e.records) {  // a shape has at least one record
             e.first_pc = first_pc(s);
             e.stop_before = first_interrupt(s);
             e.records = static_cast<uint8_t>(s.records);
@@ -89,6 +90,7 @@ public:
                  : !p.align.empty() || !few ? ArchShape::aligned
                  : e.n_masks ? ArchShape::masks
                              : ArchShape::open;
+        e.open_at = e.gate == ArchShape::open ? e.privilege : uint8_t{0xFF};
     }
     // An entry for each of the shapes numbered below `n` (TraceReader::run_shapes), not seen yet where new: the run
     // loop then finds a run's entry by its number without a test.
@@ -104,6 +106,7 @@ public:
             e.execs = nullptr;
             e.count[0] = e.count[1] = nullptr;
             e.gate = ArchShape::unplanned;
+            e.open_at = 0xFF;
         }
     }
 
