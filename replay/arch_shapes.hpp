@@ -5,6 +5,7 @@
 // (RunPlanner::drop_all). An entry not filled yet fails the fast test (`gate`, `stop_before`), so that a table read
 // before it is filled sends the run to the general path, which fills it.
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <utility>
 #include <vector>
@@ -25,19 +26,22 @@ struct alignas(64) ArchShape {  // a cache line: an entry is found by a shift
     };
     const RunPlan* plan = nullptr;  // none yet (or forgotten)
     RunExecs* execs = nullptr;      // plan->arch.execs
+    // Which of execs->execs a fast run counts, by whether its successor starts elsewhere than at last_end (count[1])
+    // or there (count[0]): its last record is taken where it is a branch and the successor is not the instruction
+    // after it, or it is always taken (RunPlan::Arch::last_branch, last_always).
+    uint64_t* count[2] = {nullptr, nullptr};
     const std::pair<uint32_t, uint32_t>* mask = nullptr;  // plan->align_masks
     uint64_t first_pc = 0;          // the shape's first record's PC
     uint64_t last_end = 0;          // RunPlan::Arch::last_end
-    uint32_t records = 0;
     uint16_t n_masks = 0;
+    uint8_t records = 0;            // at most trace::RunShape::max; 0: not seen yet (first_pc, stop_before not filled)
     uint8_t gate = unplanned;
     uint8_t privilege = 0;          // the plan's
-    bool seen = false;              // first_pc and stop_before are filled
+    // The plan's privilege where the gate is open (a fast plan with nothing to test in its values), else none
+    // (no privilege is 0xff): at that privilege a run passes its own tests (RunReplayer::retire_fast_runs).
+    uint8_t open_at = 0xFF;
     bool stop_before = true;        // an interrupt was taken before its first record (or not seen yet)
-    bool branch = false;            // RunPlan::Arch::last_branch
-    bool always = false;            // RunPlan::Arch::last_always
     bool settles = false;           // it leaves registers or a time (RunPlan::live_out, last_time_at)
-    bool mem = false;               // RunPlan::mem
 
     // Whether the accesses of 2-16 bytes of a run with values `v` are aligned (gate `masks`): the masks are below 16,
     // so an address's low byte (values are little-endian) decides.
@@ -50,12 +54,11 @@ struct alignas(64) ArchShape {  // a cache line: an entry is found by a shift
     bool passes(const unsigned char* v) const {
         return gate == open || (gate == masks && masks_clear(v)) || (gate == aligned && plan->aligned(v));
     }
-    // Which of RunExecs::execs a fast run counts, its successor starting at `next_pc`: taken [1] where its last record
-    // is a branch and the successor is not the instruction after it, or it is always taken.
-    unsigned taken(uint64_t next_pc) const {
-        return static_cast<unsigned>(branch) & (static_cast<unsigned>(next_pc != last_end) | static_cast<unsigned>(always));
-    }
+    // The count a fast run adds one to, its successor starting at `next_pc`.
+    uint64_t* counted(uint64_t next_pc) const { return count[next_pc != last_end]; }
 };
+
+static_assert(sizeof(ArchShape) == 64 && trace::RunShape::max <= UINT8_MAX, "an entry is a cache line");
 
 class ArchShapes {
 public:
@@ -64,11 +67,10 @@ public:
     ArchShape& at(const trace::RunShape& s) {
         if (s.id >= v_.size()) v_.resize(s.id + 1);
         ArchShape& e = v_[s.id];
-        if (!e.seen) {
-            e.seen = true;
+        if (!e.records) {  // a shape has at least one record
             e.first_pc = first_pc(s);
             e.stop_before = first_interrupt(s);
-            e.records = s.records;
+            e.records = static_cast<uint8_t>(s.records);
         }
         return e;
     }
@@ -78,10 +80,9 @@ public:
         e.execs = &p.arch.execs;
         e.last_end = p.arch.last_end;
         e.privilege = p.privilege;
-        e.branch = p.arch.last_branch;
-        e.always = p.arch.last_always;
+        e.count[1] = &p.arch.execs.execs[p.arch.last_branch ? 1 : 0];
+        e.count[0] = &p.arch.execs.execs[p.arch.last_branch && p.arch.last_always ? 1 : 0];
         e.settles = !p.live_out.empty() || p.last_time_at != trace::ValueOffsets::none;
-        e.mem = p.mem;
         e.mask = p.align_masks.data();
         const bool few = p.align_masks.size() <= UINT16_MAX;
         e.n_masks = few ? static_cast<uint16_t>(p.align_masks.size()) : 0;
@@ -89,9 +90,13 @@ public:
                  : !p.align.empty() || !few ? ArchShape::aligned
                  : e.n_masks ? ArchShape::masks
                              : ArchShape::open;
+        e.open_at = e.gate == ArchShape::open ? e.privilege : uint8_t{0xFF};
     }
-    // The entry of shape number `id` where it is in the table, else one that fails every test (not seen, unplanned).
-    static const ArchShape* find(const ArchShape* tab, size_t size, uint32_t id) { return id < size ? tab + id : &none_; }
+    // An entry for each of the shapes numbered below `n` (TraceReader::run_shapes), not seen yet where new: the run
+    // loop then finds a run's entry by its number without a test.
+    void cover(size_t n) {
+        if (n > v_.size()) v_.resize(std::max(n, 2 * v_.size()));
+    }
     ArchShape* data() { return v_.data(); }
     size_t size() const { return v_.size(); }
     // The plans are dropped: their summaries go (the shapes' own facts stay).
@@ -99,15 +104,14 @@ public:
         for (ArchShape& e : v_) {
             e.plan = nullptr;
             e.execs = nullptr;
+            e.count[0] = e.count[1] = nullptr;
             e.gate = ArchShape::unplanned;
+            e.open_at = 0xFF;
         }
     }
 
 private:
-    static const ArchShape none_;
     std::vector<ArchShape> v_;  // by shape number
 };
-
-inline const ArchShape ArchShapes::none_{};
 
 }  // namespace pmusim::replay

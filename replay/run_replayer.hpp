@@ -150,6 +150,7 @@ void RunReplayer::run(trace::TraceReader& reader) {
     std::vector<unsigned char> held_values;
     if (kTm && o.repeat_stretches && kT != Timing::trace) stretches_.start();
     for (size_t n; (n = reader.next_runs(runs)) != 0;) {
+        if constexpr (!kTm && kT == Timing::cpi1) arch_.cover(reader.run_shapes());  // retire_fast_runs' table
         const uint64_t before = r.records;
         drop_plans();
         if (held) {
@@ -191,8 +192,7 @@ inline void RunReplayer::replay_units_arch(const trace::Run* runs, size_t n) {
 inline size_t RunReplayer::retire_fast_runs(const trace::Run* runs, size_t n, size_t i) {
     if (i + 1 >= n) return i;
     Result& r = s_.r;
-    const ArchShape* tab = arch_.data();
-    size_t cap = arch_.size();
+    const ArchShape* tab = arch_.data();  // an entry for every shape of the runs (ArchShapes::cover)
     uint64_t added = 0;
     uint64_t room = 4096 - s_.pending;  // Session::retired() flushes at 4096 pending, so pending is below it here
     const unsigned priv = c_.priv;
@@ -205,22 +205,23 @@ inline size_t RunReplayer::retire_fast_runs(const trace::Run* runs, size_t n, si
     };
     const trace::Run* run = runs + i;
     const trace::Run* const last = runs + n - 1;  // only a successor
-    const ArchShape* e = ArchShapes::find(tab, cap, run->shape->id);  // run's; then its successor's
+    const ArchShape* e = tab + run->shape->id;  // run's; then its successor's
     for (; run != last; ++run) {
-        const ArchShape* next = ArchShapes::find(tab, cap, run[1].shape->id);
+        const ArchShape* next = tab + run[1].shape->id;
         const unsigned char* v = run->values;
         // As runs_fast(): a fast plan at the current privilege, every access aligned, no interrupt taken before
-        // the successor. An entry not filled yet fails: filled here, and tested again.
-        if (next->stop_before || e->privilege != priv || !e->passes(v)) {
+        // the successor; in one test where the gate is open (ArchShape::open_at). An entry not filled yet fails:
+        // filled here, and tested again.
+        if ((static_cast<unsigned>(next->stop_before) | (e->open_at ^ priv)) != 0 &&
+            (next->stop_before || e->privilege != priv || !e->passes(v))) {
             e = arch_fill(run);
             if (!e) break;
             tab = arch_.data();
-            cap = arch_.size();
             next = tab + run[1].shape->id;
         }
         // As Session::count_run() and retired().
+        ++*e->counted(next->first_pc);
         RunExecs& x = *e->execs;
-        ++x.execs[e->taken(next->first_pc)];
         if (!x.listed) s_.count_run(x);
         added += e->records;
         if (e->settles) settle(*e->plan, v);

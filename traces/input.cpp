@@ -50,6 +50,10 @@ ByteSource::ByteSource(const std::string& path) : path_(path) {
         file_ = std::fopen(path.c_str(), "rb");
         if (!file_) throw TraceError(path, 0, fmt::format("cannot open: {}", std::strerror(errno)));
         owns_ = true;
+        // Unbuffered: every read here asks for a block (the readers' 64-128 KiB), which the kernel copies straight
+        // into the caller's buffer; with stdio's 4 KiB buffer a block not a multiple of 4 KiB took two system calls
+        // and its tail was copied twice.
+        std::setvbuf(file_, nullptr, _IONBF, 0);
     }
     start();
 }

@@ -3,6 +3,7 @@
 #include <cerrno>
 #include <array>
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
 #include <stdexcept>
 #include <string>
@@ -418,6 +419,7 @@ class RunReader final : public NativeReader {
 public:
     using NativeReader::NativeReader;
     bool stores_runs() const override { return true; }
+    uint32_t run_shapes() const override { return static_cast<uint32_t>(by_tag_.size()); }
 
     // A record of the run being read, built in the caller's record from the shape's decoded prototype and the
     // run's values (in the reader's buffer): nothing is decoded or copied but the record's own fields and parts.
@@ -472,26 +474,45 @@ protected:
 private:
     // From entry `k` on, the runs of shapes already defined that the buffer holds whole, in one pass with no
     // refill: where the general loop of next_runs() stops (a shape, the buffer's end) it goes on from there.
+    // While the buffer holds the longest execution of any shape defined (step_max_) past a run's start, the run is
+    // not tested against the buffer's end: per run a tag, its shape's step and count (one add for both), two stores.
     size_t runs_in_buffer(size_t k) {
         const unsigned char* const start = buf_.at();
         const unsigned char* p = start;
         const unsigned char* const end = p + buf_.avail();
-        const auto* shapes = shapes_.data();
-        const size_t n_shapes = shapes_.size();
-        uint64_t records = 0;
-        while (k < runs_.size() && end - p >= 4) {
+        const RunShape* const* const shapes = by_tag_.data();
+        const uint64_t* const steps = steps_.data();
+        const uint32_t n_shapes = static_cast<uint32_t>(by_tag_.size());
+        Run* out = runs_.data() + k;
+        Run* const out_end = runs_.data() + runs_.size();
+        uint64_t sum = 0;  // the runs' steps (low 32 bits: bytes, < 2^32 for a batch) and records (high 32 bits)
+        if (buf_.avail() >= step_max_) {
+            const unsigned char* const safe = end - step_max_;
+            while (out != out_end && p <= safe) {
+                const uint32_t tag = get<uint32_t>(p);  // moves p on past the tag
+                if (tag >= n_shapes) {  // shape_tag included
+                    p -= 4;
+                    break;
+                }
+                const uint64_t step = steps[tag];
+                *out++ = Run{shapes[tag], p};
+                sum += step;
+                p += static_cast<uint32_t>(step) - 4;
+            }
+        }
+        while (out != out_end && end - p >= 4) {
             const unsigned char* q = p;
             const uint32_t tag = get<uint32_t>(q);
             if (tag >= n_shapes) break;  // shape_tag included
-            const RunShape& s = *shapes[tag];
-            if (static_cast<size_t>(end - q) < s.value_bytes) break;
-            runs_[k++] = Run{&s, q};
-            records += s.records;
-            p = q + s.value_bytes;
+            const uint64_t step = steps[tag];
+            if (static_cast<size_t>(end - p) < static_cast<uint32_t>(step)) break;
+            *out++ = Run{shapes[tag], q};
+            sum += step;
+            p += static_cast<uint32_t>(step);
         }
         buf_.skip(static_cast<size_t>(p - start));
-        count_ += records;
-        return k;
+        count_ += sum >> 32;
+        return static_cast<size_t>(out - runs_.data());
     }
     // The next run for next(); false at the end.
     bool next_run() {
@@ -564,10 +585,19 @@ private:
             s->mem.insert(s->mem.end(), r.mem.begin(), r.mem.begin() + r.n_mem);
             s->regs.insert(s->regs.end(), r.regs.begin(), r.regs.begin() + r.n_regs);
         }
+        // A step: the tag and the values in bytes (low 32 bits), the records (high 32 bits).
+        const uint64_t step = uint64_t{4} + s->value_bytes;
+        steps_.push_back(step | uint64_t{s->records} << 32);
+        step_max_ = std::max<size_t>(step_max_, step);
+        by_tag_.push_back(s.get());
         shapes_.push_back(std::move(s));
     }
 
     std::vector<std::unique_ptr<RunShape>> shapes_;
+    // By tag, dense for runs_in_buffer(): the shape, and its step (4 + value_bytes, and records << 32).
+    std::vector<const RunShape*> by_tag_;
+    std::vector<uint64_t> steps_;
+    size_t step_max_ = 4;  // the longest step of a shape defined (at least a tag's bytes, read before its shape is known)
     std::array<Run, run_batch> runs_{};
     const Run* runs_first_ = nullptr;
     size_t runs_n_ = 0, run_at_ = 0;

@@ -53,6 +53,8 @@ public:
         first = nullptr;
         return 0;
     }
+    // The run shapes defined so far: every run next_runs() has given has a shape numbered below this.
+    virtual uint32_t run_shapes() const { return 0; }
 
 protected:
     // Fills `out` with up to `max` records (the default: next() per record), counting them in `n` as it goes
