@@ -470,6 +470,7 @@ template <int kFull>
     // An instruction whose last halfword lies in the next line needs that line too (VeeR EL2: the aligner takes it
     // from the next fetch, el2_ifu_aln_ctl.sv): its miss is this instruction's (where fetch_bytes is followed).
     const uint64_t last_line = kFull && (kOn || p_.fetch_bytes) ? l1i_->line_of(st.pc + st.size - 1) : line;
+    if (line != s_.last_ifetch_line || last_line != line)  // else no line entered (most instructions): no access
     for (uint64_t l = line; l <= last_line; ++l) {
     if (l != s_.last_ifetch_line) {
         const uint64_t at_pc = l == line ? st.pc : l * p_.l1i->line;
