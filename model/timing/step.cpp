@@ -1,25 +1,18 @@
 // The per-instruction step (TimingModel::timed), the definition every shortcut is tested against: one retired
 // instruction's issue, its instruction fetch, its data accesses and its stall events, in that order, each a
-// stage of its own. It is compiled twice (kFull): with every VeeR EL2 mechanism (the D-bus buffer, pre- and
+// stage of its own. It is compiled three times (kFull): with every VeeR EL2 mechanism (the D-bus buffer, pre- and
 // post-sync, the fetch buffer, the LSU buffers, the DCCM and ICCM, mrac, the divider from operands, the fill
 // buffer), and without them, chosen once when the model is built (TimingModel::full_) from whether the
-// parameters turn any of them on. Both give the same results on a platform without them: the lean one only
-// leaves out tests that are false there. The full one comes twice too (kArm): with the ARM cores' issue and result
-// rules, and without them where no parameter turns one on (needs_arm_rules: VeeR EL2).
+// parameters turn any of them on; and (kFull 2) with them in VeeR EL2's shape (TimingModel::veer_shape: each on,
+// a fetch buffer of 3 entries of 4 bytes), where their tests are constants. All give the same results where
+// they apply: each leaves out tests whose answer is fixed there. The full one comes twice too (kArm): with the
+// ARM cores' issue and result rules, and without them where no parameter turns one on (needs_arm_rules: VeeR EL2).
 #include <algorithm>
 #include <type_traits>
 
 #include "model/timing/timing_model.hpp"
 
 namespace pmusim::timing {
-
-namespace {
-
-bool is_trap(isa::InsnClass c) {
-    return c == isa::InsnClass::ecall || c == isa::InsnClass::ebreak || c == isa::InsnClass::mret;
-}
-
-}  // namespace
 
 // What timed()'s stages hand each other: a local of the kernel (timed_k), whose address never leaves it, so that
 // the compiler keeps its fields in registers and sets up only those the kernel reads. Not an aggregate: the fields
@@ -70,10 +63,11 @@ struct TimingModel::StepScratch {
 }
 
 // The fetches of `fetch_bytes` (4 if 0) an instruction starts (`span`: how many fetch granules it lies in).
+template <int kFull>
 [[gnu::always_inline]] inline uint64_t TimingModel::fetches_started(uint64_t pc, unsigned size, bool cached, unsigned& span) {
     // In the line a redirect entered at an odd halfword the fetches start there (fetch_keeps_halfword).
     auto fetch_of = [&](uint64_t a) {
-        return (cached && s_.phase_line != ~uint64_t{0} && l1i_->line_of(a) == s_.phase_line ? a - 2 : a) >> fetch_shift_;
+        return (cached && s_.phase_line != ~uint64_t{0} && l1i_->line_of(a) == s_.phase_line ? a - 2 : a) >> (kFull == 2 ? 2u : fetch_shift_);
     };
     const uint64_t first = fetch_of(pc), last = fetch_of(pc + size - 1);
     span = static_cast<unsigned>(last - first + 1);
@@ -117,9 +111,10 @@ inline uint64_t TimingModel::refill_wait(StepScratch& st, uint64_t cost) {
 // consumes the 0x484 and 0x488 entries (c2 on the trace, t=31735 and 31785), the 0x480 fetch waits for that room
 // and comes a cycle later (t=31745), the sh commits 2 cycles after the bne (exec.log 3173, 3175): 5 cycles an
 // iteration, not 4. Not after a flush or a refill (the fetch starts at the instruction then).
+template <int kFull>
 inline uint64_t TimingModel::fetch_room_wait(const StepScratch& st) const {
     if (s_.refetch || st.refilled || !st.started || s_.fetch_at == 0) return 0;
-    const size_t q = p_.fetch_queue;
+    const size_t q = kFull == 2 ? 3 : p_.fetch_queue;
     uint64_t at = s_.fetch_at;
     for (uint64_t k = 0; k < st.started; ++k) at = std::max(at + 1, s_.fetched[std::min<size_t>(k, q - 1)]);
     const uint64_t exec = std::max<uint64_t>(st.issue + (st.cycles - st.before_fetch), 2);
@@ -155,9 +150,10 @@ inline void TimingModel::refill_events(EventBatch& b) {
 
 // Issue: alongside the previous instruction (dual issue), or when its sources are ready, the divider free and
 // the pre- and post-sync waits over.
-template <bool kFull, bool kArm>
+template <int kFull, bool kArm>
 [[gnu::always_inline]] inline void TimingModel::issue_stage(StepScratch& st, EventBatch& b) {
     using C = isa::InsnClass;
+    constexpr bool kOn = kFull == 2;  // VeeR EL2's shape: its mechanisms on (veer_shape)
     const isa::RetiredInsn& insn = st.insn;
     const size_t cls = static_cast<size_t>(insn.cls);
     // Dual issue: alongside the previous instruction, in its cycle, when the pair is allowed and the sources are
@@ -244,16 +240,16 @@ template <bool kFull, bool kArm>
     s_.next.resume = 0;
     s_.next.killed_kind = 0;
     const uint64_t before_sync = stall;
-    if (kFull && p_.sync_stall) stall = sync_stage(st, csr, stall, b);
+    if (kFull && (kOn || p_.sync_stall)) stall = sync_stage(st, csr, stall, b);
     // An interrupt handler's first instruction (take_interrupt, interrupt_after_enable): the postsync wait was the
     // interrupted instruction's, at decode until the flush (events 30 and 31 count it), not the handler's, whose
     // time runs from the flush (pending_extra).
-    const uint64_t sync_wait = p_.interrupt_after_enable && s_.pending_entry_stall ? stall - before_sync : 0;
+    const uint64_t sync_wait = (kOn || p_.interrupt_after_enable) && s_.pending_entry_stall ? stall - before_sync : 0;
     // A load or store waits at decode while the D-bus buffer is full (VeeR EL2, el2_lsu.sv: lsu_load_stall_any,
     // lsu_store_stall_any = lsu_bus_buffer_full_any; el2_dec_decode_ctl.sv, i0_load_stall_d: a decode stall, event
     // 30). Issuing at now + stall it commits a cycle later (the buffers' cycles: less lsu_pending), at decode 3
     // cycles before its commit.
-    if (kFull && lsu_ && p_.local_data && st.n_mem && !st.paired && (insn.cls == C::load || insn.cls == C::store) &&
+    if (kFull && (kOn || (lsu_ && p_.local_data)) && st.n_mem && !st.paired && (insn.cls == C::load || insn.cls == C::store) &&
         !insn.cond_failed) {
         const MemRef& m0 = st.mem[0];
         const bool dual = (m0.addr >> 2) != ((m0.addr + (m0.size ? m0.size - 1 : 0)) >> 2);
@@ -315,10 +311,11 @@ template <bool kFull, bool kArm>
 // Loads and stores outside the tightly coupled data memory go on the bus. The D-bus buffer (dbus_queue): an
 // aligned access to memory without side effects goes through it; any other bus access pushes the buffer out and
 // takes the command channel.
+template <int kFull>
 [[gnu::always_inline]] inline void TimingModel::bus_issue_stage(StepScratch& st) {
-    if (st.data && p_.local_data)
+    if (st.data && (kFull == 2 || p_.local_data))
         for (unsigned k = 0; k < st.n_mem; ++k) st.bus |= !p_.local_data->contains(st.mem[k].addr);
-    if (!st.bus || !p_.dbus_queue) return;
+    if (!st.bus || (kFull != 2 && !p_.dbus_queue)) return;
     const MemRef& m0 = st.mem[0];
     st.queued = st.n_mem == 1 && !split_access(m0) && m0.size && m0.size <= 4 && region_cacheable(m0.addr);
     unsigned busy = 0, transactions = 0;
@@ -349,7 +346,7 @@ template <bool kFull, bool kArm>
 
 // The result's latency and the instruction's own cycles: issue, its class's extra cycles, what the previous
 // instruction left to it, a trap's redirect, mstatus, the branch's flush.
-template <bool kFull, bool kArm>
+template <int kFull, bool kArm>
 [[gnu::always_inline]] inline void TimingModel::result_stage(StepScratch& st, EventBatch& b) {
     using C = isa::InsnClass;
     const isa::RetiredInsn& insn = st.insn;
@@ -397,7 +394,7 @@ template <bool kFull, bool kArm>
     s_.pending_extra = 0;
     // ecall, ebreak and mret: the redirect's cycle shows on the next instruction (tests/veer-rtl/traps: mret 1 cycle
     // after its postsync wait, its target 4 after it; irq).
-    st.trap_flush = is_trap(insn.cls);
+    st.trap_flush = insn.cls == C::ecall || insn.cls == C::ebreak || insn.cls == C::mret;
     if (st.trap_flush) s_.pending_extra = p_.trap_redirect;
     // Interrupts disabled: this instruction's cycles count while MIE is 0; a trap clears MIE, mret restores it.
     st.mie_before = s_.mstatus & 8u;
@@ -432,23 +429,24 @@ template <bool kFull, bool kArm>
 }
 
 // Instruction fetch: one access per line entered, sequentially or by a taken branch.
-template <bool kFull>
+template <int kFull>
 [[gnu::always_inline]] inline void TimingModel::fetch_stage(StepScratch& st, EventBatch& b) {
     using C = isa::InsnClass;
+    constexpr bool kOn = kFull == 2;  // VeeR EL2's shape: its mechanisms on (veer_shape)
     const isa::RetiredInsn& insn = st.insn;
-    st.local_code = kFull && p_.local_code && p_.local_code->contains(st.pc);
-    if (!l1i_ || st.local_code) return;
+    st.local_code = kFull && (kOn || p_.local_code) && p_.local_code->contains(st.pc);
+    if ((!kOn && !l1i_) || st.local_code) return;
     if (s_.next_fetch_new) {
         s_.last_ifetch_line = s_.last_fetch = ~uint64_t{0};
-        s_.phase_line = kFull && p_.fetch_keeps_halfword && (st.pc & 2u) ? l1i_->line_of(st.pc) : ~uint64_t{0};
+        s_.phase_line = kFull && (kOn || p_.fetch_keeps_halfword) && (st.pc & 2u) ? l1i_->line_of(st.pc) : ~uint64_t{0};
     }
     // After a taken branch, a trap or mret the next instruction is fetched anew (a redirect).
     const bool redirect = (insn.branch & isa::br_taken) && !insn.cond_failed;
     s_.next_fetch_new = redirect || insn.cls == C::ecall || insn.cls == C::ebreak || insn.cls == C::mret;
-    if (kFull && p_.follows_mrac && !region_cacheable(st.pc)) {
+    if (kFull && (kOn || p_.follows_mrac) && !region_cacheable(st.pc)) {
         // Not cacheable (VeeR mrac): every fetch goes over the I-bus.
         unsigned span = 0;
-        const uint64_t fetches = fetches_started(st.pc, st.size, false, span);
+        const uint64_t fetches = fetches_started<kFull>(st.pc, st.size, false, span);
         emit(b, p_.ev_ibus_access, fetches);
         st.cycles += fetches * p_.uncached_fetch_penalty;
         return;
@@ -465,13 +463,14 @@ template <bool kFull>
     // HIT_U_MISS; there the line before hits (ic_act_hit_f), but a fetch back into imb_ff's line, whose tag is
     // written only with the last beat, misses (ic_ignore_2nd_miss_f) and STALL_SCND_MISS holds it, ic_hit_f low
     // (el2_ifu_ifc_ctl.sv: sel_last_addr_bf fetches the same address again), until bus_ifu_wr_en_ff & last_beat.
-    if (kFull && p_.fill_redirect_commit && line != s_.last_ifetch_line && line == s_.refill_line) {
+    if (kFull && (kOn || p_.fill_redirect_commit) && line != s_.last_ifetch_line && line == s_.refill_line) {
         const uint64_t due = s_.fill_start + p_.fill_redirect_commit, at = s_.now + st.cycles;
         if (due > at) st.cycles += due - at;
     }
     // An instruction whose last halfword lies in the next line needs that line too (VeeR EL2: the aligner takes it
     // from the next fetch, el2_ifu_aln_ctl.sv): its miss is this instruction's (where fetch_bytes is followed).
-    const uint64_t last_line = kFull && p_.fetch_bytes ? l1i_->line_of(st.pc + st.size - 1) : line;
+    const uint64_t last_line = kFull && (kOn || p_.fetch_bytes) ? l1i_->line_of(st.pc + st.size - 1) : line;
+    if (line != s_.last_ifetch_line || last_line != line)  // else no line entered (most instructions): no access
     for (uint64_t l = line; l <= last_line; ++l) {
     if (l != s_.last_ifetch_line) {
         const uint64_t at_pc = l == line ? st.pc : l * p_.l1i->line;
@@ -492,7 +491,7 @@ template <bool kFull>
             // A miss while the last refill's beats are still coming waits for them (el2_ifu_mem_ctl.sv: miss_state
             // HIT_U_MISS to SCND_MISS on ic_miss_under_miss_f; the I-bus takes its read commands after the last
             // refill's): its instruction commits no sooner than fill_next_miss cycles after the last refilling one.
-            if (kFull && p_.fill_next_miss) {
+            if (kFull && (kOn || p_.fill_next_miss)) {
                 const uint64_t due = s_.fill_data + p_.fill_next_miss, at = s_.now + st.cycles;
                 if (due > at) st.cycles += due - at;
                 s_.fill_data = s_.now + st.cycles;
@@ -502,13 +501,13 @@ template <bool kFull>
         }
     }
     }
-    if (kFull && p_.fetch_bytes) {  // hits: the fetches this instruction starts, but a refill's first
-        const uint64_t fetches = fetches_started(st.pc, st.size, true, st.span);
+    if (kFull && (kOn || p_.fetch_bytes)) {  // hits: the fetches this instruction starts, but a refill's first
+        const uint64_t fetches = fetches_started<kFull>(st.pc, st.size, true, st.span);
         st.started = fetches;
-        if (p_.fill_buffer_fetches && line == s_.fill_line) {
+        if ((kOn || p_.fill_buffer_fetches) && line == s_.fill_line) {
             if (refill) emit(b, p_.ev_l1i_hit);  // the rest of the line comes from the fill buffer
             // Until fill_buffer_cycles after the refill: the fetches' cycles decide (the fetch queue).
-            if (p_.fill_buffer_cycles && p_.fetch_queue) st.fill_fetches = fetches - (refill ? 1 : 0);
+            if (kOn || (p_.fill_buffer_cycles && p_.fetch_queue)) st.fill_fetches = fetches - (refill ? 1 : 0);
         } else if (fetches > (refill ? 1u : 0u)) {
             emit(b, p_.ev_l1i_hit, fetches - (refill ? 1 : 0));
         }
@@ -529,10 +528,11 @@ template <bool kFull>
 //    room (the wrong path's own entries are never consumed), until the flush lands: a branch's a cycle before it
 //    commits (el2_exu.sv, exu_flush_final from the i0 branch), that of ecall, ebreak and mret a cycle after
 //    (el2_dec_tlu_ctl.sv, dec_tlu_flush_lower_wb).
+template <int kFull>
 [[gnu::always_inline]] inline void TimingModel::fetch_queue_stage(StepScratch& st, EventBatch& b) {
     // Cycles in this model are counted from 0: the first instructions' fetches are taken at cycle 0 at the earliest.
     const uint64_t exec = std::max<uint64_t>(st.issue + st.fetch_cycles, 2);
-    const size_t q = p_.fetch_queue;
+    const size_t q = kFull == 2 ? 3 : p_.fetch_queue;
     if (st.refilled) s_.fill_at = exec - 2;
     // A fetch in the refilled line after the fill buffer has written it to the cache is a hit (el2_ifu_mem_ctl.sv:
     // ic_byp_hit_f, then ic_act_hit_f; tests/veer-rtl/busgap on fetch_trace.sh's copy: 16 cycles after the
@@ -685,23 +685,24 @@ template <bool kFull>
     s_.lsu_prev_eff = eff;
 }
 
-template <bool kFull, bool kArm>
+template <int kFull, bool kArm>
 [[gnu::noinline]] uint64_t TimingModel::timed_k(const isa::RetiredInsn& insn, uint64_t pc, unsigned size, const MemRef* mem,
                               unsigned n_mem, EventBatch& b, unsigned flush) {
+    constexpr bool kOn = kFull == 2;  // VeeR EL2's shape: its mechanisms on (veer_shape)
     StepScratch st(insn, pc, size, mem, n_mem, flush);
-    if (kFull && p_.dbus_queue) {
+    if (kFull && (kOn || p_.dbus_queue)) {
         if (!s_.dbus.quiet())
             s_.dbus = dbus_canonical(s_.now);
         else if (s_.dbus.free < s_.now)
             s_.dbus.free = s_.now;
     }
     issue_stage<kFull, kArm>(st, b);
-    if (kFull) bus_issue_stage(st);
-    if (kFull && st.bus && p_.dbus_queue) emit(b, p_.ev_dbus_busy, st.bus_busy);
+    if (kFull) bus_issue_stage<kFull>(st);
+    if (kFull && st.bus && (kOn || p_.dbus_queue)) emit(b, p_.ev_dbus_busy, st.bus_busy);
     result_stage<kFull, kArm>(st, b);
     fetch_stage<kFull>(st, b);
-    if (kFull && p_.fetch_queue && l1i_ && !st.local_code) {
-        st.room_wait = fetch_room_wait(st);
+    if (kFull && (kOn || (p_.fetch_queue && l1i_)) && !st.local_code) {
+        st.room_wait = fetch_room_wait<kFull>(st);
         st.cycles += st.room_wait;  // not event 28: the buffer is full, but an entry is consumed in that cycle
     }
     st.fetch_cycles = st.cycles - st.before_fetch;
@@ -709,15 +710,15 @@ template <bool kFull, bool kArm>
     // being refilled, a miss behind the last refill) goes to decode when its data come: its results are that much
     // later (the shared hello_world exec.log: the loop's `lb` at 0x8000002c, back into the line the program's first
     // cacheable fetch refilled, commits 5 cycles after the `bne`, and the `sb` of its byte 5 after it, at decode 4).
-    if (kFull && p_.fetch_queue && st.fetch_cycles) {
+    if (kFull && (kOn || p_.fetch_queue) && st.fetch_cycles) {
         for (uint32_t m = st.dst; m; m &= m - 1) {
             s_.ready[ctz(m)] += st.fetch_cycles;
             if (addr_by_producer_) s_.addr_ready[ctz(m)] += st.fetch_cycles;
         }
         if (insn.cls == isa::InsnClass::div) s_.divider_free += st.fetch_cycles;
     }
-    if (kFull && p_.fetch_queue && l1i_ && !st.local_code) {
-        fetch_queue_stage(st, b);
+    if (kFull && (kOn || (p_.fetch_queue && l1i_)) && !st.local_code) {
+        fetch_queue_stage<kFull>(st, b);
     } else {
         if (st.flush) emit(b, p_.ev_l1i_hit, p_.flush_fetch_hits);
         if (st.trap_flush) emit(b, p_.ev_l1i_hit, p_.trap_flush_fetch_hits);
@@ -743,7 +744,7 @@ template <bool kFull, bool kArm>
     s_.prev_cls = insn.cls;
     s_.now += st.cycles;
     if (st.mie_set) s_.mie_on = s_.now;
-    if (kFull && lsu_) lsu_stage(st);
+    if (kFull && (kOn || lsu_)) lsu_stage(st);
     return st.cycles;
 }
 
@@ -761,7 +762,7 @@ uint64_t TimingModel::ooo_timed(const isa::RetiredInsn& insn, uint64_t pc, unsig
     s_.next.interrupted = false;  // read by predict()
     s_.next.resume = 0;
     s_.next.killed_kind = 0;
-    fetch_stage<false>(st, b);
+    fetch_stage<0>(st, b);
     const uint64_t fetch = st.cycles;
     if ((insn.cls == C::load || insn.cls == C::store) && !insn.cond_failed) data_stage(st, b);
     OooInsn in(insn, st.pc);
@@ -788,10 +789,11 @@ uint64_t TimingModel::timed(const isa::RetiredInsn& insn, uint64_t pc, unsigned 
     // Each kernel out of line, reached by a tail call: timed() sets up no frame of its own (inlined here, the lean
     // kernel's frame was set up on the full kernel's path too). An out-of-order core never takes the full one
     // (TimingModel's constructor).
-    if (full_) return arm_rules_ ? timed_k<true, true>(insn, pc, size, mem, n_mem, b, flush)
-                                 : timed_k<true, false>(insn, pc, size, mem, n_mem, b, flush);
+    if (veer_shape_) return timed_k<2, false>(insn, pc, size, mem, n_mem, b, flush);
+    if (full_) return arm_rules_ ? timed_k<1, true>(insn, pc, size, mem, n_mem, b, flush)
+                                 : timed_k<1, false>(insn, pc, size, mem, n_mem, b, flush);
     if (ooo_) return ooo_timed(insn, pc, size, mem, n_mem, b, flush);
-    return timed_k<false, true>(insn, pc, size, mem, n_mem, b, flush);
+    return timed_k<0, true>(insn, pc, size, mem, n_mem, b, flush);
 }
 
 }  // namespace pmusim::timing

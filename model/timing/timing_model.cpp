@@ -59,6 +59,7 @@ bool leaves_defaults(const TimingParams& p) {
 TimingModel::TimingModel(const TimingParams& p) : p_(p), bp_(p.predictor), seen_target_(1024, 0) {
     full_ = needs_full_step(p);
     arm_rules_ = needs_arm_rules(p);
+    veer_shape_ = veer_shape(p);
     if (p.ooo) {
         if (full_) throw std::invalid_argument("timing: an out-of-order core has none of VeeR EL2's mechanisms");
         ooo_.emplace(*p.ooo, s_.now);
@@ -168,6 +169,16 @@ bool TimingModel::needs_full_step(const TimingParams& p) { return leaves_default
 // ArmRuleParams, and with all of them at their defaults none changes a result. Compared field by field by
 // ArmRuleParams::visit(), so that a parameter added there is never left out here.
 bool TimingModel::needs_arm_rules(const TimingParams& p) { return leaves_defaults<ArmRuleParams>(p); }
+
+// The tests the kernel in VeeR EL2's shape (kFull 2, step.cpp) takes as true: each mechanism's parameter on (the
+// LSU buffers: store_buffer; the I-cache: l1i), the fetch buffer's depth and granule as VeeR EL2's (veer() in
+// platforms/timing_params.cpp), no ARM rule and no out-of-order core.
+bool TimingModel::veer_shape(const TimingParams& p) {
+    return needs_full_step(p) && !needs_arm_rules(p) && !p.ooo && p.l1i && p.fetch_queue == 3 && p.fetch_bytes == 4 &&
+           p.local_data && p.local_code && p.dbus_queue && p.store_buffer && p.sync_stall && p.follows_mrac &&
+           p.fill_buffer_fetches && p.fill_buffer_cycles && p.fill_redirect_commit && p.fill_next_miss &&
+           p.fetch_keeps_halfword && p.interrupt_after_enable;
+}
 
 bool TimingModel::branch_cycles_fit(const TimingParams& p) {
     // The most predict() adds (a mispredicted return, a branch onto a folded one's) and the flags' distance.

@@ -496,17 +496,21 @@ public:
 private:
     unsigned multiple_cycles(const StepScratch& st) const;
     static unsigned access_bytes(const StepScratch& st);
-    template <bool kFull, bool kArm>
+    // kFull: 0 the lean step, 1 the full one, 2 the full one in VeeR EL2's configuration (veer_shape_), its
+    // mechanisms' tests constants.
+    template <int kFull, bool kArm>
     uint64_t timed_k(const isa::RetiredInsn& insn, uint64_t pc, unsigned size, const MemRef* mem, unsigned n_mem,
                      EventBatch& b, unsigned flush);
-    template <bool kFull, bool kArm>
+    template <int kFull, bool kArm>
     void issue_stage(StepScratch& st, EventBatch& b);
     uint64_t sync_stage(StepScratch& st, uint16_t csr, uint64_t stall, EventBatch& b);
+    template <int kFull>
     void bus_issue_stage(StepScratch& st);
-    template <bool kFull, bool kArm>
+    template <int kFull, bool kArm>
     void result_stage(StepScratch& st, EventBatch& b);
-    template <bool kFull>
+    template <int kFull>
     void fetch_stage(StepScratch& st, EventBatch& b);
+    template <int kFull>
     void fetch_queue_stage(StepScratch& st, EventBatch& b);
     void data_stage(StepScratch& st, EventBatch& b);
     void bus_stage(StepScratch& st, EventBatch& b);
@@ -516,6 +520,13 @@ private:
     // Whether a VeeR EL2 mechanism is on (needs_full_step): timed() takes the full step, else the lean one; and
     // whether an ARM core's issue rule is (needs_arm_rules): the full step with them, else without.
     bool full_ = true, arm_rules_ = true;
+public:
+    // Whether the parameters are VeeR EL2's shape (veer_shape): the full step without the ARM rules, every mechanism
+    // the step tests on, a fetch buffer of 3 entries of 4 bytes. timed() then takes the kernel that has these tests
+    // as constants (kFull 2, step.cpp), which gives the same results as the full one.
+    static bool veer_shape(const TimingParams& p);
+private:
+    bool veer_shape_ = false;
     unsigned fetch_shift_ = 0;  // log2 of the fetch granule (fetch_bytes, 4 if 0)
     // The block timing (model/timing/block_timing.cpp; its key: block_key.cpp).
     void prepare(BlockMemo& m, const uint8_t* n_mem) const;
@@ -579,11 +590,13 @@ private:
     // The fetches of `fetch_bytes` (4 if 0) an instruction starts: it may straddle two, or share one with the last.
     // `cached`: through the I-cache, where fetch_keeps_halfword applies (the uncached fetches' cost was calibrated
     // on 4-byte aligned fetches: hello_world).
+    template <int kFull>
     uint64_t fetches_started(uint64_t pc, unsigned size, bool cached, unsigned& span);
     // The cycles an I-cache refill of `cost` adds to its instruction, where the fetch ran ahead (fetch_queue).
     uint64_t refill_wait(StepScratch& st, uint64_t cost);
     void refill_events(EventBatch& b);
     // The cycles an instruction waits for fetches the full fetch buffer held back (fetch_queue).
+    template <int kFull>
     uint64_t fetch_room_wait(const StepScratch& st) const;
 
     TimingParams p_;

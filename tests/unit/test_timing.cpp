@@ -3610,3 +3610,80 @@ TEST(TimingModel, VeerKernelWithoutArmRulesGivesWhatTheFullKernelGives) {
     ASSERT_EQ(lb.events.size(), fb.events.size());
     for (const auto& e : lb.events) EXPECT_EQ(fb.count(e.event), e.count) << "event " << e.event;
 }
+
+// VeeR EL2's shape (TimingModel::veer_shape): the platform's parameters take the kernel whose VeeR EL2 tests are
+// constants; any other core, a fetch buffer of another depth, no ICCM or no LSU buffers do not. That kernel gives
+// what the full step gives: the same program, a loop over the fetch buffer's worst case (splitma's: a store at an
+// odd halfword and a taken branch spanning two fetches, tests/veer-rtl/splitma), loads and stores to the DCCM and
+// over the D-bus (misaligned too), a division and a postsync CSR write, timed once with veer-el2's parameters and
+// once with interrupt_after_enable 0, which only times an interrupt's entry (none here) and takes the full kernel:
+// the same cycles at each step and the same count of every event.
+TEST(TimingModel, VeerShapeKernelGivesTheFullStepsResults) {
+    const TimingParams veer = *platform_timing("veer-el2");
+    EXPECT_TRUE(TimingModel::veer_shape(veer));
+    EXPECT_FALSE(TimingModel::veer_shape(*platform_timing("cortex-a53")));
+    TimingParams other = veer;
+    other.fetch_queue = 2;
+    EXPECT_FALSE(TimingModel::veer_shape(other));
+    other = veer;
+    other.local_code.reset();
+    EXPECT_FALSE(TimingModel::veer_shape(other));
+    other = veer;
+    other.store_buffer = 0;
+    EXPECT_FALSE(TimingModel::veer_shape(other));
+    TimingParams full = veer;
+    full.interrupt_after_enable = 0;
+    EXPECT_FALSE(TimingModel::veer_shape(full));
+    EXPECT_TRUE(TimingModel::needs_full_step(full));
+    using C = isa::InsnClass;
+    auto with = [](C cls, uint32_t src, uint32_t dst, uint8_t branch = 0) {
+        isa::RetiredInsn i = insn(cls, branch);
+        i.regs.src = src;
+        i.regs.dst = dst;
+        return i;
+    };
+    struct Step {
+        isa::RetiredInsn in;
+        uint64_t pc;
+        unsigned size;
+        uint64_t next;
+        std::vector<MemRef> mem;
+        uint16_t csr;
+    };
+    isa::RetiredInsn split_store = with(C::store, 0x60u, 0);
+    split_store.unaligned = true;
+    const std::vector<Step> loop = {
+        {split_store, 0x8000047e, 4, 0x80000482, {{0x20000001, true, 2}}, 0},
+        {with(C::alu, 0x20u, 0x20u), 0x80000482, 2, 0x80000484, {}, 0},
+        {with(C::alu, 0x40u, 0x40u), 0x80000484, 2, 0x80000486, {}, 0},
+        {with(C::branch, 0x60u, 0, isa::br_conditional | isa::br_taken), 0x80000486, 4, 0x8000047e, {}, 0},
+    };
+    const std::vector<Step> rest = {
+        {with(C::load, 0x2u, 0x4u), 0x80000500, 4, 0x80000504, {{0xF0040010, false, 4}}, 0},
+        {with(C::load, 0x4u, 0x8u), 0x80000504, 4, 0x80000508, {{0x20000102, false, 4}}, 0},
+        {with(C::div, 0x8u | 0x4u, 0x10u), 0x80000508, 4, 0x8000050c, {}, 0},
+        {with(C::store, 0x10u | 0x2u, 0), 0x8000050c, 2, 0x8000050e, {{0xF0040021, true, 4}}, 0},
+        {with(C::csr_write, 0x10u, 0), 0x8000050e, 4, 0x80000512, {}, 0x300},
+        {with(C::alu, 0x10u, 0x20u), 0x80000512, 2, 0x8000047e, {}, 0},
+    };
+    TimingModel a(veer), f(full);
+    EventBatch ba, bf;
+    for (int rep = 0; rep < 3; ++rep)
+        for (const auto* part : {&loop, &loop, &loop, &rest})
+            for (const auto& s : *part) {
+                StepInputs in;
+                in.csr = s.csr;
+                in.div_a = 1000;
+                in.div_b = 7;
+                in.div_known = s.in.cls == C::div;
+                const unsigned n = static_cast<unsigned>(s.mem.size());
+                EXPECT_EQ(a.step(s.in, s.pc, s.size, s.next, s.mem.data(), n, ba, in),
+                          f.step(s.in, s.pc, s.size, s.next, s.mem.data(), n, bf, in))
+                    << std::hex << s.pc;
+            }
+    for (uint32_t e = 0; e < 64; ++e) EXPECT_EQ(ba.count(e), bf.count(e)) << "event " << e;
+    // The program reaches what the kernels differ in: I-cache hits and fetch stalls, bus transactions, postsync.
+    EXPECT_GT(ba.count(2), 0u);
+    EXPECT_GT(ba.count(43), 0u);
+    EXPECT_GT(ba.count(31), 0u);
+}
