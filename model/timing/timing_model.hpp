@@ -299,6 +299,9 @@ public:
     //    access its direction, whether it leaves local_data (goes
     //    on the bus), crosses a dbus_beat, lies in a side-effect region, shares its line with the previous access
     //    (count_line_once);
+    //  - with dbus_queue: the D-bus buffer as it acts from now on and, per bus access, its place in its word only where
+    //    its bytes can matter (else whether it is split or crosses a word: dbus_bytes_matter) and which earlier
+    //    accesses share its word or its beat (key_dbus);
     //  - the flush's cycles of each branch in the body (predict(), made for all of them before the body);
     //  - with a tail (the block's last branch): whether it was taken and its flush's cycles (predict()).
     // The LSU buffers (store_buffer) are not keyed: they do not change the timing; a replay feeds them the commits
@@ -526,8 +529,9 @@ private:
     bool key_live_ins(const BlockMemo& m, uint64_t* key, size_t& n) const;
     void key_lock(uint64_t* key, size_t& n) const;
     bool key_accesses(const BlockMemo& m, const MemRef* mem, const uint8_t* n_mem, uint64_t* key, size_t& n,
-                      uint64_t* bus_addr, size_t& nb) const;
-    bool key_dbus(const uint64_t* bus_addr, size_t nb, uint64_t* key, size_t& n) const;
+                      const MemRef** bus, size_t& nb) const;
+    void dbus_bytes_matter(const MemRef* const* bus, size_t nb, const DbusState& d, bool* out) const;
+    bool key_dbus(const MemRef* const* bus, size_t nb, uint64_t* key, size_t& n) const;
     bool key_inner_flushes(const BlockMemo& m, uint64_t* key, size_t& n) const;
     bool key_lsu_bus(const BlockMemo& m, const MemRef* mem, uint64_t* key, size_t& n) const;
     // f(cache, line, dirty part) per lookup of the recording's body, in step()'s order per cache, until one returns
