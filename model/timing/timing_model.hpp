@@ -169,6 +169,7 @@ private:
     // What step() did from one entry state (the key; see step_block), relative to the entry's cycle s_.now.
     struct Recording : Exit {
         std::vector<uint64_t> key;
+        uint64_t used = 0;  // the body's executions (use_clock_) when it was last recorded or replayed
         std::vector<Prefix> prefixes;  // in order of `at` (partial_ok() models only)
         // store_buffer: per load and store of the body, in order, where its access lies in the body's, its commit
         // cycle and (a bus load) the cycle its data returns, relative to the entry (as step() timed them).
@@ -246,8 +247,11 @@ private:
     static constexpr size_t max_predicted = 4;
     std::array<Predicted, max_predicted> predicted_{};
     unsigned next_predicted_ = 0;  // the entry a new key replaces
+    // At most max_recordings; a new one replaces the one least recently used (TimingModel::keep_recording).
+    static constexpr size_t max_recordings = 16;
     std::vector<Recording> recs_;
-    unsigned next_slot_ = 0, last_hit_ = 0;
+    uint64_t use_clock_ = 0;
+    unsigned last_hit_ = 0;
     KeyPolicy policy_;  // whether to key the next execution (key_policy.hpp)
     std::vector<uint8_t> n_mem_;  // accesses per body instruction at the first execution (the key's)
     size_t total_mem_ = 0;
@@ -573,6 +577,7 @@ private:
                    uint64_t stm_issue0) const;
     void restore_exit(const BlockMemo::Exit& e, uint64_t now0, EventBatch& b);
     uint64_t block(BlockMemo& m, const MemRef* mem, const uint8_t* n_mem, EventBatch& b, bool with_tail);
+    static void keep_recording(BlockMemo& m, BlockMemo::Recording&& r);
     bool same_state(const TimingModel& o) const;
     // loop_state() (`out`, d = 0) and skip_loop() (no `out`: the state moved on by `d`) in one walk
     // (model/timing/loop_state.cpp).
