@@ -122,10 +122,10 @@ namespace pmusim::timing {
 // besides the cache and TLB lookups (5 bits each, 12 to a word); where the caller fixes the counts and directions
 // (set_fixed_accesses) and nothing else is keyed per access, no word. Where an access's bit does not matter to
 // step() (an access of an instruction that is not a load or store, a store's side effect on a load) it is
-// keyed all the same: a stricter key, never a wrong one. The body's bus accesses (dbus_queue) go to `bus_addr`,
-// `nb` of them.
+// keyed all the same: a stricter key, never a wrong one. The body's bus accesses (dbus_queue) go to `bus`, `nb` of
+// them.
 [[gnu::always_inline]] inline bool TimingModel::key_accesses(const BlockMemo& m, const MemRef* mem, const uint8_t* n_mem,
-                                                             uint64_t* key, size_t& n, uint64_t* bus_addr,
+                                                             uint64_t* key, size_t& n, const MemRef** bus,
                                                              size_t& nb) const {
     if (!m.fixed_accesses_ && m.size() && std::memcmp(n_mem, m.n_mem_.data(), m.size()) != 0) return false;
     const size_t total = m.total_mem_;
@@ -152,23 +152,55 @@ namespace pmusim::timing {
     };
     auto with_address = [&](size_t j, uint64_t& bits) {
         const MemRef& a = mem[j];
-        const bool bus = p_.local_data && !p_.local_data->contains(a.addr);
-        if (bus && p_.dbus_queue) {
+        const bool on_bus = p_.local_data && !p_.local_data->contains(a.addr);
+        if (on_bus && p_.dbus_queue) {
             if (nb == BlockMemo::max_bus) return false;
-            bus_addr[nb++] = a.addr;
+            bus[nb++] = &a;
         }
-        const bool split = bus && crosses_beat(a);
-        const bool side = bus && !region_cacheable(a.addr);
+        const bool split = on_bus && crosses_beat(a);
+        const bool side = on_bus && !region_cacheable(a.addr);
         const bool seq = p_.count_line_once && j && l1d_ && l1d_->line_of(a.addr) == l1d_->line_of(mem[j - 1].addr);
-        bits = uint64_t{a.write} | uint64_t{bus} << 1 | uint64_t{split} << 2 | uint64_t{side} << 3 | uint64_t{seq} << 4;
+        bits = uint64_t{a.write} | uint64_t{on_bus} << 1 | uint64_t{split} << 2 | uint64_t{side} << 3 | uint64_t{seq} << 4;
         return true;
     };
     return by_address ? pack(with_address) : pack(by_direction);
 }
 
-// The D-bus buffer (dbus_queue): its state as it acts from now on, then per bus access of the body its place in
-// its 8-byte beat and which earlier addresses (the state's, the body's) share its word and its beat.
-[[gnu::always_inline]] inline bool TimingModel::key_dbus(const uint64_t* bus_addr, size_t nb, uint64_t* key,
+// Whether the bytes an access of the body writes or reads within its word (address bits 1:0 with its size) can
+// matter to step() (dbus_access), for each of its `nb` bus accesses into `out`: a load's are compared with a store's
+// bytes only where its word is the ibuf's or the last sent one's at the entry (`d`) or a store's of the body before
+// it (in_ibuf, in_sent); a store's join the ibuf's and go to the state the body leaves, where a later load of the body
+// reads its word or its word is one of the last two the body's stores write (the ibuf's and the last sent one's at
+// the exit are among them: a store that does not join the ibuf sends it). These follow from the words' relations,
+// which key_dbus keys: a function of the key, so two entries with one key agree on it.
+[[gnu::always_inline]] inline void TimingModel::dbus_bytes_matter(const MemRef* const* bus, size_t nb, const DbusState& d,
+                                                                   bool* out) const {
+    constexpr uint64_t none = ~uint64_t{0};
+    uint64_t last = none, prev = none;  // the last store's word, the last other word a store writes
+    for (size_t j = nb; j-- > 0;) {
+        if (!bus[j]->write) continue;
+        const uint64_t w = bus[j]->addr >> 2;
+        if (last == none) last = w;
+        else if (w != last) {
+            prev = w;
+            break;
+        }
+    }
+    for (size_t j = 0; j < nb; ++j) {
+        const uint64_t w = bus[j]->addr >> 2;
+        bool m = bus[j]->write ? w == last || w == prev : (d.ibuf && w == d.ibuf_word) || w == d.sent_word;
+        for (size_t i = 0; i < nb && !m; ++i)
+            m = (bus[j]->write ? i > j && !bus[i]->write : i < j && bus[i]->write) && (bus[i]->addr >> 2) == w;
+        out[j] = m;
+    }
+}
+
+// The D-bus buffer (dbus_queue): its state as it acts from now on, then per bus access of the body what step()
+// decides from its place in its word (dbus_bytes_matter: its address bits 1:0 where its bytes can matter, else only
+// whether it is split or crosses a word; whether it crosses a beat is key_accesses') and which earlier addresses
+// (the state's, the body's) share its word and its beat. Address bit 2 is not keyed: it matters only to whether
+// two accesses share a beat, which is keyed as such.
+[[gnu::always_inline]] inline bool TimingModel::key_dbus(const MemRef* const* bus, size_t nb, uint64_t* key,
                                                          size_t& n) const {
     if (s_.dbus.quiet() && nb == 0) {
         // Nothing buffered, no bus access: only when the command channel is free matters.
@@ -183,6 +215,8 @@ namespace pmusim::timing {
             return false;
         key[n++] = free_d | uint64_t{d.ibuf} << 12 | uint64_t{d.ibuf_join} << 13 | uint64_t{d.ibuf_bytes} << 14 |
                    uint64_t{d.sent_bytes} << 18 | last_d << 22 | sent_d << 30 | read_d << 42 | uint64_t{1} << 63;
+        bool bytes[BlockMemo::max_bus];
+        dbus_bytes_matter(bus, nb, d, bytes);
         uint64_t w = 0;
         unsigned bit = 0;
         auto put = [&](uint64_t v, unsigned bits) {
@@ -195,12 +229,14 @@ namespace pmusim::timing {
             bit += bits;
         };
         for (size_t j = 0; j < nb; ++j) {
-            const uint64_t a = bus_addr[j];
-            put((a & 7u) | uint64_t{d.ibuf && (a >> 2) == d.ibuf_word} << 3 | uint64_t{(a >> 2) == d.sent_word} << 4 |
+            const MemRef& r = *bus[j];
+            const uint64_t a = r.addr, dual = (a >> 2) != ((a + (r.size ? r.size - 1u : 0u)) >> 2);
+            const uint64_t place = bytes[j] ? 4u | (a & 3u) : uint64_t{split_access(r)} | dual << 1;
+            put(place | uint64_t{d.ibuf && (a >> 2) == d.ibuf_word} << 3 | uint64_t{(a >> 2) == d.sent_word} << 4 |
                     uint64_t{(a >> 3) == d.read_beat} << 5,
                 6);
             for (size_t i = 0; i < j; ++i)
-                put(uint64_t{(bus_addr[i] >> 2) == (a >> 2)} | uint64_t{(bus_addr[i] >> 3) == (a >> 3)} << 1, 2);
+                put(uint64_t{(bus[i]->addr >> 2) == (a >> 2)} | uint64_t{(bus[i]->addr >> 3) == (a >> 3)} << 1, 2);
         }
         key[n++] = w | uint64_t{nb} << 60;
     }
@@ -262,10 +298,10 @@ namespace pmusim::timing {
 // buffers, a store multiple's locks, the tail.
 size_t TimingModel::body_key(const BlockMemo& m, const MemRef* mem, const uint8_t* n_mem, uint64_t* key, bool with_tail) const {
     size_t n = 0;
-    uint64_t bus_addr[BlockMemo::max_bus];  // dbus_queue: the body's bus accesses
+    const MemRef* bus[BlockMemo::max_bus];  // dbus_queue: the body's bus accesses
     size_t nb = 0;
     if (!key_issue(m, key, n) || !key_fetch(m, key, n) || !key_live_ins(m, key, n) ||
-        !key_accesses(m, mem, n_mem, key, n, bus_addr, nb) || (p_.dbus_queue && !key_dbus(bus_addr, nb, key, n)) ||
+        !key_accesses(m, mem, n_mem, key, n, bus, nb) || (p_.dbus_queue && !key_dbus(bus, nb, key, n)) ||
         !key_inner_flushes(m, key, n) || (lsu_ && p_.bus_buffer && m.total_mem_ && !key_lsu_bus(m, mem, key, n)))
         return 0;
     if (p_.multiple_write_lock) key_lock(key, n);

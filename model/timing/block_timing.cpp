@@ -371,14 +371,23 @@ uint64_t TimingModel::record_body(BlockMemo& m, const MemRef* mem, const uint8_t
         rd.read_beat = dbus_source(x.read_beat, true, dbus_entry_, bus_addr, nb);
         if (rd.ibuf_word == 255 || rd.sent_word == 255 || rd.read_beat == 255) return cycles;  // not expected
     }
-    constexpr size_t max_recordings = 16;
-    if (m.recs_.size() < max_recordings) {
-        m.recs_.push_back(std::move(r));
-    } else {
-        m.recs_[m.next_slot_] = std::move(r);
-        m.next_slot_ = (m.next_slot_ + 1) % max_recordings;
-    }
+    keep_recording(m, std::move(r));
     return cycles;
+}
+
+// A new recording kept: in a free place, else in that of the one least recently recorded or replayed (on natural
+// traces a few entry states recur often among many that come once: those stay). Which recordings are kept changes
+// only which executions are replayed, never what they give.
+void TimingModel::keep_recording(BlockMemo& m, BlockMemo::Recording&& r) {
+    r.used = ++m.use_clock_;
+    if (m.recs_.size() < BlockMemo::max_recordings) {
+        m.recs_.push_back(std::move(r));
+        return;
+    }
+    size_t oldest = 0;
+    for (size_t k = 1; k < m.recs_.size(); ++k)
+        if (m.recs_[k].used < m.recs_[oldest].used) oldest = k;
+    m.recs_[oldest] = std::move(r);
 }
 
 // The body's branches predicted in order, before it is timed: predict() reads and writes only the predictor, which
@@ -450,6 +459,7 @@ uint64_t TimingModel::block(BlockMemo& m, const MemRef* mem, const uint8_t* n_me
         m.policy_.miss();
         return record_body(m, mem, n_mem, b, key_.data(), len, with_tail);
     }
+    m.recs_[m.last_hit_].used = ++m.use_clock_;  // r
     if (check_blocks_) return replay_checked(m, *r, mem, n_mem, b, with_tail);
     if (!claim_body(m, *r, mem)) return replay_partial(m, *r, mem, n_mem, b, with_tail);
     m.policy_.hit();

@@ -171,6 +171,7 @@ private:
     // What step() did from one entry state (the key; see step_block), relative to the entry's cycle s_.now.
     struct Recording : Exit {
         std::vector<uint64_t> key;
+        uint64_t used = 0;  // the body's executions (use_clock_) when it was last recorded or replayed
         std::vector<Prefix> prefixes;  // in order of `at` (partial_ok() models only)
         // store_buffer: per load and store of the body, in order, where its access lies in the body's, its commit
         // cycle and (a bus load) the cycle its data returns, relative to the entry (as step() timed them).
@@ -248,8 +249,11 @@ private:
     static constexpr size_t max_predicted = 4;
     std::array<Predicted, max_predicted> predicted_{};
     unsigned next_predicted_ = 0;  // the entry a new key replaces
+    // At most max_recordings; a new one replaces the one least recently used (TimingModel::keep_recording).
+    static constexpr size_t max_recordings = 16;
     std::vector<Recording> recs_;
-    unsigned next_slot_ = 0, last_hit_ = 0;
+    uint64_t use_clock_ = 0;
+    unsigned last_hit_ = 0;
     KeyPolicy policy_;  // whether to key the next execution (key_policy.hpp)
     std::vector<uint8_t> n_mem_;  // accesses per body instruction at the first execution (the key's)
     size_t total_mem_ = 0;
@@ -301,6 +305,9 @@ public:
     //    access its direction, whether it leaves local_data (goes
     //    on the bus), crosses a dbus_beat, lies in a side-effect region, shares its line with the previous access
     //    (count_line_once);
+    //  - with dbus_queue: the D-bus buffer as it acts from now on and, per bus access, its place in its word only where
+    //    its bytes can matter (else whether it is split or crosses a word: dbus_bytes_matter) and which earlier
+    //    accesses share its word or its beat (key_dbus);
     //  - the flush's cycles of each branch in the body (predict(), made for all of them before the body);
     //  - with a tail (the block's last branch): whether it was taken and its flush's cycles (predict()).
     // The LSU buffers (store_buffer) are not keyed: they do not change the timing; a replay feeds them the commits
@@ -539,8 +546,9 @@ private:
     bool key_live_ins(const BlockMemo& m, uint64_t* key, size_t& n) const;
     void key_lock(uint64_t* key, size_t& n) const;
     bool key_accesses(const BlockMemo& m, const MemRef* mem, const uint8_t* n_mem, uint64_t* key, size_t& n,
-                      uint64_t* bus_addr, size_t& nb) const;
-    bool key_dbus(const uint64_t* bus_addr, size_t nb, uint64_t* key, size_t& n) const;
+                      const MemRef** bus, size_t& nb) const;
+    void dbus_bytes_matter(const MemRef* const* bus, size_t nb, const DbusState& d, bool* out) const;
+    bool key_dbus(const MemRef* const* bus, size_t nb, uint64_t* key, size_t& n) const;
     bool key_inner_flushes(const BlockMemo& m, uint64_t* key, size_t& n) const;
     bool key_lsu_bus(const BlockMemo& m, const MemRef* mem, uint64_t* key, size_t& n) const;
     // f(cache, line, dirty part) per lookup of the recording's body, in step()'s order per cache, until one returns
@@ -582,6 +590,7 @@ private:
                    uint64_t stm_issue0) const;
     void restore_exit(const BlockMemo::Exit& e, uint64_t now0, EventBatch& b);
     uint64_t block(BlockMemo& m, const MemRef* mem, const uint8_t* n_mem, EventBatch& b, bool with_tail);
+    static void keep_recording(BlockMemo& m, BlockMemo::Recording&& r);
     bool same_state(const TimingModel& o) const;
     // loop_state() (`out`, d = 0) and skip_loop() (no `out`: the state moved on by `d`) in one walk
     // (model/timing/loop_state.cpp).

@@ -11,25 +11,15 @@
 #include "model/timing/body_exit_fields.hpp"
 #include "model/timing/timing_model.hpp"
 #include "platforms/timing_params.hpp"
+#include "tests/unit/block_test_util.hpp"
 
 using namespace pmusim;
 using namespace pmusim::timing;
 
 namespace {
 
-isa::RetiredInsn op(isa::InsnClass c, uint8_t dst, uint8_t src) {
-    isa::RetiredInsn i;
-    i.cls = c;
-    i.regs.dst = isa::reg_bit(dst);
-    i.regs.src = isa::reg_bit(src);
-    return i;
-}
-
-// Every event's count the same, those counted 0 aside.
-void expect_same_events(const EventBatch& got, const EventBatch& want, unsigned execution) {
-    for (const auto& e : want.events) ASSERT_EQ(got.count(e.event), e.count) << "execution " << execution << " event " << e.event;
-    for (const auto& e : got.events) ASSERT_EQ(want.count(e.event), e.count) << "execution " << execution << " event " << e.event;
-}
+using testutil::expect_same_events;
+using testutil::op;
 
 // The body's instructions and their places, run by the block timing on `fast` and `checked` and by step() on `steps`.
 struct Body {
