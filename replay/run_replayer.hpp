@@ -57,31 +57,30 @@ private:
         void advance() { ++run; }
     };
     struct SpanWalk {
-        const trace::RunShape* cur;
-        const unsigned char* v;  // cur's values
+        uint32_t cur;            // the current run's shape number
+        const unsigned char* v;  // its values
         const unsigned char* p;  // the successor's tag
-        trace::TraceReader::RunSpan sp;
-        uint64_t steps = 0;      // of the runs made current (their records in the high half)
-        uint32_t tag = 0;        // the successor's, where successor() found one
-        // A run of a shape defined, whole in the buffer (TraceReader::RunSpan); not a shape's definition, not a
-        // corrupt tag (the reader's next_runs() reads those and raises its errors).
+        const unsigned char* safe;  // TraceReader::RunSpan::safe: the walk ends there (next_runs() reads the rest)
+        const trace::RunShape* const* shapes;
+        const uint64_t* steps;
+        uint32_t n_shapes;
+        uint32_t tag = 0;  // the successor's, where successor() found one
+        // A run of a shape defined (not a shape's definition, not a corrupt tag: the reader's next_runs() reads
+        // those and raises its errors) starting before `safe`, so whole in the buffer.
         bool successor() {
-            if (p >= sp.safe && sp.end - p < 4) return false;
+            if (p >= safe) return false;
             tag = static_cast<uint32_t>(trace::run_value(p, 0, 4));
-            if (tag >= sp.n_shapes) return false;
-            return p < sp.safe || static_cast<size_t>(sp.end - p) >= static_cast<uint32_t>(sp.steps[tag]);
+            return tag < n_shapes;
         }
-        const trace::RunShape* shape() const { return cur; }
+        const trace::RunShape* shape() const { return shapes[cur]; }
         const unsigned char* values() const { return v; }
-        const trace::RunShape* next_shape() const { return sp.shapes[tag]; }
+        const trace::RunShape* next_shape() const { return shapes[tag]; }
         const unsigned char* next_values() const { return p + 4; }
         uint32_t next_id() const { return tag; }  // a shape's number is its tag
         void advance() {
-            const uint64_t step = sp.steps[tag];
-            cur = sp.shapes[tag];
+            cur = tag;
             v = p + 4;
-            p += static_cast<uint32_t>(step);
-            steps += step;
+            p += static_cast<uint32_t>(steps[tag]);
         }
     };
     // Every run of `w` that has a successor in hand: retired fast (retire_fast) or through replay_run.
@@ -213,10 +212,13 @@ void RunReplayer::run(trace::TraceReader& reader) {
         const unsigned char* held_v = runs[n - 1].values;
         if constexpr (!kTm && kT == Timing::cpi1) {  // then the runs after it in the reader's buffer, in place
             const trace::TraceReader::RunSpan sp = reader.run_span();
-            SpanWalk w{held, held_v, sp.at, sp};
+            SpanWalk w{held->id, held_v, sp.at, sp.safe, sp.shapes, sp.steps, sp.n_shapes};
+            // The runs made current: those retired (their records counted) but the first, and the last.
+            const uint64_t retired0 = r.records;
             walk_arch(w);
-            reader.take_runs(w.p, w.steps >> 32);
-            held = w.cur;
+            const trace::RunShape* now = w.shape();
+            reader.take_runs(w.p, r.records - retired0 - held->records + now->records);
+            held = now;
             held_v = w.v;
         }
         held_values.assign(held_v, held_v + held->value_bytes);
