@@ -91,7 +91,8 @@ private:
     template <class W>
     void retire_fast(W& w);
     // The entries of the run of `shape` with values `v` and of its successor `next` filled (a shape met for the
-    // first time, a plan not made yet): the run's, where it replays fast; else nullptr.
+    // first time, a plan not made yet): the run's, where it replays fast; else nullptr (also where a plan would be
+    // made past RunPlanner::max_plans).
     const ArchShape* arch_fill(const trace::RunShape& shape, const unsigned char* v, const trace::RunShape& next);
     // Whether a run of plan `p` with values `v`, its successor `next` (none at the end), replays from its values:
     // a fast plan at the current privilege, every access aligned, no interrupt taken before the successor.
@@ -242,6 +243,12 @@ void RunReplayer::walk_arch(W& w) {
     for (;;) {
         retire_fast(w);
         if (!w.successor()) return;
+        // arch_fill makes no plan past the budget: the plans are dropped here, where nothing refers to one, and the
+        // run tried again (a walk over the reader's buffer takes thousands of runs between next_runs() calls).
+        if (plans_.over_budget()) {
+            drop_plans();
+            if (!plans_.over_budget()) continue;
+        }
         replay_run<false, Timing::cpi1>(*w.shape(), w.values(), w.next_shape(), w.next_values());
         s_.r.records += w.shape()->records;
         w.advance();
@@ -309,6 +316,7 @@ inline const ArchShape* RunReplayer::arch_fill(const trace::RunShape& shape, con
     if (arch_.at(next).stop_before) return nullptr;  // an interrupt: not fast
     ArchShape& e = arch_.at(shape);
     if (e.gate == ArchShape::unplanned) {
+        if (plans_.over_budget()) return nullptr;  // walk_arch drops the plans first
         RunPlan& p = plans_.plan(shape, v);
         ArchShapes::plan(e, p);
         // The run is replayed, fast or not: its accesses are seen (as replay_fast's mem_seen).
