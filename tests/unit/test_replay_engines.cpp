@@ -273,8 +273,8 @@ TEST(ReplayEngines, RunPlansStayBounded) {
 // A native v2 file's errors past the first batch of runs, where --architectural --timing cpi1 walks the runs in
 // the reader's buffer (RunReplayer::SpanWalk): the same record numbers as the reader's own (BadInput.
 // NativeRunsPastTheFirstBuffer in test_traces.cpp). 5000 times a run of three `addi x5, x0, 0` (shape 0: a register
-// write each; execution 20 bytes: u32 tag, u32 line, three u32 values) then a run of one `lw x6, 0(x7)` (shape 1:
-// tag, line, address; 12 bytes); the shapes are defined before their first executions (156 and 68 bytes), so pair
+// write each; execution 20 bytes: u32 tag, u32 line, three u32 values) at 0x100, then a run of one `lw x6, 0(x7)`
+// at 0x200 (shape 1: tag, line, address; 12 bytes); the shapes are defined before their first executions (156 and 68 bytes), so pair
 // k's load tag (k >= 1) is at 16 + 156 + 20 + 68 + 12 + 32 (k - 1) + 20, inside the reader's first 128 KiB for
 // k = 4000. A tag naming no shape there is record 4000 x 4 + 4 (16003 records read before it); a file cut 5 bytes
 // before its end ends inside the last execution, record 20000. Intact, 20000 instructions retire.
@@ -294,7 +294,7 @@ TEST(ReplayEngines, NativeRunErrorsInTheReadersBuffer) {
                 w->write(r);
             }
             TraceRecord r;
-            r.pc = 0x10C;
+            r.pc = 0x200;
             r.encoding = 0x0003A303;  // lw x6, 0(x7)
             r.isa = IsaState::rv32;
             r.line = line++;
