@@ -65,7 +65,7 @@ public:
         const unsigned char* end = nullptr;  // the buffer's end: a run whose tag or values pass it is not whole
         // A run that starts before it is whole whatever its shape (the longest step of a shape defined fits).
         const unsigned char* safe = nullptr;
-        const RunShape* const* shapes = nullptr;  // by tag
+        const RunShape* const* shapes = nullptr;  // by tag (a shape's number, RunShape::id, is its tag)
         const uint64_t* steps = nullptr;  // by tag: 4 + the shape's value bytes (low 32 bits), its records (high)
         uint32_t n_shapes = 0;
     };
