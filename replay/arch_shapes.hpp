@@ -1,4 +1,4 @@
-// --architectural --timing cpi1 over a file of runs (RunReplayer::retire_fast_runs): what a run's retirement reads,
+// --architectural --timing cpi1 over a file of runs (RunReplayer::retire_fast): what a run's retirement reads,
 // by shape number, in one dense table, so that a run costs a lookup by its shape's number and no walk over its plan.
 // A shape's own facts (its first PC, whether an interrupt was taken before it) are filled when it is first met, as a
 // run or as a successor; its plan's summary (RunPlan::Arch) when its plan is made, and forgotten with the plans
@@ -38,7 +38,7 @@ struct alignas(64) ArchShape {  // a cache line: an entry is found by a shift
     uint8_t gate = unplanned;
     uint8_t privilege = 0;          // the plan's
     // The plan's privilege where the gate is open (a fast plan with nothing to test in its values), else none
-    // (no privilege is 0xff): at that privilege a run passes its own tests (RunReplayer::retire_fast_runs).
+    // (no privilege is 0xff): at that privilege a run passes its own tests (RunReplayer::retire_fast).
     uint8_t open_at = 0xFF;
     bool stop_before = true;        // an interrupt was taken before its first record (or not seen yet)
     bool settles = false;           // it leaves registers or a time (RunPlan::live_out, last_time_at)

@@ -38,11 +38,62 @@ private:
     // --architectural --timing cpi1 (no timing model): replay_units' loop with a fast run's retirement from its
     // shape's entry in arch_ (its plan's summary, RunPlan::Arch) instead of replay_fast's walk over its segments; the
     // same counts.
-    void replay_units_arch(const trace::Run* runs, size_t n);
-    // From runs[i] on, the runs that replay fast (each with its successor): retired; the first that does not
-    // (n - 1: none).
-    size_t retire_fast_runs(const trace::Run* runs, size_t n, size_t i);
-    const ArchShape* arch_fill(const trace::Run* run);
+    void replay_units_arch(const trace::Run* runs, size_t n) {
+        ArrayWalk w{runs, runs + n - 1};
+        if (n) walk_arch(w);
+    }
+    // Runs walked by --architectural: the current run (shape(), values()) and, where successor() found one in hand,
+    // its successor (next_shape(), next_values()); advance() makes the successor current. ArrayWalk: an array of
+    // runs (the reader's next_runs()); SpanWalk: the runs in the reader's buffer, walked in place (run_span()).
+    struct ArrayWalk {
+        const trace::Run* run;
+        const trace::Run* last;  // only a successor
+        bool successor() const { return run != last; }
+        const trace::RunShape* shape() const { return run->shape; }
+        const unsigned char* values() const { return run->values; }
+        const trace::RunShape* next_shape() const { return run[1].shape; }
+        const unsigned char* next_values() const { return run[1].values; }
+        uint32_t next_id() const { return run[1].shape->id; }
+        void advance() { ++run; }
+    };
+    struct SpanWalk {
+        uint32_t cur;            // the current run's shape number
+        const unsigned char* v;  // its values
+        const unsigned char* p;  // the successor's tag
+        const unsigned char* safe;  // TraceReader::RunSpan::safe: the walk ends there (next_runs() reads the rest)
+        const trace::RunShape* const* shapes;
+        const uint64_t* steps;
+        uint32_t n_shapes;
+        uint32_t tag = 0;  // the successor's, where successor() found one
+        // A run of a shape defined (not a shape's definition, not a corrupt tag: the reader's next_runs() reads
+        // those and raises its errors) starting before `safe`, so whole in the buffer.
+        bool successor() {
+            if (p >= safe) return false;
+            tag = static_cast<uint32_t>(trace::run_value(p, 0, 4));
+            return tag < n_shapes;
+        }
+        const trace::RunShape* shape() const { return shapes[cur]; }
+        const unsigned char* values() const { return v; }
+        const trace::RunShape* next_shape() const { return shapes[tag]; }
+        const unsigned char* next_values() const { return p + 4; }
+        uint32_t next_id() const { return tag; }  // a shape's number is its tag
+        void advance() {
+            cur = tag;
+            v = p + 4;
+            p += static_cast<uint32_t>(steps[tag]);
+        }
+    };
+    // Every run of `w` that has a successor in hand: retired fast (retire_fast) or through replay_run.
+    template <class W>
+    void walk_arch(W& w);
+    // From w's current run on, the runs that replay fast (each with its successor): retired; w stops at the first
+    // that does not or has no successor in hand.
+    template <class W>
+    void retire_fast(W& w);
+    // The entries of the run of `shape` with values `v` and of its successor `next` filled (a shape met for the
+    // first time, a plan not made yet): the run's, where it replays fast; else nullptr (also where a plan would be
+    // made past RunPlanner::max_plans).
+    const ArchShape* arch_fill(const trace::RunShape& shape, const unsigned char* v, const trace::RunShape& next);
     // Whether a run of plan `p` with values `v`, its successor `next` (none at the end), replays from its values:
     // a fast plan at the current privilege, every access aligned, no interrupt taken before the successor.
     bool runs_fast(const RunPlan& p, const unsigned char* v, const trace::RunShape* next) const {
@@ -150,7 +201,7 @@ void RunReplayer::run(trace::TraceReader& reader) {
     std::vector<unsigned char> held_values;
     if (kTm && o.repeat_stretches && kT != Timing::trace) stretches_.start();
     for (size_t n; (n = reader.next_runs(runs)) != 0;) {
-        if constexpr (!kTm && kT == Timing::cpi1) arch_.cover(reader.run_shapes());  // retire_fast_runs' table
+        if constexpr (!kTm && kT == Timing::cpi1) arch_.cover(reader.run_shapes());  // retire_fast's table
         const uint64_t before = r.records;
         drop_plans();
         if (held) {
@@ -159,7 +210,19 @@ void RunReplayer::run(trace::TraceReader& reader) {
         }
         replay_units<kTm, kT>(runs, n);
         held = runs[n - 1].shape;
-        held_values.assign(runs[n - 1].values, runs[n - 1].values + held->value_bytes);
+        const unsigned char* held_v = runs[n - 1].values;
+        if constexpr (!kTm && kT == Timing::cpi1) {  // then the runs after it in the reader's buffer, in place
+            const trace::TraceReader::RunSpan sp = reader.run_span();
+            SpanWalk w{held->id, held_v, sp.at, sp.safe, sp.shapes, sp.steps, sp.n_shapes};
+            // The runs made current: those retired (their records counted) but the first, and the last.
+            const uint64_t retired0 = r.records;
+            walk_arch(w);
+            const trace::RunShape* now = w.shape();
+            reader.take_runs(w.p, r.records - retired0 - held->records + now->records);
+            held = now;
+            held_v = w.v;
+        }
+        held_values.assign(held_v, held_v + held->value_bytes);
         if (o.on_progress && (before >> 18) != (r.records >> 18)) o.on_progress(Progress{r.records, reader.bytes_read(), false});
         if (o.stop && *o.stop) break;  // Ctrl-C: every record read is replayed, no more are read
     }
@@ -175,13 +238,20 @@ void RunReplayer::run(trace::TraceReader& reader) {
     }
 }
 
-inline void RunReplayer::replay_units_arch(const trace::Run* runs, size_t n) {
-    for (size_t i = 0; i + 1 < n;) {
-        i = retire_fast_runs(runs, n, i);
-        if (i + 1 == n) break;
-        replay_run<false, Timing::cpi1>(*runs[i].shape, runs[i].values, runs[i + 1].shape, runs[i + 1].values);
-        s_.r.records += runs[i].shape->records;
-        ++i;
+template <class W>
+void RunReplayer::walk_arch(W& w) {
+    for (;;) {
+        retire_fast(w);
+        if (!w.successor()) return;
+        // arch_fill makes no plan past the budget: the plans are dropped here, where nothing refers to one, and the
+        // run tried again (a walk over the reader's buffer takes thousands of runs between next_runs() calls).
+        if (plans_.over_budget()) {
+            drop_plans();
+            if (!plans_.over_budget()) continue;
+        }
+        replay_run<false, Timing::cpi1>(*w.shape(), w.values(), w.next_shape(), w.next_values());
+        s_.r.records += w.shape()->records;
+        w.advance();
     }
 }
 
@@ -189,13 +259,15 @@ inline void RunReplayer::replay_units_arch(const trace::Run* runs, size_t n) {
 // would otherwise make every one of them a load and a store per run), and written back before anything else reads
 // them: at a flush and at the end. A fast run adds its records to each of them alike (`added`); the core's time is
 // read only after the call (by the general path), so only the last fast run's settles it.
-inline size_t RunReplayer::retire_fast_runs(const trace::Run* runs, size_t n, size_t i) {
-    if (i + 1 >= n) return i;
+template <class W>
+void RunReplayer::retire_fast(W& walk) {
+    W w = walk;  // in registers (the session's calls could otherwise change it, for all the compiler knows)
     Result& r = s_.r;
     const ArchShape* tab = arch_.data();  // an entry for every shape of the runs (ArchShapes::cover)
-    uint64_t added = 0;
+    uint64_t added = 0, fast = 0;
     uint64_t room = 4096 - s_.pending;  // Session::retired() flushes at 4096 pending, so pending is below it here
     const unsigned priv = c_.priv;
+    bool settled = true;  // by the last fast run (none: nothing to reset)
     auto store = [&] {
         s_.pending += added;
         r.instructions += added;
@@ -203,55 +275,54 @@ inline size_t RunReplayer::retire_fast_runs(const trace::Run* runs, size_t n, si
         r.records += added;
         added = 0;
     };
-    const trace::Run* run = runs + i;
-    const trace::Run* const last = runs + n - 1;  // only a successor
-    const ArchShape* e = tab + run->shape->id;  // run's; then its successor's
-    for (; run != last; ++run) {
-        const ArchShape* next = tab + run[1].shape->id;
-        const unsigned char* v = run->values;
+    const ArchShape* e = tab + w.shape()->id;  // the current run's; then its successor's
+    while (w.successor()) {
+        const ArchShape* next = tab + w.next_id();
+        const unsigned char* v = w.values();
         // As runs_fast(): a fast plan at the current privilege, every access aligned, no interrupt taken before
         // the successor; in one test where the gate is open (ArchShape::open_at). An entry not filled yet fails:
         // filled here, and tested again.
         if ((static_cast<unsigned>(next->stop_before) | (e->open_at ^ priv)) != 0 &&
             (next->stop_before || e->privilege != priv || !e->passes(v))) {
-            e = arch_fill(run);
+            e = arch_fill(*w.shape(), v, *w.next_shape());
             if (!e) break;
             tab = arch_.data();
-            next = tab + run[1].shape->id;
+            next = tab + w.next_id();
         }
         // As Session::count_run() and retired().
         ++*e->counted(next->first_pc);
         RunExecs& x = *e->execs;
         if (!x.listed) s_.count_run(x);
         added += e->records;
-        if (e->settles) settle(*e->plan, v);
+        settled = e->settles;
+        if (settled) settle(*e->plan, v);
         if (added >= room) {
             store();
             s_.flush();
             room = 4096 - s_.pending;
         }
+        ++fast;
         e = next;
+        w.advance();
     }
+    walk = w;
     store();
-    const size_t end = static_cast<size_t>(run - runs);
-    r.fast_runs += end - i;
+    r.fast_runs += fast;
     // The last fast run's time: last_time() is 0 without one (settle() set it with one).
-    if (end > i && !arch_.data()[run[-1].shape->id].settles) c_.prev_time = 0;
-    return end;
+    if (!settled) c_.prev_time = 0;
 }
 
-// The entries of `run` and its successor filled (a shape met for the first time, a plan not made yet): run's, where
-// it replays fast; else nullptr.
-inline const ArchShape* RunReplayer::arch_fill(const trace::Run* run) {
-    if (arch_.at(*run[1].shape).stop_before) return nullptr;  // an interrupt: not fast
-    ArchShape& e = arch_.at(*run->shape);
+inline const ArchShape* RunReplayer::arch_fill(const trace::RunShape& shape, const unsigned char* v, const trace::RunShape& next) {
+    if (arch_.at(next).stop_before) return nullptr;  // an interrupt: not fast
+    ArchShape& e = arch_.at(shape);
     if (e.gate == ArchShape::unplanned) {
-        RunPlan& p = plans_.plan(*run->shape, run->values);
+        if (plans_.over_budget()) return nullptr;  // walk_arch drops the plans first
+        RunPlan& p = plans_.plan(shape, v);
         ArchShapes::plan(e, p);
         // The run is replayed, fast or not: its accesses are seen (as replay_fast's mem_seen).
         c_.mem_seen |= p.mem;
     }
-    return e.privilege == c_.priv && e.passes(run->values) ? &e : nullptr;
+    return e.privilege == c_.priv && e.passes(v) ? &e : nullptr;
 }
 
 template <bool kTm, Timing kT>

@@ -466,6 +466,21 @@ public:
         return k;
     }
 
+    RunSpan run_span() override {
+        RunSpan sp;
+        sp.at = buf_.at();
+        sp.end = sp.at + buf_.avail();
+        sp.safe = buf_.avail() >= step_max_ ? sp.end - step_max_ + 1 : sp.at;  // none where the buffer is shorter
+        sp.shapes = by_tag_.data();
+        sp.steps = steps_.data();
+        sp.n_shapes = static_cast<uint32_t>(by_tag_.size());
+        return sp;
+    }
+    void take_runs(const unsigned char* to, uint64_t records) override {
+        buf_.skip(static_cast<size_t>(to - buf_.at()));
+        count_ += records;
+    }
+
 protected:
     void fill_batch(TraceRecord* out, size_t max, size_t& n) override {
         while (n < max && RunReader::next(out[n])) ++n;

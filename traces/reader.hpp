@@ -55,6 +55,26 @@ public:
     }
     // The run shapes defined so far: every run next_runs() has given has a shape numbered below this.
     virtual uint32_t run_shapes() const { return 0; }
+    // The runs the reader's buffer holds past the last one read, for a caller that walks them in place (the
+    // replay's --architectural loop, with no array of runs between): each a 4-byte tag (little-endian; a shape
+    // number below n_shapes, else not a run to walk: a shape, corrupt) and its shape's values. Valid until the
+    // next call of next_runs(); the runs walked are then given back with take_runs(). Empty where runs are not
+    // stored (at == end).
+    struct RunSpan {
+        const unsigned char* at = nullptr;   // the first run's tag
+        const unsigned char* end = nullptr;  // the buffer's end: a run whose tag or values pass it is not whole
+        // A run that starts before it is whole whatever its shape (the longest step of a shape defined fits).
+        const unsigned char* safe = nullptr;
+        const RunShape* const* shapes = nullptr;  // by tag (a shape's number, RunShape::id, is its tag)
+        const uint64_t* steps = nullptr;  // by tag: 4 + the shape's value bytes (low 32 bits), its records (high)
+        uint32_t n_shapes = 0;
+    };
+    virtual RunSpan run_span() { return {}; }
+    // The span's runs before `to` (a tag's position, from run_span()) read: `records` theirs in all.
+    virtual void take_runs(const unsigned char* to, uint64_t records) {
+        (void)to;
+        (void)records;
+    }
 
 protected:
     // Fills `out` with up to `max` records (the default: next() per record), counting them in `n` as it goes
