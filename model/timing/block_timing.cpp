@@ -348,8 +348,10 @@ uint64_t TimingModel::record_body(BlockMemo& m, const MemRef* mem, const uint8_t
             if (!is_data(in) || in.cond_failed) continue;
             if (k == commits.size()) return cycles;  // not what this file expects of step(): never replayed
             const auto [commit, ret] = commits[k++];
-            r.ls_commit.push_back({static_cast<uint16_t>(at), in.cls == isa::InsnClass::store, n_mem[i] != 0,
-                                   static_cast<uint32_t>(commit - now0), static_cast<uint32_t>(ret ? ret - now0 : 0)});
+            const int64_t data = ret ? static_cast<int64_t>(ret - now0) : 0;
+            if (data != static_cast<int32_t>(data)) return cycles;  // not what this file expects: never replayed
+            r.ls_commit.push_back({static_cast<uint16_t>(at), in.cls == isa::InsnClass::store, n_mem[i] != 0, ret != 0,
+                                   static_cast<uint32_t>(commit - now0), static_cast<int32_t>(data)});
         }
         if (k != commits.size()) return cycles;
     }
@@ -582,7 +584,7 @@ void TimingModel::lsu_replay(const BlockMemo::Recording& r, const MemRef* mem, u
         if (!c.store) s_.lsu_pending = 0;
         const uint64_t eff = now0 + c.commit - s_.lsu_pending;
         const MemRef* a = c.has_mem ? mem + c.mem : nullptr;
-        lsu_commit(c.store, eff, s_.lsu_prev_eff, a, a ? 1 : 0, c.data ? now0 + c.data : 0);
+        lsu_commit(c.store, eff, s_.lsu_prev_eff, a, a ? 1 : 0, c.has_data ? now0 + static_cast<uint64_t>(int64_t{c.data}) : 0);
         s_.lsu_prev_eff = eff;  // a body has no dual access: only the last one's matters (below)
     }
     s_.lsu_prev_eff = now0 + r.cycles - s_.lsu_pending;

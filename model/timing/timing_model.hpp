@@ -178,7 +178,9 @@ private:
         struct LsCommit {
             uint16_t mem;        // its first access among the body's
             bool store, has_mem;  // a store; the trace gives its address
-            uint32_t commit, data;
+            bool has_data;        // a bus load: `data` holds when its data returns
+            uint32_t commit;
+            int32_t data;  // relative to the entry: 0 or less for a first load taking its bytes from the ibuf
         };
         std::vector<LsCommit> ls_commit;
         // The LSU buffers' part of the last replay that could be saved (lsu_replay). The key: the buffers' state at

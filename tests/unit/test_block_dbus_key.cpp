@@ -32,12 +32,10 @@ isa::RetiredInsn store_byte() {
 }
 
 // VeeR EL2's parameters (its DCCM at 0xF0040000: the addresses below, at 0x20000000, go over the D-bus).
-// With `lsu_bus` false, the LSU buffers follow the store buffer alone (bus_buffer off: see LoadBytesTheBufferHoldsAreKeyed).
-TimingParams veer(bool lsu_bus = true) {
+TimingParams veer() {
     auto p = platform_timing("veer-el2");
     EXPECT_TRUE(p.has_value());
     EXPECT_TRUE(p->dbus_queue);
-    p->bus_buffer = p->bus_buffer && lsu_bus;
     return *p;
 }
 
@@ -51,14 +49,13 @@ struct Executions {
 // and events the same on both. With `before`, those instructions (ending at 0x1000; a last one that is a store: with
 // one access, mem_of(i)'s first) are stepped on both models before each execution.
 Executions run(const std::vector<isa::RetiredInsn>& insns, const std::vector<uint8_t>& n_mem, unsigned executions,
-               const std::function<std::vector<MemRef>(unsigned)>& mem_of, const std::vector<isa::RetiredInsn>& before = {},
-               bool lsu_bus = true) {
+               const std::function<std::vector<MemRef>(unsigned)>& mem_of, const std::vector<isa::RetiredInsn>& before = {}) {
     std::vector<uint64_t> pcs;
     for (size_t i = 0; i < insns.size(); ++i) pcs.push_back(0x1000 + 4 * i);
     const uint64_t after = 0x1000 + 4 * insns.size();
     BlockMemo m(insns, pcs, std::vector<uint8_t>(insns.size(), 4));
     m.set_after(after);
-    TimingModel blocks(veer(lsu_bus)), steps(veer(lsu_bus));
+    TimingModel blocks(veer()), steps(veer());
     blocks.set_check_blocks(true);
     Executions r;
     for (unsigned e = 0; e < executions; ++e) {
@@ -114,9 +111,8 @@ TEST(BlockDbusKey, AddressBitsNoRuleReadsShareARecording) {
 // stored byte takes it from the ibuf (el2_lsu_bus_buffer.sv: the load's bytes all in the buffered store's,
 // dbus_access in_ibuf) and its user waits no bus read; the other goes to the bus, its user waiting the read
 // (bus_load_latency and more). The key holds the load's bytes (its word is the ibuf's at the entry): never the other
-// kind's recording (set_check_blocks would throw), and the two kinds time differently. The LSU buffers' D-bus half
-// (bus_buffer) is off here: with it, a replay of this body leaves the LSU buffers other than step() does whatever the
-// key (found while writing this test, on the key before this change too; not a D-bus buffer key matter).
+// kind's recording (set_check_blocks would throw), and the two kinds time differently. The LSU buffers follow both
+// halves (veer-el2's bus_buffer too), and a replay leaves them as step() does (set_check_blocks compares them).
 TEST(BlockDbusKey, LoadBytesTheBufferHoldsAreKeyed) {
     const std::vector<isa::RetiredInsn> insns = {op(C::load, 3, 4), op(C::alu, 5, 3)};
     // 24 ALU instructions first: whatever the last execution left in the D-bus buffer is gone by the store (its
@@ -127,7 +123,7 @@ TEST(BlockDbusKey, LoadBytesTheBufferHoldsAreKeyed) {
     const Executions r = run(insns, {1, 0}, n, [](unsigned e) {
         const uint64_t word = 0x20000000 + 64 * uint64_t{e};
         return std::vector<MemRef>{{word + 1, true, 1}, {word + 1 + e % 2, false, 1}};
-    }, before, false);
+    }, before);
     EXPECT_GE(r.replayed, n - 8);  // two kinds, each replayed once its state repeats
     EXPECT_GT(r.cycles[n - 1], r.cycles[n - 2]);  // n - 1 odd: the load of the other byte waits for the bus
 }
