@@ -17,6 +17,7 @@
 #include "traces/convert.hpp"
 #include "traces/native.hpp"
 #include "traces/reader.hpp"
+#include "tests/unit/trace_test_util.hpp"
 
 namespace pmusim {
 namespace {
@@ -272,44 +273,14 @@ TEST(ReplayEngines, RunPlansStayBounded) {
 
 // A native v2 file's errors past the first batch of runs, where --architectural --timing cpi1 walks the runs in
 // the reader's buffer (RunReplayer::SpanWalk): the same record numbers as the reader's own (BadInput.
-// NativeRunsPastTheFirstBuffer in test_traces.cpp). 5000 times a run of three `addi x5, x0, 0` (shape 0: a register
-// write each; execution 20 bytes: u32 tag, u32 line, three u32 values) at 0x100, then a run of one `lw x6, 0(x7)`
-// at 0x200 (shape 1: tag, line, address; 12 bytes); the shapes are defined before their first executions (156 and 68 bytes), so pair
-// k's load tag (k >= 1) is at 16 + 156 + 20 + 68 + 12 + 32 (k - 1) + 20, inside the reader's first 128 KiB for
-// k = 4000. A tag naming no shape there is record 4000 x 4 + 4 (16003 records read before it); a file cut 5 bytes
-// before its end ends inside the last execution, record 20000. Intact, 20000 instructions retire.
+// NativeRunsPastTheFirstBuffer in test_traces.cpp), on the same file (testutil::write_runs_past_first_buffer, its
+// register values all 0). A tag naming no shape in pair 4000 is record 4000 x 4 + 4 (16003 records read before
+// it); a file cut 5 bytes before its end ends inside the last execution, record 20000. Intact, 20000 instructions
+// retire.
 TEST(ReplayEngines, NativeRunErrorsInTheReadersBuffer) {
     const std::string path = ::testing::TempDir() + fmt::format("arch-walk-{}.pmt", ::getpid());
-    {
-        auto w = trace::make_native_writer(path, false);
-        uint64_t line = 1;
-        for (uint32_t k = 0; k < 5000; ++k) {
-            for (uint32_t i = 0; i < 3; ++i) {
-                TraceRecord r;
-                r.pc = 0x100 + 4 * i;
-                r.encoding = 0x00000293;  // addi x5, x0, 0
-                r.isa = IsaState::rv32;
-                r.line = line++;
-                r.add_reg(trace::RegKind::gpr, 5, 0);
-                w->write(r);
-            }
-            TraceRecord r;
-            r.pc = 0x200;
-            r.encoding = 0x0003A303;  // lw x6, 0(x7)
-            r.isa = IsaState::rv32;
-            r.line = line++;
-            r.n_mem = 1;
-            r.mem[0] = trace::MemAccess{0x1000 + 4 * uint64_t{k}, 0, 4, false, false};
-            w->write(r);
-        }
-        w->finish();
-    }
-    std::ifstream in(path, std::ios::binary);
-    const std::string all((std::istreambuf_iterator<char>(in)), {});
-    in.close();
-    ASSERT_EQ(all.size(), 16u + 156u + 68u + 5000u * 32u);
-    const size_t tag_4000 = 16 + 156 + 20 + 68 + 12 + 32 * (4000 - 1) + 20;
-    ASSERT_EQ(all.substr(tag_4000, 4), std::string("\x01\0\0\0", 4));
+    const std::string all = testutil::write_runs_past_first_buffer(path, false);
+    const size_t tag_4000 = testutil::runs_load_tag(4000);
     replay::Options o = options("veer-el2", modes[4], replay::Engine::block);  // cpi1 architectural
     o.trace = path;
     const Outcome good = outcome(o);

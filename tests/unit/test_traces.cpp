@@ -555,42 +555,13 @@ TEST(BadInput, TruncatedAndCorruptNativeRuns) {
     EXPECT_NE(error_of(big).find("corrupt run shape (65 records in 48 bytes)"), std::string::npos) << error_of(big);
 }
 
-// Version 2 past the reader's first buffer (128 KiB): 5000 times a run of three records (shape 0: a register write
-// each, so the execution is the u32 tag, the u32 line and three u32 values, 20 bytes) then one of a single load
-// (shape 1: tag, line, address, 12 bytes). The shapes are defined before their first executions (12 + 3 x (32 + 16)
-// and 12 + 32 + 24 bytes), so the file is 16 + 156 + 68 + 5000 x 32 bytes and the tag of pair k's load (k >= 1)
-// is at 16 + 156 + 20 + 68 + 12 + 32 (k - 1) + 20. Its records are counted across the buffer's refills: a tag
-// that names no shape in pair 4000 is record 4000 x 4 + 4, a file cut inside its last execution ends in record
-// 20000; runs_shapes() counts the shapes defined.
+// Version 2 past the reader's first buffer (128 KiB): the file of testutil::write_runs_past_first_buffer. Its
+// records are counted across the buffer's refills: a tag that names no shape in pair 4000 is record 4000 x 4 + 4, a
+// file cut inside its last execution ends in record 20000; runs_shapes() counts the shapes defined.
 TEST(BadInput, NativeRunsPastTheFirstBuffer) {
     const std::string path = ::testing::TempDir() + "runs-long.pmt";
-    {
-        auto w = trace::make_native_writer(path, false);
-        uint64_t line = 1;
-        for (uint32_t k = 0; k < 5000; ++k) {
-            for (uint32_t i = 0; i < 3; ++i) {
-                TraceRecord r;
-                r.pc = 0x100 + 4 * i;
-                r.isa = trace::IsaState::rv32;
-                r.line = line++;
-                r.add_reg(trace::RegKind::gpr, 5, k + i);
-                w->write(r);
-            }
-            TraceRecord r;
-            r.pc = 0x200;
-            r.isa = trace::IsaState::rv32;
-            r.line = line++;
-            r.n_mem = 1;
-            r.mem[0] = trace::MemAccess{0x1000 + 4 * uint64_t{k}, 0, 4, false, false};
-            w->write(r);
-        }
-        w->finish();
-    }
-    std::ifstream in(path, std::ios::binary);
-    const std::string all((std::istreambuf_iterator<char>(in)), {});
-    ASSERT_EQ(all.size(), 16u + 156u + 68u + 5000u * 32u);
-    const size_t tag_4000 = 16 + 156 + 20 + 68 + 12 + 32 * (4000 - 1) + 20;
-    ASSERT_EQ(all.substr(tag_4000, 4), std::string("\x01\0\0\0", 4));
+    const std::string all = testutil::write_runs_past_first_buffer(path, true);
+    const size_t tag_4000 = testutil::runs_load_tag(4000);
     {
         auto rd = trace::open_reader(path, "auto", {});
         const trace::Run* first = nullptr;
