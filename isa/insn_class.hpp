@@ -13,6 +13,9 @@ enum class InsnClass : uint8_t {
     ecall, ebreak, mret, fence, fence_i,
 };
 
+// A trap or the return from one (RISC-V ECALL, EBREAK, MRET): the pipeline is redirected after it.
+constexpr bool is_trap(InsnClass c) { return c == InsnClass::ecall || c == InsnClass::ebreak || c == InsnClass::mret; }
+
 // Branch detail (ARM events BR_IMMED_RETIRED, BR_RETURN_RETIRED, PC_WRITE_RETIRED, EXC_RETURN).
 enum BranchFlags : uint8_t {
     br_immediate = 1,    // target in the encoding

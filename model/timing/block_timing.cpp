@@ -46,7 +46,7 @@ void TimingModel::prepare(BlockMemo& m, const uint8_t* n_mem) const {
         using C = isa::InsnClass;
         // Nothing that changes mstatus (ecall, ebreak, mret), nothing the trace's data completes (a failed
         // condition, an unaligned access).
-        if (in.cls == C::ecall || in.cls == C::ebreak || in.cls == C::mret || in.cond_failed || in.unaligned) return;
+        if (isa::is_trap(in.cls) || in.cond_failed || in.unaligned) return;
         // A branch with no data access and not an exception return (its outcome fixed, its flush keyed).
         if (in.branch && ((in.branch & isa::br_exc_return) || in.cls == C::load || in.cls == C::store)) return;
         // No pre- or post-sync instruction (sync_stall): their waits depend on the previous instruction's issue.
@@ -69,7 +69,7 @@ void TimingModel::prepare(BlockMemo& m, const uint8_t* n_mem) const {
     if (!m.has_tail_) return;
     const isa::RetiredInsn& t = m.insns_[n];
     using C = isa::InsnClass;
-    if (!t.branch || (t.branch & isa::br_exc_return) || t.cls == C::ecall || t.cls == C::ebreak || t.cls == C::mret ||
+    if (!t.branch || (t.branch & isa::br_exc_return) || isa::is_trap(t.cls) ||
         t.cls == C::load || t.cls == C::store || t.cond_failed || t.unaligned)
         return;
     if (p_.sync_stall && (t.cls == C::fence || t.cls == C::fence_i || t.cls == C::csr_read || t.cls == C::csr_read_write ||

@@ -67,7 +67,7 @@ template <int kFull>
 [[gnu::always_inline]] inline uint64_t TimingModel::fetches_started(uint64_t pc, unsigned size, bool cached, unsigned& span) {
     // In the line a redirect entered at an odd halfword the fetches start there (fetch_keeps_halfword).
     auto fetch_of = [&](uint64_t a) {
-        return (cached && s_.phase_line != ~uint64_t{0} && l1i_->line_of(a) == s_.phase_line ? a - 2 : a) >> (kFull == 2 ? 2u : fetch_shift_);
+        return (cached && s_.phase_line != ~uint64_t{0} && l1i_->line_of(a) == s_.phase_line ? a - 2 : a) >> (kFull == 2 ? veer_fetch_shift : fetch_shift_);
     };
     const uint64_t first = fetch_of(pc), last = fetch_of(pc + size - 1);
     span = static_cast<unsigned>(last - first + 1);
@@ -114,7 +114,7 @@ inline uint64_t TimingModel::refill_wait(StepScratch& st, uint64_t cost) {
 template <int kFull>
 inline uint64_t TimingModel::fetch_room_wait(const StepScratch& st) const {
     if (s_.refetch || st.refilled || !st.started || s_.fetch_at == 0) return 0;
-    const size_t q = kFull == 2 ? 3 : p_.fetch_queue;
+    const size_t q = kFull == 2 ? veer_fetch_queue : p_.fetch_queue;
     uint64_t at = s_.fetch_at;
     for (uint64_t k = 0; k < st.started; ++k) at = std::max(at + 1, s_.fetched[std::min<size_t>(k, q - 1)]);
     const uint64_t exec = std::max<uint64_t>(st.issue + (st.cycles - st.before_fetch), 2);
@@ -292,7 +292,7 @@ template <int kFull, bool kArm>
     auto listed = [&](const std::vector<uint16_t>& v) { return csr_insn && std::find(v.begin(), v.end(), csr) != v.end(); };
     const bool both = cls == C::csr_read_write || cls == C::fence_i;
     const bool presync = both || cls == C::fence || (cls == C::csr_read && listed(p_.presync_csrs));
-    st.postsync = both || cls == C::ecall || cls == C::ebreak || cls == C::mret || listed(p_.postsync_csrs);
+    st.postsync = both || isa::is_trap(cls) || listed(p_.postsync_csrs);
     // Presync: the older instructions have left X and R sync_stall cycles after the previous one's issue.
     const uint64_t after_prev = s_.prev_issue + 1 + p_.sync_stall;
     const uint64_t pre_wait = presync && after_prev > s_.now ? after_prev - s_.now : 0;
@@ -394,7 +394,7 @@ template <int kFull, bool kArm>
     s_.pending_extra = 0;
     // ecall, ebreak and mret: the redirect's cycle shows on the next instruction (tests/veer-rtl/traps: mret 1 cycle
     // after its postsync wait, its target 4 after it; irq).
-    st.trap_flush = insn.cls == C::ecall || insn.cls == C::ebreak || insn.cls == C::mret;
+    st.trap_flush = isa::is_trap(insn.cls);
     if (st.trap_flush) s_.pending_extra = p_.trap_redirect;
     // Interrupts disabled: this instruction's cycles count while MIE is 0; a trap clears MIE, mret restores it.
     st.mie_before = s_.mstatus & 8u;
@@ -431,7 +431,6 @@ template <int kFull, bool kArm>
 // Instruction fetch: one access per line entered, sequentially or by a taken branch.
 template <int kFull>
 [[gnu::always_inline]] inline void TimingModel::fetch_stage(StepScratch& st, EventBatch& b) {
-    using C = isa::InsnClass;
     constexpr bool kOn = kFull == 2;  // VeeR EL2's shape: its mechanisms on (veer_shape)
     const isa::RetiredInsn& insn = st.insn;
     st.local_code = kFull && (kOn || p_.local_code) && p_.local_code->contains(st.pc);
@@ -442,7 +441,7 @@ template <int kFull>
     }
     // After a taken branch, a trap or mret the next instruction is fetched anew (a redirect).
     const bool redirect = (insn.branch & isa::br_taken) && !insn.cond_failed;
-    s_.next_fetch_new = redirect || insn.cls == C::ecall || insn.cls == C::ebreak || insn.cls == C::mret;
+    s_.next_fetch_new = redirect || isa::is_trap(insn.cls);
     if (kFull && (kOn || p_.follows_mrac) && !region_cacheable(st.pc)) {
         // Not cacheable (VeeR mrac): every fetch goes over the I-bus.
         unsigned span = 0;
@@ -532,7 +531,7 @@ template <int kFull>
 [[gnu::always_inline]] inline void TimingModel::fetch_queue_stage(StepScratch& st, EventBatch& b) {
     // Cycles in this model are counted from 0: the first instructions' fetches are taken at cycle 0 at the earliest.
     const uint64_t exec = std::max<uint64_t>(st.issue + st.fetch_cycles, 2);
-    const size_t q = kFull == 2 ? 3 : p_.fetch_queue;
+    const size_t q = kFull == 2 ? veer_fetch_queue : p_.fetch_queue;
     if (st.refilled) s_.fill_at = exec - 2;
     // A fetch in the refilled line after the fill buffer has written it to the cache is a hit (el2_ifu_mem_ctl.sv:
     // ic_byp_hit_f, then ic_act_hit_f; tests/veer-rtl/busgap on fetch_trace.sh's copy: 16 cycles after the

@@ -174,7 +174,8 @@ bool TimingModel::needs_arm_rules(const TimingParams& p) { return leaves_default
 // LSU buffers: store_buffer; the I-cache: l1i), the fetch buffer's depth and granule as VeeR EL2's (veer() in
 // platforms/timing_params.cpp), no ARM rule and no out-of-order core.
 bool TimingModel::veer_shape(const TimingParams& p) {
-    return needs_full_step(p) && !needs_arm_rules(p) && !p.ooo && p.l1i && p.fetch_queue == 3 && p.fetch_bytes == 4 &&
+    return needs_full_step(p) && !needs_arm_rules(p) && !p.ooo && p.l1i && p.fetch_queue == veer_fetch_queue &&
+           p.fetch_bytes == 1u << veer_fetch_shift &&
            p.local_data && p.local_code && p.dbus_queue && p.store_buffer && p.sync_stall && p.follows_mrac &&
            p.fill_buffer_fetches && p.fill_buffer_cycles && p.fill_redirect_commit && p.fill_next_miss &&
            p.fetch_keeps_halfword && p.interrupt_after_enable;

@@ -534,6 +534,8 @@ public:
     // the step tests on, a fetch buffer of 3 entries of 4 bytes. timed() then takes the kernel that has these tests
     // as constants (kFull 2, step.cpp), which gives the same results as the full one.
     static bool veer_shape(const TimingParams& p);
+    // VeeR EL2's fetch buffer in that shape (veer() in platforms/timing_params.cpp): 3 entries of 4-byte fetches.
+    static constexpr unsigned veer_fetch_queue = 3, veer_fetch_shift = 2;
 private:
     bool veer_shape_ = false;
     unsigned fetch_shift_ = 0;  // log2 of the fetch granule (fetch_bytes, 4 if 0)
