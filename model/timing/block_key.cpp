@@ -230,7 +230,7 @@ namespace pmusim::timing {
         };
         for (size_t j = 0; j < nb; ++j) {
             const MemRef& r = *bus[j];
-            const uint64_t a = r.addr, dual = (a >> 2) != ((a + (r.size ? r.size - 1u : 0u)) >> 2);
+            const uint64_t a = r.addr, dual = crosses_word(r);
             const uint64_t place = bytes[j] ? 4u | (a & 3u) : uint64_t{split_access(r)} | dual << 1;
             put(place | uint64_t{d.ibuf && (a >> 2) == d.ibuf_word} << 3 | uint64_t{(a >> 2) == d.sent_word} << 4 |
                     uint64_t{(a >> 3) == d.read_beat} << 5,

@@ -252,7 +252,7 @@ template <int kFull, bool kArm>
     if (kFull && (kOn || (lsu_ && p_.local_data)) && st.n_mem && !st.paired && (insn.cls == C::load || insn.cls == C::store) &&
         !insn.cond_failed) {
         const MemRef& m0 = st.mem[0];
-        const bool dual = (m0.addr >> 2) != ((m0.addr + (m0.size ? m0.size - 1 : 0)) >> 2);
+        const bool dual = crosses_word(m0);
         const uint64_t c0 = s_.now + stall + s_.pending_extra + 1 - s_.lsu_pending;
         if (c0 >= 3) stall += lsu_->bus_wait(c0 - 3, dual);
     }

@@ -662,6 +662,8 @@ private:
         if (m.size <= 1) return false;
         return p_.split_bytes ? m.addr / p_.split_bytes != (m.addr + m.size - 1) / p_.split_bytes : m.addr % m.size != 0;
     }
+    // An access across two 32-bit words (VeeR EL2: ldst_dual, lsu_buffers.hpp): two entries, a dual one.
+    static bool crosses_word(const MemRef& m) { return (m.addr >> 2) != ((m.addr + (m.size ? m.size - 1u : 0u)) >> 2); }
     // An access across two dbus_beat-byte beats of the bus: two transactions.
     bool crosses_beat(const MemRef& m) const {
         return p_.dbus_beat && m.size > 1 && m.addr / p_.dbus_beat != (m.addr + m.size - 1) / p_.dbus_beat;
