@@ -20,6 +20,7 @@ packages=(
   verilator
   python3-dev pybind11-dev python3-pybind11 python3-pytest python3-venv python3-setuptools
   hyperfine
+  universal-ctags
 )
 # The benchmarks' tools, not needed by the tests: QEMU user mode and cross compilers to make natural traces,
 # valgrind for cachegrind and callgrind, GNU time for peak memory.

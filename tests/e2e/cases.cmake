@@ -328,3 +328,7 @@ pmusim_case(platform_file_and_name 2 "give --platform or --platform-file, not bo
 # specification notes beside the checkout.
 add_test(NAME e2e.docs_public_sources COMMAND bash -c "grep -rn 'shared/spec' '${PROJECT_SOURCE_DIR}/docs' '${PROJECT_SOURCE_DIR}/README.md'; echo \"found: $?\"")
 set_tests_properties(e2e.docs_public_sources PROPERTIES PASS_REGULAR_EXPRESSION "^found: 1\n$")
+
+# The size limits of issue #38 on replay/ and model/timing/ (files at most 800 lines, functions at most 150).
+add_test(NAME layout.limits COMMAND bash ${PROJECT_SOURCE_DIR}/tests/layout/limits.sh ${PROJECT_SOURCE_DIR})
+set_tests_properties(layout.limits PROPERTIES PASS_REGULAR_EXPRESSION "PASS" FAIL_REGULAR_EXPRESSION "FAIL:")
