@@ -248,15 +248,26 @@ namespace pmusim::timing {
 [[gnu::always_inline]] inline bool TimingModel::key_inner_flushes(const BlockMemo& m, uint64_t* key, size_t& n) const {
     static_assert(branch_folded == branch_flag_distance << 1 && branch_bubble == branch_flag_distance << 2,
                   "the marks are three bits above branch_cycles");
-    for (size_t k = 0; k < m.inner_.size(); k += 4) {
+    static_assert(BlockMemo::max_inner <= 8, "two words at most");
+    // A flush fits where its cycles are below 2^13 (bit 13 of branch_cycles clear) and nothing lies above the marks:
+    // those bits of every flush ORed, tested once (no branch per flush).
+    constexpr unsigned unfit = (1u << 13) | ~((branch_bubble << 1) - 1);
+    const size_t count = m.inner_.size();  // at most max_inner: prepare() leaves bodies with more unusable
+    const unsigned* f = inner_flush_.data();
+    unsigned any = 0;
+    auto word = [&](size_t from, size_t to) {  // the flushes [from, to), 16 bits each
         uint64_t w = 0;
-        for (size_t j = k; j < std::min(k + 4, m.inner_.size()); ++j) {
-            const unsigned f = inner_flush_[j];
-            if ((f & branch_cycles) >= (1u << 13) || f >= branch_bubble << 1) return false;
-            w |= uint64_t{(f & branch_cycles) | (f >> 14) << 13} << (16 * (j - k));
+        for (size_t j = from; j < to; ++j) {
+            any |= f[j];
+            w |= uint64_t{(f[j] & (branch_cycles >> 1)) | (f[j] >> 14) << 13} << (16 * (j - from));
         }
-        key[n++] = w;
-    }
+        return w;
+    };
+    if (count == 0) return true;
+    const uint64_t w0 = word(0, std::min<size_t>(count, 4)), w1 = count > 4 ? word(4, count) : 0;
+    if (any & unfit) return false;
+    key[n++] = w0;
+    if (count > 4) key[n++] = w1;
     return true;
 }
 

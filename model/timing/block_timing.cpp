@@ -33,7 +33,9 @@ void TimingModel::prepare(BlockMemo& m, const uint8_t* n_mem) const {
     for (size_t i = 0; i < n; ++i)
         if (m.insns_[i].branch) m.inner_.push_back(static_cast<uint32_t>(i));
     m.inner_at_.clear();
-    for (const uint32_t i : m.inner_) m.inner_at_.push_back({m.pcs_[i], m.inner_next(i), i, m.sizes_[i], counted_branch(m.insns_[i])});
+    for (const uint32_t i : m.inner_)
+        m.inner_at_.push_back({m.pcs_[i], m.inner_next(i), i, m.sizes_[i], counted_branch(m.insns_[i]),
+                               (m.insns_[i].branch & isa::br_taken) != 0});
     if (m.inner_.size() > BlockMemo::max_inner) return;
     // An out-of-order core's state (OooCore) is not in the key: its bodies are stepped.
     if (ooo_) return;
@@ -395,18 +397,15 @@ void TimingModel::keep_recording(BlockMemo& m, BlockMemo::Recording&& r) {
 // The body's branches predicted in order, before it is timed: predict() reads and writes only the predictor, which
 // timed() does not touch. Each goes to the next instruction: the fall-through, or (taken) its target.
 void TimingModel::predict_inner(const BlockMemo& m, EventBatch& b) {
-    const size_t n = m.inner_at_.size();
-    if (inner_flush_.size() < n) inner_flush_.resize(n);
+    if (inner_flush_.size() < m.inner_.size()) inner_flush_.resize(m.inner_.size());
     unsigned* flush = inner_flush_.data();
     uint64_t counted = 0;  // counted_branch()es: their predictable event added once
-    for (size_t k = 0; k < n; ++k) {
-        const BlockMemo::InnerBranch& x = m.inner_at_[k];
-        const isa::RetiredInsn& in = m.insns_[x.i];
+    for (const BlockMemo::InnerBranch& x : m.inner_at_) {
         if (x.counted) {
-            flush[k] = predict_counted(in, x.pc, x.size, x.next, b);
+            *flush++ = predict_counted(x.taken, x.pc, x.size, x.next, b);
             ++counted;
         } else {
-            flush[k] = predict_other(in, x.pc, x.size, x.next, b);
+            *flush++ = predict_other(m.insns_[x.i], x.pc, x.size, x.next, b);
         }
     }
     if (counted && p_.ev_predictable != no_event) b.add(p_.ev_predictable, counted);
@@ -537,7 +536,9 @@ void TimingModel::save_exit(BlockMemo::Exit& e, const BlockMemo& m, size_t n, ui
         e.fetched[k] = (k < p_.fetch_queue && fetched_held(k) ? fetched_held(k) : s_.fetch_at) - now0;
 }
 
-void TimingModel::restore_exit(const BlockMemo::Exit& e, uint64_t now0, EventBatch& b) {
+// Inlined into its two callers in this file (replay_body, replay_partial): a call each body cost about 20 host
+// instructions (docs/performance.md, speed20b).
+[[gnu::always_inline]] inline void TimingModel::restore_exit(const BlockMemo::Exit& e, uint64_t now0, EventBatch& b) {
     for (const auto& x : e.events) b.add(x.event, x.count);
     for (const BlockMemo::Exit::Written& w : e.written) {
         s_.ready[w.reg] = now0 + static_cast<uint64_t>(w.ready);

@@ -227,6 +227,7 @@ private:
         uint32_t i;
         uint8_t size;
         bool counted;
+        bool taken;  // br_taken (a counted branch's prediction reads no more of the instruction)
     };
     std::vector<InnerBranch> inner_at_;
     // Where the branch at i goes: the next instruction, or taken the one after it in the body, or after_.
@@ -437,7 +438,7 @@ private:
     // VeeR EL2's), the common case, inline; predict_other() the rest. The same rules (predict_other's comments).
     unsigned predict(const isa::RetiredInsn& insn, uint64_t pc, unsigned size, uint64_t next_pc, EventBatch& b) {
         if (!counted_branch(insn)) return predict_other(insn, pc, size, next_pc, b);
-        const unsigned flush = predict_counted(insn, pc, size, next_pc, b);
+        const unsigned flush = predict_counted(insn.branch & isa::br_taken, pc, size, next_pc, b);
         if (p_.ev_predictable != no_event) b.add(p_.ev_predictable);
         return flush;
     }
@@ -445,10 +446,9 @@ private:
         constexpr uint8_t other = isa::br_register | isa::br_call | isa::br_exc_return;
         return plain_predictor_ && (insn.branch & isa::br_conditional) && !(insn.branch & other) && !insn.cond_failed;
     }
-    // predict() of a counted_branch() but for its event (predictable: the caller adds it).
-    __attribute__((always_inline)) unsigned predict_counted(const isa::RetiredInsn& insn, uint64_t pc, unsigned size,
-                                                            uint64_t next_pc, EventBatch& b) {
-        const bool taken = insn.branch & isa::br_taken;
+    // predict() of a counted_branch() but for its event (predictable: the caller adds it); `taken` its br_taken.
+    __attribute__((always_inline)) unsigned predict_counted(bool taken, uint64_t pc, unsigned size, uint64_t next_pc,
+                                                            EventBatch& b) {
         const bool mispredicted = bp_.conditional(pc, conditional_target(pc, size, next_pc, taken), taken);
         if (mispredicted) return mispredicted_flush(b) | branch_flag_distance;
         return taken ? taken_bubble(pc, next_pc) : 0u;

@@ -3494,6 +3494,55 @@ TEST(BlockTiming, BodiesSteppedWithoutAKeyGiveWhatStepGives) {
     EXPECT_GT(m.replayed, 1500u); // the repeated one: replayed once the back-off is over
 }
 
+// The flushes of a body's branches are keyed four to a word (TimingModel::key_inner_flushes): a body of an ALU
+// instruction and seven conditional branches that fall through has its fifth to seventh in the key's second word.
+// Between executions taken branches are stepped twice each at the addresses of some of those three (a bimodal
+// predictor: one 2-bit counter per address, which two taken ones move to predict taken, the body's execution back), in a
+// pattern that changes every other execution, so that they mispredict in some executions and not in others while
+// the first four, never disturbed, predict right from the third execution on. A recording whose later branches
+// mispredicted must not be replayed where they do not: the block model checks every replay against step()
+// (set_check_blocks: a wrong one throws) and its cycles and events are compared with a model that only steps.
+TEST(BlockTiming, FlushesOfABodysLaterBranchesAreKeyed) {
+    auto params = platform_timing("cortex-a53");
+    ASSERT_TRUE(params.has_value());
+    params->predictor.direction = PredictorConfig::Direction::bimodal;
+    params->predictor.history_bits = 0;
+    using C = isa::InsnClass;
+    const uint8_t fall = isa::br_immediate | isa::br_conditional, taken = fall | isa::br_taken;
+    std::vector<isa::RetiredInsn> insns{op(C::alu, 1, 2)};
+    std::vector<uint64_t> pcs{0x1000};
+    for (unsigned k = 0; k < 7; ++k) {
+        insns.push_back(op(C::branch, isa::no_reg, 1, fall));
+        pcs.push_back(0x1004 + 4 * k);
+    }
+    BlockMemo m(insns, pcs, std::vector<uint8_t>(8, 4));
+    m.set_after(0x1020);
+    TimingModel blocks(*params), steps(*params);
+    blocks.set_check_blocks(true);
+    const uint8_t n_mem[8] = {};
+    const isa::RetiredInsn jump = op(C::branch, isa::no_reg, 1, taken);
+    for (unsigned i = 0; i < 400; ++i) {
+        EventBatch bb, sb;
+        uint64_t c = blocks.step_block(m, nullptr, n_mem, bb), s = 0;
+        for (size_t k = 0; k < insns.size(); ++k)
+            s += steps.step(insns[k], pcs[k], 4, k + 1 < pcs.size() ? pcs[k + 1] : 0x1020, nullptr, 0, sb);
+        // The disturbance: branches 4 to 6 of the body taken (to 0x3000) as the pattern's bits say.
+        const unsigned pattern = (i / 2 * 5) % 8;
+        for (unsigned k = 4; k < 7; ++k) {
+            if (!(pattern >> (k - 4) & 1u)) continue;
+            for (unsigned twice = 0; twice < 2; ++twice) {
+                c += blocks.step(jump, pcs[1 + k], 4, 0x3000, nullptr, 0, bb);
+                s += steps.step(jump, pcs[1 + k], 4, 0x3000, nullptr, 0, sb);
+            }
+        }
+        ASSERT_EQ(c, s) << "execution " << i;
+        for (const auto& e : sb.events) ASSERT_EQ(bb.count(e.event), e.count) << "execution " << i << " event " << e.event;
+        ASSERT_EQ(bb.events.size(), sb.events.size()) << "execution " << i;
+    }
+    EXPECT_GT(m.replayed, 200u);  // most executions replayed, from several recordings
+    EXPECT_GT(m.recorded, 2u);
+}
+
 // VeeR EL2 (tests/veer-rtl/dhrystone_like, fetch_trace.sh): past a taken branch that flushes, the fetch runs on
 // sequentially until the flush lands, and a line it misses there is refilled all the same (el2_ifu_mem_ctl.sv,
 // MISS_SM: a flush takes CRIT_BYP_OK or MISS_WAIT to HIT_U_MISS, the last beat still writes the tag). Worked with
