@@ -123,20 +123,21 @@ bool TimingModel::probe_body(const BlockMemo& m, const BlockMemo::Recording& r, 
 // sets, marked dirty, counted), each made as it is found: true. Where one misses, those made are undone, latest
 // first (Cache::untouch): false, nothing changed. One search of a set per lookup.
 bool TimingModel::claim_body(const BlockMemo& m, const BlockMemo::Recording& r, const MemRef* mem) {
-    Claim* claims = claims_.data();  // the claims made, counted in a local (claims_n_ for release_claims)
-    size_t made = 0;
+    Claim* const claims = claims_.data();
+    Claim* next = claims;  // the next claim's place, in a local (claims_n_ for release_claims)
     auto claim = [&](Cache& c, const Cache::Ref& ref, uint8_t part) {
-        if (!c.touch_present(ref, part, claims[made].undo)) return false;
-        claims[made++].cache = &c;
+        if (!c.touch_present(ref, part, next->undo)) return false;
+        next->cache = &c;
+        ++next;
         return true;
     };
     claim_data_miss_ = data_lookups(*this, m, mem, claim);
     if (claim_data_miss_ != all_hit) {
-        claims_n_ = made;
+        claims_n_ = static_cast<size_t>(next - claims);
         release_claims();
         return false;
     }
-    claims_n_ = made;
+    claims_n_ = static_cast<size_t>(next - claims);
     if (r.ifetch.empty()) return true;
     const uint64_t it_refills = itlb_ ? itlb_->refills() : 0, i_refills = l1i_->refills();
     if (r.l1i_refills == i_refills && r.itlb_refills == it_refills) {  // no line entered either since: still there
@@ -148,11 +149,11 @@ bool TimingModel::claim_body(const BlockMemo& m, const BlockMemo::Recording& r, 
         return true;
     }
     if (fetch_lookups(*this, m, r, claim) != all_hit) {
-        claims_n_ = made;
+        claims_n_ = static_cast<size_t>(next - claims);
         release_claims();
         return false;
     }
-    claims_n_ = made;
+    claims_n_ = static_cast<size_t>(next - claims);
     r.itlb_refills = it_refills;
     r.l1i_refills = i_refills;
     return true;
