@@ -21,9 +21,11 @@ void TimingModel::prepare(BlockMemo& m, const uint8_t* n_mem) const {
     m.prepared_ = true;
     m.n_mem_.assign(n_mem, n_mem + m.size());
     m.total_mem_ = 0;
-    m.data_.clear();
+    m.data_at_.clear();
     for (size_t i = 0; i < m.size(); ++i) {
-        if (n_mem[i] && is_data(m.insns_[i])) m.data_.push_back({static_cast<uint16_t>(m.total_mem_), n_mem[i], static_cast<uint8_t>(i)});
+        if (is_data(m.insns_[i]))
+            for (unsigned k = 0; k < n_mem[i]; ++k)
+                m.data_at_.push_back({static_cast<uint16_t>(m.total_mem_ + k), static_cast<uint8_t>(i), k != 0});
         m.total_mem_ += n_mem[i];
     }
     m.usable_ = false;
@@ -102,14 +104,12 @@ size_t TimingModel::data_lookups(Self& self, const BlockMemo& m, const MemRef* m
     auto& l1d = self.l1d_;
     if (!l1d && !dtlb) return all_hit;
     const bool line_once = self.p_.count_line_once && l1d;
-    for (const BlockMemo::DataInsn& d : m.data_) {  // the counts keyed (body_key): m.n_mem_'s
+    for (const BlockMemo::DataAccess& d : m.data_at_) {  // the counts keyed (body_key): m.n_mem_'s
         if (d.insn >= upto) break;
-        const MemRef* a = mem + d.at;
-        for (unsigned k = 0; k < d.n; ++k) {
-            const bool seq = line_once && k && l1d->line_of(a[k].addr) == l1d->line_of(a[k - 1].addr);
-            if (!seq && dtlb && !f(*dtlb, dtlb->ref(a[k].addr), 0)) return d.insn;
-            if (l1d && !f(*l1d, l1d->ref(a[k].addr), l1d->dirty_part(a[k].addr, a[k].write))) return d.insn;
-        }
+        const MemRef& a = mem[d.at];
+        const bool seq = line_once && d.later && l1d->line_of(a.addr) == l1d->line_of(mem[d.at - 1].addr);
+        if (!seq && dtlb && !f(*dtlb, dtlb->ref(a.addr), 0)) return d.insn;
+        if (l1d && !f(*l1d, l1d->ref(a.addr), l1d->dirty_part(a.addr, a.write))) return d.insn;
     }
     return all_hit;
 }
@@ -125,20 +125,21 @@ bool TimingModel::probe_body(const BlockMemo& m, const BlockMemo::Recording& r, 
 // sets, marked dirty, counted), each made as it is found: true. Where one misses, those made are undone, latest
 // first (Cache::untouch): false, nothing changed. One search of a set per lookup.
 bool TimingModel::claim_body(const BlockMemo& m, const BlockMemo::Recording& r, const MemRef* mem) {
-    Claim* claims = claims_.data();  // the claims made, counted in a local (claims_n_ for release_claims)
-    size_t made = 0;
+    Claim* const claims = claims_.data();
+    Claim* next = claims;  // the next claim's place, in a local (claims_n_ for release_claims)
     auto claim = [&](Cache& c, const Cache::Ref& ref, uint8_t part) {
-        if (!c.touch_present(ref, part, claims[made].undo)) return false;
-        claims[made++].cache = &c;
+        if (!c.touch_present(ref, part, next->undo)) return false;
+        next->cache = &c;
+        ++next;
         return true;
     };
     claim_data_miss_ = data_lookups(*this, m, mem, claim);
     if (claim_data_miss_ != all_hit) {
-        claims_n_ = made;
+        claims_n_ = static_cast<size_t>(next - claims);
         release_claims();
         return false;
     }
-    claims_n_ = made;
+    claims_n_ = static_cast<size_t>(next - claims);
     if (r.ifetch.empty()) return true;
     const uint64_t it_refills = itlb_ ? itlb_->refills() : 0, i_refills = l1i_->refills();
     if (r.l1i_refills == i_refills && r.itlb_refills == it_refills) {  // no line entered either since: still there
@@ -150,11 +151,11 @@ bool TimingModel::claim_body(const BlockMemo& m, const BlockMemo::Recording& r, 
         return true;
     }
     if (fetch_lookups(*this, m, r, claim) != all_hit) {
-        claims_n_ = made;
+        claims_n_ = static_cast<size_t>(next - claims);
         release_claims();
         return false;
     }
-    claims_n_ = made;
+    claims_n_ = static_cast<size_t>(next - claims);
     r.itlb_refills = it_refills;
     r.l1i_refills = i_refills;
     return true;
@@ -258,11 +259,11 @@ uint64_t TimingModel::record_prefixes(const BlockMemo& m, BlockMemo::Recording& 
     uint64_t cycles = 0;
     size_t from = 0;
     if (partial_ok()) {
-        const size_t nd = l1d_ || dtlb_ ? m.data_.size() : 0;  // (data_lookups() makes none without)
+        const size_t nd = l1d_ || dtlb_ ? m.data_at_.size() : 0;  // (data_lookups() makes none without)
         for (size_t d = 0, f = 0;;) {  // the data instructions and the fetches, merged in order
-            const size_t next = std::min(d < nd ? m.data_[d].insn : all_hit, f < r.ifetch.size() ? r.ifetch[f] : all_hit);
+            const size_t next = std::min(d < nd ? m.data_at_[d].insn : all_hit, f < r.ifetch.size() ? r.ifetch[f] : all_hit);
             if (next == all_hit) break;
-            d += d < nd && m.data_[d].insn == next;
+            while (d < nd && m.data_at_[d].insn == next) ++d;
             f += f < r.ifetch.size() && r.ifetch[f] == next;
             if (next == 0) continue;
             cycles += step_range(m, mem, n_mem, body_events_, from, next);

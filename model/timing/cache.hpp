@@ -70,7 +70,7 @@ public:
     struct Undo {
         size_t base;
         unsigned way;
-        uint8_t dirty;
+        unsigned dirty;  // not a byte: a byte's store may alias anything (the sets' pointers loaded again after it)
     };
     [[gnu::always_inline]] bool touch_present(const Ref& r, uint8_t part, Undo& undo) {
         const uint64_t* t = &tags_[r.base];
@@ -103,7 +103,7 @@ public:
             dirty_[u.base + w] = dirty_[u.base + w + 1];
         }
         tags_[u.base + u.way] = tag;
-        dirty_[u.base + u.way] = u.dirty;
+        dirty_[u.base + u.way] = static_cast<uint8_t>(u.dirty);
     }
     // The dirty part an access marks (none for a read, or write-through).
     uint8_t dirty_part(uint64_t addr, bool write) const {
@@ -154,19 +154,23 @@ private:
     Result miss(size_t base, uint64_t tag, uint8_t part, bool write);
     static constexpr unsigned max_ways = 64;  // the most ways a cache may have (platform_json.cpp)
     // The line in way w of the set at `base` becomes the most recent (way 0), the ones before it move down one.
+    // The set's ways through pointers held in locals: a store to a dirty part, a byte, may alias anything, and would
+    // have the vectors' data loaded again after each.
     void promote(size_t base, unsigned w, uint8_t part) {
+        uint8_t* const d = dirty_.data() + base;
         if (w == 0) {  // the most recent already
-            dirty_[base] |= part;
+            d[0] = static_cast<uint8_t>(d[0] | part);
             return;
         }
-        const uint64_t tag = tags_[base + w];
-        const uint8_t dirty = static_cast<uint8_t>(dirty_[base + w] | part);
+        uint64_t* const t = tags_.data() + base;
+        const uint64_t tag = t[w];
+        const uint8_t dirty = static_cast<uint8_t>(d[w] | part);
         for (; w > 0; --w) {
-            tags_[base + w] = tags_[base + w - 1];
-            dirty_[base + w] = dirty_[base + w - 1];
+            t[w] = t[w - 1];
+            d[w] = d[w - 1];
         }
-        tags_[base] = tag;
-        dirty_[base] = dirty;
+        t[0] = tag;
+        d[0] = dirty;
     }
     CacheConfig cfg_;
     unsigned sets_ = 0, line_shift_ = 0, part_shift_ = 0;

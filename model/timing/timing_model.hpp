@@ -260,14 +260,15 @@ private:
     KeyPolicy policy_;  // whether to key the next execution (key_policy.hpp)
     std::vector<uint8_t> n_mem_;  // accesses per body instruction at the first execution (the key's)
     size_t total_mem_ = 0;
-    // The body's loads and stores with accesses (as n_mem_ has them): where their first access lies among the
-    // body's and how many (the data lookups of probe_body and claim_body).
-    struct DataInsn {
+    // The accesses of the body's loads and stores (as n_mem_ has them), one by one in order (the data lookups of
+    // probe_body and claim_body, in one loop): where each lies among the body's, its instruction's index in the
+    // body and whether it is not that instruction's first access.
+    struct DataAccess {
         uint16_t at;
-        uint8_t n;
-        uint8_t insn;  // the instruction's index in the body
+        uint8_t insn;
+        bool later;
     };
-    std::vector<DataInsn> data_;
+    std::vector<DataAccess> data_at_;
     // suffixes_[i]: the body from instruction i on, timed as a body of its own (keyed, recorded, replayed) after
     // a partial replay whose lookup missed at instruction i - 1 (TimingModel::replay_partial); made at first use.
     // Shared by copies (the check hook's).
