@@ -27,8 +27,8 @@ Core::Core(const Options& opts, const Platform& platform) : o(opts), p(platform)
     if (const auto t = replay_timing(p, o.platform_options))
         if (o.timing_events || o.timing == Timing::model) tm.emplace(o.timing == Timing::cpi1 ? without_stalls(*t) : *t);
     if (tm) tm->set_check_blocks(o.check_block_timing);
-    // The block engine replays the VeeR EL2 predictor's calls from a memo where they repeat (set_memo); the
-    // reference stepper steps every one.
+    // The block engine replays a body's VeeR EL2 predictor calls as one group where they repeat (set_memo: the
+    // predictor's state keyed by its table signature); the reference stepper steps every one.
     if (tm && o.engine == Engine::block) tm->predictor().set_memo(true);
 }
 

@@ -275,7 +275,7 @@ void BranchPredictor::veer_wrong_path(uint64_t addr, unsigned halfwords) {
     }
 }
 
-BranchPredictor::VeerOutcome BranchPredictor::veer_stepped(uint64_t pc, unsigned size, VeerKind kind, bool taken, uint64_t target) {
+BranchPredictor::VeerOutcome BranchPredictor::veer(uint64_t pc, unsigned size, VeerKind kind, bool taken, uint64_t target) {
     VeerOutcome out;
     if (kind == VeerKind::other) out.flush = true;
     if (!cfg_.enabled || btb_.empty()) {
@@ -381,7 +381,7 @@ BranchPredictor::VeerOutcome BranchPredictor::veer_as_predicted(uint64_t pc, uns
     return veer(pc, size, kind, taken, taken ? target : fall_through);
 }
 
-// The memo (set_memo). A BTB entry as two words: its target, and its flags, bank and tag; a return stack entry as
+// The signature (set_memo). A BTB entry as two words: its target, and its flags, bank and tag; a return stack entry as
 // its address and whether it is valid. Every field once, without loss: put(), veer_table_sig() and same_state() are
 // written from these, set_entry() takes the words apart again. (Templates: the entries are private types.)
 template <class E>
@@ -423,10 +423,6 @@ void BranchPredictor::put(Table t, size_t i, uint64_t a, uint64_t b) {
     sig_ ^= entry_sig(t, i, oa, ob) ^ entry_sig(t, i, a, b);
     set_entry(t, i, a, b);
     if (grouping_) group_log_.push_back({t, static_cast<uint32_t>(i), a, b});
-    if (recording_ && n_log_ <= memo_max_writes) {
-        if (n_log_ < memo_max_writes) log_[n_log_] = {t, static_cast<uint32_t>(i), a, b};
-        ++n_log_;
-    }
 }
 
 void BranchPredictor::put_btb(size_t i, const BtbEntry& e) {
@@ -439,12 +435,8 @@ void BranchPredictor::put_btb(size_t i, const BtbEntry& e) {
 }
 
 void BranchPredictor::set_memo(bool on) {
-    memo_.reset();
-    recording_ = false;
-    if (!on || cfg_.direction != PredictorConfig::Direction::veer_el2 || cfg_.history_bits > 16 || veer_ras_.size() > 255)
-        return;
-    memo_ = std::make_shared<ZeroedTable<VeerMemo>>(memo_entries);
-    sig_ = veer_table_sig();
+    memo_ = on && cfg_.direction == PredictorConfig::Direction::veer_el2 && cfg_.history_bits <= 16 && veer_ras_.size() <= 255;
+    if (memo_) sig_ = veer_table_sig();
 }
 
 // The signature put() keeps, worked out from the tables whole.
@@ -529,38 +521,6 @@ void BranchPredictor::apply(const Changes& c) {
     for (const Write& w : c.writes) set_entry(w.table, w.index, w.a, w.b);
     s_ = c.after;
     sig_ = c.sig;
-}
-
-BranchPredictor::VeerOutcome BranchPredictor::veer(uint64_t pc, unsigned size, VeerKind kind, bool taken, uint64_t target) {
-    if (!memo_ || recording_ || !cfg_.enabled || btb_.empty()) return veer_stepped(pc, size, kind, taken, target);
-    const auto key = memo_key(pc, size, kind, taken, target);
-    // The slot: sig_ is a mix already; the rest only spreads the calls of one state.
-    const uint64_t h = key[7] ^ ((key[0] ^ key[1] ^ key[2] ^ key[3] ^ key[6]) * 0x9e3779b97f4a7c15ULL);
-    VeerMemo& m = (*memo_)[(h >> 40) & (memo_entries - 1)];
-    uint64_t differ = 0;
-    for (size_t k = 0; k < memo_key_words; ++k) differ |= m.key[k] ^ key[k];
-    if (m.valid && differ == 0) {
-        for (size_t k = 0; k < m.n_writes; ++k) set_entry(m.writes[k].table, m.writes[k].index, m.writes[k].a, m.writes[k].b);
-        if (grouping_) group_log_.insert(group_log_.end(), m.writes.begin(), m.writes.begin() + m.n_writes);
-        s_ = m.after;
-        sig_ = m.sig_after;
-        ++memo_hits_;
-        return m.out;
-    }
-    recording_ = true;
-    n_log_ = 0;
-    const VeerOutcome out = veer_stepped(pc, size, kind, taken, target);
-    recording_ = false;
-    if (n_log_ <= memo_max_writes) {
-        m.key = key;
-        m.valid = true;
-        m.out = out;
-        m.after = s_;
-        m.sig_after = sig_;
-        m.n_writes = n_log_;
-        std::copy(log_.begin(), log_.begin() + n_log_, m.writes.begin());
-    }
-    return out;
 }
 
 }  // namespace pmusim::timing

@@ -10,8 +10,6 @@
 #include <memory>
 #include <vector>
 
-#include "model/core/zeroed_table.hpp"
-
 namespace pmusim::timing {
 
 // A multiply-xorshift mix of 64 bits (every input bit moves about half the output bits): the tables' signatures.
@@ -124,19 +122,18 @@ public:
     void set_enabled(bool e) { cfg_.enabled = e; }
     bool enabled() const { return cfg_.enabled; }
 
-    // veer_el2: remember what each veer() call did, keyed by its arguments and the predictor's whole state before
-    // it, and do it again from the memo when the same call meets the same state (a loop's branches in a predictor
-    // that has settled). The state is its scalars, exactly, and a 64-bit signature of its tables (counters, BTB,
-    // replacement bits, return stack) that every table write keeps up to date: two different tables with the same
-    // signature, which would replay the wrong call, are a 2^-64 chance. Off by default (the reference stepper runs
-    // without it); the block engine turns it on. Copies share the memo (what it holds depends on its key alone).
+    // veer_el2: key the predictor's whole state for the block engine's grouped replay (state_key, group_begin,
+    // group_end, apply): its scalars, exactly, and a 64-bit signature of its tables (counters, BTB, replacement bits,
+    // return stack) that every table write keeps up to date: two different tables with the same signature, which
+    // would replay the wrong group, are a 2^-64 chance. Off by default (the reference stepper runs without it); the
+    // block engine turns it on. (It no longer remembers single veer() calls: on the natural RV32 trace about a third
+    // of them met a state seen before, and keying each cost more than stepping the misses saved, docs/performance.md.)
     void set_memo(bool on);
-    bool memo() const { return memo_ != nullptr; }
-    uint64_t memo_hits() const { return memo_hits_; }
+    bool memo() const { return memo_; }
     // The same predictor state (tables, return stack, histories, fetch position); the memos left out.
     bool same_state(const BranchPredictor& o) const;
     // With the memo on, a group of calls replayed as one (TimingModel::predict_body): the state a group starts from
-    // as words (the scalars and the tables' signature, as veer()'s memo keys them), and what the group changed: its
+    // as words (the scalars and the tables' signature), and what the group changed: its
     // table writes in order, the scalars and the signature after.
     static constexpr size_t state_words = 6;
     void state_key(uint64_t* out) const;
@@ -215,7 +212,7 @@ private:
     uint8_t& veer_counter(const VeerSlot& slot, uint64_t history) { return counters_[counter_index(slot, history)]; }
     uint8_t veer_counter(const VeerSlot& slot, uint64_t history) const { return counters_[counter_index(slot, history)]; }
 public:
-    // The state besides the tables, one struct as veer()'s memo keeps and restores it. history: the global history
+    // The state besides the tables, one struct as a group's changes keep and restore it. history: the global history
     // (gshare's too). veer_el2's two global histories (BranchPredictor::veer_window has the rules): history is
     // execute's, fetch_history the one fetch reads the BHT with. Fetch runs in 4-byte windows from run_start, the
     // address it was last sent to; window is the window of the last branch seen, read with window_history.
@@ -297,10 +294,9 @@ private:
     RasEntry ras_pop();
     // Fetch along a wrong path from `addr` for `halfwords`: predicted-taken calls and returns move the stack.
     void veer_wrong_path(uint64_t addr, unsigned halfwords);
-    VeerOutcome veer_stepped(uint64_t pc, unsigned size, VeerKind kind, bool taken, uint64_t target);
 
-    // The memo (set_memo). Every veer_el2 table write goes through put(): it keeps sig_ (the XOR of each entry's
-    // signature, entry_sig) and, while a call is being recorded, logs the write.
+    // The signature (set_memo). Every veer_el2 table write goes through put(): it keeps sig_ (the XOR of each entry's
+    // signature, entry_sig) and, within a group (group_begin), logs the write.
     enum class Table : uint8_t { counter, btb, lru, ras };
     struct Write {
         Table table;
@@ -325,16 +321,7 @@ private:
         if (memo_) put(Table::ras, i, e.addr, e.valid);
         else veer_ras_[i] = e;
     }
-    static constexpr size_t memo_key_words = 8, memo_max_writes = 8;
-    struct VeerMemo {
-        std::array<uint64_t, memo_key_words> key{};
-        bool valid = false;
-        VeerOutcome out;
-        Scalars after{};
-        uint64_t sig_after = 0;
-        uint8_t n_writes = 0;
-        std::array<Write, memo_max_writes> writes{};
-    };
+    static constexpr size_t memo_key_words = 8;
 public:
     struct Changes {
         std::vector<Write> writes;
@@ -345,19 +332,13 @@ public:
 private:
     bool grouping_ = false;
     std::vector<Write> group_log_;  // the table writes since group_begin()
-    // Entries of about 350 bytes each, direct-mapped by a hash: the VeeR probes and Dhrystone hit as often with 256
-    // as with 4,096, and a table spread over fewer pages misses the host's caches and TLB less (docs/performance.md,
-    // "Process start-up").
-    static constexpr size_t memo_entries = 1024;
-    std::shared_ptr<ZeroedTable<VeerMemo>> memo_;  // zero bytes: an empty entry (valid false)
-    uint64_t sig_ = 0, memo_hits_ = 0;
+    bool memo_ = false;  // set_memo
+    uint64_t sig_ = 0;
     // The other predictors' counters and targets as a signature (loop_state): the XOR of a mix of each entry that
     // differs from its reset value, kept by conditional() and indirect().
     uint64_t plain_sig_ = 0;
-    bool recording_ = false;
-    uint8_t n_log_ = 0;  // writes logged while recording (memo_max_writes + 1: too many, not kept)
-    std::array<Write, memo_max_writes> log_{};
-    // The call's key: its arguments, the scalars (histories of at most 16 bits: set_memo) and sig_.
+    // A call's key: its arguments, the scalars (histories of at most 16 bits: set_memo) and sig_ (state_key takes
+    // the state's part).
     std::array<uint64_t, memo_key_words> memo_key(uint64_t pc, unsigned size, VeerKind kind, bool taken, uint64_t target) const;
 };
 

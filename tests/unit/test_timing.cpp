@@ -521,7 +521,7 @@ TEST(BranchPredictor, VeerWrongPathReturnPopsTheStack) {
 
 // A group of calls replayed as one (BranchPredictor::group_begin, group_end, apply; TimingModel::predict_body):
 // what the group changed, applied to a predictor in the state the group started from, gives the state stepping the
-// calls gives, whether the calls were stepped or taken from veer()'s memo while the group was logged.
+// calls gives.
 TEST(BranchPredictor, VeerGroupOfCallsAppliedGivesTheSteppedState) {
     const auto params = platform_timing("veer-el2");
     ASSERT_TRUE(params.has_value());
@@ -554,10 +554,6 @@ TEST(BranchPredictor, VeerGroupOfCallsAppliedGivesTheSteppedState) {
         start.state_key(key_start);
         EXPECT_TRUE(std::equal(key_before, key_before + BranchPredictor::state_words, key_start));
     }
-    // Once settled, the calls came from veer()'s memo: the state repeats every 16 iterations (each taken branch
-    // mispredicted, fetch runs on to the jump back and the call, which pushes on the wrong path: the return stack's
-    // top moves one slot every two iterations, round its 8 slots).
-    EXPECT_GT(memo.memo_hits(), 0u);
 }
 
 TEST(BranchPredictor, VeerBranchBeforeAnInterruptGoesWherePredicted) {
@@ -580,15 +576,16 @@ TEST(BranchPredictor, VeerBranchBeforeAnInterruptGoesWherePredicted) {
     EXPECT_TRUE(bp.veer(0x2000, 2, VK::cond, true, 0x1F00).mispredicted);
 }
 
-// The memo of veer() calls (BranchPredictor::set_memo) must be invisible: a predictor with it and one without,
-// given the same calls, agree on every outcome and on both global histories after each. The calls go over 24 branch
-// sites of every kind and three jumps whose entries share one BTB set (0x3000, 0x3404 and 0x3808: the same set
-// index, bits [9:2] ^ [17:10] ^ [25:18], other tags), which evict each other in turn:
+// The table signature the block engine keys (BranchPredictor::set_memo: every table write through put()) must be
+// invisible: a predictor keeping it and one without, given the same calls, agree on every outcome and on both
+// global histories after each. The calls go over 24 branch sites of every kind and three jumps whose entries share
+// one BTB set (0x3000, 0x3404 and 0x3808: the same set index, bits [9:2] ^ [17:10] ^ [25:18], other tags), which
+// evict each other in turn:
 //  - 400 iterations in patterns, their conditional outcomes following the iteration's number, with now and then a
 //    site met as another kind (a branch error), a return elsewhere than pushed, a call that goes as predicted;
 //  - 4000 calls of sites drawn at random, outcomes at random;
-//  - 60 iterations alike (each conditional site always taken or always not), after which the same calls meet the
-//    same states again.
+//  - 60 iterations alike (each conditional site always taken or always not), the same calls meeting the same
+//    states again.
 TEST(BranchPredictor, VeerMemoGivesWhatSteppingGives) {
     const auto params = platform_timing("veer-el2");
     ASSERT_TRUE(params.has_value());
@@ -608,12 +605,10 @@ TEST(BranchPredictor, VeerMemoGivesWhatSteppingGives) {
         sites.push_back({pc, k % 2 ? 2u : 4u, kinds[k % 8], 0x1000 + 0x40 * k});
     }
     for (uint64_t pc : {0x3000u, 0x3404u, 0x3808u}) sites.push_back({pc, 2, VK::jump, pc + 0x100});
-    uint64_t calls = 0;
     auto both = [&](const Site& s, bool taken, bool as_predicted) {
         const uint64_t next = taken ? s.target : s.pc + s.size;
         const auto a = as_predicted ? plain.veer_as_predicted(s.pc, s.size, s.kind) : plain.veer(s.pc, s.size, s.kind, taken, next);
         const auto b = as_predicted ? memo.veer_as_predicted(s.pc, s.size, s.kind) : memo.veer(s.pc, s.size, s.kind, taken, next);
-        ++calls;
         EXPECT_EQ(a.mispredicted, b.mispredicted);
         EXPECT_EQ(a.flush, b.flush);
         EXPECT_EQ(plain.veer_history(), memo.veer_history());
@@ -653,22 +648,9 @@ TEST(BranchPredictor, VeerMemoGivesWhatSteppingGives) {
                                 {0x5006, 2, VK::ret, 0x5004},  {0x500a, 2, VK::ret, 0x5010}};
     for (unsigned n = 0; n < 20000; ++n)
         ASSERT_TRUE(both(stack_sites[rng() % 4], true, false)) << "call or return " << n;
-    uint64_t late_calls = 0, late_hits = 0;
-    for (unsigned it = 0; it < 60; ++it) {
-        const uint64_t hits_before = memo.memo_hits();
+    for (unsigned it = 0; it < 60; ++it)
         for (size_t k = 0; k < sites.size(); ++k)
             ASSERT_TRUE(both(sites[k], sites[k].kind != VK::cond || k % 2 == 0, false)) << "iteration " << it << ", site " << k;
-        if (it >= 40) {
-            late_calls += sites.size();
-            late_hits += memo.memo_hits() - hits_before;
-        }
-    }
-    // Both ways were taken; once settled (a state that repeats within 8 iterations: the return stack's 8 slots),
-    // most calls hit (a call misses only where its memo slot is shared with another key that came since).
-    EXPECT_GT(memo.memo_hits(), 0u);
-    EXPECT_LT(memo.memo_hits(), calls);
-    EXPECT_GT(late_hits, late_calls / 2);
-    EXPECT_EQ(plain.memo_hits(), 0u);
 }
 
 
