@@ -356,8 +356,8 @@ uint64_t TimingModel::record_body(BlockMemo& m, const MemRef* mem, const uint8_t
         if (k != commits.size()) return cycles;
     }
     if (p_.dbus_queue) {
-        uint64_t bus_addr[BlockMemo::max_bus];
-        const size_t nb = bus_addresses(m, mem, bus_addr);
+        const MemRef* bus[BlockMemo::max_bus];
+        const size_t nb = bus_accesses(m, mem, bus);
         const DbusState& x = s_.dbus;
         auto& rd = r.dbus;
         rd.free = static_cast<int64_t>(x.free - now0);
@@ -368,9 +368,9 @@ uint64_t TimingModel::record_body(BlockMemo& m, const MemRef* mem, const uint8_t
         rd.ibuf_last = static_cast<int64_t>(x.ibuf_last - now0);
         rd.sent_until = static_cast<int64_t>(x.sent_until - now0);
         rd.read_resp = static_cast<int64_t>(x.read_resp - now0);
-        rd.ibuf_word = x.ibuf ? dbus_source(x.ibuf_word, false, dbus_entry_, bus_addr, nb) : 0;
-        rd.sent_word = dbus_source(x.sent_word, false, dbus_entry_, bus_addr, nb);
-        rd.read_beat = dbus_source(x.read_beat, true, dbus_entry_, bus_addr, nb);
+        rd.ibuf_word = x.ibuf ? dbus_source(x.ibuf_word, false, dbus_entry_, bus, nb) : 0;
+        rd.sent_word = dbus_source(x.sent_word, false, dbus_entry_, bus, nb);
+        rd.read_beat = dbus_source(x.read_beat, true, dbus_entry_, bus, nb);
         if (rd.ibuf_word == 255 || rd.sent_word == 255 || rd.read_beat == 255) return cycles;  // not expected
     }
     keep_recording(m, std::move(r));
@@ -478,18 +478,18 @@ void TimingModel::replay_body(BlockMemo& m, const BlockMemo::Recording& r, const
         s_.dbus.free = now0 + static_cast<uint64_t>(r.dbus.free);  // nothing buffered before or after: the rest is 0
     } else if (p_.dbus_queue) {
         const auto& rd = r.dbus;
-        uint64_t bus_addr[BlockMemo::max_bus];
+        const MemRef* bus[BlockMemo::max_bus];
         DbusState entry;
         if (rd.ibuf || rd.sent_word || rd.read_beat) {  // an address to restore: where it comes from
             entry = dbus_canonical(now0);
-            bus_addresses(m, mem, bus_addr);
+            bus_accesses(m, mem, bus);
         }
         auto from = [&](uint8_t src) {
             if (src == 0) return ~uint64_t{0};
             if (src == 1) return entry.ibuf_word;
             if (src == 2) return entry.sent_word;
             if (src == 3) return entry.read_beat;
-            return src < 4 + BlockMemo::max_bus ? bus_addr[src - 4] >> 2 : bus_addr[src - 4 - BlockMemo::max_bus] >> 3;
+            return src < 4 + BlockMemo::max_bus ? bus[src - 4]->addr >> 2 : bus[src - 4 - BlockMemo::max_bus]->addr >> 3;
         };
         s_.dbus.free = now0 + static_cast<uint64_t>(rd.free);
         s_.dbus.ibuf = rd.ibuf;
@@ -598,17 +598,18 @@ void TimingModel::lsu_replay(const BlockMemo::Recording& r, const MemRef* mem, u
     }
 }
 
-size_t TimingModel::bus_addresses(const BlockMemo& m, const MemRef* mem, uint64_t* out) const {
+size_t TimingModel::bus_accesses(const BlockMemo& m, const MemRef* mem, const MemRef** out) const {
     size_t n = 0;
     for (size_t j = 0; j < m.total_mem_ && n < BlockMemo::max_bus; ++j)
-        if (!p_.local_data->contains(mem[j].addr)) out[n++] = mem[j].addr;
+        if (!p_.local_data->contains(mem[j].addr)) out[n++] = &mem[j];
     return n;
 }
 
-uint8_t TimingModel::dbus_source(uint64_t v, bool beat, const DbusState& entry, const uint64_t* bus_addr, size_t n_bus) const {
+uint8_t TimingModel::dbus_source(uint64_t v, bool beat, const DbusState& entry, const MemRef* const* bus, size_t n_bus) const {
     if (v == ~uint64_t{0}) return 0;
-    for (size_t j = n_bus; j-- > 0;)
-        if ((bus_addr[j] >> (beat ? 3 : 2)) == v) return static_cast<uint8_t>(4 + (beat ? BlockMemo::max_bus : 0) + j);
+    for (size_t j = n_bus; j-- > 0;)  // a word a store's, a beat a load's
+        if (bus[j]->write != beat && (bus[j]->addr >> (beat ? 3 : 2)) == v)
+            return static_cast<uint8_t>(4 + (beat ? BlockMemo::max_bus : 0) + j);
     if (entry.ibuf && v == entry.ibuf_word && !beat) return 1;
     if (v == entry.sent_word && !beat) return 2;
     if (v == entry.read_beat && beat) return 3;
