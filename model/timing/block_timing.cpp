@@ -83,12 +83,13 @@ void TimingModel::prepare(BlockMemo& m, const uint8_t* n_mem) const {
 }
 
 template <class Self, class F>
-size_t TimingModel::fetch_lookups(Self& self, const BlockMemo& m, const BlockMemo::Recording& r, F&& f, size_t upto) {
+size_t TimingModel::fetch_lookups(Self& self, const BlockMemo::Recording& r, F&& f, size_t upto) {
     auto& itlb = self.itlb_;
     auto& l1i = self.l1i_;
-    for (uint8_t i : r.ifetch) {
+    for (size_t k = 0; k < r.ifetch.size(); ++k) {
+        const uint8_t i = r.ifetch[k];
         if (i >= upto) break;
-        const uint64_t pc = m.pcs_[i];
+        const uint64_t pc = r.ifetch_at[k];
         if ((itlb && !f(*itlb, itlb->ref(pc), 0)) || !f(*l1i, l1i->ref(pc), 0)) return i;
     }
     return all_hit;
@@ -116,7 +117,7 @@ size_t TimingModel::data_lookups(Self& self, const BlockMemo& m, const MemRef* m
 // lookups) hits, changing nothing: record_body() keeps a recording only of a body whose lookups all hit.
 bool TimingModel::probe_body(const BlockMemo& m, const BlockMemo::Recording& r, const MemRef* mem) const {
     auto probe = [](const Cache& c, const Cache::Ref& ref, uint8_t) { return c.probe(ref); };
-    return fetch_lookups(*this, m, r, probe) == all_hit && data_lookups(*this, m, mem, probe) == all_hit;
+    return fetch_lookups(*this, r, probe) == all_hit && data_lookups(*this, m, mem, probe) == all_hit;
 }
 
 // The lookups of the recording's body as step() makes them where every one hits (lines moved to the front of their
@@ -147,7 +148,7 @@ bool TimingModel::claim_body(const BlockMemo& m, const BlockMemo::Recording& r, 
         for (const Cache::Ref& ref : r.l1i_lines) l1i_->touch(ref, 0);
         return true;
     }
-    if (fetch_lookups(*this, m, r, claim) != all_hit) {
+    if (fetch_lookups(*this, r, claim) != all_hit) {
         claims_n_ = made;
         release_claims();
         return false;
@@ -199,7 +200,7 @@ uint64_t TimingModel::replay_partial(BlockMemo& m, const BlockMemo::Recording& r
     if (!partial_ok() || r.prefixes.empty()) return step_body(m, mem, n_mem, b, with_tail);
     auto probe = [](const Cache& c, const Cache::Ref& ref, uint8_t) { return c.probe(ref); };
     const size_t first_data = claim_data_miss_;  // the claim just made (block(), replay_checked()): data probed
-    const size_t first = std::min(first_data, fetch_lookups(*this, m, r, probe, first_data));
+    const size_t first = std::min(first_data, fetch_lookups(*this, r, probe, first_data));
     auto p = std::lower_bound(r.prefixes.begin(), r.prefixes.end(), first,
                               [](const BlockMemo::Prefix& x, size_t at) { return x.at < at; });
     if (p == r.prefixes.end() || p->at != first) return step_body(m, mem, n_mem, b, with_tail);
@@ -208,7 +209,7 @@ uint64_t TimingModel::replay_partial(BlockMemo& m, const BlockMemo::Recording& r
         return true;
     };
     data_lookups(*this, m, mem, touch, first);  // in step()'s order per cache, as claim_body()
-    fetch_lookups(*this, m, r, touch, first);
+    fetch_lookups(*this, r, touch, first);
     ++m.stepped;
     ++m.partial;
     const uint64_t now0 = s_.now;
@@ -261,7 +262,7 @@ uint64_t TimingModel::record_prefixes(const BlockMemo& m, BlockMemo::Recording& 
             const size_t next = std::min(d < nd ? m.data_[d].insn : all_hit, f < r.ifetch.size() ? r.ifetch[f] : all_hit);
             if (next == all_hit) break;
             d += d < nd && m.data_[d].insn == next;
-            f += f < r.ifetch.size() && r.ifetch[f] == next;
+            while (f < r.ifetch.size() && r.ifetch[f] == next) ++f;  // (an instruction across two lines: two)
             if (next == 0) continue;
             cycles += step_range(m, mem, n_mem, body_events_, from, next);
             from = next;
@@ -279,24 +280,29 @@ uint64_t TimingModel::record_body(BlockMemo& m, const MemRef* mem, const uint8_t
     const size_t stepped = m.size() + (with_tail ? 1 : 0);  // instructions timed, the tail's included
     BlockMemo::Recording r;
     // The instructions that look up the I-cache: those that enter a new line (step(): s_.last_ifetch_line), on
-    // the cacheable path only.
+    // the cacheable path only; one whose last halfword lies in the next line looks that line up too, at its start
+    // (where the step follows the fetched bytes: fetch_bytes, the full step's kernels).
     const bool cacheable = (key[0] >> 35) & 1u;
     if (m.fetch_path_ && cacheable) {
         uint64_t last = key[4];  // s_.last_ifetch_line as body_key() put it
         for (size_t i = 0; i < stepped; ++i) {
-            const uint64_t line = l1i_->line_of(m.pcs_[i]);
-            if (line != last) {
+            const uint64_t pc = m.pcs_[i], line = l1i_->line_of(pc);
+            const uint64_t last_line = full_ && p_.fetch_bytes ? l1i_->line_of(pc + m.sizes_[i] - 1) : line;
+            for (uint64_t l = line; l <= last_line; ++l) {
+                if (l == last) continue;
+                const uint64_t at = l == line ? pc : l * p_.l1i->line;
                 r.ifetch.push_back(static_cast<uint8_t>(i));
-                r.l1i_lines.push_back(l1i_->ref(m.pcs_[i]));
+                r.ifetch_at.push_back(at);
+                r.l1i_lines.push_back(l1i_->ref(at));
                 if (itlb_) {
-                    const Cache::Ref page = itlb_->ref(m.pcs_[i]);
+                    const Cache::Ref page = itlb_->ref(at);
                     if (r.itlb_runs.empty() || r.itlb_runs.back().first.base != page.base ||
                         r.itlb_runs.back().first.tag != page.tag)
                         r.itlb_runs.push_back({page, 0});
                     ++r.itlb_runs.back().second;
                 }
+                last = l;
             }
-            last = line;
             if (i < m.size() && (m.insns_[i].branch & isa::br_taken)) last = ~uint64_t{0};  // a redirect: fetched anew
         }
     }

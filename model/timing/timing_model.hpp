@@ -193,7 +193,10 @@ private:
             uint64_t full = 0, pending = 0;
         };
         mutable LsuMemo lsu;
-        std::vector<uint8_t> ifetch;  // the instructions that look up the ITLB and the I-cache, in order
+        // The instructions that look up the ITLB and the I-cache, in order, and the address each looks up (an
+        // instruction across two lines: twice, its address and the next line's start).
+        std::vector<uint8_t> ifetch;
+        std::vector<uint64_t> ifetch_at;
         // The ITLB's and I-cache's refills when claim_body() last found every one of those lines: while neither
         // has changed, they are all still there (a line leaves a cache only when another enters).
         mutable uint64_t itlb_refills = ~uint64_t{0}, l1i_refills = ~uint64_t{0};
@@ -564,7 +567,7 @@ private:
     // of the instructions before `upto`.
     static constexpr size_t all_hit = ~size_t{0};
     template <class Self, class F>
-    static size_t fetch_lookups(Self& self, const BlockMemo& m, const BlockMemo::Recording& r, F&& f, size_t upto = all_hit);
+    static size_t fetch_lookups(Self& self, const BlockMemo::Recording& r, F&& f, size_t upto = all_hit);
     template <class Self, class F>
     static size_t data_lookups(Self& self, const BlockMemo& m, const MemRef* mem, F&& f, size_t upto = all_hit);
     bool probe_body(const BlockMemo& m, const BlockMemo::Recording& r, const MemRef* mem) const;
