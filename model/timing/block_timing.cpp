@@ -86,11 +86,9 @@ template <class Self, class F>
 size_t TimingModel::fetch_lookups(Self& self, const BlockMemo::Recording& r, F&& f, size_t upto) {
     auto& itlb = self.itlb_;
     auto& l1i = self.l1i_;
-    for (size_t k = 0; k < r.ifetch.size(); ++k) {
-        const uint8_t i = r.ifetch[k];
-        if (i >= upto) break;
-        const uint64_t pc = r.ifetch_at[k];
-        if ((itlb && !f(*itlb, itlb->ref(pc), 0)) || !f(*l1i, l1i->ref(pc), 0)) return i;
+    for (const BlockMemo::Fetch& x : r.ifetch) {
+        if (x.insn >= upto) break;
+        if ((itlb && !f(*itlb, itlb->ref(x.at), 0)) || !f(*l1i, l1i->ref(x.at), 0)) return x.insn;
     }
     return all_hit;
 }
@@ -259,10 +257,10 @@ uint64_t TimingModel::record_prefixes(const BlockMemo& m, BlockMemo::Recording& 
     if (partial_ok()) {
         const size_t nd = l1d_ || dtlb_ ? m.data_.size() : 0;  // (data_lookups() makes none without)
         for (size_t d = 0, f = 0;;) {  // the data instructions and the fetches, merged in order
-            const size_t next = std::min(d < nd ? m.data_[d].insn : all_hit, f < r.ifetch.size() ? r.ifetch[f] : all_hit);
+            const size_t next = std::min(d < nd ? m.data_[d].insn : all_hit, f < r.ifetch.size() ? r.ifetch[f].insn : all_hit);
             if (next == all_hit) break;
             d += d < nd && m.data_[d].insn == next;
-            while (f < r.ifetch.size() && r.ifetch[f] == next) ++f;  // (an instruction across two lines: two)
+            while (f < r.ifetch.size() && r.ifetch[f].insn == next) ++f;  // (an instruction across two lines: two)
             if (next == 0) continue;
             cycles += step_range(m, mem, n_mem, body_events_, from, next);
             from = next;
@@ -291,8 +289,7 @@ uint64_t TimingModel::record_body(BlockMemo& m, const MemRef* mem, const uint8_t
             for (uint64_t l = line; l <= last_line; ++l) {
                 if (l == last) continue;
                 const uint64_t at = l == line ? pc : l * p_.l1i->line;
-                r.ifetch.push_back(static_cast<uint8_t>(i));
-                r.ifetch_at.push_back(at);
+                r.ifetch.push_back({at, static_cast<uint8_t>(i)});
                 r.l1i_lines.push_back(l1i_->ref(at));
                 if (itlb_) {
                     const Cache::Ref page = itlb_->ref(at);

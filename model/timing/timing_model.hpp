@@ -104,6 +104,12 @@ public:
     // those replayed in part (a recording's prefix up to the first lookup that missed, then stepped: replay_partial).
     uint64_t replayed = 0, recorded = 0, stepped = 0, partial = 0;
 
+    // An instruction fetch of the body that looks up the ITLB and the I-cache: the address, the instruction's index.
+    struct Fetch {
+        uint64_t at;
+        uint8_t insn;
+    };
+
     // The pipeline and fetch state step() left after some of the body's instructions (TimingModel::save_exit),
     // relative to the entry's cycle s_.now: what a replay sets (restore_exit).
     struct Exit {
@@ -193,10 +199,9 @@ private:
             uint64_t full = 0, pending = 0;
         };
         mutable LsuMemo lsu;
-        // The instructions that look up the ITLB and the I-cache, in order, and the address each looks up (an
+        // The instructions that look up the ITLB and the I-cache, in order, with the address each looks up (an
         // instruction across two lines: twice, its address and the next line's start).
-        std::vector<uint8_t> ifetch;
-        std::vector<uint64_t> ifetch_at;
+        std::vector<Fetch> ifetch;
         // The ITLB's and I-cache's refills when claim_body() last found every one of those lines: while neither
         // has changed, they are all still there (a line leaves a cache only when another enters).
         mutable uint64_t itlb_refills = ~uint64_t{0}, l1i_refills = ~uint64_t{0};
