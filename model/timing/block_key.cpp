@@ -166,40 +166,52 @@ namespace pmusim::timing {
     return by_address ? pack(with_address) : pack(by_direction);
 }
 
-// Whether the bytes an access of the body writes or reads within its word (address bits 1:0 with its size) can
-// matter to step() (dbus_access), for each of its `nb` bus accesses into `out`: a load's are compared with a store's
-// bytes only where its word is the ibuf's or the last sent one's at the entry (`d`) or a store's of the body before
-// it (in_ibuf, in_sent); a store's join the ibuf's and go to the state the body leaves, where a later load of the body
-// reads its word or its word is one of the last two the body's stores write (the ibuf's and the last sent one's at
-// the exit are among them: a store that does not join the ibuf sends it). These follow from the words' relations,
-// which key_dbus keys: a function of the key, so two entries with one key agree on it.
-[[gnu::always_inline]] inline void TimingModel::dbus_bytes_matter(const MemRef* const* bus, size_t nb, const DbusState& d,
-                                                                   bool* out) const {
-    constexpr uint64_t none = ~uint64_t{0};
-    uint64_t last = none, prev = none;  // the last store's word, the last other word a store writes
-    for (size_t j = nb; j-- > 0;) {
-        if (!bus[j]->write) continue;
-        const uint64_t w = bus[j]->addr >> 2;
-        if (last == none) last = w;
-        else if (w != last) {
-            prev = w;
-            break;
-        }
-    }
+// The body's bus stores in runs: a store starts a new run unless its word is the last store's. Besides the entry's
+// words (key_dbus, key_lsu_bus), step() and the LSU buffers compare an access's word only with the words of the last
+// two runs before it: the ibuf holds a store of the last run, and the last sent write and the LSU buffers' write
+// entry waiting alone are of the last run or the one before (writes leave in order; dbus_access, LsuBuffers::
+// bus_access). Per bus access of the body into `rel`: whether its word is the last run's (bit 0) or the run's before
+// (bit 1). Into `bytes`: whether the bytes it writes or reads within its word (address bits 1:0 with its size) can
+// matter to step() (dbus_access): a load's where its word is the ibuf's or the last sent one's at the entry (`d`) or
+// one of those two runs' (in_ibuf, in_sent compare its bytes with theirs); a store's where its run is one of the two
+// at a later load of one of their words, or at the exit (the ibuf and the last sent write the body leaves, with
+// their bytes). Both follow from the key's words (the runs from `rel` itself): two entries with one key agree on them.
+[[gnu::always_inline]] inline void TimingModel::dbus_runs(const MemRef* const* bus, size_t nb, const DbusState& d,
+                                                          uint8_t* rel, bool* bytes) const {
+    constexpr size_t none = ~size_t{0};
+    size_t last = none, prev = none;  // the last store of the last run, and of the run before
+    uint8_t run[BlockMemo::max_bus] = {};  // per store, its run's number
+    unsigned runs = 0, marked = 0;          // the runs so far; those whose stores' bytes matter (a bit each)
     for (size_t j = 0; j < nb; ++j) {
         const uint64_t w = bus[j]->addr >> 2;
-        bool m = bus[j]->write ? w == last || w == prev : (d.ibuf && w == d.ibuf_word) || w == d.sent_word;
-        for (size_t i = 0; i < nb && !m; ++i)
-            m = (bus[j]->write ? i > j && !bus[i]->write : i < j && bus[i]->write) && (bus[i]->addr >> 2) == w;
-        out[j] = m;
+        const bool e1 = last != none && (bus[last]->addr >> 2) == w, e2 = prev != none && (bus[prev]->addr >> 2) == w;
+        rel[j] = static_cast<uint8_t>(uint8_t{e1} | uint8_t{e2} << 1);
+        if (bus[j]->write) {
+            if (!e1) {
+                prev = last;
+                ++runs;
+            }
+            last = j;
+            run[j] = static_cast<uint8_t>(runs);
+            continue;
+        }
+        bytes[j] = (d.ibuf && w == d.ibuf_word) || w == d.sent_word || e1 || e2;
+        if (e1) marked |= 1u << run[last];
+        if (e2) marked |= 1u << run[prev];
     }
+    if (last != none) marked |= 1u << run[last];
+    if (prev != none) marked |= 1u << run[prev];
+    for (size_t j = 0; j < nb; ++j)
+        if (bus[j]->write) bytes[j] = (marked >> run[j]) & 1u;
 }
 
 // The D-bus buffer (dbus_queue): its state as it acts from now on, then per bus access of the body what step()
-// decides from its place in its word (dbus_bytes_matter: its address bits 1:0 where its bytes can matter, else only
-// whether it is split or crosses a word; whether it crosses a beat is key_accesses') and which earlier addresses
-// (the state's, the body's) share its word and its beat. Address bit 2 is not keyed: it matters only to whether
-// two accesses share a beat, which is keyed as such.
+// decides from its place in its word (dbus_runs: its address bits 1:0 where its bytes can matter, else only whether
+// it is split or crosses a word; whether it crosses a beat is key_accesses'), whether its word is the entry's ibuf's
+// or last sent one's, whether its beat is the entry's last read's, whether its word is one of the last two runs of
+// the body's stores before it (dbus_runs), and for a load which earlier loads of the body share its beat (the last
+// read is the entry's or an earlier load's: a load of its beat shares it). Address bit 2 is not keyed: it matters
+// only to whether two loads share a beat, which is keyed as such.
 [[gnu::always_inline]] inline bool TimingModel::key_dbus(const MemRef* const* bus, size_t nb, uint64_t* key,
                                                          size_t& n) const {
     if (s_.dbus.quiet() && nb == 0) {
@@ -215,8 +227,9 @@ namespace pmusim::timing {
             return false;
         key[n++] = free_d | uint64_t{d.ibuf} << 12 | uint64_t{d.ibuf_join} << 13 | uint64_t{d.ibuf_bytes} << 14 |
                    uint64_t{d.sent_bytes} << 18 | last_d << 22 | sent_d << 30 | read_d << 42 | uint64_t{1} << 63;
+        uint8_t rel[BlockMemo::max_bus];
         bool bytes[BlockMemo::max_bus];
-        dbus_bytes_matter(bus, nb, d, bytes);
+        dbus_runs(bus, nb, d, rel, bytes);
         uint64_t w = 0;
         unsigned bit = 0;
         auto put = [&](uint64_t v, unsigned bits) {
@@ -233,10 +246,14 @@ namespace pmusim::timing {
             const uint64_t a = r.addr, dual = crosses_word(r);
             const uint64_t place = bytes[j] ? 4u | (a & 3u) : uint64_t{split_access(r)} | dual << 1;
             put(place | uint64_t{d.ibuf && (a >> 2) == d.ibuf_word} << 3 | uint64_t{(a >> 2) == d.sent_word} << 4 |
-                    uint64_t{(a >> 3) == d.read_beat} << 5,
-                6);
+                    uint64_t{(a >> 3) == d.read_beat} << 5 | uint64_t{rel[j]} << 6,
+                8);
+            if (r.write) continue;
+            uint64_t beats = 0;  // a bit per earlier load: its beat is this one's
+            unsigned loads = 0;
             for (size_t i = 0; i < j; ++i)
-                put(uint64_t{(bus[i]->addr >> 2) == (a >> 2)} | uint64_t{(bus[i]->addr >> 3) == (a >> 3)} << 1, 2);
+                if (!bus[i]->write) beats |= uint64_t{(bus[i]->addr >> 3) == (a >> 3)} << loads++;
+            if (loads) put(beats, loads);
         }
         key[n++] = w | uint64_t{nb} << 60;
     }

@@ -87,13 +87,12 @@ void TimingModel::prepare(BlockMemo& m, const uint8_t* n_mem) const {
 }
 
 template <class Self, class F>
-size_t TimingModel::fetch_lookups(Self& self, const BlockMemo& m, const BlockMemo::Recording& r, F&& f, size_t upto) {
+size_t TimingModel::fetch_lookups(Self& self, const BlockMemo::Recording& r, F&& f, size_t upto) {
     auto& itlb = self.itlb_;
     auto& l1i = self.l1i_;
-    for (uint8_t i : r.ifetch) {
-        if (i >= upto) break;
-        const uint64_t pc = m.pcs_[i];
-        if ((itlb && !f(*itlb, itlb->ref(pc), 0)) || !f(*l1i, l1i->ref(pc), 0)) return i;
+    for (const BlockMemo::Fetch& x : r.ifetch) {
+        if (x.insn >= upto) break;
+        if ((itlb && !f(*itlb, itlb->ref(x.at), 0)) || !f(*l1i, l1i->ref(x.at), 0)) return x.insn;
     }
     return all_hit;
 }
@@ -118,7 +117,7 @@ size_t TimingModel::data_lookups(Self& self, const BlockMemo& m, const MemRef* m
 // lookups) hits, changing nothing: record_body() keeps a recording only of a body whose lookups all hit.
 bool TimingModel::probe_body(const BlockMemo& m, const BlockMemo::Recording& r, const MemRef* mem) const {
     auto probe = [](const Cache& c, const Cache::Ref& ref, uint8_t) { return c.probe(ref); };
-    return fetch_lookups(*this, m, r, probe) == all_hit && data_lookups(*this, m, mem, probe) == all_hit;
+    return fetch_lookups(*this, r, probe) == all_hit && data_lookups(*this, m, mem, probe) == all_hit;
 }
 
 // The lookups of the recording's body as step() makes them where every one hits (lines moved to the front of their
@@ -150,7 +149,7 @@ bool TimingModel::claim_body(const BlockMemo& m, const BlockMemo::Recording& r, 
         for (const Cache::Ref& ref : r.l1i_lines) l1i_->touch(ref, 0);
         return true;
     }
-    if (fetch_lookups(*this, m, r, claim) != all_hit) {
+    if (fetch_lookups(*this, r, claim) != all_hit) {
         claims_n_ = static_cast<size_t>(next - claims);
         release_claims();
         return false;
@@ -202,7 +201,7 @@ uint64_t TimingModel::replay_partial(BlockMemo& m, const BlockMemo::Recording& r
     if (!partial_ok() || r.prefixes.empty()) return step_body(m, mem, n_mem, b, with_tail);
     auto probe = [](const Cache& c, const Cache::Ref& ref, uint8_t) { return c.probe(ref); };
     const size_t first_data = claim_data_miss_;  // the claim just made (block(), replay_checked()): data probed
-    const size_t first = std::min(first_data, fetch_lookups(*this, m, r, probe, first_data));
+    const size_t first = std::min(first_data, fetch_lookups(*this, r, probe, first_data));
     auto p = std::lower_bound(r.prefixes.begin(), r.prefixes.end(), first,
                               [](const BlockMemo::Prefix& x, size_t at) { return x.at < at; });
     if (p == r.prefixes.end() || p->at != first) return step_body(m, mem, n_mem, b, with_tail);
@@ -211,7 +210,7 @@ uint64_t TimingModel::replay_partial(BlockMemo& m, const BlockMemo::Recording& r
         return true;
     };
     data_lookups(*this, m, mem, touch, first);  // in step()'s order per cache, as claim_body()
-    fetch_lookups(*this, m, r, touch, first);
+    fetch_lookups(*this, r, touch, first);
     ++m.stepped;
     ++m.partial;
     const uint64_t now0 = s_.now;
@@ -261,10 +260,10 @@ uint64_t TimingModel::record_prefixes(const BlockMemo& m, BlockMemo::Recording& 
     if (partial_ok()) {
         const size_t nd = l1d_ || dtlb_ ? m.data_at_.size() : 0;  // (data_lookups() makes none without)
         for (size_t d = 0, f = 0;;) {  // the data instructions and the fetches, merged in order
-            const size_t next = std::min(d < nd ? m.data_at_[d].insn : all_hit, f < r.ifetch.size() ? r.ifetch[f] : all_hit);
+            const size_t next = std::min(d < nd ? m.data_at_[d].insn : all_hit, f < r.ifetch.size() ? r.ifetch[f].insn : all_hit);
             if (next == all_hit) break;
             while (d < nd && m.data_at_[d].insn == next) ++d;
-            f += f < r.ifetch.size() && r.ifetch[f] == next;
+            while (f < r.ifetch.size() && r.ifetch[f].insn == next) ++f;  // (an instruction across two lines: two)
             if (next == 0) continue;
             cycles += step_range(m, mem, n_mem, body_events_, from, next);
             from = next;
@@ -282,24 +281,28 @@ uint64_t TimingModel::record_body(BlockMemo& m, const MemRef* mem, const uint8_t
     const size_t stepped = m.size() + (with_tail ? 1 : 0);  // instructions timed, the tail's included
     BlockMemo::Recording r;
     // The instructions that look up the I-cache: those that enter a new line (step(): s_.last_ifetch_line), on
-    // the cacheable path only.
+    // the cacheable path only; one whose last halfword lies in the next line looks that line up too, at its start
+    // (where the step follows the fetched bytes: fetch_bytes, the full step's kernels).
     const bool cacheable = (key[0] >> 35) & 1u;
     if (m.fetch_path_ && cacheable) {
         uint64_t last = key[4];  // s_.last_ifetch_line as body_key() put it
         for (size_t i = 0; i < stepped; ++i) {
-            const uint64_t line = l1i_->line_of(m.pcs_[i]);
-            if (line != last) {
-                r.ifetch.push_back(static_cast<uint8_t>(i));
-                r.l1i_lines.push_back(l1i_->ref(m.pcs_[i]));
+            const uint64_t pc = m.pcs_[i], line = l1i_->line_of(pc);
+            const uint64_t last_line = full_ && p_.fetch_bytes ? l1i_->line_of(pc + m.sizes_[i] - 1) : line;
+            for (uint64_t l = line; l <= last_line; ++l) {
+                if (l == last) continue;
+                const uint64_t at = l == line ? pc : l * p_.l1i->line;
+                r.ifetch.push_back({at, static_cast<uint8_t>(i)});
+                r.l1i_lines.push_back(l1i_->ref(at));
                 if (itlb_) {
-                    const Cache::Ref page = itlb_->ref(m.pcs_[i]);
+                    const Cache::Ref page = itlb_->ref(at);
                     if (r.itlb_runs.empty() || r.itlb_runs.back().first.base != page.base ||
                         r.itlb_runs.back().first.tag != page.tag)
                         r.itlb_runs.push_back({page, 0});
                     ++r.itlb_runs.back().second;
                 }
+                last = l;
             }
-            last = line;
             if (i < m.size() && (m.insns_[i].branch & isa::br_taken)) last = ~uint64_t{0};  // a redirect: fetched anew
         }
     }
@@ -359,8 +362,8 @@ uint64_t TimingModel::record_body(BlockMemo& m, const MemRef* mem, const uint8_t
         if (k != commits.size()) return cycles;
     }
     if (p_.dbus_queue) {
-        uint64_t bus_addr[BlockMemo::max_bus];
-        const size_t nb = bus_addresses(m, mem, bus_addr);
+        const MemRef* bus[BlockMemo::max_bus];
+        const size_t nb = bus_accesses(m, mem, bus);
         const DbusState& x = s_.dbus;
         auto& rd = r.dbus;
         rd.free = static_cast<int64_t>(x.free - now0);
@@ -371,9 +374,9 @@ uint64_t TimingModel::record_body(BlockMemo& m, const MemRef* mem, const uint8_t
         rd.ibuf_last = static_cast<int64_t>(x.ibuf_last - now0);
         rd.sent_until = static_cast<int64_t>(x.sent_until - now0);
         rd.read_resp = static_cast<int64_t>(x.read_resp - now0);
-        rd.ibuf_word = x.ibuf ? dbus_source(x.ibuf_word, false, dbus_entry_, bus_addr, nb) : 0;
-        rd.sent_word = dbus_source(x.sent_word, false, dbus_entry_, bus_addr, nb);
-        rd.read_beat = dbus_source(x.read_beat, true, dbus_entry_, bus_addr, nb);
+        rd.ibuf_word = x.ibuf ? dbus_source(x.ibuf_word, false, dbus_entry_, bus, nb) : 0;
+        rd.sent_word = dbus_source(x.sent_word, false, dbus_entry_, bus, nb);
+        rd.read_beat = dbus_source(x.read_beat, true, dbus_entry_, bus, nb);
         if (rd.ibuf_word == 255 || rd.sent_word == 255 || rd.read_beat == 255) return cycles;  // not expected
     }
     keep_recording(m, std::move(r));
@@ -478,18 +481,18 @@ void TimingModel::replay_body(BlockMemo& m, const BlockMemo::Recording& r, const
         s_.dbus.free = now0 + static_cast<uint64_t>(r.dbus.free);  // nothing buffered before or after: the rest is 0
     } else if (p_.dbus_queue) {
         const auto& rd = r.dbus;
-        uint64_t bus_addr[BlockMemo::max_bus];
+        const MemRef* bus[BlockMemo::max_bus];
         DbusState entry;
         if (rd.ibuf || rd.sent_word || rd.read_beat) {  // an address to restore: where it comes from
             entry = dbus_canonical(now0);
-            bus_addresses(m, mem, bus_addr);
+            bus_accesses(m, mem, bus);
         }
         auto from = [&](uint8_t src) {
             if (src == 0) return ~uint64_t{0};
             if (src == 1) return entry.ibuf_word;
             if (src == 2) return entry.sent_word;
             if (src == 3) return entry.read_beat;
-            return src < 4 + BlockMemo::max_bus ? bus_addr[src - 4] >> 2 : bus_addr[src - 4 - BlockMemo::max_bus] >> 3;
+            return src < 4 + BlockMemo::max_bus ? bus[src - 4]->addr >> 2 : bus[src - 4 - BlockMemo::max_bus]->addr >> 3;
         };
         s_.dbus.free = now0 + static_cast<uint64_t>(rd.free);
         s_.dbus.ibuf = rd.ibuf;
@@ -600,17 +603,18 @@ void TimingModel::lsu_replay(const BlockMemo::Recording& r, const MemRef* mem, u
     }
 }
 
-size_t TimingModel::bus_addresses(const BlockMemo& m, const MemRef* mem, uint64_t* out) const {
+size_t TimingModel::bus_accesses(const BlockMemo& m, const MemRef* mem, const MemRef** out) const {
     size_t n = 0;
     for (size_t j = 0; j < m.total_mem_ && n < BlockMemo::max_bus; ++j)
-        if (!p_.local_data->contains(mem[j].addr)) out[n++] = mem[j].addr;
+        if (!p_.local_data->contains(mem[j].addr)) out[n++] = &mem[j];
     return n;
 }
 
-uint8_t TimingModel::dbus_source(uint64_t v, bool beat, const DbusState& entry, const uint64_t* bus_addr, size_t n_bus) const {
+uint8_t TimingModel::dbus_source(uint64_t v, bool beat, const DbusState& entry, const MemRef* const* bus, size_t n_bus) const {
     if (v == ~uint64_t{0}) return 0;
-    for (size_t j = n_bus; j-- > 0;)
-        if ((bus_addr[j] >> (beat ? 3 : 2)) == v) return static_cast<uint8_t>(4 + (beat ? BlockMemo::max_bus : 0) + j);
+    for (size_t j = n_bus; j-- > 0;)  // a word a store's, a beat a load's
+        if (bus[j]->write != beat && (bus[j]->addr >> (beat ? 3 : 2)) == v)
+            return static_cast<uint8_t>(4 + (beat ? BlockMemo::max_bus : 0) + j);
     if (entry.ibuf && v == entry.ibuf_word && !beat) return 1;
     if (v == entry.sent_word && !beat) return 2;
     if (v == entry.read_beat && beat) return 3;

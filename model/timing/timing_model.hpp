@@ -104,6 +104,12 @@ public:
     // those replayed in part (a recording's prefix up to the first lookup that missed, then stepped: replay_partial).
     uint64_t replayed = 0, recorded = 0, stepped = 0, partial = 0;
 
+    // An instruction fetch of the body that looks up the ITLB and the I-cache: the address, the instruction's index.
+    struct Fetch {
+        uint64_t at;
+        uint8_t insn;
+    };
+
     // The pipeline and fetch state step() left after some of the body's instructions (TimingModel::save_exit),
     // relative to the entry's cycle s_.now: what a replay sets (restore_exit).
     struct Exit {
@@ -193,7 +199,9 @@ private:
             uint64_t full = 0, pending = 0;
         };
         mutable LsuMemo lsu;
-        std::vector<uint8_t> ifetch;  // the instructions that look up the ITLB and the I-cache, in order
+        // The instructions that look up the ITLB and the I-cache, in order, with the address each looks up (an
+        // instruction across two lines: twice, its address and the next line's start).
+        std::vector<Fetch> ifetch;
         // The ITLB's and I-cache's refills when claim_body() last found every one of those lines: while neither
         // has changed, they are all still there (a line leaves a cache only when another enters).
         mutable uint64_t itlb_refills = ~uint64_t{0}, l1i_refills = ~uint64_t{0};
@@ -310,8 +318,9 @@ public:
     //    on the bus), crosses a dbus_beat, lies in a side-effect region, shares its line with the previous access
     //    (count_line_once);
     //  - with dbus_queue: the D-bus buffer as it acts from now on and, per bus access, its place in its word only where
-    //    its bytes can matter (else whether it is split or crosses a word: dbus_bytes_matter) and which earlier
-    //    accesses share its word or its beat (key_dbus);
+    //    its bytes can matter (else whether it is split or crosses a word: dbus_runs), its word's and beat's relations
+    //    to the entry's buffered words and last read, whether its word is one of the last two runs of the body's
+    //    stores before it (dbus_runs) and, for a load, which earlier loads share its beat (key_dbus);
     //  - the flush's cycles of each branch in the body (predict(), made for all of them before the body);
     //  - with a tail (the block's last branch): whether it was taken and its flush's cycles (predict()).
     // The LSU buffers (store_buffer) are not keyed: they do not change the timing; a replay feeds them the commits
@@ -552,7 +561,7 @@ private:
     void key_lock(uint64_t* key, size_t& n) const;
     bool key_accesses(const BlockMemo& m, const MemRef* mem, const uint8_t* n_mem, uint64_t* key, size_t& n,
                       const MemRef** bus, size_t& nb) const;
-    void dbus_bytes_matter(const MemRef* const* bus, size_t nb, const DbusState& d, bool* out) const;
+    void dbus_runs(const MemRef* const* bus, size_t nb, const DbusState& d, uint8_t* rel, bool* bytes) const;
     bool key_dbus(const MemRef* const* bus, size_t nb, uint64_t* key, size_t& n) const;
     bool key_inner_flushes(const BlockMemo& m, uint64_t* key, size_t& n) const;
     bool key_lsu_bus(const BlockMemo& m, const MemRef* mem, uint64_t* key, size_t& n) const;
@@ -564,7 +573,7 @@ private:
     // of the instructions before `upto`.
     static constexpr size_t all_hit = ~size_t{0};
     template <class Self, class F>
-    static size_t fetch_lookups(Self& self, const BlockMemo& m, const BlockMemo::Recording& r, F&& f, size_t upto = all_hit);
+    static size_t fetch_lookups(Self& self, const BlockMemo::Recording& r, F&& f, size_t upto = all_hit);
     template <class Self, class F>
     static size_t data_lookups(Self& self, const BlockMemo& m, const MemRef* mem, F&& f, size_t upto = all_hit);
     bool probe_body(const BlockMemo& m, const BlockMemo::Recording& r, const MemRef* mem) const;
@@ -736,10 +745,12 @@ private:
     // starts from it; the block timing keys on it.
     DbusState dbus_canonical(uint64_t now) const;
     // Where a body's exit address comes from: 0 none, 1-3 the entry's ibuf word, sent word, read beat, 4 + j the
-    // word of the body's bus access j, 4 + max_bus + j its beat; 255: not found.
-    uint8_t dbus_source(uint64_t v, bool beat, const DbusState& entry, const uint64_t* bus_addr, size_t n_bus) const;
-    // The addresses of a body's bus accesses, in order (at most BlockMemo::max_bus); returns how many.
-    size_t bus_addresses(const BlockMemo& m, const MemRef* mem, uint64_t* out) const;
+    // word of the body's bus access j (the latest store of that word: a buffered word is a store's), 4 + max_bus + j
+    // its beat (the latest load of that beat: the last read is a load's); 255: not found. The key holds which of
+    // the body's stores (loads) these are at every entry with the key (key_dbus).
+    uint8_t dbus_source(uint64_t v, bool beat, const DbusState& entry, const MemRef* const* bus, size_t n_bus) const;
+    // The body's bus accesses, in order (at most BlockMemo::max_bus); returns how many.
+    size_t bus_accesses(const BlockMemo& m, const MemRef* mem, const MemRef** out) const;
     // The write-coalescing buffer leaves for the command channel: its command at `due` or when its timer runs out,
     // whichever is first, and no sooner than the channel is free.
     void dbus_drain(uint64_t due);

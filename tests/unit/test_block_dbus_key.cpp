@@ -142,3 +142,58 @@ TEST(BlockDbusKey, BytesAStoreLeavesInTheBufferAreKeyed) {
     EXPECT_GE(r.replayed, n * 3 / 4);  // four kinds, each replayed once its state repeats
     EXPECT_LE(r.recorded, n / 4);
 }
+
+// A word store, a word load, another word store, another word load over the D-bus (sw x1, 0(x2); lw x3, 0(x4);
+// add x5, x3; sw x1, 0(x6); lw x7, 0(x8); add x9, x7), fresh words at each execution (after 24 ALU instructions: the
+// last execution's stores gone), in 18 patterns of which of them share an 8-byte beat: the first load shares the
+// first store's beat or not, the second store shares the first store's beat, the first load's, or neither (its word
+// may be the first load's), the second load a beat of its own or one of the stores'. No load reads a stored word and
+// the loads never share a beat. step() compares a store's word only with the ibuf's (the last store's) and a load's
+// with the ibuf's, the last sent write's and the last read's beat: none of these patterns changes the timing
+// (el2_lsu_bus_buffer.sv: a store's beat is never compared). The key holds only those relations (key_dbus,
+// dbus_runs): one recording, every later execution replayed. Keyed with every earlier access's word and beat, each
+// pattern took a recording of its own.
+TEST(BlockDbusKey, BeatsAStoreSharesNoRuleComparesShareARecording) {
+    const std::vector<isa::RetiredInsn> insns = {store_byte(),      op(C::load, 3, 4), op(C::alu, 5, 3),
+                                                 store_byte(),      op(C::load, 7, 8), op(C::alu, 9, 7)};
+    // (word offsets from the execution's base: store 1 at word 0 of beat 0)
+    struct Pattern {
+        unsigned l1, s2, l2;
+    };
+    std::vector<Pattern> patterns;
+    for (unsigned l1 : {1u, 2u})                // beat 0's other word, or beat 1
+        for (unsigned s2 : {1u, 2u, 3u, 4u})    // beat 0's other word, beat 1's words, or beat 2
+            for (unsigned l2 : {1u, 5u, 6u, 9u}) {  // in beat 0, 2 or 4
+                const bool l2_stored = l2 == s2;
+                const bool l2_beat_of_l1 = l2 / 2 == l1 / 2;
+                if (l2_stored || l2_beat_of_l1 || (l2 == 5 && s2 == 4) || patterns.size() == 18) continue;
+                patterns.push_back({l1, s2, l2});
+            }
+    ASSERT_EQ(patterns.size(), 18u);
+    const unsigned n = 360;
+    const Executions r = run(insns, {1, 1, 0, 1, 1, 0}, n, [&](unsigned e) {
+        const uint64_t base = 0x20000000 + 256 * uint64_t{e};
+        const Pattern& p = patterns[e % patterns.size()];
+        return std::vector<MemRef>{{base, true, 4}, {base + 4 * p.l1, false, 4}, {base + 4 * p.s2, true, 4},
+                                   {base + 4 * p.l2, false, 4}};
+    }, std::vector<isa::RetiredInsn>(24, op(C::alu, 10, 11)));
+    EXPECT_LE(r.recorded, 4u);
+    EXPECT_GE(r.replayed, n - 4);
+}
+
+// A word store, another word store, then a byte load (sw x1, 0(x2); sw x1, 0(x6); lb x3, 0(x4); add x5, x3) over the
+// D-bus, fresh words at each execution. The load reads the first store's word at even executions (its first byte,
+// which that store wrote), another word at odd ones. The second store pushes the first out of the ibuf (a store to
+// another word: ibuf_wr_en), so the load meets the first one as the last sent write, whose bytes it takes (in_sent):
+// its user waits no bus read. The key holds a load's relation to the run of stores before the last (dbus_runs): the
+// two kinds never share a recording (set_check_blocks would throw) and time differently.
+TEST(BlockDbusKey, LoadOfTheRunBeforeTheLastIsKeyed) {
+    const std::vector<isa::RetiredInsn> insns = {store_byte(), store_byte(), op(C::load, 3, 4), op(C::alu, 5, 3)};
+    const unsigned n = 200;
+    const Executions r = run(insns, {1, 1, 1, 0}, n, [](unsigned e) {
+        const uint64_t base = 0x20000000 + 256 * uint64_t{e};
+        return std::vector<MemRef>{{base, true, 4}, {base + 16, true, 4}, {base + (e % 2 ? 32 : 0), false, 1}};
+    }, std::vector<isa::RetiredInsn>(24, op(C::alu, 10, 11)));
+    EXPECT_GE(r.replayed, n - 8);
+    EXPECT_GT(r.cycles[n - 1], r.cycles[n - 2]);  // n - 1 odd: the load of another word waits for the bus
+}
