@@ -510,11 +510,6 @@ void TimingModel::replay_body(BlockMemo& m, const BlockMemo::Recording& r, const
     s_.now = now0 + r.cycles;
 }
 
-// The recording's loads and stores to the LSU buffers, then the buffers settled to the body's end (as
-// emit_lsu_buffers() would next). Where the buffers' state at the entry (the D-bus buffer's among save()'s words),
-// s_.lsu_pending and the accesses' addresses are those of the replay the recording's LsuMemo kept (every access to
-// the DCCM), the result is that replay's, shifted to this entry: set from the memo. The engines' differential test
-// compares the buffers after every replayed body (replay_checked, same_state).
 void TimingModel::save_exit(BlockMemo::Exit& e, const BlockMemo& m, size_t n, uint64_t cycles, uint64_t now0,
                             uint64_t lsu_free0, uint64_t stm_issue0) const {
     e.cycles = cycles;
@@ -559,31 +554,52 @@ void TimingModel::save_exit(BlockMemo::Exit& e, const BlockMemo& m, size_t n, ui
     for (size_t k = 0; k < p_.fetch_queue; ++k) s_.fetched[k] = now0 + e.fetched[k];  // timed() reads no other
 }
 
+// The recording's loads and stores to the LSU buffers, then the buffers settled to the body's end (as
+// emit_lsu_buffers() would next). Where the buffers' state at the entry (the D-bus buffer's among save()'s words),
+// s_.lsu_pending and the accesses' places, bits and words are those of the replay the recording's LsuMemo kept
+// (over the DCCM or the bus), the result is that replay's, shifted to this entry and with this entry's words: set
+// from the memo. The engines' differential test compares the buffers after every replayed body (replay_checked,
+// same_state).
 void TimingModel::lsu_replay(const BlockMemo::Recording& r, const MemRef* mem, uint64_t now0) {
-    size_t k = 0;
-    if (const size_t n = lsu_->save(now0, lsu_key_.data() + 2)) {
+    // Each data word as its place among the key's distinct words (lsu_words_) and its bits 1:0 (the DCCM's bank):
+    // the buffers compare words only with each other, for equality and by those bits (lsu_buffers.hpp), so two
+    // entries whose keys agree behave the same with each word of the one for the other's at that place.
+    size_t k = 0, nw = 0;
+    auto place = [this, &nw](uint64_t w) -> uint64_t {
+        size_t i = 0;
+        while (i < nw && lsu_words_[i] != w) ++i;
+        if (i == nw) lsu_words_[nw++] = w;
+        return uint64_t{i} << 2 | (w & 3u);
+    };
+    auto& memo = r.lsu;
+    // A recording whose memo missed its last 4 replays is keyed again only at every 64th (keying and saving cost
+    // more than the feed they save where the D-bus buffer's cycles seldom repeat: docs/performance.md, speed21b).
+    const bool keyed = memo.misses < 4 || memo.misses % 64 == 0;
+    if (const size_t n = keyed ? lsu_->save(now0, lsu_key_.data() + 2) : 0) {
         lsu_key_[0] = s_.lsu_pending;
         lsu_key_[1] = s_.lsu_prev_eff - now0;  // the first access's predecessor (a dual one marks from it)
+        LsuBuffers::visit_words(lsu_key_.data() + 2, n, [&place](uint64_t& w, bool) { w = place(w); });
         k = 2 + n;
-        for (const auto& c : r.ls_commit) {
-            if (!c.has_mem) continue;
-            const MemRef& a = mem[c.mem];
-            if (p_.local_data && !p_.local_data->contains(a.addr)) {  // on the bus: not kept
-                k = 0;
-                break;
-            }
-            lsu_key_[k++] = a.addr;
-            lsu_key_[k++] = a.size;
+        for (const auto& c : r.ls_commit) {  // per access: bits 1:0 of its first and last byte, DCCM or bus, its words
+            LsuAccess a;
+            lsu_place(a, c.has_mem ? mem + c.mem : nullptr, c.has_mem ? 1 : 0);
+            lsu_key_[k++] = (a.first & 3u) | (a.last & 3u) << 2 | uint64_t{a.dccm} << 4 | uint64_t{a.bus} << 5 |
+                            place(a.first >> 2) << 8 | place(a.last >> 2) << 36;
         }
     }
-    auto& memo = r.lsu;
     if (k && memo.key.size() == k && std::memcmp(memo.key.data(), lsu_key_.data(), k * sizeof(uint64_t)) == 0) {
-        lsu_->load(now0, memo.exit.data(), memo.exit.size());
+        const size_t n = memo.exit.size();
+        std::copy(memo.exit.begin(), memo.exit.end(), lsu_exit_.begin());
+        LsuBuffers::visit_words(lsu_exit_.data(), n, [this](uint64_t& w, bool) { w = lsu_words_[w >> 2]; });
+        lsu_->load(now0, lsu_exit_.data(), n);
         lsu_->add_full(memo.full);
         s_.lsu_pending = memo.pending;
         s_.lsu_prev_eff = now0 + r.cycles - s_.lsu_pending;
+        ++lsu_memo_hits_;
+        memo.misses = 0;
         return;
     }
+    ++memo.misses;
     const uint64_t full0 = lsu_->full();
     for (const auto& c : r.ls_commit) {
         if (!c.store) s_.lsu_pending = 0;
@@ -596,6 +612,15 @@ void TimingModel::lsu_replay(const BlockMemo::Recording& r, const MemRef* mem, u
     lsu_->settle(s_.lsu_prev_eff);
     if (!k) return;
     if (const size_t n = lsu_->save(now0, lsu_exit_.data())) {
+        // Every word the buffers hold at the exit is one of the entry's or the accesses' (kept as its place).
+        bool found = true;
+        LsuBuffers::visit_words(lsu_exit_.data(), n, [this, nw, &found](uint64_t& w, bool) {
+            size_t i = 0;
+            while (i < nw && lsu_words_[i] != w) ++i;
+            found &= i < nw;
+            w = uint64_t{i} << 2 | (w & 3u);
+        });
+        if (!found) return;
         memo.key.assign(lsu_key_.begin(), lsu_key_.begin() + static_cast<std::ptrdiff_t>(k));
         memo.exit.assign(lsu_exit_.begin(), lsu_exit_.begin() + static_cast<std::ptrdiff_t>(n));
         memo.full = lsu_->full() - full0;

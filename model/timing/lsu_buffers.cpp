@@ -355,37 +355,10 @@ void LsuBuffers::load(uint64_t base, const uint64_t* in, size_t n) {
 }
 
 void LsuBuffers::split_addresses(uint64_t* w, size_t n, std::vector<uint64_t>& addrs) {
-    // save()'s layout: cursor, ahead, last store, n_, the n_ buffered words, save_bus's count and words, then three
-    // words per slot.
-    size_t k = 4;
-    for (const size_t end = 4 + static_cast<size_t>(w[3]); k < end; ++k) {
-        addrs.push_back(w[k] << 2);
-        w[k] = 0;
-    }
-    // The D-bus buffer's words (save_bus): the ibuf's and the lone write entry's words, where it holds them, are
-    // addresses.
-    const size_t nb = static_cast<size_t>(w[k]);
-    if (w[k + 1] & 1u) {
-        uint64_t* b = w + k + 1;
-        size_t j = 7;
-        if (b[0] & 2u) {
-            addrs.push_back(b[j] << 2);
-            b[j] = 0;
-            j += 3;
-        }
-        if (b[0] & 4u) {
-            addrs.push_back(b[j] << 2);
-            b[j] = 0;
-        }
-    }
-    k += 1 + nb;
-    for (; k + 3 <= n; k += 3) {
-        const bool dccm = (w[k] >> 9) & 3u;  // a DCCM store or an access at the read port
-        for (size_t j = k + 1; j < k + 3; ++j) {
-            if (dccm) addrs.push_back(w[j] << 2);
-            w[j] = 0;
-        }
-    }
+    visit_words(w, n, [&addrs](uint64_t& x, bool read) {
+        if (read) addrs.push_back(x << 2);
+        x = 0;
+    });
 }
 
 void LsuBuffers::shift_addresses(uint64_t words) {

@@ -136,6 +136,25 @@ public:
     // the rest and whose addresses differ by one shift d (a multiple of 16) behave the same with every later
     // address moved by d.
     static void split_addresses(uint64_t* w, size_t n, std::vector<uint64_t>& addrs);
+    // Calls f(word, read) on each data word among save()'s `n` words `w`: the buffered words, the ibuf's and the lone
+    // write entry's words where the D-bus buffer holds them, and the slots' words (read: a rule reads them, the
+    // slot's a DCCM store or an access at the read port).
+    template <class F>
+    static void visit_words(uint64_t* w, size_t n, F&& f) {
+        size_t k = 4;  // cursor, ahead, last store, n_, the n_ buffered words
+        for (const size_t end = 4 + static_cast<size_t>(w[3]); k < end; ++k) f(w[k], true);
+        const size_t nb = static_cast<size_t>(w[k]);  // save_bus's count and words
+        if (w[k + 1] & 1u) {
+            uint64_t* b = w + k + 1;
+            if (b[0] & 2u) f(b[7], true);
+            if (b[0] & 4u) f(b[b[0] & 2u ? 10 : 7], true);
+        }
+        for (k += 1 + nb; k + 3 <= n; k += 3) {  // three words per slot
+            const bool read = (w[k] >> 9) & 3u;
+            f(w[k + 1], read);
+            f(w[k + 2], read);
+        }
+    }
     // Every data address the buffers hold moved on by `words` words (TimingModel::skip_loop).
     void shift_addresses(uint64_t words);
     // How many cycles a load or store at decode from cycle `d` waits there while the D-bus buffer is full (the rule

@@ -190,13 +190,16 @@ private:
         };
         std::vector<LsCommit> ls_commit;
         // The LSU buffers' part of the last replay that could be saved (lsu_replay). The key: the buffers' state at
-        // the entry (LsuBuffers::save, relative to the entry), s_.lsu_pending, s_.lsu_prev_eff and the accesses' addresses
-        // and sizes. The result: the state after the feed and the settle to the body's end, the cycles counted full
-        // meanwhile and s_.lsu_pending after. A replay with the same key sets these instead of feeding the buffers
-        // access by access.
+        // the entry (LsuBuffers::save, relative to the entry), s_.lsu_pending, s_.lsu_prev_eff and per access bits
+        // 1:0 of its first and last byte, whether it goes to the DCCM or the bus and its words; every data word (the
+        // state's and the accesses') as its place among the key's distinct words and its bits 1:0. The result: the
+        // state after the feed and the settle to the body's end (its words as places too), the cycles counted full
+        // meanwhile and s_.lsu_pending after. A replay with the same key sets these, each place's word its own,
+        // instead of feeding the buffers access by access.
         struct LsuMemo {
             std::vector<uint64_t> key, exit;
             uint64_t full = 0, pending = 0;
+            uint32_t misses = 0;  // replays since the last that applied it (lsu_replay keys only some)
         };
         mutable LsuMemo lsu;
         // The instructions that look up the ITLB and the I-cache, in order, with the address each looks up (an
@@ -338,6 +341,8 @@ public:
     // Test hook: every replayed recording is also stepped on a copy of the model and compared (cycles, events,
     // state); a difference throws std::logic_error.
     void set_check_blocks(bool on) { check_blocks_ = on; }
+    // Test hook: how many replayed recordings set the LSU buffers from their memo (lsu_replay) instead of feeding them.
+    uint64_t lsu_memo_hits() const { return lsu_memo_hits_; }
 
     // Stretches that repeat (replay/replay.cpp, Replayer::loop_unit; model/timing/loop_state.cpp). A stretch of
     // the trace that leaves the model in the state it found it in, shifted in time, does the same again when the
@@ -720,18 +725,26 @@ private:
     std::array<uint64_t, 2 + LsuBuffers::max_snapshot + 2 * 4 * BlockMemo::max_insns> lsu_key_{};  // lsu_replay's
     std::array<uint64_t, LsuBuffers::max_snapshot> lsu_exit_{};
     void lsu_replay(const BlockMemo::Recording& r, const MemRef* mem, uint64_t now0);
-    void lsu_commit(bool store, uint64_t commit, uint64_t prev, const MemRef* mem, unsigned n_mem, uint64_t data) {
-        LsuAccess a;
-        a.commit = commit;
-        a.prev_commit = prev;
-        a.store = store;
-        a.data = data;
+    // lsu_replay's memo: the distinct data words of the key (the entry state's and the accesses'), in order of first
+    // use, and how many replays it applied to (lsu_memo_hits: a test hook).
+    std::array<uint64_t, LsuBuffers::max_snapshot + 2 * BlockMemo::max_insns> lsu_words_{};
+    uint64_t lsu_memo_hits_ = 0;
+    // An access's bytes and where they go (the first of `n_mem` accesses at `mem`; none: no address).
+    void lsu_place(LsuAccess& a, const MemRef* mem, unsigned n_mem) const {
         if (n_mem && p_.local_data) {
             a.first = mem[0].addr;
             a.last = a.first + (mem[0].size ? mem[0].size - 1 : 0);
             a.dccm = p_.local_data->contains(a.first);
             a.bus = !a.dccm;
         }
+    }
+    void lsu_commit(bool store, uint64_t commit, uint64_t prev, const MemRef* mem, unsigned n_mem, uint64_t data) {
+        LsuAccess a;
+        a.commit = commit;
+        a.prev_commit = prev;
+        a.store = store;
+        a.data = data;
+        lsu_place(a, mem, n_mem);
         lsu_->commit(a);
     }
     void emit_lsu_buffers(EventBatch& b) {

@@ -41,6 +41,7 @@ TimingParams veer() {
 
 struct Executions {
     uint64_t replayed = 0, recorded = 0;
+    uint64_t lsu_memo_hits = 0;  // replays that set the LSU buffers from the recording's memo (lsu_replay)
     std::vector<uint64_t> cycles;  // per execution
 };
 
@@ -78,6 +79,7 @@ Executions run(const std::vector<isa::RetiredInsn>& insns, const std::vector<uin
     }
     r.replayed = m.replayed;
     r.recorded = m.recorded;
+    r.lsu_memo_hits = blocks.lsu_memo_hits();
     return r;
 }
 
@@ -196,4 +198,25 @@ TEST(BlockDbusKey, LoadOfTheRunBeforeTheLastIsKeyed) {
     }, std::vector<isa::RetiredInsn>(24, op(C::alu, 10, 11)));
     EXPECT_GE(r.replayed, n - 8);
     EXPECT_GT(r.cycles[n - 1], r.cycles[n - 2]);  // n - 1 odd: the load of another word waits for the bus
+}
+
+// A word store over the D-bus, a word load over the D-bus, a word store to the DCCM (0xF0040000 on) (sw x1, 0(x2);
+// lw x3, 0(x4); add x5, x3; sw x1, 0(x6)), each execution right after the last, fresh words at each: the load reads
+// the store's word at even executions (a load of the ibuf's word, which it drains: ibuf_force_drain does not apply)
+// and another word at odd ones. The LSU buffers (store_buffer, bus_buffer) enter each execution holding the last
+// one's words (its store in the ibuf, its DCCM store in the store buffer) and the same cycles, relative to the entry,
+// as two executions before: the buffers compare words only with each other and by bits 1:0 (lsu_buffers.hpp), so
+// the recording's LSU memo applies with each word the entry's own (lsu_replay: keyed by where each word first
+// appears, not by the address). Keyed by addresses, or not kept for a body with a bus access, it never applied
+// here. A replay that took the other kind's memo would leave the buffers unlike step()'s (set_check_blocks throws).
+TEST(BlockDbusKey, LsuBuffersOfFreshWordsAreSetFromTheMemo) {
+    const std::vector<isa::RetiredInsn> insns = {store_byte(), op(C::load, 3, 4), op(C::alu, 5, 3), store_byte()};
+    const unsigned n = 200;
+    const Executions r = run(insns, {1, 1, 0, 1}, n, [](unsigned e) {
+        const uint64_t bus = 0x20000000 + 256 * uint64_t{e}, dccm = 0xF0040000 + 64 * uint64_t{e};
+        return std::vector<MemRef>{{bus, true, 4}, {bus + (e % 2 ? 32 : 0), false, 4}, {dccm, true, 4}};
+    });
+    EXPECT_GE(r.replayed, n - 8);
+    EXPECT_GE(r.lsu_memo_hits, n - 16);  // each kind's, once its entry state repeats
+    EXPECT_NE(r.cycles[n - 1], r.cycles[n - 2]);  // the two kinds time differently
 }
