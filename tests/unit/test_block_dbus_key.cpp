@@ -220,3 +220,21 @@ TEST(BlockDbusKey, LsuBuffersOfFreshWordsAreSetFromTheMemo) {
     EXPECT_GE(r.lsu_memo_hits, n - 16);  // each kind's, once its entry state repeats
     EXPECT_NE(r.cycles[n - 1], r.cycles[n - 2]);  // the two kinds time differently
 }
+
+// The same body (the load of the store's word at even executions, of another word at odd ones), its DCCM store to
+// the word of the execution before's at executions 2, 3, 6, 7, ... (e / 2 odd), else to a fresh word. Each kind's
+// recording meets both: the store's word is that of the slot (the store still ahead, lsu_buffers.hpp: it enters the
+// store buffer the cycle after R) the entry state holds, or another. The memo keys where each word first appears, so
+// a replay never takes the memo of the other relation (whose store buffer would hold a word it does not:
+// set_check_blocks compares the buffers).
+TEST(BlockDbusKey, LsuMemoKeysWhichWordsAreEqual) {
+    const std::vector<isa::RetiredInsn> insns = {store_byte(), op(C::load, 3, 4), op(C::alu, 5, 3), store_byte()};
+    const unsigned n = 200;
+    const Executions r = run(insns, {1, 1, 0, 1}, n, [](unsigned e) {
+        const uint64_t bus = 0x20000000 + 256 * uint64_t{e};
+        const uint64_t dccm = 0xF0040000 + 64 * uint64_t{e / 2 % 2 ? e - 1 : e};
+        return std::vector<MemRef>{{bus, true, 4}, {bus + (e % 2 ? 32 : 0), false, 4}, {dccm, true, 4}};
+    });
+    EXPECT_GE(r.replayed, n - 16);
+    EXPECT_GE(r.lsu_memo_hits, n / 4);  // a memo a recording: kept through runs of one relation
+}
