@@ -178,6 +178,7 @@ namespace pmusim::timing {
 // their bytes). Both follow from the key's words (the runs from `rel` itself): two entries with one key agree on them.
 [[gnu::always_inline]] inline void TimingModel::dbus_runs(const MemRef* const* bus, size_t nb, const DbusState& d,
                                                           uint8_t* rel, bool* bytes) const {
+    static_assert(BlockMemo::max_bus < 32, "a bit per run in `marked`");
     constexpr size_t none = ~size_t{0};
     size_t last = none, prev = none;  // the last store of the last run, and of the run before
     uint8_t run[BlockMemo::max_bus] = {};  // per store, its run's number
@@ -214,6 +215,7 @@ namespace pmusim::timing {
 // only to whether two loads share a beat, which is keyed as such.
 [[gnu::always_inline]] inline bool TimingModel::key_dbus(const MemRef* const* bus, size_t nb, uint64_t* key,
                                                          size_t& n) const {
+    static_assert(BlockMemo::max_bus < 512, "the count's 9 bits (54 to 62) in the first word");
     if (s_.dbus.quiet() && nb == 0) {
         // Nothing buffered, no bus access: only when the command channel is free matters.
         key[n++] = s_.dbus.free > s_.now ? s_.dbus.free - s_.now : 0;
@@ -226,7 +228,8 @@ namespace pmusim::timing {
             read_d >= (uint64_t{1} << 12))
             return false;
         key[n++] = free_d | uint64_t{d.ibuf} << 12 | uint64_t{d.ibuf_join} << 13 | uint64_t{d.ibuf_bytes} << 14 |
-                   uint64_t{d.sent_bytes} << 18 | last_d << 22 | sent_d << 30 | read_d << 42 | uint64_t{1} << 63;
+                   uint64_t{d.sent_bytes} << 18 | last_d << 22 | sent_d << 30 | read_d << 42 | uint64_t{nb} << 54 |
+                   uint64_t{1} << 63;
         uint8_t rel[BlockMemo::max_bus];
         bool bytes[BlockMemo::max_bus];
         dbus_runs(bus, nb, d, rel, bytes);
@@ -255,7 +258,7 @@ namespace pmusim::timing {
                 if (!bus[i]->write) beats |= uint64_t{(bus[i]->addr >> 3) == (a >> 3)} << loads++;
             if (loads) put(beats, loads);
         }
-        key[n++] = w | uint64_t{nb} << 60;
+        key[n++] = w;
     }
     return true;
 }

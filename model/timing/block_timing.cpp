@@ -636,6 +636,7 @@ size_t TimingModel::bus_accesses(const BlockMemo& m, const MemRef* mem, const Me
 }
 
 uint8_t TimingModel::dbus_source(uint64_t v, bool beat, const DbusState& entry, const MemRef* const* bus, size_t n_bus) const {
+    static_assert(4 + 2 * BlockMemo::max_bus <= 255, "a source in a byte, 255 not one");
     if (v == ~uint64_t{0}) return 0;
     for (size_t j = n_bus; j-- > 0;)  // a word a store's, a beat a load's
         if (bus[j]->write != beat && (bus[j]->addr >> (beat ? 3 : 2)) == v)

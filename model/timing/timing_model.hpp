@@ -92,14 +92,19 @@ public:
     void set_fixed_accesses() { fixed_accesses_ = true; }
     static constexpr size_t max_insns = 64;  // longer bodies are stepped
     static constexpr size_t max_inner = 8;   // bodies with more branches are stepped
-    // The most words a body's key takes: nine for the pipeline and fetch state (the postsync wait one of them),
-    // a word of the live-ins not ready and one per such register, 5 bits per access (12 to a word, at most 4 an
-    // instruction), a word per 4 of the body's branches for their flushes, a word for the tail's outcome, the LSU
-    // buffers' commit cycles, D-bus buffer and the accesses that hit its words (two), a word for a store multiple's
-    // locks.
-    static constexpr size_t max_key_words =
-        10 + 1 + 32 + (4 * max_insns + 11) / 12 + 1 + 4 + (max_inner + 3) / 4 + 1 + 3 + LsuBuffers::max_bus_words + 1;
-    static constexpr size_t max_bus = 8;  // dbus_queue: bodies with more bus accesses are stepped
+    static constexpr size_t max_bus = 16;  // dbus_queue: bodies with more bus accesses are stepped
+    // The D-bus buffer's key words (key_dbus): its state, then per bus access 8 bits and per load a bit per earlier
+    // load, packed into words of 60 bits (an item never straddles two: a word is given up when the next item does
+    // not fit, so each full word holds at least 61 bits less the largest item), the last word even when empty.
+    static constexpr size_t max_dbus_item = max_bus - 1 > 8 ? max_bus - 1 : 8;
+    static constexpr size_t max_dbus_words = 1 + (8 * max_bus + max_bus * (max_bus - 1) / 2) / (61 - max_dbus_item) + 1;
+    // The most words a body's key takes (body_key): four for the issue state and seven for the fetch state, a word
+    // of the live-ins not ready and one per such register, 5 bits per access (12 to a word, at most 4 an
+    // instruction), the D-bus buffer's, a word per 4 of the body's branches for their flushes, the LSU buffers'
+    // commit cycles, D-bus buffer and the accesses that hit its words (two), a word for a store multiple's locks, a
+    // word for the tail's outcome.
+    static constexpr size_t max_key_words = 4 + 7 + 1 + 32 + (4 * max_insns + 11) / 12 + max_dbus_words +
+                                            (max_inner + 3) / 4 + 1 + LsuBuffers::max_bus_words + 2 + 1 + 1;
     // Executions replayed from a recording, recorded, and stepped (a miss or nothing to key on); of those stepped,
     // those replayed in part (a recording's prefix up to the first lookup that missed, then stepped: replay_partial).
     uint64_t replayed = 0, recorded = 0, stepped = 0, partial = 0;

@@ -238,3 +238,30 @@ TEST(BlockDbusKey, LsuMemoKeysWhichWordsAreEqual) {
     EXPECT_GE(r.replayed, n - 16);
     EXPECT_GE(r.lsu_memo_hits, n / 4);  // a memo a recording: kept through runs of one relation
 }
+
+// Ten word stores over the D-bus (sw x1, k(x2), a word of its own each: each pushes the last out of the ibuf, and
+// the writes queue for the bus), then a byte load (lb x3, 0(x4); add x5, x3): 11 bus accesses, more than the 8 the
+// key took before (BlockMemo::max_bus; such bodies were stepped at every execution). Fresh words at each execution,
+// after 24 ALU instructions (the last execution's stores gone). The load reads the last store's word at even
+// executions, at the byte that store wrote: its bytes are the ibuf's (dbus_access in_ibuf) and its user waits no
+// bus read; at odd executions another word, whose read goes to the bus. The key holds the load's relation to the
+// last run of stores (dbus_runs): both kinds recorded and replayed, never one from the other's recording
+// (set_check_blocks would throw), every execution as step() times it.
+TEST(BlockDbusKey, BodyWithMoreThanEightBusAccessesIsReplayed) {
+    std::vector<isa::RetiredInsn> insns(10, store_byte());
+    insns.push_back(op(C::load, 3, 4));
+    insns.push_back(op(C::alu, 5, 3));
+    std::vector<uint8_t> n_mem(11, 1);
+    n_mem.push_back(0);
+    const unsigned n = 200;
+    const Executions r = run(insns, n_mem, n, [](unsigned e) {
+        const uint64_t base = 0x20000000 + 256 * uint64_t{e};
+        std::vector<MemRef> mem;
+        for (uint64_t k = 0; k < 10; ++k) mem.push_back({base + 4 * k, true, 4});
+        mem.push_back({base + (e % 2 ? 128 : 36), false, 1});
+        return mem;
+    }, std::vector<isa::RetiredInsn>(24, op(C::alu, 10, 11)));
+    EXPECT_GE(r.replayed, n - 8);  // two kinds, each replayed once its state repeats
+    EXPECT_LE(r.recorded, 8u);
+    EXPECT_GT(r.cycles[n - 1], r.cycles[n - 2]);  // n - 1 odd: the load of another word waits for the bus
+}
