@@ -1,4 +1,4 @@
-// The block timing's key for VeeR EL2's D-bus buffer (TimingModel::key_dbus, dbus_bytes_matter in
+// The block timing's key for VeeR EL2's D-bus buffer (TimingModel::key_dbus, dbus_runs in
 // model/timing/block_key.cpp): address bit 2 and the bytes of an access whose bytes no rule compares are left out, so
 // bodies that differ only there share a recording; where a rule compares them (a load of a buffered store's word, a
 // store whose bytes the buffer keeps past the body) they are keyed, so the engine does not reuse a recording of other
