@@ -565,9 +565,13 @@ void TimingModel::lsu_replay(const BlockMemo::Recording& r, const MemRef* mem, u
     // the buffers compare words only with each other, for equality and by those bits (lsu_buffers.hpp), so two
     // entries whose keys agree behave the same with each word of the one for the other's at that place.
     size_t k = 0, nw = 0;
-    auto place = [this, &nw](uint64_t w) -> uint64_t {
+    auto find = [this, &nw](uint64_t w) {  // w's place among the distinct words so far, nw where it is none
         size_t i = 0;
         while (i < nw && lsu_words_[i] != w) ++i;
+        return i;
+    };
+    auto place = [this, &nw, &find](uint64_t w) -> uint64_t {
+        const size_t i = find(w);
         if (i == nw) lsu_words_[nw++] = w;
         return uint64_t{i} << 2 | (w & 3u);
     };
@@ -614,9 +618,8 @@ void TimingModel::lsu_replay(const BlockMemo::Recording& r, const MemRef* mem, u
     if (const size_t n = lsu_->save(now0, lsu_exit_.data())) {
         // Every word the buffers hold at the exit is one of the entry's or the accesses' (kept as its place).
         bool found = true;
-        LsuBuffers::visit_words(lsu_exit_.data(), n, [this, nw, &found](uint64_t& w, bool) {
-            size_t i = 0;
-            while (i < nw && lsu_words_[i] != w) ++i;
+        LsuBuffers::visit_words(lsu_exit_.data(), n, [nw, &find, &found](uint64_t& w, bool) {
+            const size_t i = find(w);
             found &= i < nw;
             w = uint64_t{i} << 2 | (w & 3u);
         });
