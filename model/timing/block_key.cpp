@@ -13,9 +13,10 @@ namespace pmusim::timing {
 // the hot path about 140 host instructions a key (docs/performance.md, 2026-11-27 speed9).
 
 // Words 0 to 3: the flags, the open pair, the divider's and the load/store unit's waits, the postsync wait.
-[[gnu::always_inline]] inline bool TimingModel::key_issue(const BlockMemo& m, uint64_t* key, size_t& n) const {
+template <bool kLean>
+[[gnu::always_inline]] inline bool TimingModel::key_issue(const BlockMemo& m, uint64_t* __restrict key, size_t& n) const {
     const bool pair = p_.dual_issue && s_.pair_open;
-    const bool cacheable = !p_.follows_mrac || region_cacheable(m.pcs_[0]);
+    const bool cacheable = kLean || !p_.follows_mrac || region_cacheable(m.pcs_[0]);
     key[n++] = uint64_t{s_.pending_extra} | uint64_t{(s_.mstatus & 8u) != 0} << 32 | uint64_t{pair} << 33 |
                 uint64_t{s_.next_fetch_new} << 34 | uint64_t{cacheable} << 35 | uint64_t{s_.flushed} << 36 |
                 (pair ? uint64_t{static_cast<uint8_t>(s_.prev_cls)} << 40 | uint64_t{s_.prev_shape} << 48 : 0);
@@ -37,20 +38,21 @@ namespace pmusim::timing {
 }
 
 // Words 4 on: the fetch state as the first instruction sees it (key[4] the last fetch line: replay_body).
-[[gnu::always_inline]] inline bool TimingModel::key_fetch(const BlockMemo& m, uint64_t* key, size_t& n) const {
+template <bool kLean>
+[[gnu::always_inline]] inline bool TimingModel::key_fetch(const BlockMemo& m, uint64_t* __restrict key, size_t& n) const {
     // The first instruction forgets the last fetch after a taken branch (step(): s_.next_fetch_new).
     const bool forget = m.fetch_path_ && s_.next_fetch_new;
     key[n++] = forget ? ~uint64_t{0} : s_.last_ifetch_line;
     key[n++] = forget ? ~uint64_t{0} : s_.last_fetch;
     key[n++] = s_.fill_line;
-    key[n++] = p_.fill_redirect_commit ? s_.refill_line : ~uint64_t{0};
+    key[n++] = !kLean && p_.fill_redirect_commit ? s_.refill_line : ~uint64_t{0};
     // How long the fill buffer still serves that line (fill_buffer_cycles), from the earliest cycle the body's
     // fetches can come (the last fetch's next, or 2 before the first commit after a flush); recorded bodies never
     // refill (every lookup hits), so s_.fill_at is the entry's at the exit too.
     // With fill_redirect_commit, also how long a fetch entering the last refilled line anew still waits (recorded
     // bodies never refill: s_.refill_line and s_.fill_start are the entry's at the exit too).
-    const bool buffer = p_.fill_buffer_cycles && p_.fetch_queue && s_.fill_line != ~uint64_t{0};
-    const bool redirect = p_.fill_redirect_commit && s_.refill_line != ~uint64_t{0};
+    const bool buffer = !kLean && p_.fill_buffer_cycles && p_.fetch_queue && s_.fill_line != ~uint64_t{0};
+    const bool redirect = !kLean && p_.fill_redirect_commit && s_.refill_line != ~uint64_t{0};
     if (buffer || redirect) {
         const uint64_t base = std::min(s_.fetch_at + 1, s_.now - 2), until = s_.fill_at + p_.fill_buffer_cycles;
         const uint64_t due = s_.fill_start + p_.fill_redirect_commit;
@@ -59,7 +61,7 @@ namespace pmusim::timing {
         key[n++] = (buffer && until > base ? until - base : 0) | wait << 32;
     }
     // How far back the last fetch was (fetch_queue; timed() keeps it within reach), or that the next follows a flush.
-    if (p_.fetch_queue && !s_.refetch) {
+    if (!kLean && p_.fetch_queue && !s_.refetch) {
         if (s_.now - s_.fetch_at >= (uint64_t{1} << 30)) return false;
         uint64_t w = (s_.now - s_.fetch_at) << 1;
         for (size_t k = 0; k < p_.fetch_queue; ++k) {  // oldest first; one that cannot hold a fetch back is 0
@@ -70,17 +72,17 @@ namespace pmusim::timing {
         }
         key[n++] = w;
     } else {
-        key[n++] = p_.fetch_queue ? 1 : 0;
+        key[n++] = !kLean && p_.fetch_queue ? 1 : 0;
     }
     // The line whose fetches start at an odd halfword, as the first instruction leaves it (step(): s_.phase_line).
-    key[n++] = forget ? (p_.fetch_keeps_halfword && (m.pcs_[0] & 2u) ? l1i_->line_of(m.pcs_[0]) : ~uint64_t{0}) : s_.phase_line;
+    key[n++] = forget ? (!kLean && p_.fetch_keeps_halfword && (m.pcs_[0] & 2u) ? l1i_->line_of(m.pcs_[0]) : ~uint64_t{0}) : s_.phase_line;
     return true;
 }
 
 // The live-in registers (read before the body writes it): a word of those not "ready" (below), then per such
 // register, in register order, its ready cycle against now. A ready one needs no word of its own (a body's keys
 // mostly find most of its live-ins ready: a word each cost a store and the key's compare).
-[[gnu::always_inline]] inline bool TimingModel::key_live_ins(const BlockMemo& m, uint64_t* key, size_t& n) const {
+[[gnu::always_inline]] inline bool TimingModel::key_live_ins(const BlockMemo& m, uint64_t* __restrict key, size_t& n) const {
     if (!m.live_in_) return true;
     const bool pair = p_.dual_issue && s_.pair_open;
     // A live-in is "ready" when ready for any use (its ready cycle + earliest_need()) by s_.now and, with a pair
@@ -112,7 +114,7 @@ namespace pmusim::timing {
 
 // A store multiple's locks (multiple_write_lock), while one can still hold a write back: how long ago it issued and
 // the registers it stores; 0 once none can.
-[[gnu::always_inline]] inline void TimingModel::key_lock(uint64_t* key, size_t& n) const {
+[[gnu::always_inline]] inline void TimingModel::key_lock(uint64_t* __restrict key, size_t& n) const {
     const bool live = p_.multiple_write_lock && s_.stm_issue + stm_lock_span(p_) > s_.now;
     key[n++] = live ? (s_.now - s_.stm_issue) | uint64_t{s_.stm_regs} << 32 : 0;
 }
@@ -124,12 +126,13 @@ namespace pmusim::timing {
 // step() (an access of an instruction that is not a load or store, a store's side effect on a load) it is
 // keyed all the same: a stricter key, never a wrong one. The body's bus accesses (dbus_queue) go to `bus`, `nb` of
 // them.
+template <bool kLean>
 [[gnu::always_inline]] inline bool TimingModel::key_accesses(const BlockMemo& m, const MemRef* mem, const uint8_t* n_mem,
-                                                             uint64_t* key, size_t& n, const MemRef** bus,
+                                                             uint64_t* __restrict key, size_t& n, const MemRef** bus,
                                                              size_t& nb) const {
     if (!m.fixed_accesses_ && m.size() && std::memcmp(n_mem, m.n_mem_.data(), m.size()) != 0) return false;
     const size_t total = m.total_mem_;
-    const bool by_address = p_.local_data || (p_.count_line_once && l1d_);
+    const bool by_address = !kLean && (p_.local_data || (p_.count_line_once && l1d_));
     // Directions the caller fixes (set_fixed_accesses) are the same at every execution: nothing to key.
     if (!by_address && m.fixed_accesses_) return true;
     // The words, 12 accesses each, of what bits_of(j, bits) says of access j (false: the body cannot be keyed).
@@ -213,7 +216,7 @@ namespace pmusim::timing {
 // the body's stores before it (dbus_runs), and for a load which earlier loads of the body share its beat (the last
 // read is the entry's or an earlier load's: a load of its beat shares it). Address bit 2 is not keyed: it matters
 // only to whether two loads share a beat, which is keyed as such.
-[[gnu::always_inline]] inline bool TimingModel::key_dbus(const MemRef* const* bus, size_t nb, uint64_t* key,
+[[gnu::always_inline]] inline bool TimingModel::key_dbus(const MemRef* const* bus, size_t nb, uint64_t* __restrict key,
                                                          size_t& n) const {
     static_assert(BlockMemo::max_bus < 512, "the count's 9 bits (54 to 62) in the first word");
     if (s_.dbus.quiet() && nb == 0) {
@@ -264,8 +267,9 @@ namespace pmusim::timing {
 }
 
 // The body's branches' flushes (predict_inner), 16 bits each, 4 to a word: predict()'s cycles (below 2^13; a body
-// with more is not keyed) and its three marks (branch_flag_distance, branch_folded, branch_bubble) above them.
-[[gnu::always_inline]] inline bool TimingModel::key_inner_flushes(const BlockMemo& m, uint64_t* key, size_t& n) const {
+// with more is not keyed) and its three marks (branch_flag_distance, branch_folded, branch_bubble) above them. The
+// lean key (lean_key_) keys them whole instead (key_flushes_whole).
+[[gnu::always_inline]] inline bool TimingModel::key_inner_flushes(const BlockMemo& m, uint64_t* __restrict key, size_t& n) const {
     static_assert(branch_folded == branch_flag_distance << 1 && branch_bubble == branch_flag_distance << 2,
                   "the marks are three bits above branch_cycles");
     static_assert(BlockMemo::max_inner <= 8, "two words at most");
@@ -291,13 +295,29 @@ namespace pmusim::timing {
     return true;
 }
 
+// The lean key's form of the body's branches' flushes (key_inner_flushes' words): each flush whole, two to a word
+// (the second 0 in the last word of an odd count). Equal words, equal flushes, as there, but nothing to pack or to
+// test for fit, and no body left unkeyed by a flush of 2^13 cycles or more; the words fit in the key's room left by
+// the D-bus buffer's and LSU buffers' words, which the lean key never has (the static_assert).
+namespace {
+[[gnu::always_inline]] inline void key_flushes_whole(const unsigned* f, size_t count, uint64_t* __restrict key, size_t& n) {
+    static_assert(4 + 6 + 1 + 32 + (4 * BlockMemo::max_insns + 11) / 12 + (BlockMemo::max_inner + 1) / 2 + 1 <=
+                      BlockMemo::max_key_words,
+                  "the lean key's words: the issue state, the fetch state, the live-ins, the accesses, the flushes, "
+                  "the tail");
+    size_t j = 0;
+    for (; j + 1 < count; j += 2) key[n++] = uint64_t{f[j]} | uint64_t{f[j + 1]} << 32;
+    if (j < count) key[n++] = f[j];
+}
+}  // namespace
+
 // A load or store of the body waits at decode while the D-bus buffer is full (step(): LsuBuffers::bus_wait): the
 // buffers' commit cycles against now (lsu_pending, the cursor), the D-bus buffer as it acts from the cursor on
 // and which of the body's accesses hit the words its rules compare them with (the ibuf's: a store joins it; the
 // lone write entry's: another word sends it). The body's own accesses then follow
 // from the rest of the key (none of them is dual: prepare()); their words' relations to each other are the
 // D-bus buffer's above (dbus_queue).
-[[gnu::always_inline]] inline bool TimingModel::key_lsu_bus(const BlockMemo& m, const MemRef* mem, uint64_t* key,
+[[gnu::always_inline]] inline bool TimingModel::key_lsu_bus(const BlockMemo& m, const MemRef* mem, uint64_t* __restrict key,
                                                             size_t& n) const {
     const size_t total = m.total_mem_;
     const uint64_t behind = s_.now - lsu_->cursor();
@@ -326,19 +346,35 @@ namespace pmusim::timing {
 // The entry state (timing_model.hpp, step_block) as words in `key` (room for BlockMemo::max_key_words);
 // returns how many, or 0 when it cannot be keyed (cycles too far apart). The parts, in the key's order: the issue
 // state, the fetch state, the live-in registers, the data accesses, the D-bus buffer, the body's branches, the LSU
-// buffers, a store multiple's locks, the tail.
-size_t TimingModel::body_key(const BlockMemo& m, const MemRef* mem, const uint8_t* n_mem, uint64_t* key, bool with_tail) const {
+// buffers, a store multiple's locks, the tail. kLean (lean_key_): none of VeeR EL2's fetch, D-bus and LSU mechanisms
+// on, nor mrac, data addresses or a store multiple's locks keyed: the same words, those tests folded away.
+template <bool kLean>
+[[gnu::always_inline]] inline size_t TimingModel::body_key_k(const BlockMemo& m, const MemRef* mem, const uint8_t* n_mem,
+                                                             uint64_t* __restrict key, bool with_tail) const {
     size_t n = 0;
     const MemRef* bus[BlockMemo::max_bus];  // dbus_queue: the body's bus accesses
     size_t nb = 0;
-    if (!key_issue(m, key, n) || !key_fetch(m, key, n) || !key_live_ins(m, key, n) ||
-        !key_accesses(m, mem, n_mem, key, n, bus, nb) || (p_.dbus_queue && !key_dbus(bus, nb, key, n)) ||
-        !key_inner_flushes(m, key, n) || (lsu_ && p_.bus_buffer && m.total_mem_ && !key_lsu_bus(m, mem, key, n)))
+    if (!key_issue<kLean>(m, key, n) || !key_fetch<kLean>(m, key, n) || !key_live_ins(m, key, n) ||
+        !key_accesses<kLean>(m, mem, n_mem, key, n, bus, nb) || (!kLean && p_.dbus_queue && !key_dbus(bus, nb, key, n)) ||
+        (!kLean && !key_inner_flushes(m, key, n)) ||
+        (!kLean && lsu_ && p_.bus_buffer && m.total_mem_ && !key_lsu_bus(m, mem, key, n)))
         return 0;
-    if (p_.multiple_write_lock) key_lock(key, n);
+    if (kLean) key_flushes_whole(inner_flush_.data(), m.inner_.size(), key, n);
+    if (!kLean && p_.multiple_write_lock) key_lock(key, n);
     // The tail's outcome: taken (the redirect) and the flush's cycles (predict()).
     if (with_tail) key[n++] = uint64_t{(tail_insn_->branch & isa::br_taken) != 0} | uint64_t{tail_flush_} << 1;
     return n;
+}
+
+size_t TimingModel::body_key(const BlockMemo& m, const MemRef* mem, const uint8_t* n_mem, uint64_t* __restrict key,
+                             bool with_tail) const {
+    return lean_key_ ? body_key_k<true>(m, mem, n_mem, key, with_tail) : body_key_k<false>(m, mem, n_mem, key, with_tail);
+}
+
+bool TimingModel::lean_key(const TimingParams& p, bool lsu, bool l1d) {
+    return !p.follows_mrac && !p.fill_redirect_commit && !p.fill_buffer_cycles && !p.fetch_queue &&
+           !p.fetch_keeps_halfword && !p.local_data && !(p.count_line_once && l1d) && !p.dbus_queue && !lsu &&
+           !p.multiple_write_lock;
 }
 
 }  // namespace pmusim::timing

@@ -109,6 +109,7 @@ TimingModel::TimingModel(const TimingParams& p) : p_(p), bp_(p.predictor), seen_
         c.ways = p.main_tlb_ways;
         main_tlb_.emplace(c);
     }
+    lean_key_ = lean_key(p, lsu_.has_value(), l1d_.has_value());
 }
 
 unsigned TimingModel::next_level(uint64_t addr, bool write, EventBatch& b) {

@@ -561,20 +561,29 @@ private:
     unsigned fetch_shift_ = 0;  // log2 of the fetch granule (fetch_bytes, 4 if 0)
     // The block timing (model/timing/block_timing.cpp; its key: block_key.cpp).
     void prepare(BlockMemo& m, const uint8_t* n_mem) const;
-    size_t body_key(const BlockMemo& m, const MemRef* mem, const uint8_t* n_mem, uint64_t* key, bool with_tail) const;
+    size_t body_key(const BlockMemo& m, const MemRef* mem, const uint8_t* n_mem, uint64_t* __restrict key, bool with_tail) const;
     // body_key()'s parts, in the key's order: each appends its words to `key` at `n` and returns false where the
     // entry state cannot be keyed (a distance too far to fit). The pipeline state they read, field by field:
     // body_key_fields.hpp.
-    bool key_issue(const BlockMemo& m, uint64_t* key, size_t& n) const;
-    bool key_fetch(const BlockMemo& m, uint64_t* key, size_t& n) const;
-    bool key_live_ins(const BlockMemo& m, uint64_t* key, size_t& n) const;
-    void key_lock(uint64_t* key, size_t& n) const;
-    bool key_accesses(const BlockMemo& m, const MemRef* mem, const uint8_t* n_mem, uint64_t* key, size_t& n,
+    template <bool kLean>
+    size_t body_key_k(const BlockMemo& m, const MemRef* mem, const uint8_t* n_mem, uint64_t* __restrict key,
+                      bool with_tail) const;
+    // Whether body_key() may take its lean form (lean_key_): none of the mechanisms its tests fold away is on.
+    static bool lean_key(const TimingParams& p, bool lsu, bool l1d);
+    bool lean_key_ = false;
+    template <bool kLean>
+    bool key_issue(const BlockMemo& m, uint64_t* __restrict key, size_t& n) const;
+    template <bool kLean>
+    bool key_fetch(const BlockMemo& m, uint64_t* __restrict key, size_t& n) const;
+    bool key_live_ins(const BlockMemo& m, uint64_t* __restrict key, size_t& n) const;
+    void key_lock(uint64_t* __restrict key, size_t& n) const;
+    template <bool kLean>
+    bool key_accesses(const BlockMemo& m, const MemRef* mem, const uint8_t* n_mem, uint64_t* __restrict key, size_t& n,
                       const MemRef** bus, size_t& nb) const;
     void dbus_runs(const MemRef* const* bus, size_t nb, const DbusState& d, uint8_t* rel, bool* bytes) const;
-    bool key_dbus(const MemRef* const* bus, size_t nb, uint64_t* key, size_t& n) const;
-    bool key_inner_flushes(const BlockMemo& m, uint64_t* key, size_t& n) const;
-    bool key_lsu_bus(const BlockMemo& m, const MemRef* mem, uint64_t* key, size_t& n) const;
+    bool key_dbus(const MemRef* const* bus, size_t nb, uint64_t* __restrict key, size_t& n) const;
+    bool key_inner_flushes(const BlockMemo& m, uint64_t* __restrict key, size_t& n) const;
+    bool key_lsu_bus(const BlockMemo& m, const MemRef* mem, uint64_t* __restrict key, size_t& n) const;
     // f(cache, line, dirty part) per lookup of the recording's body, in step()'s order per cache, until one returns
     // false: whether none did; `self` a const model (the caches const) or not. The instruction fetches' (ITLB,
     // I-cache) and the data's (DTLB, D-cache): caches apart, so either may go first. Defined in block_timing.cpp,
