@@ -182,29 +182,31 @@ template <bool kLean>
 [[gnu::always_inline]] inline void TimingModel::dbus_runs(const MemRef* const* bus, size_t nb, const DbusState& d,
                                                           uint8_t* rel, bool* bytes) const {
     static_assert(BlockMemo::max_bus < 32, "a bit per run in `marked`");
-    constexpr size_t none = ~size_t{0};
-    size_t last = none, prev = none;  // the last store of the last run, and of the run before
-    uint8_t run[BlockMemo::max_bus] = {};  // per store, its run's number
-    unsigned runs = 0, marked = 0;          // the runs so far; those whose stores' bytes matter (a bit each)
+    // The words of the last store of the last run and of the run before (none: ~0, no word's: words are addresses
+    // >> 2); the last run is number `runs`, the one before `runs` - 1.
+    constexpr uint64_t none = ~uint64_t{0};
+    uint64_t last = none, prev = none;
+    uint8_t run[BlockMemo::max_bus];  // per store, its run's number
+    unsigned runs = 0, marked = 0;    // the runs so far; those whose stores' bytes matter (a bit each)
+    const uint64_t ibuf_word = d.ibuf ? d.ibuf_word : none;
     for (size_t j = 0; j < nb; ++j) {
         const uint64_t w = bus[j]->addr >> 2;
-        const bool e1 = last != none && (bus[last]->addr >> 2) == w, e2 = prev != none && (bus[prev]->addr >> 2) == w;
-        rel[j] = static_cast<uint8_t>(uint8_t{e1} | uint8_t{e2} << 1);
+        const unsigned e1 = w == last, e2 = w == prev;
+        rel[j] = static_cast<uint8_t>(e1 | e2 << 1);
         if (bus[j]->write) {
             if (!e1) {
                 prev = last;
                 ++runs;
             }
-            last = j;
+            last = w;
             run[j] = static_cast<uint8_t>(runs);
             continue;
         }
-        bytes[j] = (d.ibuf && w == d.ibuf_word) || w == d.sent_word || e1 || e2;
-        if (e1) marked |= 1u << run[last];
-        if (e2) marked |= 1u << run[prev];
+        bytes[j] = (w == ibuf_word) | (w == d.sent_word) | e1 | e2;
+        marked |= e1 << runs | (e2 << runs) >> 1;  // e2 only where there is a run before the last (runs >= 2)
     }
-    if (last != none) marked |= 1u << run[last];
-    if (prev != none) marked |= 1u << run[prev];
+    if (last != none) marked |= 1u << runs;
+    if (prev != none) marked |= 1u << (runs - 1);
     for (size_t j = 0; j < nb; ++j)
         if (bus[j]->write) bytes[j] = (marked >> run[j]) & 1u;
 }
@@ -247,19 +249,22 @@ template <bool kLean>
             w |= v << bit;
             bit += bits;
         };
+        // The entry's words as compared (none: ~0, no word's or beat's), and the beats of the loads so far.
+        const uint64_t ibuf_word = d.ibuf ? d.ibuf_word : ~uint64_t{0};
+        uint64_t load_beat[BlockMemo::max_bus];
+        unsigned loads = 0;
         for (size_t j = 0; j < nb; ++j) {
             const MemRef& r = *bus[j];
-            const uint64_t a = r.addr, dual = crosses_word(r);
+            const uint64_t a = r.addr, word = a >> 2, beat = a >> 3, dual = crosses_word(r);
             const uint64_t place = bytes[j] ? 4u | (a & 3u) : uint64_t{split_access(r)} | dual << 1;
-            put(place | uint64_t{d.ibuf && (a >> 2) == d.ibuf_word} << 3 | uint64_t{(a >> 2) == d.sent_word} << 4 |
-                    uint64_t{(a >> 3) == d.read_beat} << 5 | uint64_t{rel[j]} << 6,
+            put(place | uint64_t{word == ibuf_word} << 3 | uint64_t{word == d.sent_word} << 4 |
+                    uint64_t{beat == d.read_beat} << 5 | uint64_t{rel[j]} << 6,
                 8);
             if (r.write) continue;
             uint64_t beats = 0;  // a bit per earlier load: its beat is this one's
-            unsigned loads = 0;
-            for (size_t i = 0; i < j; ++i)
-                if (!bus[i]->write) beats |= uint64_t{(bus[i]->addr >> 3) == (a >> 3)} << loads++;
+            for (unsigned i = 0; i < loads; ++i) beats |= uint64_t{load_beat[i] == beat} << i;
             if (loads) put(beats, loads);
+            load_beat[loads++] = beat;
         }
         key[n++] = w;
     }
