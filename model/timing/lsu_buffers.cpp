@@ -187,7 +187,22 @@ void LsuBuffers::run_to(uint64_t end) {
 // the first cycle not taken (stop, or the first at which all is quiet).
 uint64_t LsuBuffers::run_bus(uint64_t t, uint64_t stop) {
     const int depth = static_cast<int>(cfg_.bus_depth);
+    const uint64_t ring_end = std::min(stop, bus_until_ + 1);
     int live = live_;
+    // Below bus_wait()'s bound (the count never rises above live_ + up_, the ibuf and the lone write entry) no cycle
+    // is full: only the ring's changes are passed (the common case).
+    if (live + up_ + (ibuf_ ? 1 : 0) + (lone_ ? 1 : 0) < depth) {
+        for (; t < ring_end; ++t) {
+            int16_t& v = diff_[t & 255u];
+            if (!v) continue;
+            up_ -= v > 0 ? v : 0;
+            live += v;
+            v = 0;
+        }
+        live_ = live;
+        if (t > bus_until_) up_ = 0;
+        return t < stop && (ibuf_ || lone_) ? stop : t;
+    }
     uint64_t full = 0;
     // The cycles in [from, to) at which the count (live, the ibuf and the lone write each from its start) is full,
     // live not changing there: from the start of the extra entry that fills it on.
@@ -204,7 +219,7 @@ uint64_t LsuBuffers::run_bus(uint64_t t, uint64_t stop) {
         const uint64_t on = std::max(from, fills);
         return on < to ? to - on : 0;
     };
-    for (const uint64_t ring_end = std::min(stop, bus_until_ + 1); t < ring_end;) {
+    while (t < ring_end) {
         // A stretch of cycles with no change on the ring (most are): counted at once.
         const uint64_t from = t;
         while (t < ring_end && diff_[t & 255u] == 0) ++t;
