@@ -34,7 +34,7 @@ void LsuBuffers::commit_slow(const LsuAccess& a) {
     if (s.store) last_store_ = c;
 }
 
-void LsuBuffers::occupy(uint64_t from, uint64_t to, int w) {
+inline void LsuBuffers::occupy(uint64_t from, uint64_t to, int w) {
     from = std::max(from, cursor_);
     to = std::min(to, cursor_ + 254);
     if (to < from) return;
@@ -45,7 +45,7 @@ void LsuBuffers::occupy(uint64_t from, uint64_t to, int w) {
 }
 
 // The ibuf leaves for a write entry at cycle d: it counted until d - 1.
-void LsuBuffers::drain_ibuf(uint64_t d, bool nomerge) {
+inline void LsuBuffers::drain_ibuf(uint64_t d, bool nomerge) {
     occupy(ibuf_start_, d - 1, 1);
     ibuf_ = false;
     write_entry(d, ibuf_word_, nomerge);
@@ -53,7 +53,7 @@ void LsuBuffers::drain_ibuf(uint64_t d, bool nomerge) {
 
 // A write entry of word `word` in CMD from cycle s: a second write entry ends the lone one's wait (obuf_wr_wait:
 // buf_numvld_wrcmd_any == 1), then it goes out at once when it may not merge (buf_nomerge), else it is the lone one.
-void LsuBuffers::write_entry(uint64_t s, uint64_t word, bool nomerge) {
+inline void LsuBuffers::write_entry(uint64_t s, uint64_t word, bool nomerge) {
     if (lone_) load_lone(std::min(lone_release(), s));
     if (nomerge) {
         occupy(s, port_.send(std::max(s, port_.free), cfg_.write_response), 1);
