@@ -185,7 +185,7 @@ void LsuBuffers::run_to(uint64_t end) {
 // same rule cycle by cycle without the tests that cannot hold (stop comes no later than their timers). Past the
 // ring's last change (bus_until_) the count only steps up at those starts: those cycles are counted at once. Returns
 // the first cycle not taken (stop, or the first at which all is quiet).
-uint64_t LsuBuffers::run_bus(uint64_t t, uint64_t stop) {
+inline uint64_t LsuBuffers::run_bus(uint64_t t, uint64_t stop) {
     const int depth = static_cast<int>(cfg_.bus_depth);
     const uint64_t ring_end = std::min(stop, bus_until_ + 1);
     int live = live_;
