@@ -71,7 +71,7 @@ void LsuBuffers::load_lone(uint64_t t) {
     occupy(lone_start_, port_.send(std::max({t, lone_start_, port_.free}), cfg_.write_response), 1);
 }
 
-void LsuBuffers::bus_access(const LsuAccess& a, bool dual) {
+inline void LsuBuffers::bus_access(const LsuAccess& a, bool dual) {
     const uint64_t c = a.commit, lo = a.first >> 2, hi = a.last >> 2;
     const int w = dual ? 2 : 1;
     // In M (c - 2): a store to the ibuf's word joins it in R (ibuf_merge_en); any other access drains it from the
