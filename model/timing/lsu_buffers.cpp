@@ -34,7 +34,7 @@ void LsuBuffers::commit_slow(const LsuAccess& a) {
     if (s.store) last_store_ = c;
 }
 
-void LsuBuffers::occupy(uint64_t from, uint64_t to, int w) {
+inline void LsuBuffers::occupy(uint64_t from, uint64_t to, int w) {
     from = std::max(from, cursor_);
     to = std::min(to, cursor_ + 254);
     if (to < from) return;
@@ -45,7 +45,7 @@ void LsuBuffers::occupy(uint64_t from, uint64_t to, int w) {
 }
 
 // The ibuf leaves for a write entry at cycle d: it counted until d - 1.
-void LsuBuffers::drain_ibuf(uint64_t d, bool nomerge) {
+inline void LsuBuffers::drain_ibuf(uint64_t d, bool nomerge) {
     occupy(ibuf_start_, d - 1, 1);
     ibuf_ = false;
     write_entry(d, ibuf_word_, nomerge);
@@ -53,7 +53,7 @@ void LsuBuffers::drain_ibuf(uint64_t d, bool nomerge) {
 
 // A write entry of word `word` in CMD from cycle s: a second write entry ends the lone one's wait (obuf_wr_wait:
 // buf_numvld_wrcmd_any == 1), then it goes out at once when it may not merge (buf_nomerge), else it is the lone one.
-void LsuBuffers::write_entry(uint64_t s, uint64_t word, bool nomerge) {
+inline void LsuBuffers::write_entry(uint64_t s, uint64_t word, bool nomerge) {
     if (lone_) load_lone(std::min(lone_release(), s));
     if (nomerge) {
         occupy(s, port_.send(std::max(s, port_.free), cfg_.write_response), 1);
@@ -71,7 +71,7 @@ void LsuBuffers::load_lone(uint64_t t) {
     occupy(lone_start_, port_.send(std::max({t, lone_start_, port_.free}), cfg_.write_response), 1);
 }
 
-void LsuBuffers::bus_access(const LsuAccess& a, bool dual) {
+inline void LsuBuffers::bus_access(const LsuAccess& a, bool dual) {
     const uint64_t c = a.commit, lo = a.first >> 2, hi = a.last >> 2;
     const int w = dual ? 2 : 1;
     // In M (c - 2): a store to the ibuf's word joins it in R (ibuf_merge_en); any other access drains it from the
@@ -185,9 +185,24 @@ void LsuBuffers::run_to(uint64_t end) {
 // same rule cycle by cycle without the tests that cannot hold (stop comes no later than their timers). Past the
 // ring's last change (bus_until_) the count only steps up at those starts: those cycles are counted at once. Returns
 // the first cycle not taken (stop, or the first at which all is quiet).
-uint64_t LsuBuffers::run_bus(uint64_t t, uint64_t stop) {
+inline uint64_t LsuBuffers::run_bus(uint64_t t, uint64_t stop) {
     const int depth = static_cast<int>(cfg_.bus_depth);
+    const uint64_t ring_end = std::min(stop, bus_until_ + 1);
     int live = live_;
+    // Below bus_wait()'s bound (the count never rises above live_ + up_, the ibuf and the lone write entry) no cycle
+    // is full: only the ring's changes are passed (the common case).
+    if (live + up_ + (ibuf_ ? 1 : 0) + (lone_ ? 1 : 0) < depth) {
+        for (; t < ring_end; ++t) {
+            int16_t& v = diff_[t & 255u];
+            if (!v) continue;
+            up_ -= v > 0 ? v : 0;
+            live += v;
+            v = 0;
+        }
+        live_ = live;
+        if (t > bus_until_) up_ = 0;
+        return t < stop && (ibuf_ || lone_) ? stop : t;
+    }
     uint64_t full = 0;
     // The cycles in [from, to) at which the count (live, the ibuf and the lone write each from its start) is full,
     // live not changing there: from the start of the extra entry that fills it on.
@@ -204,7 +219,7 @@ uint64_t LsuBuffers::run_bus(uint64_t t, uint64_t stop) {
         const uint64_t on = std::max(from, fills);
         return on < to ? to - on : 0;
     };
-    for (const uint64_t ring_end = std::min(stop, bus_until_ + 1); t < ring_end;) {
+    while (t < ring_end) {
         // A stretch of cycles with no change on the ring (most are): counted at once.
         const uint64_t from = t;
         while (t < ring_end && diff_[t & 255u] == 0) ++t;
