@@ -229,6 +229,11 @@ timing::OooConfig cortex_a15() {
 //    from a 64-bit aligned address, a cycle more when the address is not (LDM of 4 registers: 2 cycles aligned,
 //    3 not), so their cycles count from the address's offset in 8 bytes (mem_align).
 //  - Fetch: the instruction cache's 64-bit native accesses (TRM 7.3): 8 bytes.
+//  - A load's result reaches a load or store that forms its address with it 4 cycles after the load starts, a cycle
+//    after its result latency of 3 (TRM Table B-2): 7-cpu.com's measurement of the A9 (Samsung Exynos 4210,
+//    "Cortex-A9", a pointer chase through 32 KB: 4 cycles, TLB and L1 hits), as GCC's cortex-a9.md's load latency
+//    of 4 (cortex_a9_load1_2; its bypass of 3 to a load's address, a scheduling hint, says otherwise):
+//    load_address_latency 1.
 timing::OooConfig cortex_a9() {
     timing::OooConfig o = ooo_shape(2, 32, 7, 8);
     o.fetch_bytes = 8;
@@ -241,6 +246,7 @@ timing::OooConfig cortex_a9() {
     o.load_forward = 1;
     o.offset_shift_latency = 1;
     o.shifter_latency = 1;
+    o.load_address_latency = 1;
     o.writeback_alu = true;
     // A call issues alone: GCC's cortex-a9.md (Arm's integer pipeline), cortex_a9_call reserves the branch issue, both
     // ALU pipelines, the MAC and the load/store pipeline in its cycle, "make sure dual issue doesn't happen i.e the

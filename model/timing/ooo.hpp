@@ -16,7 +16,9 @@
 //    offset in an aligned `mem_bytes` where `mem_align` says so, and a load of a byte or a halfword at least
 //    `subword_load_busy` cycles; a source a load wrote is ready `load_forward` cycles sooner for an arithmetic or
 //    logical instruction without a shift (OooInsn::forward_use) unless the load sign-extends or is conditional; a
-//    barrier or system-register access also waits until every older instruction has retired; where
+//    barrier or system-register access also waits until every older instruction has retired; a register a load
+//    wrote last is ready `load_address_latency` cycles later for a load or store that forms its address with it
+//    (OooInsn::addr); where
 //    `writeback_alu` is set, a load or store that writes its base back (OooInsn::writeback) also takes an ALU
 //    pipeline for a cycle, the first free from its execution on (it does not wait for it); where `mul_alu` is set,
 //    an instruction of the multi kind (a multiply) holds the first ALU pipeline too, the same cycles as its own
@@ -77,6 +79,8 @@ struct OooConfig {
     unsigned offset_shift_latency = 0;
     // Cycles later the result of an OooInsn::shifter instruction comes (through a shift stage before the ALU's).
     unsigned shifter_latency = 0;
+    // Cycles later a load's result reaches a load or store that forms its address with it (OooInsn::addr).
+    unsigned load_address_latency = 0;
     static constexpr size_t max_window = 128, max_pipes = 8, max_rename = 64;
 };
 
@@ -114,6 +118,7 @@ struct OooState {
     std::array<PipeSlots, OooConfig::max_pipes> pipes{};
     RenamePool regs, flags;      // the renaming registers in use (OooConfig::rename_regs, rename_flags)
     uint32_t forwarded = 0;      // registers a load wrote last whose value forwards early (OooConfig::load_forward)
+    uint32_t loaded = 0;         // registers a load wrote last (OooConfig::load_address_latency; 0 without it)
     // Every field once: `v(field, kind, live)`, array elements one by one (PipelineState::visit's kinds).
     template <class S, class V>
     static void visit(S& s, V&& v) {
@@ -137,6 +142,7 @@ struct OooState {
             for (auto& r : pool->retire_at) v(r, FieldKind::cycle, true);
         }
         v(s.forwarded, FieldKind::value, true);
+        v(s.loaded, FieldKind::value, true);
     }
 };
 
@@ -150,6 +156,7 @@ struct OooInsn {
     uint64_t pc = 0;
     bool taken = false;         // a taken branch (its successor is fetched in a block of its own)
     uint32_t src = 0, dst = 0;  // registers read and written (isa::RegUse)
+    uint32_t addr = 0;          // the subset of src that forms a load's or store's address (load_address_latency)
     uint64_t fetch_delay = 0;   // front-end cycles before it can dispatch (I-cache, ITLB misses)
     uint64_t mem_delay = 0;     // cycles its data accesses' misses add to its completion
     unsigned mem_bytes = 0;     // bytes its data accesses move (a load or store)
