@@ -165,6 +165,7 @@ void visit_ooo(V& v, timing::OooConfig& c) {
     v("offset_shift_latency", c.offset_shift_latency, 63);
     v("shifter_latency", c.shifter_latency, 63);
     v("load_address_latency", c.load_address_latency, 63);
+    v("taken_bubble", c.taken_bubble, 63);
 }
 
 template <class V>

@@ -138,9 +138,10 @@ OooTiming OooCore::step(const OooInsn& in, std::array<uint64_t, 32>& ready) {
     using C = isa::InsnClass;
     OooTiming t;
     const size_t cls = static_cast<size_t>(in.cls);
-    // Fetch: a block a cycle, a new one after a taken branch; its misses; the refill after a misprediction.
+    // Fetch: a block a cycle, a new one after a taken branch (taken_bubble cycles later); its misses; the refill
+    // after a misprediction.
     const uint64_t block = in.pc / c_.fetch_bytes;
-    uint64_t front = s_.fetch_at + (block != s_.fetch_block || s_.fetch_break ? 1 : 0);
+    uint64_t front = s_.fetch_at + (s_.fetch_break ? 1 + c_.taken_bubble : block != s_.fetch_block ? 1 : 0);
     front = std::max(front, s_.redirect) + in.fetch_delay;
     s_.fetch_at = front;
     s_.fetch_block = block;

@@ -3,7 +3,8 @@
 // program order (the trace's):
 //  - fetch: one aligned block of `fetch_bytes` a cycle, ahead of dispatch as far as it gets; an instruction in
 //    the block of the one before it comes with it, unless that one was a taken branch (which ends its block: the
-//    target's block comes the next cycle); an I-cache or ITLB miss adds its cycles; after a mispredicted branch
+//    target's block comes the next cycle, or `taken_bubble` cycles later); an I-cache or ITLB miss adds its cycles;
+//    after a mispredicted branch
 //    the right path's first block comes `refill` cycles after the branch completes;
 //  - dispatch: in order, up to `dispatch_width` a cycle, once fetched, and no sooner than a cycle after the
 //    instruction `window` places older has retired; where the core has a pool of renaming registers
@@ -29,7 +30,7 @@
 //    `shifter_latency` more for an instruction through the shifter (OooInsn::shifter), plus the misses of its data
 //    accesses (the caches' refill penalties, TimingModel::data_stage);
 //  - retirement: in order, at completion at the earliest, up to `retire_width` a cycle.
-// The instruction's cycles are its retirement less the previous one's. Left out: issue-queue sizes, load/store ordering and forwarding, store buffers, taken-branch fetch bubbles, micro-op
+// The instruction's cycles are its retirement less the previous one's. Left out: issue-queue sizes, load/store ordering and forwarding, store buffers, micro-op
 // cracking beyond a load or store of several registers, wrong-path cache effects.
 #pragma once
 #include <array>
@@ -55,6 +56,8 @@ struct OooConfig {
     unsigned refill = 12;   // cycles from a mispredicted branch's completion to the right path's first dispatch
     unsigned mem_bytes = 8; // bytes a load or store pipeline moves a cycle (a load or store of several registers)
     unsigned fetch_bytes = 16;  // the aligned block the front end fetches a cycle (a power of two)
+    // Fetch cycles lost after a taken branch: its target's block comes 1 + taken_bubble cycles after the branch's.
+    unsigned taken_bubble = 0;
     std::array<unsigned, pipe_kinds> pipes{};  // pipelines of each PipeKind (at most max_pipes in all)
     std::array<uint8_t, class_count> pipe{};   // per class: the PipeKind (its number) of the pipeline it executes in
     std::array<uint8_t, class_count> latency{};        // per class: cycles from execution to its result (1 if 0)

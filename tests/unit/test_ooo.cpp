@@ -142,8 +142,8 @@ TEST(OutOfOrder, MispredictionRefillsAfterTheBranchResolves) {
 
 // The Cortex-A9's misprediction costs 8 cycles (LLVM's ARMScheduleA9.td, MispredictPenalty 8). Its OooConfig from
 // the platform: a taken branch dispatched at 100 executes at 101 and completes at 102 (latency 1). Predicted right,
-// its target comes in the next fetch block and dispatches at 101; mispredicted, the refill (7) brings it at 102 + 7
-// = 109: 8 cycles later.
+// its target comes in the next fetch block, a cycle late (taken_bubble 1), and dispatches at 102; mispredicted, the
+// refill (8) brings it at 102 + 8 = 110: 8 cycles later.
 TEST(OutOfOrder, CortexA9MispredictionCostsEightCycles) {
     const auto p = platform_timing("cortex-a9");
     ASSERT_TRUE(p.has_value() && p->ooo.has_value());
@@ -153,7 +153,7 @@ TEST(OutOfOrder, CortexA9MispredictionCostsEightCycles) {
         br.taken = true;
         br.mispredicted = wrong;
         EXPECT_EQ(c.step(br).complete, 102u) << wrong;
-        EXPECT_EQ(c.step(op(C::alu, 0x2000, r(1))).dispatch, wrong ? 109u : 101u) << wrong;
+        EXPECT_EQ(c.step(op(C::alu, 0x2000, r(1))).dispatch, wrong ? 110u : 102u) << wrong;
     }
 }
 
@@ -671,4 +671,34 @@ TEST(OutOfOrder, LoadResultFormsAnAddressACycleLater) {
     EXPECT_EQ(a9_pair(0xE5921000, 0xE5913000), 8u);
     // `add r4, r1, r5` after the load takes the fast path still (TRM B.3): executes at c+3, completes with the load.
     EXPECT_EQ(a9_pair(0xE5921000), 4u);
+}
+
+// A taken branch costs taken_bubble fetch cycles (the Cortex-A9: 1, its prediction over two fetch stages): `b` at
+// 0x1000 dispatches at 100 (its block the first); its target's block comes 1 + e cycles after: `add r1` at 0x2000
+// dispatches at 101 + e and `add r2` beside it (the same 8-byte block), and `add r3` at 0x2008, the next block
+// (not after a taken branch: no bubble), at 102 + e. Without the branch taken (a fall-through to 0x1004) the
+// sequence takes no bubble whatever e.
+TEST(OutOfOrder, TakenBranchLosesFetchCycles) {
+    for (unsigned e : {1u, 0u}) {
+        OooConfig cfg = small();
+        cfg.fetch_bytes = 8;
+        cfg.taken_bubble = e;
+        Core c(cfg);
+        OooInsn b = op(C::branch, 0x1000);
+        b.taken = true;
+        EXPECT_EQ(c.step(b).dispatch, 100u) << e;
+        const OooTiming t = c.step(op(C::alu, 0x2000, r(1)));
+        EXPECT_EQ(t.dispatch, 101u + e) << e;
+        EXPECT_EQ(t.frontend_stall, e) << e;
+        EXPECT_EQ(c.step(op(C::alu, 0x2004, r(2))).dispatch, 101u + e) << e;
+        EXPECT_EQ(c.step(op(C::alu, 0x2008, r(3))).dispatch, 102u + e) << e;
+        Core fall(cfg);
+        b.taken = false;
+        EXPECT_EQ(fall.step(b).dispatch, 100u) << e;
+        EXPECT_EQ(fall.step(op(C::alu, 0x1004, r(1))).dispatch, 100u) << e;
+        EXPECT_EQ(fall.step(op(C::alu, 0x1008, r(2))).dispatch, 101u) << e;
+    }
+    EXPECT_EQ(platform_timing("cortex-a9")->ooo->taken_bubble, 1u);
+    EXPECT_EQ(platform_timing("cortex-a15")->ooo->taken_bubble, 0u);
+    EXPECT_EQ(platform_timing("cortex-a72")->ooo->taken_bubble, 0u);
 }
