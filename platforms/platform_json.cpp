@@ -164,6 +164,8 @@ void visit_ooo(V& v, timing::OooConfig& c) {
     v("load_forward", c.load_forward, 63);
     v("offset_shift_latency", c.offset_shift_latency, 63);
     v("shifter_latency", c.shifter_latency, 63);
+    v("load_address_latency", c.load_address_latency, 63);
+    v("taken_bubble", c.taken_bubble, 63);
 }
 
 template <class V>
@@ -282,7 +284,7 @@ void visit_timing(V& v, TimingParams& t) {
 // size. The size is a 64-bit host's: the native build checks it; a 32-bit target (the web page's WebAssembly) lays
 // the struct out smaller.
 #if UINTPTR_MAX == UINT64_MAX
-static_assert(sizeof(TimingParams) == 1048,
+static_assert(sizeof(TimingParams) == 1056,
               "TimingParams changed: add the new field to visit_timing in platforms/platform_json.cpp");
 #endif
 

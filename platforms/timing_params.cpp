@@ -194,8 +194,8 @@ timing::OooConfig cortex_a15() {
 //  - A misprediction costs 8 cycles (LLVM's ARMScheduleA9.td, CortexA9Model: MispredictPenalty 8, "based on
 //    estimate of pipeline depth"; the TRM gives no figure): the right path's first instruction dispatches 8 cycles
 //    after it would have behind the branch predicted right. A branch dispatched at d executes at d+1 and completes
-//    at d+2; predicted right, the instruction after it dispatches at d+1 (a taken branch ends its fetch block), so
-//    refill 7: d+2+7 = d+1+8.
+//    at d+2; predicted right, the instruction after it dispatches at d+2 (a taken branch ends its fetch block, and
+//    its target comes a fetch cycle late: taken_bubble, below), so refill 8: the right path at d+2+8.
 //  - Renaming (TRM 2.1.3; DDI 0388E 2.1.1): the 32 architectural registers map to 56 physical ones, so 24 results
 //    can be in flight; the flags to a pool of 8, so 7 flag-setting instructions (the committed flags hold one).
 //  - Issue (GCC's cortex-a9.md, the integer pipeline contributed by Arm: units P0, P1, the MAC pipeline, a branch
@@ -229,8 +229,19 @@ timing::OooConfig cortex_a15() {
 //    from a 64-bit aligned address, a cycle more when the address is not (LDM of 4 registers: 2 cycles aligned,
 //    3 not), so their cycles count from the address's offset in 8 bytes (mem_align).
 //  - Fetch: the instruction cache's 64-bit native accesses (TRM 7.3): 8 bytes.
+//  - A load's result reaches a load or store that forms its address with it 4 cycles after the load starts, a cycle
+//    after its result latency of 3 (TRM Table B-2): 7-cpu.com's measurement of the A9 (Samsung Exynos 4210,
+//    "Cortex-A9", a pointer chase through 32 KB: 4 cycles, TLB and L1 hits), as GCC's cortex-a9.md's load latency
+//    of 4 (cortex_a9_load1_2; its bypass of 3 to a load's address, a scheduling hint, says otherwise):
+//    load_address_latency 1.
+//  - A taken branch costs the front end a fetch cycle: in its three fetch stages, the first (Fe1) indexes the
+//    instruction cache with the next fetch address and starts the branch prediction, which with the fetch takes more
+//    than a cycle: Fe2 gives it the time, and Fe3 queues the instructions (Tanenbaum and Austin, Structured Computer
+//    Organization, 6th ed., 4.6.2, on the Cortex-A9 of the OMAP4430; second-hand: the TRM draws the prefetch unit's
+//    BTAC, GHB and return stack beside the cache, figure 7-1, without stages). The target's address comes from a
+//    prediction that ends in Fe2, so it enters Fe1 two cycles after the branch's block did, not one: taken_bubble 1.
 timing::OooConfig cortex_a9() {
-    timing::OooConfig o = ooo_shape(2, 32, 7, 8);
+    timing::OooConfig o = ooo_shape(2, 32, 8, 8);
     o.fetch_bytes = 8;
     ooo_pipes(o, 2, 1, 1, 1, 0);
     o.pipe[static_cast<size_t>(C::store)] = static_cast<uint8_t>(timing::PipeKind::load);
@@ -241,6 +252,8 @@ timing::OooConfig cortex_a9() {
     o.load_forward = 1;
     o.offset_shift_latency = 1;
     o.shifter_latency = 1;
+    o.load_address_latency = 1;
+    o.taken_bubble = 1;
     o.writeback_alu = true;
     // A call issues alone: GCC's cortex-a9.md (Arm's integer pipeline), cortex_a9_call reserves the branch issue, both
     // ALU pipelines, the MAC and the load/store pipeline in its cycle, "make sure dual issue doesn't happen i.e the

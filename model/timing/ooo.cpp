@@ -12,6 +12,7 @@ OooInsn::OooInsn(const isa::RetiredInsn& insn, uint64_t at) : cls(insn.cls), pc(
     using C = isa::InsnClass;
     taken = (insn.branch & isa::br_taken) && !insn.cond_failed;
     src = insn.regs.src;
+    addr = insn.cls == C::load || insn.cls == C::store ? insn.regs.addr : 0u;
     dst = insn.cond_failed ? 0u : insn.regs.dst;  // a failed condition writes nothing
     // The flags: A32 and A64 give them as a register (isa::flags_bit, in src and dst: their setter's completion
     // is ready[31]); T32's decoder does not, so a T32 conditional branch reads no register at all and is taken to
@@ -137,9 +138,10 @@ OooTiming OooCore::step(const OooInsn& in, std::array<uint64_t, 32>& ready) {
     using C = isa::InsnClass;
     OooTiming t;
     const size_t cls = static_cast<size_t>(in.cls);
-    // Fetch: a block a cycle, a new one after a taken branch; its misses; the refill after a misprediction.
+    // Fetch: a block a cycle, a new one after a taken branch (taken_bubble cycles later); its misses; the refill
+    // after a misprediction.
     const uint64_t block = in.pc / c_.fetch_bytes;
-    uint64_t front = s_.fetch_at + (block != s_.fetch_block || s_.fetch_break ? 1 : 0);
+    uint64_t front = s_.fetch_at + (s_.fetch_break ? 1 + c_.taken_bubble : block != s_.fetch_block ? 1 : 0);
     front = std::max(front, s_.redirect) + in.fetch_delay;
     s_.fetch_at = front;
     s_.fetch_block = block;
@@ -169,7 +171,8 @@ OooTiming OooCore::step(const OooInsn& in, std::array<uint64_t, 32>& ready) {
     for (uint32_t m = in.src; m; m &= m - 1) {
         const unsigned reg = ctz(m);
         const uint64_t sooner = (early >> reg) & 1u ? c_.load_forward : 0u;
-        at = std::max<uint64_t>(at, ready[reg] > sooner ? ready[reg] - sooner : 0);
+        const uint64_t later = (in.addr & s_.loaded) >> reg & 1u ? c_.load_address_latency : 0u;
+        at = std::max<uint64_t>(at, ready[reg] > sooner ? ready[reg] - sooner + later : later);
     }
     if (in.flags_from_previous) at = std::max(at, s_.last_complete);
     if (in.cls == C::barrier || in.cls == C::sysreg) at = std::max(at, s_.last_retire);
@@ -192,6 +195,7 @@ OooTiming OooCore::step(const OooInsn& in, std::array<uint64_t, 32>& ready) {
     for (uint32_t m = in.dst; m; m &= m - 1) ready[ctz(m)] = t.complete;
     const bool forwards = in.cls == C::load && !in.sign_extend && !in.conditional && c_.load_forward;
     s_.forwarded = forwards ? s_.forwarded | in.dst : s_.forwarded & ~in.dst;
+    if (c_.load_address_latency) s_.loaded = in.cls == C::load ? s_.loaded | in.dst : s_.loaded & ~in.dst;
     s_.last_complete = t.complete;
     // Retirement: in order, retire_width a cycle.
     t.retire = std::max(t.complete, s_.last_retire);

@@ -3,7 +3,8 @@
 // program order (the trace's):
 //  - fetch: one aligned block of `fetch_bytes` a cycle, ahead of dispatch as far as it gets; an instruction in
 //    the block of the one before it comes with it, unless that one was a taken branch (which ends its block: the
-//    target's block comes the next cycle); an I-cache or ITLB miss adds its cycles; after a mispredicted branch
+//    target's block comes the next cycle, or `taken_bubble` cycles later); an I-cache or ITLB miss adds its cycles;
+//    after a mispredicted branch
 //    the right path's first block comes `refill` cycles after the branch completes;
 //  - dispatch: in order, up to `dispatch_width` a cycle, once fetched, and no sooner than a cycle after the
 //    instruction `window` places older has retired; where the core has a pool of renaming registers
@@ -16,7 +17,9 @@
 //    offset in an aligned `mem_bytes` where `mem_align` says so, and a load of a byte or a halfword at least
 //    `subword_load_busy` cycles; a source a load wrote is ready `load_forward` cycles sooner for an arithmetic or
 //    logical instruction without a shift (OooInsn::forward_use) unless the load sign-extends or is conditional; a
-//    barrier or system-register access also waits until every older instruction has retired; where
+//    barrier or system-register access also waits until every older instruction has retired; a register a load
+//    wrote last is ready `load_address_latency` cycles later for a load or store that forms its address with it
+//    (OooInsn::addr); where
 //    `writeback_alu` is set, a load or store that writes its base back (OooInsn::writeback) also takes an ALU
 //    pipeline for a cycle, the first free from its execution on (it does not wait for it); where `mul_alu` is set,
 //    an instruction of the multi kind (a multiply) holds the first ALU pipeline too, the same cycles as its own
@@ -27,7 +30,7 @@
 //    `shifter_latency` more for an instruction through the shifter (OooInsn::shifter), plus the misses of its data
 //    accesses (the caches' refill penalties, TimingModel::data_stage);
 //  - retirement: in order, at completion at the earliest, up to `retire_width` a cycle.
-// The instruction's cycles are its retirement less the previous one's. Left out: issue-queue sizes, load/store ordering and forwarding, store buffers, taken-branch fetch bubbles, micro-op
+// The instruction's cycles are its retirement less the previous one's. Left out: issue-queue sizes, load/store ordering and forwarding, store buffers, micro-op
 // cracking beyond a load or store of several registers, wrong-path cache effects.
 #pragma once
 #include <array>
@@ -53,6 +56,8 @@ struct OooConfig {
     unsigned refill = 12;   // cycles from a mispredicted branch's completion to the right path's first dispatch
     unsigned mem_bytes = 8; // bytes a load or store pipeline moves a cycle (a load or store of several registers)
     unsigned fetch_bytes = 16;  // the aligned block the front end fetches a cycle (a power of two)
+    // Fetch cycles lost after a taken branch: its target's block comes 1 + taken_bubble cycles after the branch's.
+    unsigned taken_bubble = 0;
     std::array<unsigned, pipe_kinds> pipes{};  // pipelines of each PipeKind (at most max_pipes in all)
     std::array<uint8_t, class_count> pipe{};   // per class: the PipeKind (its number) of the pipeline it executes in
     std::array<uint8_t, class_count> latency{};        // per class: cycles from execution to its result (1 if 0)
@@ -77,6 +82,8 @@ struct OooConfig {
     unsigned offset_shift_latency = 0;
     // Cycles later the result of an OooInsn::shifter instruction comes (through a shift stage before the ALU's).
     unsigned shifter_latency = 0;
+    // Cycles later a load's result reaches a load or store that forms its address with it (OooInsn::addr).
+    unsigned load_address_latency = 0;
     static constexpr size_t max_window = 128, max_pipes = 8, max_rename = 64;
 };
 
@@ -114,6 +121,7 @@ struct OooState {
     std::array<PipeSlots, OooConfig::max_pipes> pipes{};
     RenamePool regs, flags;      // the renaming registers in use (OooConfig::rename_regs, rename_flags)
     uint32_t forwarded = 0;      // registers a load wrote last whose value forwards early (OooConfig::load_forward)
+    uint32_t loaded = 0;         // registers a load wrote last (OooConfig::load_address_latency; 0 without it)
     // Every field once: `v(field, kind, live)`, array elements one by one (PipelineState::visit's kinds).
     template <class S, class V>
     static void visit(S& s, V&& v) {
@@ -137,6 +145,7 @@ struct OooState {
             for (auto& r : pool->retire_at) v(r, FieldKind::cycle, true);
         }
         v(s.forwarded, FieldKind::value, true);
+        v(s.loaded, FieldKind::value, true);
     }
 };
 
@@ -150,6 +159,7 @@ struct OooInsn {
     uint64_t pc = 0;
     bool taken = false;         // a taken branch (its successor is fetched in a block of its own)
     uint32_t src = 0, dst = 0;  // registers read and written (isa::RegUse)
+    uint32_t addr = 0;          // the subset of src that forms a load's or store's address (load_address_latency)
     uint64_t fetch_delay = 0;   // front-end cycles before it can dispatch (I-cache, ITLB misses)
     uint64_t mem_delay = 0;     // cycles its data accesses' misses add to its completion
     unsigned mem_bytes = 0;     // bytes its data accesses move (a load or store)

@@ -142,8 +142,8 @@ TEST(OutOfOrder, MispredictionRefillsAfterTheBranchResolves) {
 
 // The Cortex-A9's misprediction costs 8 cycles (LLVM's ARMScheduleA9.td, MispredictPenalty 8). Its OooConfig from
 // the platform: a taken branch dispatched at 100 executes at 101 and completes at 102 (latency 1). Predicted right,
-// its target comes in the next fetch block and dispatches at 101; mispredicted, the refill (7) brings it at 102 + 7
-// = 109: 8 cycles later.
+// its target comes in the next fetch block, a cycle late (taken_bubble 1), and dispatches at 102; mispredicted, the
+// refill (8) brings it at 102 + 8 = 110: 8 cycles later.
 TEST(OutOfOrder, CortexA9MispredictionCostsEightCycles) {
     const auto p = platform_timing("cortex-a9");
     ASSERT_TRUE(p.has_value() && p->ooo.has_value());
@@ -153,7 +153,7 @@ TEST(OutOfOrder, CortexA9MispredictionCostsEightCycles) {
         br.taken = true;
         br.mispredicted = wrong;
         EXPECT_EQ(c.step(br).complete, 102u) << wrong;
-        EXPECT_EQ(c.step(op(C::alu, 0x2000, r(1))).dispatch, wrong ? 109u : 101u) << wrong;
+        EXPECT_EQ(c.step(op(C::alu, 0x2000, r(1))).dispatch, wrong ? 110u : 102u) << wrong;
     }
 }
 
@@ -373,7 +373,7 @@ TEST(OutOfOrder, StateVisitNamesEveryField) {
     OooState::visit(s, [&](const auto&, timing::FieldKind, bool) { ++fields; });
     const size_t pool = 1 + s.regs.retire_at.size();  // a pool's fields
     EXPECT_EQ(fields - (s.retire_at.size() - 1) - (2 * s.pipes.size() - 1) - 2 * (pool - 1), member_count<OooState>());
-    EXPECT_EQ(member_count<OooState>(), 15u);
+    EXPECT_EQ(member_count<OooState>(), 16u);
     EXPECT_EQ(member_count<PipeSlots>(), 2u);
     EXPECT_EQ(member_count<RenamePool>(), 2u);
 }
@@ -632,4 +632,73 @@ TEST(OutOfOrder, DecodersMarkBaseWriteBack) {
     EXPECT_TRUE(isa::arm::classify_t32(0xB510, false).writeback);  // push {r4, lr}
     EXPECT_TRUE(isa::arm::classify_t32(0xF8521B04, true).writeback);   // ldr.w r1, [r2], #4
     EXPECT_FALSE(isa::arm::classify_t32(0xF8D21004, true).writeback);  // ldr.w r1, [r2, #4]
+}
+
+// A load's result forms a later load's or store's address load_address_latency cycles after it is ready (the
+// Cortex-A9: 1, 7-cpu.com's 4-cycle pointer chase against the TRM's result latency of 3). With small()'s load latency
+// of 4 and e extra cycles: `ldr r1, [r1]` three times executes at 101, 105 + e and 109 + 2e (each waits for the
+// last's r1 as its address) and completes at 113 + 2e; `add r2, r1` (not an address) executes at 113 + 2e and
+// completes at 114 + 2e; `str r1, [r4]` (r1 its data, not its address) at 113 + 2e; `ldr r5, [r2]` (r2 an ALU
+// result) at 114 + 2e.
+TEST(OutOfOrder, LoadResultFormsAnAddressACycleLater) {
+    for (unsigned e : {1u, 0u}) {
+        OooConfig cfg = small();
+        cfg.load_address_latency = e;
+        Core c(cfg);
+        OooInsn chase = op(C::load, 0x1000, r(1), r(1));
+        chase.addr = r(1);
+        EXPECT_EQ(c.step(chase).exec, 101u) << e;
+        chase.pc = 0x1004;
+        EXPECT_EQ(c.step(chase).exec, 105u + e) << e;
+        chase.pc = 0x1008;
+        EXPECT_EQ(c.step(chase).exec, 109u + 2 * e) << e;
+        EXPECT_EQ(c.step(op(C::alu, 0x100C, r(2), r(1))).exec, 113u + 2 * e) << e;
+        OooInsn st = op(C::store, 0x1010, 0, r(1) | r(4));
+        st.addr = r(4);
+        EXPECT_EQ(c.step(st).exec, 113u + 2 * e) << e;
+        OooInsn ld = op(C::load, 0x1014, r(5), r(2));
+        ld.addr = r(2);
+        EXPECT_EQ(c.step(ld).exec, 114u + 2 * e) << e;
+    }
+    EXPECT_EQ(platform_timing("cortex-a9")->ooo->load_address_latency, 1u);
+    EXPECT_EQ(platform_timing("cortex-a15")->ooo->load_address_latency, 0u);
+    EXPECT_EQ(platform_timing("cortex-a57")->ooo->load_address_latency, 0u);
+    // The decoder's address registers reach the core: `ldr r1, [r2, r3]` forms its address with r2 and r3.
+    EXPECT_EQ(OooInsn(a32(0xE7921003), 0x1000).addr, r(2) | r(3));
+    // On the Cortex-A9: `ldr r1, [r2]` (0xE5921000) and `ldr r3, [r1]` (0xE5913000) dispatch at c; the first executes
+    // at c+1, its r1 ready at c+4 (latency 3), for an address at c+5; the second executes then and completes at c+8:
+    // 8 cycles (7 without the rule).
+    EXPECT_EQ(a9_pair(0xE5921000, 0xE5913000), 8u);
+    // `add r4, r1, r5` after the load takes the fast path still (TRM B.3): executes at c+3, completes with the load.
+    EXPECT_EQ(a9_pair(0xE5921000), 4u);
+}
+
+// A taken branch costs taken_bubble fetch cycles (the Cortex-A9: 1, its prediction over two fetch stages): `b` at
+// 0x1000 dispatches at 100 (its block the first); its target's block comes 1 + e cycles after: `add r1` at 0x2000
+// dispatches at 101 + e and `add r2` beside it (the same 8-byte block), and `add r3` at 0x2008, the next block
+// (not after a taken branch: no bubble), at 102 + e. Without the branch taken (a fall-through to 0x1004) the
+// sequence takes no bubble whatever e.
+TEST(OutOfOrder, TakenBranchLosesFetchCycles) {
+    for (unsigned e : {1u, 0u}) {
+        OooConfig cfg = small();
+        cfg.fetch_bytes = 8;
+        cfg.taken_bubble = e;
+        Core c(cfg);
+        OooInsn b = op(C::branch, 0x1000);
+        b.taken = true;
+        EXPECT_EQ(c.step(b).dispatch, 100u) << e;
+        const OooTiming t = c.step(op(C::alu, 0x2000, r(1)));
+        EXPECT_EQ(t.dispatch, 101u + e) << e;
+        EXPECT_EQ(t.frontend_stall, e) << e;
+        EXPECT_EQ(c.step(op(C::alu, 0x2004, r(2))).dispatch, 101u + e) << e;
+        EXPECT_EQ(c.step(op(C::alu, 0x2008, r(3))).dispatch, 102u + e) << e;
+        Core fall(cfg);
+        b.taken = false;
+        EXPECT_EQ(fall.step(b).dispatch, 100u) << e;
+        EXPECT_EQ(fall.step(op(C::alu, 0x1004, r(1))).dispatch, 100u) << e;
+        EXPECT_EQ(fall.step(op(C::alu, 0x1008, r(2))).dispatch, 101u) << e;
+    }
+    EXPECT_EQ(platform_timing("cortex-a9")->ooo->taken_bubble, 1u);
+    EXPECT_EQ(platform_timing("cortex-a15")->ooo->taken_bubble, 0u);
+    EXPECT_EQ(platform_timing("cortex-a72")->ooo->taken_bubble, 0u);
 }
