@@ -162,8 +162,12 @@ void RunPlanner::plan_segments(RunPlan* p, std::vector<uint32_t>& div_offs) {
                 if (d.off[o] != trace::ValueOffsets::none) div_offs.push_back(d.off[o]);
                 else if (d.reg[o] != 0) p->loop_from_gpr = true;
             }
-        g.last_taken = b->insns.back();
-        g.last_taken.branch = static_cast<uint8_t>(g.last_taken.branch | isa::br_taken);
+        const TraceRecord& last = recs[i + len - 1];
+        g.last_insn[0] = g.last_insn[1] = b->insns.back();
+        g.last_insn[1].branch = static_cast<uint8_t>(g.last_insn[1].branch | isa::br_taken);
+        g.last_end = last.pc + last.size;
+        g.last_branch = g.last_insn[0].branch != 0;
+        g.last_always = is_rv(last.isa) && !(g.last_insn[0].branch & isa::br_conditional);
         g.block = std::move(b);
         g.execs.block = g.block.get();
         if (!p->segs.empty()) p->segs.back().after = recs[i].pc;

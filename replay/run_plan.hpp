@@ -38,7 +38,12 @@ struct RunPlan {
         };
         std::vector<Div> divs;
         uint64_t after = 0;               // where the next segment starts (none after the last: the run's successor)
-        isa::RetiredInsn last_taken;      // the block's last instruction taken (br_taken set: replay_fast)
+        // The block's last instruction as decoded [0] and taken [1] (br_taken set), and what replay_fast reads of its
+        // record per execution: its PC plus its size, whether it is a branch, and whether it is always taken
+        // (records.hpp branch_taken: a RISC-V jump).
+        isa::RetiredInsn last_insn[2];
+        uint64_t last_end = 0;
+        bool last_branch = false, last_always = false;
         BlockExecs execs;      // executions since the last flush (retired per kind there)
         bool through = false;  // its block goes on through a branch that falls through (make_block)
     };
@@ -79,7 +84,7 @@ struct RunPlan {
         uint32_t records = 0;       // the run's (the plan's) records
     } arch;
     // Whether the run with values `v` has no unaligned access (as unaligned()).
-    bool aligned(const unsigned char* v) const {
+    __attribute__((always_inline)) bool aligned(const unsigned char* v) const {
         uint64_t low = 0;
         for (const auto& [off, mask] : align_masks) low |= trace::run_value(v, off, width) & mask;
         for (const auto& [off, size] : align) low |= trace::run_value(v, off, width) % size;

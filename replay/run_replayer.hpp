@@ -426,9 +426,8 @@ void RunReplayer::replay_fast(RunPlan& p, const unsigned char* v, uint64_t next_
         const TraceRecord* recs = p.protos.data() + seg.first;
         const TraceRecord& last = recs[n - 1];
         const uint64_t after = g + 1 < nsegs ? seg.after : next_pc;
-        const isa::RetiredInsn& plain = b.insns[n - 1];
-        const bool taken = plain.branch && branch_taken(plain, last.isa, last.pc, last.size, after);
-        const isa::RetiredInsn& last_insn = taken ? seg.last_taken : plain;
+        const bool taken = seg.last_branch && (after != seg.last_end || seg.last_always);  // branch_taken
+        const isa::RetiredInsn& last_insn = seg.last_insn[taken];
         uint64_t cycles = 0;
         if constexpr (kTm) {
             timing::TimingModel& tm = *c_.tm;

@@ -404,9 +404,10 @@ void TimingModel::predict_inner(const BlockMemo& m, EventBatch& b) {
     if (inner_flush_.size() < m.inner_.size()) inner_flush_.resize(m.inner_.size());
     unsigned* flush = inner_flush_.data();
     uint64_t counted = 0;  // counted_branch()es: their predictable event added once
+    const bool table = bp_.counts();  // (predict_counted's test, the same for every branch)
     for (const BlockMemo::InnerBranch& x : m.inner_at_) {
         if (x.counted) {
-            *flush++ = predict_counted(x.taken, x.pc, x.size, x.next, b);
+            *flush++ = table ? predict_table(x.taken, x.pc, x.next, b) : predict_counted(x.taken, x.pc, x.size, x.next, b);
             ++counted;
         } else {
             *flush++ = predict_other(m.insns_[x.i], x.pc, x.size, x.next, b);

@@ -20,6 +20,9 @@ BranchPredictor::BranchPredictor(const PredictorConfig& c)
     }
     if (c.direction == PredictorConfig::Direction::btac) btac_tags_.assign(counters_.size(), ~uint64_t{0});
     hmask_ = c.history_bits ? (uint64_t{1} << c.history_bits) - 1 : 0;
+    gshare_ = c.direction == PredictorConfig::Direction::gshare;
+    counts_ = gshare_ || c.direction == PredictorConfig::Direction::bimodal;
+    counter_mask_ = counters_.size() - 1;
     for (size_t i = 0; i < slot_memos; ++i) slot_memo_[i].end = ((i + 1) % slot_memos) << 1;
 }
 

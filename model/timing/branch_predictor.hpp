@@ -53,9 +53,26 @@ public:
 
     // A conditional branch at `pc` to `target` that was or was not taken: true when mispredicted.
     bool conditional(uint64_t pc, uint64_t target, bool taken) {
-        if (cfg_.enabled && (cfg_.direction == PredictorConfig::Direction::bimodal || cfg_.direction == PredictorConfig::Direction::gshare))
-            return counted(pc, taken);
+        if (counts()) return counted(pc, taken);
         return conditional_other(pc, target, taken);
+    }
+    // Whether conditional() goes by a table of 2-bit counters (bimodal, gshare, prediction on), which reads no
+    // target: then counted() is all of it.
+    bool counts() const { return counts_ && cfg_.enabled; }
+    // conditional() where counts(), inline: the common case.
+    __attribute__((always_inline)) bool counted(uint64_t pc, bool taken) {
+        uint64_t idx = pc >> 1;
+        if (gshare_) idx ^= s_.history;
+        idx &= counter_mask_;
+        uint8_t& c = counters_[idx];
+        const uint8_t was = c;
+        const bool predicted = was >= 2;
+        if (taken && was < 3) c = static_cast<uint8_t>(was + 1);
+        if (!taken && was > 0) c = static_cast<uint8_t>(was - 1);
+        // The tables' signature (loop_state): an entry's mix out, its new value's in.
+        if (c != was) plain_sig_ ^= mix64(idx << 2 | was) ^ mix64(idx << 2 | c);
+        if (hmask_) s_.history = ((s_.history << 1) | (taken ? 1u : 0u)) & hmask_;
+        return predicted != taken;
     }
     // An indirect jump at `pc` that went to `target`: true when mispredicted. Returns use the return stack
     // when there is one.
@@ -149,27 +166,15 @@ public:
     static constexpr size_t max_group_writes = 32;
 
 private:
-    // conditional() with a table of 2-bit counters (bimodal, gshare), prediction on: inline, the common case.
-    bool counted(uint64_t pc, bool taken) {
-        const uint64_t mask = counters_.size() - 1;
-        uint64_t idx = pc >> 1;
-        if (cfg_.direction == PredictorConfig::Direction::gshare) idx ^= s_.history;
-        idx &= mask;
-        uint8_t& c = counters_[idx];
-        const uint8_t was = c;
-        const bool predicted = was >= 2;
-        if (taken && was < 3) c = static_cast<uint8_t>(was + 1);
-        if (!taken && was > 0) c = static_cast<uint8_t>(was - 1);
-        // The tables' signature (loop_state): an entry's mix out, its new value's in.
-        if (c != was) plain_sig_ ^= mix64(idx << 2 | was) ^ mix64(idx << 2 | c);
-        if (cfg_.history_bits) s_.history = ((s_.history << 1) | (taken ? 1u : 0u)) & hmask_;
-        return predicted != taken;
-    }
     bool conditional_other(uint64_t pc, uint64_t target, bool taken);
     // Direction::btac: `static_taken` the static rule's prediction for a branch the BTAC misses; `*hit` whether it held it.
     bool btac(uint64_t pc, bool taken, bool static_taken, bool* hit = nullptr);
     PredictorConfig cfg_;
     std::vector<uint8_t> counters_;
+    // Fixed for the run (the constructor): the direction is bimodal or gshare (counts()), gshare, and the counters'
+    // index mask.
+    bool counts_ = false, gshare_ = false;
+    uint64_t counter_mask_ = 0;
     std::vector<uint64_t> btac_tags_;  // btac: the address of the branch each entry holds (~0: none)
     std::vector<uint64_t> targets_;
     std::vector<uint64_t> ras_;

@@ -426,7 +426,8 @@ public:
     void take_interrupt(unsigned cause = 0, bool from_halt = false);
     // VeeR EL2 mpmc with haltie (PRM ch. 5): entering fw-halt sets mstatus.MIE, at no cost of its own.
     void set_mie() { s_.mstatus |= 8u; }
-
+    // Whether a branch's cycles fit below predict()'s marks (the constructor refuses parameters that do not).
+    static bool branch_cycles_fit(const TimingParams& p);
 private:
     // The next level for an L1 refill (write: an L1 write-back): extra cycles beyond the L1 refill penalty.
     unsigned next_level(uint64_t addr, bool write, EventBatch& b);
@@ -450,13 +451,9 @@ private:
     // A store multiple's lock latency of its k-th register (multiple_write_lock), and the longest (its 16th).
     static unsigned stm_lock_latency(const TimingParams& p, unsigned k) { return 1 + (k + 1) * 4 / std::max(1u, p.store_multiple_bytes); }
     static unsigned stm_lock_span(const TimingParams& p) { return p.multiple_write_lock ? stm_lock_latency(p, 15) : 0u; }
-public:
-    // Whether a branch's cycles fit below predict()'s marks (the constructor refuses parameters that do not).
-    static bool branch_cycles_fit(const TimingParams& p);
-private:
     // A conditional direct branch that is not a call, its condition not failed, with a predictor of counters (not
     // VeeR EL2's), the common case, inline; predict_other() the rest. The same rules (predict_other's comments).
-    unsigned predict(const isa::RetiredInsn& insn, uint64_t pc, unsigned size, uint64_t next_pc, EventBatch& b) {
+    __attribute__((always_inline)) unsigned predict(const isa::RetiredInsn& insn, uint64_t pc, unsigned size, uint64_t next_pc, EventBatch& b) {
         if (!counted_branch(insn)) return predict_other(insn, pc, size, next_pc, b);
         const unsigned flush = predict_counted(insn.branch & isa::br_taken, pc, size, next_pc, b);
         if (p_.ev_predictable != no_event) b.add(p_.ev_predictable);
@@ -469,28 +466,41 @@ private:
     // predict() of a counted_branch() but for its event (predictable: the caller adds it); `taken` its br_taken.
     __attribute__((always_inline)) unsigned predict_counted(bool taken, uint64_t pc, unsigned size, uint64_t next_pc,
                                                             EventBatch& b) {
-        const bool mispredicted = bp_.conditional(pc, conditional_target(pc, size, next_pc, taken), taken);
+        if (bp_.counts()) return predict_table(taken, pc, next_pc, b);
+        return counted_flush(bp_.conditional(pc, conditional_target(pc, size, next_pc, taken), taken), taken, pc, next_pc, b);
+    }
+    // predict_counted() where bp_.counts(): the counters read no target, only a taken branch's is recorded.
+    __attribute__((always_inline)) unsigned predict_table(bool taken, uint64_t pc, uint64_t next_pc, EventBatch& b) {
+        if (taken) note_target(pc, next_pc);
+        return counted_flush(bp_.counted(pc, taken), taken, pc, next_pc, b);
+    }
+    __attribute__((always_inline)) unsigned counted_flush(bool mispredicted, bool taken, uint64_t pc, uint64_t next_pc, EventBatch& b) {
         if (mispredicted) return mispredicted_flush(b) | branch_flag_distance;
         return taken ? taken_bubble(pc, next_pc) : 0u;
     }
     // A taken branch predicted right: its fetch bubble (TimingParams::taken_extra, or btic_taken_extra on a BTIC
     // hit), marked branch_bubble; 0 where the core has none.
-    unsigned taken_bubble(uint64_t pc, uint64_t target) {
+    __attribute__((always_inline)) unsigned taken_bubble(uint64_t pc, uint64_t target) {
         if (!p_.taken_extra) return 0;
         const bool hit = p_.btic_bytes && bp_.btic(pc, target, p_.btic_bytes);
         return (hit ? p_.btic_taken_extra : p_.taken_extra) | branch_bubble;
     }
     // The target a conditional branch is predicted with. A trace shows a branch's target only when taken: an untaken
     // one uses the target it last went to (unknown: taken as forward, the usual layout of an if). A taken one
-    // records its target (seen_target_, and loop_state's signature of that table, s_.seen_sig).
+    // records its target (note_target: seen_target_, and loop_state's signature of it, s_.seen_sig).
     __attribute__((always_inline)) uint64_t conditional_target(uint64_t pc, unsigned size, uint64_t next_pc, bool taken) {
+        if (taken) return note_target(pc, next_pc);
+        const uint64_t seen = seen_target_[(pc >> 1) & (seen_target_.size() - 1)];
+        return seen ? seen : pc + size;
+    }
+    __attribute__((always_inline)) uint64_t note_target(uint64_t pc, uint64_t next_pc) {
         const size_t si = (pc >> 1) & (seen_target_.size() - 1);
         uint64_t& seen = seen_target_[si];
-        if (taken && seen != next_pc) {
+        if (seen != next_pc) {
             s_.seen_sig ^= mix64(seen ^ mix64(si)) ^ mix64(next_pc ^ mix64(si));
             seen = next_pc;
         }
-        return taken ? next_pc : (seen ? seen : pc + size);
+        return next_pc;
     }
     unsigned predict_other(const isa::RetiredInsn& insn, uint64_t pc, unsigned size, uint64_t next_pc, EventBatch& b);
     // VeeR EL2: the control transfer an interrupt entry killed after it went through execute (StepInputs::killed_kind).
