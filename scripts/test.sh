@@ -20,4 +20,11 @@ bash scripts/build-sanitize.sh
 export ASAN_OPTIONS="detect_leaks=1:abort_on_error=1:strict_string_checks=1"
 export LSAN_OPTIONS="suppressions=$top/tests/lsan.supp:print_suppressions=0"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
-ctest --test-dir build-asan --output-on-failure --parallel "$(nproc)" "$@"
+# The tests that run a SystemC simulation run with every check but leaks: LeakSanitizer's own scan at exit faults in
+# about half of them on a fresh Debian 12 machine ("Tracer caught signal 11" at a page boundary, after the test
+# passed; SystemC's coroutine stacks, QuickThreads with a guard page, are the likely cause). The rest run with leaks
+# checked.
+systemc_tests='^(sc\.|Waveform\.|SystemcMessages\.|e2e\.vp|e2e\.systemc_host|e2e\.reliability\.interrupt_keeps_outputs)|vcd'
+ctest --test-dir build-asan --output-on-failure --parallel "$(nproc)" -E "$systemc_tests" "$@"
+ASAN_OPTIONS="detect_leaks=0:abort_on_error=1:strict_string_checks=1" \
+  ctest --test-dir build-asan --output-on-failure --parallel "$(nproc)" -R "$systemc_tests" "$@"
