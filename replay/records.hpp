@@ -48,8 +48,14 @@ inline bool div_is_rem(uint32_t encoding) { return ((encoding >> 13) & 3u) == 3u
 // is not the instruction that follows it; a RISC-V jump (JAL, JALR: never conditional) always, even to the
 // instruction that follows (tests/veer-rtl/unpred: a c.j to pc + 2 is in the RTL's event 26). ARM's unconditional
 // encodings may still be conditional inside a T32 IT block, so there the successor decides.
+// The rule in its two inputs, worked out once per block where they are fixed (RunPlan::Segment: replay_fast): the
+// instruction's end (pc + size) and whether it is always taken (always_taken).
+inline bool taken_to(uint64_t end, bool always, uint64_t next_pc) { return next_pc != end || always; }
+inline bool always_taken(const isa::RetiredInsn& insn, IsaState state) {
+    return is_rv(state) && !(insn.branch & isa::br_conditional);
+}
 inline bool branch_taken(const isa::RetiredInsn& insn, IsaState state, uint64_t pc, unsigned size, uint64_t next_pc) {
-    return next_pc != pc + size || (is_rv(state) && !(insn.branch & isa::br_conditional));
+    return taken_to(pc + size, always_taken(insn, state), next_pc);
 }
 
 // What a record adds to its decoded instruction: the condition, alignment, and whether a branch was taken

@@ -167,7 +167,7 @@ void RunPlanner::plan_segments(RunPlan* p, std::vector<uint32_t>& div_offs) {
         g.last_insn[1].branch = static_cast<uint8_t>(g.last_insn[1].branch | isa::br_taken);
         g.last_end = last.pc + last.size;
         g.last_branch = g.last_insn[0].branch != 0;
-        g.last_always = is_rv(last.isa) && !(g.last_insn[0].branch & isa::br_conditional);
+        g.last_always = always_taken(g.last_insn[0], last.isa);
         g.block = std::move(b);
         g.execs.block = g.block.get();
         if (!p->segs.empty()) p->segs.back().after = recs[i].pc;
@@ -195,7 +195,7 @@ void RunPlanner::plan_arch(RunPlan* p) {
         a.execs.last = &seg.execs;
         a.last_end = last.pc + last.size;
         a.last_branch = insn.branch != 0;
-        a.last_always = is_rv(last.isa) && !(insn.branch & isa::br_conditional);
+        a.last_always = always_taken(insn, last.isa);
     }
 }
 
