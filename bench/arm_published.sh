@@ -10,6 +10,11 @@
 #   ARMv6   (arm-linux-gnueabi-gcc -O2 -march=armv6 -marm -static), replayed on arm1176 (its default start-state,
 #           linux: prediction on, as a Linux user program runs; and start-state=reset for comparison), arm1136
 #           and arm1156;
+#   ARMv6, the published run's flags (v6pub: arm-linux-gnueabi-gcc -O3 -mcpu=arm1176jzf-s -mfpu=vfp
+#           -mfloat-abi=softfp -marm -static), replayed on arm1176: the Raspberry Pi 1's CoreMark figure was built
+#           with gcc 4.9.2 "-O3 -mcpu=arm1176jzf-s -mfloat-abi=hard -mfpu=vfp" (its run's own output, docs/accuracy.md);
+#           softfp as the C library of this toolchain is soft-float (CoreMark's timed functions are the same
+#           instructions with either ABI, docs/accuracy.md); the compiler is still gcc 12;
 # traces two run counts of each under QEMU user mode (-cpu of the replayed core) with the project's plugin
 # (bench/qemu-plugin, as bench/natural.sh builds it), replays each trace with `pmusim run --timing model`, and
 # takes the cycles of one run from the difference of the two (start-up and exit cancel):
@@ -57,7 +62,8 @@ install_if_changed "$tmp/plugin.so" "$plugin"
 # Cortex-A15 run) on cortex-a9 and cortex-a15.
 builds=("a64 aarch64-linux-gnu-gcc -O2 -static | qemu-aarch64 cortex-a53 | cortex-a53 cortex-a57 cortex-a72"
         "a32 arm-linux-gnueabihf-gcc -O2 -marm -static | qemu-arm cortex-a7 | cortex-a7 cortex-a8 cortex-a9 cortex-a15")
-[ "$have_v6" = 1 ] && builds+=("v6 arm-linux-gnueabi-gcc -O2 -march=armv6 -marm -static | qemu-arm arm1176 | arm1176 arm1176:start-state=reset arm1136 arm1156")
+[ "$have_v6" = 1 ] && builds+=("v6 arm-linux-gnueabi-gcc -O2 -march=armv6 -marm -static | qemu-arm arm1176 | arm1176 arm1176:start-state=reset arm1136 arm1156"
+                               "v6pub arm-linux-gnueabi-gcc -O3 -mcpu=arm1176jzf-s -mfpu=vfp -mfloat-abi=softfp -marm -static | qemu-arm arm1176 | arm1176")
 
 dhry_src=("$bench/dhrystone/dhry_1.c" "$bench/dhrystone/dhry_2.c")
 cm=$bench/coremark
