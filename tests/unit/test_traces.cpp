@@ -222,6 +222,85 @@ TEST(QemuReader, StaticLinuxLoop) {
     EXPECT_EQ(read_all(shared("qemu/loop.a64.execlog"), "auto", o).size(), 28588u);  // FORMATS.md: 28,588
 }
 
+// The instruction set the QEMU execlog reader gives each line of an ARMv7 execlog written by hand, as the project's
+// plugin writes it (a 16-bit opcode's upper half 0): A for A32, T for Thumb (2 or 4 bytes as the encoding says).
+std::string qemu_a32_states(const std::string& name, const std::string& lines) {
+    trace::ReaderOptions o;
+    o.isa = trace::IsaState::a32;
+    std::string s;
+    for (const auto& r : read_all(temp_file(name, lines), "qemu-execlog", o))
+        s += r.isa == trace::IsaState::a32 ? (r.size == 4 ? "A" : "A?") : r.isa == trace::IsaState::t32 ? "T" : "?";
+    return s;
+}
+
+// A load of the PC interworks (Arm ARM DDI 0406C A2.3.2, LoadWritePC is BXWritePC from ARMv5T): a Thumb
+// `pop {r4, pc}` that returns to word-aligned A32 code (Debian armhf's Thumb C library returning to -marm code).
+TEST(QemuReader, ThumbPopOfThePcReturnsToA32) {
+    // Entered at a halfword-aligned PC (Thumb), no call seen: the word-aligned PC after the pop is A32.
+    EXPECT_EQ(qemu_a32_states("qi_pop1.execlog", "0, 0x3000a, 0x2000, \"movs r0, #0\"\n"
+                                                 "0, 0x3000c, 0xbd10, \"pop {r4, pc}\", load, 0x40800000, load, 0x40800004\n"
+                                                 "0, 0x20000, 0xe1a00000, \"mov r0, r0\"\n"),
+              "TTA");
+    // An A32 BLX (immediate) to 0x10000 + 8 + 4 = 0x1000c enters Thumb; the pop returns to 0x10004, the A32 call's
+    // return address.
+    EXPECT_EQ(qemu_a32_states("qi_pop2.execlog", "0, 0x10000, 0xfa000001, \"blx #0x1000c\"\n"
+                                                 "0, 0x1000c, 0xb510, \"push {r4, lr}\", store, 0x40800000, store, 0x40800004\n"
+                                                 "0, 0x1000e, 0x2000, \"movs r0, #0\"\n"
+                                                 "0, 0x10010, 0xbd10, \"pop {r4, pc}\", load, 0x40800000, load, 0x40800004\n"
+                                                 "0, 0x10004, 0xe1a00000, \"mov r0, r0\"\n"
+                                                 "0, 0x10008, 0xe3a01001, \"mov r1, #1\"\n"),
+              "ATTTAA");
+}
+
+// An A32 `ldm sp!, {r4, pc}` (pop) to a halfword-aligned Thumb PC, then a T32 `ldr.w pc, [sp], #4` (F85D FB04, shown
+// halfword-swapped) back to word-aligned A32 code.
+TEST(QemuReader, LoadsOfThePcInterworkBothWays) {
+    EXPECT_EQ(qemu_a32_states("qi_ldm.execlog", "0, 0x20000, 0xe8bd8010, \"pop {r4, pc}\", load, 0x40800000, load, 0x40800004\n"
+                                                "0, 0x30002, 0xfb04f85d, \"ldr.w pc, [sp], #4\", load, 0x40800008\n"
+                                                "0, 0x20004, 0xe1a00000, \"mov r0, r0\"\n"),
+              "ATA");
+}
+
+// An A32 `ldr pc, [sp], #4` (0xe49df004) returns to the word-aligned Thumb PC after a Thumb `blx r3`: the call left
+// its return address with the Thumb state in LR, and the reader takes the state of a call whose return address the
+// PC is.
+TEST(QemuReader, A32LoadOfThePcReturnsToAThumbCaller) {
+    EXPECT_EQ(qemu_a32_states("qi_ldr.execlog", "0, 0x40002, 0x4798, \"blx r3\"\n"
+                                                "0, 0x50000, 0xe52de004, \"str lr, [sp, #-4]!\", store, 0x40800000\n"
+                                                "0, 0x50004, 0xe49df004, \"ldr pc, [sp], #4\", load, 0x40800000\n"
+                                                "0, 0x40004, 0x2001, \"movs r0, #1\"\n"
+                                                "0, 0x40006, 0x4770, \"bx lr\"\n"),
+              "TAATT");
+}
+
+// An A32 data-processing write of the PC interworks on ARMv7 (ALUWritePC is BXWritePC in ARM state): `mov pc, lr`
+// (0xe1a0f00e) back to a Thumb caller's word-aligned return address. To another word-aligned PC it is A32, as ARMv6
+// has it (BranchWritePC in ARM state clears bits 1:0).
+TEST(QemuReader, A32MovPcLrInterworks) {
+    EXPECT_EQ(qemu_a32_states("qi_mov.execlog", "0, 0x40006, 0x4798, \"blx r3\"\n"
+                                                "0, 0x50000, 0xe1a0f00e, \"mov pc, lr\"\n"
+                                                "0, 0x40008, 0x4770, \"bx lr\"\n"
+                                                "0, 0x50000, 0xe1a0f00e, \"mov pc, lr\"\n"
+                                                "0, 0x60000, 0xe1a00000, \"mov r0, r0\"\n"),
+              "TATAA");
+}
+
+// A Thumb `bxeq lr` whose condition failed (its IT block's) goes on to its own next instruction, in Thumb, also where
+// that is word-aligned. Instructions that store the PC or write no PC change nothing: after `push {r4, pc}` and
+// `str pc, [sp, #-4]!` (not loads) the reader stays in A32 even at a Thumb call's return address.
+TEST(QemuReader, FallThroughAndNonInterworkingKeepTheState) {
+    EXPECT_EQ(qemu_a32_states("qi_it.execlog", "0, 0x40002, 0x2001, \"movs r0, #1\"\n"
+                                               "0, 0x40004, 0xbf08, \"it eq\"\n"
+                                               "0, 0x40006, 0x4770, \"bxeq lr\"\n"
+                                               "0, 0x40008, 0x2002, \"movs r0, #2\"\n"),
+              "TTTT");
+    EXPECT_EQ(qemu_a32_states("qi_neg.execlog", "0, 0x4000a, 0x4798, \"blx r3\"\n"
+                                                "0, 0x50000, 0xe92d8010, \"push {r4, pc}\", store, 0x40800000, store, 0x40800004\n"
+                                                "0, 0x50004, 0xe52df004, \"str pc, [sp, #-4]!\", store, 0x40800008\n"
+                                                "0, 0x4000c, 0xe1a00000, \"mov r0, r0\"\n"),
+              "TAAA");
+}
+
 TEST(TarmacReader, EveryVariantOfTheParserCorpus) {
     if (!have_shared()) GTEST_SKIP();
     const auto v = read_all(shared("tarmac/parsertest.txt"), "tarmac");
