@@ -4,7 +4,8 @@
 // block at <pc>. With `cpu`, the dump after a Trace line is the state before that block, so the registers a block
 // wrote are the differences with the next dump; they are attached to the block's last instruction (exact with
 // -singlestep, where a block is one instruction). A64 (X00=, PSTATE ... ELnh) and A32 (R00=, PSR/CPSR with the
-// mode) dumps are read; the instruction set otherwise comes from the platform.
+// mode) dumps are read; the instruction set otherwise comes from the platform. On ARM the listing says Thumb: QEMU
+// prints a Thumb instruction's encoding as halfwords ("bc02", "f04f 0b00") and an A32 one as a word ("e92d4010").
 //
 // What QEMU's own log says about blocks that did not run to their end (QEMU 7.2 accel/tcg/cpu-exec.c,
 // translate-all.c):
@@ -42,6 +43,7 @@ struct Insn {
     uint64_t pc;
     uint32_t enc;
     uint8_t size;
+    bool halfwords;  // listed as halfwords ("bc02", "f04f 0b00"): on ARM, QEMU decoded it as Thumb
 };
 
 class QemuLogReader : public TraceReader {
@@ -123,7 +125,7 @@ private:
             bad_line(src_->path(), no, "expected '0x<pc>:  <encoding>  <disassembly>' in an IN: listing");
             return;
         }
-        Insn in{pc, static_cast<uint32_t>(a), static_cast<uint8_t>(e1.size() <= 4 ? 2 : 4)};
+        Insn in{pc, static_cast<uint32_t>(a), static_cast<uint8_t>(e1.size() <= 4 ? 2 : 4), e1.size() <= 4};
         // A T32 instruction may be listed as two halfwords: "f04f 0b00".
         std::string_view peek = rest;
         const std::string_view e2 = scan::word(peek);
@@ -192,7 +194,7 @@ private:
             r.encoding = in.enc;
             r.size = in.size;
             r.isa = opts_.isa;
-            if (r.isa == IsaState::a32 && in.size == 2) r.isa = IsaState::t32;
+            if (r.isa == IsaState::a32 && in.halfwords) r.isa = IsaState::t32;  // T16 and T32 alike
             r.privilege = opts_.isa == IsaState::rv32 || opts_.isa == IsaState::rv64 ? 3 : 1;
         }
         dump_open_ = true;
@@ -239,7 +241,8 @@ private:
         dump_open_ = false;
         if (snap_any_) saw_dump_ = true;
         for (auto& r : current_) {
-            if (isa_ != IsaState::unknown) r.isa = (isa_ == IsaState::a32 && r.size == 2) ? IsaState::t32 : isa_;
+            if (isa_ != IsaState::unknown)
+                r.isa = isa_ == IsaState::a32 && (r.size == 2 || r.isa == IsaState::t32) ? IsaState::t32 : isa_;
             r.privilege = priv_;
         }
         flush_previous(snap_any_ ? &snap_ : nullptr);

@@ -301,6 +301,34 @@ TEST(QemuReader, FallThroughAndNonInterworkingKeepTheState) {
               "TAAA");
 }
 
+// QEMU's -d in_asm listing prints a Thumb instruction's encoding as halfwords and an A32 one as a word (lines as
+// qemu-arm 7.2 -singlestep -d in_asm,exec,nochain writes them for an armhf program): the reader takes the state
+// from that, a 32-bit Thumb `mov.w` as T32 as well as a 16-bit `pop`.
+TEST(QemuLogReader, AThumbListingIsThumbWhateverItsSize) {
+    trace::ReaderOptions o;
+    o.isa = trace::IsaState::a32;
+    const auto v = read_all(temp_file("ql_thumb.log", "IN: \n"
+                                                      "0x000103d8:  f04f 0b00  mov.w    fp, #0\n\n"
+                                                      "Trace 0: 0x7f21b40000c0 [00800480/000103d8/00000000/00000201] \n"
+                                                      "IN: \n"
+                                                      "0x000103e0:  bc02       pop      {r1}\n\n"
+                                                      "Trace 0: 0x7f21b4000240 [00800480/000103e0/00000000/00000201] \n"
+                                                      "IN: \n"
+                                                      "0x00010178:  e28fc600  add      ip, pc, #0, #12\n\n"
+                                                      "Trace 0: 0x7f21b4000300 [00000480/00010178/00000000/00000201] \n"),
+                            "qemu-log", o);
+    ASSERT_EQ(v.size(), 3u);
+    EXPECT_EQ(v[0].isa, trace::IsaState::t32);
+    EXPECT_EQ(v[0].size, 4u);
+    EXPECT_EQ(v[0].encoding, 0xF04F0B00u);
+    EXPECT_EQ(v[1].isa, trace::IsaState::t32);
+    EXPECT_EQ(v[1].size, 2u);
+    EXPECT_EQ(v[1].encoding, 0xBC02u);
+    EXPECT_EQ(v[2].isa, trace::IsaState::a32);
+    EXPECT_EQ(v[2].size, 4u);
+    EXPECT_EQ(v[2].encoding, 0xE28FC600u);
+}
+
 TEST(TarmacReader, EveryVariantOfTheParserCorpus) {
     if (!have_shared()) GTEST_SKIP();
     const auto v = read_all(shared("tarmac/parsertest.txt"), "tarmac");
