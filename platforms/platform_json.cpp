@@ -158,6 +158,8 @@ void visit_ooo(V& v, timing::OooConfig& c) {
     v("mem_align", c.mem_align);
     v("writeback_alu", c.writeback_alu);
     v("call_alone", c.call_alone);
+    v("multiple_uops", c.multiple_uops);
+    v("fetch_spans", c.fetch_spans);
     v("mul_alu", c.mul_alu);
     v("issue_width", c.issue_width, timing::OooConfig::max_pipes);
     v("subword_load_busy", c.subword_load_busy, 63);
@@ -284,7 +286,7 @@ void visit_timing(V& v, TimingParams& t) {
 // size. The size is a 64-bit host's: the native build checks it; a 32-bit target (the web page's WebAssembly) lays
 // the struct out smaller.
 #if UINTPTR_MAX == UINT64_MAX
-static_assert(sizeof(TimingParams) == 1056,
+static_assert(sizeof(TimingParams) == 1064,
               "TimingParams changed: add the new field to visit_timing in platforms/platform_json.cpp");
 #endif
 

@@ -228,7 +228,14 @@ timing::OooConfig cortex_a15() {
 //  - Loads and stores of several registers (TRM B.3, Table B-3): the AGU moves two registers (8 bytes) a cycle
 //    from a 64-bit aligned address, a cycle more when the address is not (LDM of 4 registers: 2 cycles aligned,
 //    3 not), so their cycles count from the address's offset in 8 bytes (mem_align).
-//  - Fetch: the instruction cache's 64-bit native accesses (TRM 7.3): 8 bytes.
+//  - Fetch: the instruction cache's 64-bit native accesses (TRM 7.3): 8 bytes; a 32-bit T32 instruction across two
+//    of them (at offset 6) needs both: fetch_spans.
+//  - A load or store of several registers (LDM, STM, PUSH, POP, LDRD, STRD) dispatches as many micro-operations as
+//    the AGU cycles of TRM Table B-3 (second-hand: LLVM's ARMBaseInstrInfo::getNumMicroOps, for the Cortex-A9 n/2
+//    for n registers and one more "if there are odd number of registers or if it's not 64-bit aligned ... an extra
+//    AGU (Address Generation Unit) cycle"; ARMScheduleA9.td's CortexA9Model dispatches "2 micro-ops ... per cycle"),
+//    each taking a dispatch slot: multiple_uops. LDRD and STRD too, which Table B-3 times as LDM of 2 registers
+//    (LLVM counts them as one micro-operation: they differ only when not 64-bit aligned).
 //  - A load's result reaches a load or store that forms its address with it 4 cycles after the load starts, a cycle
 //    after its result latency of 3 (TRM Table B-2): 7-cpu.com's measurement of the A9 (Samsung Exynos 4210,
 //    "Cortex-A9", a pointer chase through 32 KB: 4 cycles, TLB and L1 hits), as GCC's cortex-a9.md's load latency
@@ -243,6 +250,7 @@ timing::OooConfig cortex_a15() {
 timing::OooConfig cortex_a9() {
     timing::OooConfig o = ooo_shape(2, 32, 8, 8);
     o.fetch_bytes = 8;
+    o.fetch_spans = true;
     ooo_pipes(o, 2, 1, 1, 1, 0);
     o.pipe[static_cast<size_t>(C::store)] = static_cast<uint8_t>(timing::PipeKind::load);
     o.rename_regs = 56 - 32;
@@ -259,6 +267,7 @@ timing::OooConfig cortex_a9() {
     // ALU pipelines, the MAC and the load/store pipeline in its cycle, "make sure dual issue doesn't happen i.e the
     // next instruction starts at the next cycle".
     o.call_alone = true;
+    o.multiple_uops = true;  // LLVM's A9 micro-operations (above)
     // The multiplier shares the first ALU pipeline: the TRM's figure 2-1 draws one "ALU/MUL" pipeline beside one
     // "ALU"; second-hand, the same: GCC's cortex-a9.md ("The P0 / main pipeline and M1 stage of the MAC pipeline are
     // multiplexed") and LLVM's ARMScheduleA9.td (IIC_iMUL32 holds A9_ALU0 2 cycles). A multiply holds it its 2 cycles.

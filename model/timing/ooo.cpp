@@ -10,6 +10,7 @@ namespace pmusim::timing {
 
 OooInsn::OooInsn(const isa::RetiredInsn& insn, uint64_t at) : cls(insn.cls), pc(at) {
     using C = isa::InsnClass;
+    size = insn.compressed ? 2u : 4u;  // the out-of-order cores are ARM ones: A64, A32 and T32
     taken = (insn.branch & isa::br_taken) && !insn.cond_failed;
     src = insn.regs.src;
     addr = insn.cls == C::load || insn.cls == C::store ? insn.regs.addr : 0u;
@@ -28,6 +29,7 @@ OooInsn::OooInsn(const isa::RetiredInsn& insn, uint64_t at) : cls(insn.cls), pc(
     shifter = insn.shifter;
     writeback = insn.writeback;
     call = insn.branch & isa::br_call;
+    multiple = insn.multiple && (insn.cls == C::load || insn.cls == C::store);
     // An arithmetic or logical instruction without a shift (the Cortex-A9 TRM, B.3): the alu class without a
     // shifted operand, and not an extend (isa::RetiredInsn::shifter; neither arithmetic nor logical); moves and
     // bit-field instructions are alu too: not told apart.
@@ -140,16 +142,30 @@ OooTiming OooCore::step(const OooInsn& in, std::array<uint64_t, 32>& ready) {
     const size_t cls = static_cast<size_t>(in.cls);
     // Fetch: a block a cycle, a new one after a taken branch (taken_bubble cycles later); its misses; the refill
     // after a misprediction.
+    // Where fetch_spans, an instruction across two blocks takes the second too: a cycle more.
     const uint64_t block = in.pc / c_.fetch_bytes;
-    uint64_t front = s_.fetch_at + (s_.fetch_break ? 1 + c_.taken_bubble : block != s_.fetch_block ? 1 : 0);
+    const uint64_t last = c_.fetch_spans ? (in.pc + in.size - 1) / c_.fetch_bytes : block;
+    uint64_t front = s_.fetch_at + (s_.fetch_break ? 1 + c_.taken_bubble : block != s_.fetch_block ? 1 : 0) +
+                     (last - block);
     front = std::max(front, s_.redirect) + in.fetch_delay;
     s_.fetch_at = front;
-    s_.fetch_block = block;
+    s_.fetch_block = last;
     s_.fetch_break = in.taken;
-    // Dispatch: in order, dispatch_width a cycle; once fetched; a place in the window and a renaming register for
-    // each register it writes.
+    // The cycles a load or store holds its pipeline: a cycle per mem_bytes it moves (from its address's offset in
+    // mem_bytes where mem_align), a byte or halfword load subword_load_busy at least.
+    unsigned busy = std::max<unsigned>(c_.busy[cls], 1);
+    const bool data = in.cls == C::load || in.cls == C::store;
+    if (data) {
+        const unsigned offset = c_.mem_align ? static_cast<unsigned>(in.mem_addr % c_.mem_bytes) : 0u;
+        busy = std::max(busy, (offset + in.mem_bytes + c_.mem_bytes - 1) / c_.mem_bytes);
+        if (in.cls == C::load && in.subword) busy = std::max(busy, c_.subword_load_busy);
+    }
+    // Dispatch: in order, dispatch_width slots a cycle (a slot an instruction, or a micro-operation a cycle of its
+    // pipeline for a load or store of several registers where multiple_uops); once fetched; a place in the window
+    // and a renaming register for each register it writes.
     // A call where call_alone: a cycle of its own, after the last dispatch's, and nothing after it in its cycle.
     const bool alone = in.call && c_.call_alone;
+    const unsigned uops = in.multiple && c_.multiple_uops ? busy : 1u;
     const uint64_t slot = s_.dispatched < c_.dispatch_width && !alone ? s_.last_dispatch : s_.last_dispatch + 1;
     uint64_t& oldest = s_.retire_at[s_.count % c_.window];  // the instruction `window` places older
     const unsigned writes = popcount(in.dst & ~isa::flags_bit);
@@ -163,8 +179,11 @@ OooTiming OooCore::step(const OooInsn& in, std::array<uint64_t, 32>& ready) {
         t.frontend_stall = std::min(gap, front > s_.last_dispatch + 1 ? front - s_.last_dispatch - 1 : 0);
         t.backend_stall = gap - t.frontend_stall;
     }
-    s_.dispatched = alone ? c_.dispatch_width : t.dispatch == s_.last_dispatch ? s_.dispatched + 1 : 1;
-    s_.last_dispatch = t.dispatch;
+    // Its micro-operations from the first free slot of its cycle on: the last ones in later cycles.
+    const unsigned used = t.dispatch == s_.last_dispatch ? s_.dispatched : 0u;
+    const unsigned tail = used + uops - 1;  // its last micro-operation's slot, counted from its cycle's first
+    s_.dispatched = alone ? c_.dispatch_width : tail % c_.dispatch_width + 1;
+    s_.last_dispatch = t.dispatch + tail / c_.dispatch_width;
     // Execution: sources ready, a pipeline free; serialising instructions after every older one has retired.
     uint64_t at = t.dispatch + 1;
     const uint32_t early = in.forward_use ? s_.forwarded : 0u;  // sources a load forwards to it early
@@ -176,13 +195,6 @@ OooTiming OooCore::step(const OooInsn& in, std::array<uint64_t, 32>& ready) {
     }
     if (in.flags_from_previous) at = std::max(at, s_.last_complete);
     if (in.cls == C::barrier || in.cls == C::sysreg) at = std::max(at, s_.last_retire);
-    unsigned busy = std::max<unsigned>(c_.busy[cls], 1);
-    const bool data = in.cls == C::load || in.cls == C::store;
-    if (data) {
-        const unsigned offset = c_.mem_align ? static_cast<unsigned>(in.mem_addr % c_.mem_bytes) : 0u;
-        busy = std::max(busy, (offset + in.mem_bytes + c_.mem_bytes - 1) / c_.mem_bytes);
-        if (in.cls == C::load && in.subword) busy = std::max(busy, c_.subword_load_busy);
-    }
     // A multiply where mul_alu: the first ALU pipeline is held the same cycles as the multiplier.
     const bool on_alu = c_.mul_alu && c_.pipe[cls] == static_cast<uint8_t>(PipeKind::multi) &&
                         c_.pipes[static_cast<size_t>(PipeKind::alu)] > 0;

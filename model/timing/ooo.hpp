@@ -1,13 +1,15 @@
 // A simple, fast approximation of an out-of-order core (Cortex-A9, A15, A57, A72; docs/accuracy.md, "Out-of-order
 // cores"), used by the timing model where the platform describes one (TimingParams::ooo). Per instruction, in
 // program order (the trace's):
-//  - fetch: one aligned block of `fetch_bytes` a cycle, ahead of dispatch as far as it gets; an instruction in
+//  - fetch: one aligned block of `fetch_bytes` a cycle, ahead of dispatch as far as it gets (where `fetch_spans`
+//    is set, an instruction that spans two blocks comes with the second); an instruction in
 //    the block of the one before it comes with it, unless that one was a taken branch (which ends its block: the
 //    target's block comes the next cycle, or `taken_bubble` cycles later); an I-cache or ITLB miss adds its cycles;
 //    after a mispredicted branch
 //    the right path's first block comes `refill` cycles after the branch completes;
-//  - dispatch: in order, up to `dispatch_width` a cycle, once fetched, and no sooner than a cycle after the
-//    instruction `window` places older has retired; where the core has a pool of renaming registers
+//  - dispatch: in order, up to `dispatch_width` a cycle (micro-operations where `multiple_uops` is set: a load or
+//    store of several registers takes a slot per cycle it holds its pipeline, over as many cycles as they need), once
+//    fetched, and no sooner than a cycle after the instruction `window` places older has retired; where the core has a pool of renaming registers
 //    (`rename_regs`, `rename_flags`), each register the instruction writes (the flags, isa::flags_bit, from
 //    their own pool) takes one from dispatch to retirement: no sooner than a cycle after the write that many
 //    writes older has retired;
@@ -68,6 +70,12 @@ struct OooConfig {
     bool mem_align = false;  // a load or store's pipeline cycles count from its address's offset in mem_bytes
     bool writeback_alu = false;  // a load or store with OooInsn::writeback books an ALU pipeline a cycle too
     bool call_alone = false;     // a call (OooInsn::call) dispatches in a cycle of its own: nothing beside it
+    // A load or store of several registers (OooInsn::multiple) takes a dispatch slot per cycle it holds its pipeline
+    // (its micro-operations: a cycle per mem_bytes, counted as mem_align says), not one.
+    bool multiple_uops = false;
+    // An instruction that spans two fetch blocks (a 32-bit T32 one across the boundary) comes with the second: both
+    // are fetched for it (false: it comes with the block it starts in).
+    bool fetch_spans = false;
     bool mul_alu = false;        // a class of the multi kind holds the first ALU pipeline its busy cycles too
     // Instructions that can start execution in a cycle, whatever their pipelines (0: no limit but the pipelines';
     // the pipelines and the issue slots at most max_pipes in all).
@@ -112,7 +120,7 @@ struct OooState {
     uint64_t redirect = 0;       // the right path dispatches no sooner (a misprediction's refill)
     uint64_t last_complete = 0;  // the previous instruction's completion (its flags, OooInsn::flags_from_previous)
     uint64_t fetch_at = 0;       // the cycle the last fetch block came (as a dispatch cycle)
-    uint64_t fetch_block = ~uint64_t{0};  // its address / fetch_bytes
+    uint64_t fetch_block = ~uint64_t{0};  // the last block fetched (its address / fetch_bytes)
     bool fetch_break = false;    // the last instruction was a taken branch: the next comes in a new block
     uint64_t count = 0;          // instructions so far (the window's ring index)
     uint32_t dispatched = 0;     // dispatched in last_dispatch's cycle
@@ -157,6 +165,7 @@ struct OooInsn {
     OooInsn(const isa::RetiredInsn& insn, uint64_t pc);
     isa::InsnClass cls = isa::InsnClass::alu;
     uint64_t pc = 0;
+    unsigned size = 4;          // bytes (2: a 16-bit T32 encoding)
     bool taken = false;         // a taken branch (its successor is fetched in a block of its own)
     uint32_t src = 0, dst = 0;  // registers read and written (isa::RegUse)
     uint32_t addr = 0;          // the subset of src that forms a load's or store's address (load_address_latency)
@@ -174,6 +183,7 @@ struct OooInsn {
     bool shifter = false;              // a data-processing instruction through the shifter (shifter_latency)
     bool forward_use = false;          // an arithmetic or logical instruction without a shift (load_forward)
     bool call = false;                 // a branch with link (call_alone)
+    bool multiple = false;             // a load or store of several registers, LDM, STM, PUSH, POP, LDRD (multiple_uops)
 };
 
 // When it did what, and what the events of TimingParams count of it (TimingModel::ooo_timed).

@@ -702,3 +702,64 @@ TEST(OutOfOrder, TakenBranchLosesFetchCycles) {
     EXPECT_EQ(platform_timing("cortex-a15")->ooo->taken_bubble, 0u);
     EXPECT_EQ(platform_timing("cortex-a72")->ooo->taken_bubble, 0u);
 }
+
+// A load or store of several registers dispatches a micro-operation per cycle it holds its pipeline where
+// multiple_uops (the Cortex-A9: LLVM's ARMBaseInstrInfo::getNumMicroOps, an LDM or STM of n registers is n/2
+// micro-operations and one more for an odd n or an address not 64-bit aligned, its TRM's Table B-3 AGU cycles; its
+// CortexA9Model dispatches 2 micro-operations a cycle). `add r9` at 0x1000 dispatches at 100; `stm` of 4 registers
+// (16 bytes) from 0x8004, not 8-byte aligned, holds the store pipeline (4 + 16) / 8 rounded up = 3 cycles: 3
+// micro-operations, in the second slot of 100 and both of 101; `add r1` (the same 16-byte fetch block) waits for
+// 102. Without the rule the STM takes one slot: 100, 100, 101. Aligned at 0x8000, 2 cycles and micro-operations
+// (100 and 101): `add r1` goes beside the second at 101.
+TEST(OutOfOrder, MultipleDispatchesAMicroOpPerPipelineCycle) {
+    for (bool rule : {true, false})
+        for (uint64_t addr : {0x8004u, 0x8000u}) {
+            OooConfig cfg = small();
+            cfg.mem_align = true;
+            cfg.multiple_uops = rule;
+            Core c(cfg);
+            EXPECT_EQ(c.step(op(C::alu, 0x1000, r(9), r(10))).dispatch, 100u);
+            OooInsn stm = op(C::store, 0x1004, 0, r(4) | r(5) | r(6) | r(7) | r(13));
+            stm.multiple = true;
+            stm.mem_bytes = 16;
+            stm.mem_addr = addr;
+            EXPECT_EQ(c.step(stm).dispatch, 100u) << rule << addr;
+            const uint64_t next = !rule ? 101u : addr == 0x8004u ? 102u : 101u;
+            EXPECT_EQ(c.step(op(C::alu, 0x1008, r(1), r(2))).dispatch, next) << rule << addr;
+        }
+    // The decoders' LDM, STM, PUSH and POP are multiple; a single load is not.
+    EXPECT_TRUE(OooInsn(a32(0xE92D41F0), 0x1000).multiple);   // push {r4-r8, lr}
+    EXPECT_FALSE(OooInsn(a32(0xE5921000), 0x1000).multiple);  // ldr r1, [r2]
+    EXPECT_TRUE(platform_timing("cortex-a9")->ooo->multiple_uops);
+    EXPECT_FALSE(platform_timing("cortex-a15")->ooo->multiple_uops);
+}
+
+// An instruction across two fetch blocks comes with the second where fetch_spans (the Cortex-A9's 64-bit
+// instruction-cache accesses, its TRM 7.3: a 32-bit T32 instruction at offset 6 of its 8 bytes needs two). `b`
+// at 0x1000, taken, dispatches at 100; its target, a 32-bit instruction at 0x2006, needs the block at 0x2000, which
+// comes at 101, and the one at 0x2008, at 102: it dispatches at 102; the 16-bit ones at 0x200A and 0x200C are in
+// the second block: 102 (beside it) and 103. Without the rule the target comes with its first block: 101, then
+// 102 and 102 (the second block).
+TEST(OutOfOrder, InstructionAcrossFetchBlocksComesWithTheSecond) {
+    for (bool rule : {true, false}) {
+        OooConfig cfg = small();
+        cfg.fetch_bytes = 8;
+        cfg.fetch_spans = rule;
+        Core c(cfg);
+        OooInsn b = op(C::branch, 0x1000);
+        b.taken = true;
+        EXPECT_EQ(c.step(b).dispatch, 100u);
+        EXPECT_EQ(c.step(op(C::alu, 0x2006, r(1))).dispatch, rule ? 102u : 101u) << rule;
+        OooInsn t16 = op(C::alu, 0x200A, r(2));
+        t16.size = 2;
+        EXPECT_EQ(c.step(t16).dispatch, 102u) << rule;
+        t16.pc = 0x200C;
+        EXPECT_EQ(c.step(t16).dispatch, rule ? 103u : 102u) << rule;
+    }
+    isa::RetiredInsn t16;
+    t16.compressed = true;
+    EXPECT_EQ(OooInsn(t16, 0x2000).size, 2u);
+    EXPECT_EQ(OooInsn(a32(0xE0814005), 0x2000).size, 4u);
+    EXPECT_TRUE(platform_timing("cortex-a9")->ooo->fetch_spans);
+    EXPECT_FALSE(platform_timing("cortex-a15")->ooo->fetch_spans);
+}
