@@ -92,7 +92,7 @@ size_t TimingModel::fetch_lookups(Self& self, const BlockMemo::Recording& r, F&&
     auto& l1i = self.l1i_;
     for (const BlockMemo::Fetch& x : r.ifetch) {
         if (x.insn >= upto) break;
-        if ((itlb && !f(*itlb, itlb->ref(x.at), 0)) || !f(*l1i, l1i->ref(x.at), 0)) return x.insn;
+        if ((itlb && !f(*itlb, itlb->ref(x.at), 0, claim_itlb)) || !f(*l1i, l1i->ref(x.at), 0, claim_l1i)) return x.insn;
     }
     return all_hit;
 }
@@ -107,8 +107,8 @@ size_t TimingModel::data_lookups(Self& self, const BlockMemo& m, const MemRef* m
         if (d.insn >= upto) break;
         const MemRef& a = mem[d.at];
         const bool seq = line_once && d.later && l1d->line_of(a.addr) == l1d->line_of(mem[d.at - 1].addr);
-        if (!seq && dtlb && !f(*dtlb, dtlb->ref(a.addr), 0)) return d.insn;
-        if (l1d && !f(*l1d, l1d->ref(a.addr), l1d->dirty_part(a.addr, a.write))) return d.insn;
+        if (!seq && dtlb && !f(*dtlb, dtlb->ref(a.addr), 0, claim_dtlb)) return d.insn;
+        if (l1d && !f(*l1d, l1d->ref(a.addr), l1d->dirty_part(a.addr, a.write), claim_l1d)) return d.insn;
     }
     return all_hit;
 }
@@ -116,29 +116,34 @@ size_t TimingModel::data_lookups(Self& self, const BlockMemo& m, const MemRef* m
 // Whether every lookup of the recording's body (its instruction fetches that look up the ITLB and I-cache, its data
 // lookups) hits, changing nothing: record_body() keeps a recording only of a body whose lookups all hit.
 bool TimingModel::probe_body(const BlockMemo& m, const BlockMemo::Recording& r, const MemRef* mem) const {
-    auto probe = [](const Cache& c, const Cache::Ref& ref, uint8_t) { return c.probe(ref); };
+    auto probe = [](const Cache& c, const Cache::Ref& ref, uint8_t, ClaimSlot) { return c.probe(ref); };
     return fetch_lookups(*this, r, probe) == all_hit && data_lookups(*this, m, mem, probe) == all_hit;
 }
 
 // The lookups of the recording's body as step() makes them where every one hits (lines moved to the front of their
 // sets, marked dirty, counted), each made as it is found: true. Where one misses, those made are undone, latest
-// first (Cache::untouch): false, nothing changed. One search of a set per lookup.
+// first (Cache::untouch): false, nothing changed. One search of a set per lookup; a lookup that changes no set
+// (its line in front with its part marked: most of them) leaves no undo.
 bool TimingModel::claim_body(const BlockMemo& m, const BlockMemo::Recording& r, const MemRef* mem) {
-    Claim* const claims = claims_.data();
-    Claim* next = claims;  // the next claim's place, in a local (claims_n_ for release_claims)
-    auto claim = [&](Cache& c, const Cache::Ref& ref, uint8_t part) {
-        if (!c.touch_present(ref, part, next->undo)) return false;
-        next->cache = &c;
-        ++next;
+    // Each cache's next undo and its touches in locals (claim_changes_ and claim_touches_ for release_claims).
+    std::array<Cache::Undo*, claim_slots> next;
+    for (size_t k = 0; k < claim_slots; ++k) next[k] = claim_undo_[k].data();
+    std::array<uint64_t, claim_slots> touches{};
+    auto claim = [&](Cache& c, const Cache::Ref& ref, uint8_t part, ClaimSlot k) {
+        if (!c.touch_present(ref, part, next[k])) return false;
+        ++touches[k];
         return true;
     };
-    claim_data_miss_ = data_lookups(*this, m, mem, claim);
-    if (claim_data_miss_ != all_hit) {
-        claims_n_ = static_cast<size_t>(next - claims);
+    auto release = [&] {
+        for (size_t k = 0; k < claim_slots; ++k) {
+            claim_changes_[k] = static_cast<size_t>(next[k] - claim_undo_[k].data());
+            claim_touches_[k] = touches[k];
+        }
         release_claims();
         return false;
-    }
-    claims_n_ = static_cast<size_t>(next - claims);
+    };
+    claim_data_miss_ = data_lookups(*this, m, mem, claim);
+    if (claim_data_miss_ != all_hit) return release();
     if (r.ifetch.empty()) return true;
     const uint64_t it_refills = itlb_ ? itlb_->refills() : 0, i_refills = l1i_->refills();
     if (r.l1i_refills == i_refills && r.itlb_refills == it_refills) {  // no line entered either since: still there
@@ -149,22 +154,17 @@ bool TimingModel::claim_body(const BlockMemo& m, const BlockMemo::Recording& r, 
         for (const Cache::Ref& ref : r.l1i_lines) l1i_->touch(ref, 0);
         return true;
     }
-    if (fetch_lookups(*this, r, claim) != all_hit) {
-        claims_n_ = static_cast<size_t>(next - claims);
-        release_claims();
-        return false;
-    }
-    claims_n_ = static_cast<size_t>(next - claims);
+    if (fetch_lookups(*this, r, claim) != all_hit) return release();
     r.itlb_refills = it_refills;
     r.l1i_refills = i_refills;
     return true;
 }
 
 void TimingModel::release_claims() {
-    while (claims_n_) {
-        const Claim& c = claims_[--claims_n_];
-        c.cache->untouch(c.undo);
-    }
+    Cache* const caches[claim_slots] = {dtlb_ ? &*dtlb_ : nullptr, l1d_ ? &*l1d_ : nullptr, itlb_ ? &*itlb_ : nullptr,
+                                        l1i_ ? &*l1i_ : nullptr};
+    for (size_t k = 0; k < claim_slots; ++k)
+        if (caches[k]) caches[k]->untouch(claim_undo_[k].data(), claim_undo_[k].data() + claim_changes_[k], claim_touches_[k]);
 }
 
 // The body step() by step(), and the tail's timing after it (its prediction already made).
@@ -199,13 +199,13 @@ uint64_t TimingModel::step_range(const BlockMemo& m, const MemRef* mem, const ui
 uint64_t TimingModel::replay_partial(BlockMemo& m, const BlockMemo::Recording& r, const MemRef* mem, const uint8_t* n_mem,
                                      EventBatch& b, bool with_tail) {
     if (!partial_ok() || r.prefixes.empty()) return step_body(m, mem, n_mem, b, with_tail);
-    auto probe = [](const Cache& c, const Cache::Ref& ref, uint8_t) { return c.probe(ref); };
+    auto probe = [](const Cache& c, const Cache::Ref& ref, uint8_t, ClaimSlot) { return c.probe(ref); };
     const size_t first_data = claim_data_miss_;  // the claim just made (block(), replay_checked()): data probed
     const size_t first = std::min(first_data, fetch_lookups(*this, r, probe, first_data));
     auto p = std::lower_bound(r.prefixes.begin(), r.prefixes.end(), first,
                               [](const BlockMemo::Prefix& x, size_t at) { return x.at < at; });
     if (p == r.prefixes.end() || p->at != first) return step_body(m, mem, n_mem, b, with_tail);
-    auto touch = [](Cache& c, const Cache::Ref& ref, uint8_t part) {
+    auto touch = [](Cache& c, const Cache::Ref& ref, uint8_t part, ClaimSlot) {
         c.touch(ref, part);  // present (probed)
         return true;
     };

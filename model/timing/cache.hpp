@@ -63,47 +63,56 @@ public:
     }
     bool probe(uint64_t addr) const { return probe(ref(addr)); }
     // What access() does where the line is in the cache (a hit): true, the line made the most recent and marked
-    // dirty_part(addr, write), its way before and its dirty parts kept in `undo`; false (nothing changed) where it
-    // is not. untouch() with `undo`,
-    // the touches since undone latest first, leaves the cache as it was before (the block timing touches a
-    // body's lines as it finds them and undoes them where a later one is missing: one search per lookup).
+    // dirty_part(addr, write), and where that changed its set (the line was not the most recent already with that
+    // part marked) its way before and its dirty parts kept at *undo++; false (nothing changed) where it is not there.
+    // untouch() with the undos kept and the number of touches made (those that returned true) leaves the cache as
+    // it was before them (the block timing touches a body's lines as it finds them and undoes them where a later one
+    // is missing: one search per lookup). A touch that changed no set needs no undo: undone latest first, the
+    // others leave each set as it was before it.
     struct Undo {
         size_t base;
         unsigned way;
         unsigned dirty;  // not a byte: a byte's store may alias anything (the sets' pointers loaded again after it)
     };
-    [[gnu::always_inline]] bool touch_present(const Ref& r, uint8_t part, Undo& undo) {
+    [[gnu::always_inline]] bool touch_present(const Ref& r, uint8_t part, Undo*& undo) {
         const uint64_t* t = &tags_[r.base];
         unsigned w = 0;
         while (t[w] != r.tag)
             if (++w == cfg_.ways) return false;
         ++accesses_;
-        // The journal saves the set as it is before its first access after a mark: an undone touch leaves the set
-        // as saved.
+        // The journal saves the set as it is before its first access after a mark (even one that changes nothing, as
+        // access() does): an undone touch leaves the set as saved.
         note(r.base);
-        undo = {r.base, w, dirty_[r.base + w]};
+        const unsigned dirty = dirty_[r.base + w];
+        if (w == 0 && (dirty | part) == dirty) return true;  // in front, its part marked: only the count moves
+        *undo++ = {r.base, w, dirty};
         promote(r.base, w, part);
         return true;
     }
     // touch_present() where the line is known to be in the cache, not undone.
     [[gnu::always_inline]] void touch(const Ref& r, uint8_t part) {
         Undo unused;
-        touch_present(r, part, unused);
+        Undo* u = &unused;
+        touch_present(r, part, u);
     }
     // `n` more touches of the line touch() or touch_present() just made the most recent, with the same part: only
     // the counts move (the line is in front, its part marked).
     void touch_again(uint64_t n) {
         accesses_ += n;
     }
-    void untouch(const Undo& u) {
-        --accesses_;
-        const uint64_t tag = tags_[u.base];
-        for (unsigned w = 0; w < u.way; ++w) {
-            tags_[u.base + w] = tags_[u.base + w + 1];
-            dirty_[u.base + w] = dirty_[u.base + w + 1];
+    // `touches` touches undone, the changes they made kept in [first, last) (touch_present), latest first.
+    void untouch(const Undo* first, const Undo* last, uint64_t touches) {
+        accesses_ -= touches;
+        while (last != first) {
+            const Undo& u = *--last;
+            const uint64_t tag = tags_[u.base];
+            for (unsigned w = 0; w < u.way; ++w) {
+                tags_[u.base + w] = tags_[u.base + w + 1];
+                dirty_[u.base + w] = dirty_[u.base + w + 1];
+            }
+            tags_[u.base + u.way] = tag;
+            dirty_[u.base + u.way] = static_cast<uint8_t>(u.dirty);
         }
-        tags_[u.base + u.way] = tag;
-        dirty_[u.base + u.way] = static_cast<uint8_t>(u.dirty);
     }
     // The dirty part an access marks (none for a read, or write-through).
     uint8_t dirty_part(uint64_t addr, bool write) const {

@@ -465,14 +465,13 @@ private:
     }
     bool check_blocks_ = false;
     std::array<uint64_t, BlockMemo::max_key_words> key_{};  // step_block's scratch
-    // The lookups claim_body() made, to undo (release_claims) where a later one misses or for the check hook: two per
-    // instruction fetch (ITLB, I-cache) and two per data access at most.
-    struct Claim {
-        Cache* cache;
-        Cache::Undo undo;
-    };
-    std::array<Claim, 2 * (BlockMemo::max_insns + 1) + 2 * BlockMemo::max_insns * 4> claims_{};
-    size_t claims_n_ = 0;
+    // The lookups claim_body() made, to undo (release_claims) where a later one misses: per cache (ClaimSlot: the
+    // DTLB, the L1 D-cache, the ITLB, the I-cache) the changes its touches made, latest last, and how many it made.
+    enum ClaimSlot : size_t { claim_dtlb, claim_l1d, claim_itlb, claim_l1i, claim_slots };
+    static constexpr size_t claim_max = 4 * BlockMemo::max_insns + 2;  // a cache's lookups in a body, at most
+    std::array<std::array<Cache::Undo, claim_max>, claim_slots> claim_undo_{};
+    std::array<size_t, claim_slots> claim_changes_{};
+    std::array<uint64_t, claim_slots> claim_touches_{};
     // The body index of the instruction whose data lookup claim_body() last found missing (all_hit: the data all
     // hit, an instruction fetch missed): replay_partial() starts from it instead of probing the data again.
     size_t claim_data_miss_ = all_hit;

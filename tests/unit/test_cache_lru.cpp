@@ -163,13 +163,14 @@ TEST(CacheLru, RandomStreamsMatchTheReferenceBitForBit) {
             if (rng() % 8 == 0) {  // a claim of up to 4 present lines, undone: nothing changes
                 Cache before = k;
                 Cache::Undo u[4];
-                int n = 0;
+                Cache::Undo* next = u;
+                uint64_t n = 0;
                 for (int j = 0; j < 4; ++j) {
                     const uint64_t a = (rng() % lines) * g.line;
                     ASSERT_EQ(k.probe(a), ref.present(a));
-                    if (k.touch_present(k.ref(a), k.dirty_part(a, write), u[n])) ++n;
+                    if (k.touch_present(k.ref(a), k.dirty_part(a, write), next)) ++n;
                 }
-                while (n) k.untouch(u[--n]);
+                k.untouch(u, next, n);
                 ASSERT_TRUE(k.same_state(before)) << "geometry " << (&g - geos) << " step " << i;
             }
             const auto a = k.access(addr, write), b = ref.access(addr, write);

@@ -154,8 +154,9 @@ TEST(Cache, TouchIsAnAccessThatHits) {
     }
     a.access(0, true);
     ASSERT_TRUE(b.probe(0));
-    Cache::Undo u{};
-    ASSERT_TRUE(b.touch_present(b.ref(0), b.dirty_part(0, true), u));
+    Cache::Undo u[1]{};
+    Cache::Undo* next = u;
+    ASSERT_TRUE(b.touch_present(b.ref(0), b.dirty_part(0, true), next));
     EXPECT_TRUE(a.same_state(b));
     // Two more accesses of the same line: touch_again(2) counts them (the line already in front, its part marked).
     a.access(0, true);
@@ -181,13 +182,14 @@ TEST(Cache, TouchesUndoneLeaveTheCacheAsItWas) {
         x->access(64, true);                                       // 64 128 192 0, 64 dirty
     }
     Cache::Undo u[3];
-    Cache::Undo none{};
-    ASSERT_TRUE(c.touch_present(c.ref(0), c.dirty_part(0, true), u[0]));      // 0 64 128 192, 0 dirty
-    ASSERT_TRUE(c.touch_present(c.ref(128), c.dirty_part(128, false), u[1]));  // 128 0 64 192
-    ASSERT_TRUE(c.touch_present(c.ref(0), c.dirty_part(0, false), u[2]));      // 0 128 64 192
-    EXPECT_FALSE(c.touch_present(c.ref(256), 0, none));
+    Cache::Undo* next = u;
+    ASSERT_TRUE(c.touch_present(c.ref(0), c.dirty_part(0, true), next));      // 0 64 128 192, 0 dirty
+    ASSERT_TRUE(c.touch_present(c.ref(128), c.dirty_part(128, false), next));  // 128 0 64 192
+    ASSERT_TRUE(c.touch_present(c.ref(0), c.dirty_part(0, false), next));      // 0 128 64 192
+    EXPECT_FALSE(c.touch_present(c.ref(256), 0, next));
+    EXPECT_EQ(next, u + 3);  // each of the three changed the set
     EXPECT_EQ(c.accesses(), before.accesses() + 3);
-    for (int k = 2; k >= 0; --k) c.untouch(u[k]);
+    c.untouch(u, next, 3);
     EXPECT_TRUE(c.same_state(before));
     // Still the order 64 128 192 0 with 64 dirty: 256 then 320 evict 0 and 192 (clean), 384 evicts 128, 448 evicts
     // 64 with its write-back.
@@ -198,6 +200,41 @@ TEST(Cache, TouchesUndoneLeaveTheCacheAsItWas) {
     EXPECT_TRUE(c.probe(64));
     EXPECT_TRUE(c.access(448, false).writeback);
     EXPECT_FALSE(c.probe(64));
+}
+
+// A touch of the line already in front with its part already marked changes only the count: it leaves no undo. One
+// that marks a new part, or moves a line, leaves one; the run undone leaves the cache as it was, and made, as
+// access() leaves it.
+TEST(Cache, TouchThatChangesNoSetLeavesNoUndo) {
+    CacheConfig cfg;
+    cfg.size = 128;  // one set of two 64-byte ways, a dirty bit per 32-byte half
+    cfg.ways = 2;
+    cfg.line = 64;
+    cfg.dirty_parts = 2;
+    Cache c(cfg);
+    c.access(64, false);
+    c.access(0, true);  // 0 64, 0's first half dirty
+    const Cache before = c;
+    Cache want = c;
+    Cache::Undo u[4];
+    Cache::Undo* next = u;
+    ASSERT_TRUE(c.touch_present(c.ref(0), c.dirty_part(0, false), next));  // a read of the line in front
+    ASSERT_TRUE(c.touch_present(c.ref(8), c.dirty_part(8, true), next));   // a store to its dirty half
+    EXPECT_EQ(next, u);
+    ASSERT_TRUE(c.touch_present(c.ref(40), c.dirty_part(40, true), next));  // its other half: now dirty too
+    EXPECT_EQ(next, u + 1);
+    ASSERT_TRUE(c.touch_present(c.ref(64), c.dirty_part(64, false), next));  // 64 0
+    EXPECT_EQ(next, u + 2);
+    for (const auto& [a, w] : {std::pair<uint64_t, bool>{0, false}, {8, true}, {40, true}, {64, false}}) want.access(a, w);
+    EXPECT_TRUE(c.same_state(want));
+    EXPECT_EQ(c.accesses(), before.accesses() + 4);
+    c.untouch(u, next, 4);
+    EXPECT_TRUE(c.same_state(before));
+    // 128 evicts 64 (clean), then 192 evicts 0 with its first half dirty only.
+    EXPECT_FALSE(c.access(128, false).writeback);
+    const auto r = c.access(192, false);
+    EXPECT_TRUE(r.writeback);
+    EXPECT_EQ(r.dirty_parts, 1u);
 }
 
 TEST(Cache, DirtyLinesAreWrittenBackWhenEvicted) {
