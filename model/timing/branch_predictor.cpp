@@ -129,7 +129,7 @@ void BranchPredictor::call(uint64_t return_address) {
 //   entry, a pop leaves the oldest in place. What a call pushes is its return address only for a 16-bit call.
 // - A BTB hit on an instruction of another kind (another address aliasing the tag) is a branch error: a flush
 //   that invalidates the entry; the instruction then runs unpredicted.
-int BranchPredictor::veer_lookup(uint64_t end, VeerSlot& slot) const {
+[[gnu::always_inline]] inline int BranchPredictor::veer_lookup(uint64_t end, VeerSlot& slot) const {
     SlotMemo& memo = slot_memo_[(end >> 1) & (slot_memos - 1)];
     if (memo.end == end) {
         slot = memo.slot;

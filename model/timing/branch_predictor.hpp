@@ -314,13 +314,13 @@ private:
     void put(Table t, size_t i, uint64_t a, uint64_t b);  // sets the entry, from its words
     void set_entry(Table t, size_t i, uint64_t a, uint64_t b);  // the same without the signature or the log
     void put_counter(size_t i, uint8_t v) {
-        if (memo_) put(Table::counter, i, v, 0);
-        else counters_[i] = v;
+        if (!memo_) counters_[i] = v;
+        else if (counters_[i] != v) put(Table::counter, i, v, 0);  // put() of the same value: no change
     }
     void put_btb(size_t i, const BtbEntry& e);
     void put_lru(size_t set, uint8_t v) {
-        if (memo_) put(Table::lru, set, v, 0);
-        else lru_[set] = v;
+        if (!memo_) lru_[set] = v;
+        else if (lru_[set] != v) put(Table::lru, set, v, 0);  // put() of the same value: no change
     }
     void put_ras(size_t i, const RasEntry& e) {
         if (memo_) put(Table::ras, i, e.addr, e.valid);

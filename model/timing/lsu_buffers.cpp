@@ -14,7 +14,14 @@ void LsuBuffers::commit_slow(const LsuAccess& a) {
         for (uint64_t t = from; t <= c - 3; ++t) dual_at_[t & 255u] = t;
         dual_until_ = std::max(dual_until_, c - 3);
     }
-    settle(c - 1);  // the cycles before this one's items (any earlier cycle is final without it)
+    // The cycles before this one's items (any earlier cycle is final without it): settle(c - 1), with run_bus_to()
+    // called here where only the D-bus buffer's count moves (the common case: run_to() would call it at once).
+    if (c >= 4 && cursor_ < c - 3 && bus_only(cursor_)) {
+        run_bus_to(cursor_, c - 3);
+        cursor_ = c - 3;
+    } else {
+        settle(c - 1);
+    }
     if (cfg_.bus_depth && a.bus) bus_access(a, dual);
     // The store buffer. With nothing buffered or coming, the cycle at c - 3, where its decode and read-port items
     // act, has no entry to drain and nothing counted in full: they cannot matter (the common case, kept cheap).
@@ -129,55 +136,74 @@ uint64_t LsuBuffers::bus_wait_walk(uint64_t d, bool dual) const {
     return 0;
 }
 
-// The cycles [cursor_, end), one by one while anything is buffered or coming (the rules: lsu_buffers.hpp). At
-// cycle t the instruction committing at t + 1 is in R, at t + 2 in M, at t + 3 at decode and the read port.
-void LsuBuffers::run_to(uint64_t end) {
-    for (uint64_t t = cursor_; t < end; ++t) {
+// run_to()'s cycles [t, end) where only the D-bus buffer's count moves: run_bus() takes them up to the ibuf's or the
+// obuf's timer, cycle() the cycle at which one runs out, until all is quiet (quiet(): nothing in the D-bus buffer or
+// coming).
+[[gnu::always_inline]] inline void LsuBuffers::run_bus_to(uint64_t t, uint64_t end) {
+    while (t < end && (ibuf_ || lone_ || bus_until_ >= t)) {
+        uint64_t stop = std::min(end, ibuf_ || lone_ ? ~uint64_t{0} : bus_until_ + 1);
+        if (ibuf_) stop = std::min(stop, ibuf_last_ + cfg_.ibuf_timeout);
+        if (lone_) stop = std::min(stop, lone_release());
+        if (stop > t) {
+            t = run_bus(t, stop);
+            continue;
+        }
         cursor_ = t;
-        if (quiet()) break;
-        // Only the D-bus buffer's count moves until the ibuf's timer runs out (nothing in the store buffer or coming
-        // to it, no store waiting for the ibuf, no dual access at decode ahead): run_bus() takes those cycles.
-        if (cfg_.bus_depth && stbuf_quiet() && dual_until_ < t && !cfg_.cycle_by_cycle) {
-            uint64_t stop = std::min(end, ibuf_ || lone_ ? ~uint64_t{0} : bus_until_ + 1);
-            if (ibuf_) stop = std::min(stop, ibuf_last_ + cfg_.ibuf_timeout);
-            if (lone_) stop = std::min(stop, lone_release());
-            if (stop > t) {
-                t = run_bus(t, stop) - 1;
-                continue;
-            }
-        }
-        bool full = false;
-        if (cfg_.bus_depth && (ibuf_ || lone_ || bus_until_ >= t)) {  // else nothing counts, and nothing on the ring
-            if (ibuf_ && t >= ibuf_last_ + cfg_.ibuf_timeout) drain_ibuf(ibuf_last_ + cfg_.ibuf_timeout, false);  // its timer
-            if (lone_ && t >= lone_release()) load_lone(lone_release());  // the obuf's timer
-            const int v = diff_[t & 255u];
-            ring_pass(t);
-            live_ += v;
-            const int count = live_ + (ibuf_ && t >= ibuf_start_ ? 1 : 0) + (lone_ && t >= lone_start_ ? 1 : 0);
-            const bool dual_d = dual_at_[t & 255u] == t && dual_until_ >= t;
-            full = count >= static_cast<int>(dual_d ? cfg_.bus_depth - 1 : cfg_.bus_depth);  // lsu_bus_buffer_full_any
-        }
-        if (!stbuf_quiet()) {
-            const Slot *r = at(t + 1), *m = at(t + 2), *d = at(t + 3);
-            // stbuf_specvld_any: the entries, the DCCM stores in R and M, two each when dual.
-            unsigned spec = n_;
-            if (r && r->store) spec += r->dual ? 2u : 1u;
-            if (m && m->store) spec += m->dual ? 2u : 1u;
-            full |= spec >= (d && !d->dual ? cfg_.store_depth : cfg_.store_depth - 1);  // lsu_stbuf_full_any
-            // lsu_stbuf_commit_any: the oldest entry drains unless an access at the read port reads its bank.
-            if (n_ && !(d && d->reads && ((buf_[0] & 3u) == (d->lo & 3u) || (buf_[0] & 3u) == (d->hi & 3u)))) {
-                std::copy(buf_.begin() + 1, buf_.begin() + n_, buf_.begin());
-                --n_;
-            }
-            // The store in R enters the buffer, each word once (store_coalesce_lo_r/hi_r).
-            if (r && r->store) {
-                enter(r->lo);
-                if (r->dual) enter(r->hi);
-            }
-        }
-        if (full) ++full_;
+        cycle(t);
+        ++t;
     }
+}
+
+// The cycles [cursor_, end), one by one while anything is buffered or coming (the rules: lsu_buffers.hpp, cycle()),
+// until only the D-bus buffer's count moves (bus_only): so it stays for the rest (no cycle adds to the store buffer
+// or marks a dual access), which run_bus_to() takes (the common case).
+void LsuBuffers::run_to(uint64_t end) {
+    uint64_t t = cursor_;
+    for (; t < end && !bus_only(t); ++t) {
+        cursor_ = t;
+        if (quiet()) {
+            t = end;
+            break;
+        }
+        cycle(t);
+    }
+    if (t < end) run_bus_to(t, end);
     cursor_ = end;
+}
+
+// The cycle t (cursor_) by the rules as written. At cycle t the instruction committing at t + 1 is in R, at t + 2 in
+// M, at t + 3 at decode and the read port.
+[[gnu::noinline]] void LsuBuffers::cycle(uint64_t t) {  // out of line: the rare case
+    bool full = false;
+    if (cfg_.bus_depth && (ibuf_ || lone_ || bus_until_ >= t)) {  // else nothing counts, and nothing on the ring
+        if (ibuf_ && t >= ibuf_last_ + cfg_.ibuf_timeout) drain_ibuf(ibuf_last_ + cfg_.ibuf_timeout, false);  // its timer
+        if (lone_ && t >= lone_release()) load_lone(lone_release());  // the obuf's timer
+        const int v = diff_[t & 255u];
+        ring_pass(t);
+        live_ += v;
+        const int count = live_ + (ibuf_ && t >= ibuf_start_ ? 1 : 0) + (lone_ && t >= lone_start_ ? 1 : 0);
+        const bool dual_d = dual_at_[t & 255u] == t && dual_until_ >= t;
+        full = count >= static_cast<int>(dual_d ? cfg_.bus_depth - 1 : cfg_.bus_depth);  // lsu_bus_buffer_full_any
+    }
+    if (!stbuf_quiet()) {
+        const Slot *r = at(t + 1), *m = at(t + 2), *d = at(t + 3);
+        // stbuf_specvld_any: the entries, the DCCM stores in R and M, two each when dual.
+        unsigned spec = n_;
+        if (r && r->store) spec += r->dual ? 2u : 1u;
+        if (m && m->store) spec += m->dual ? 2u : 1u;
+        full |= spec >= (d && !d->dual ? cfg_.store_depth : cfg_.store_depth - 1);  // lsu_stbuf_full_any
+        // lsu_stbuf_commit_any: the oldest entry drains unless an access at the read port reads its bank.
+        if (n_ && !(d && d->reads && ((buf_[0] & 3u) == (d->lo & 3u) || (buf_[0] & 3u) == (d->hi & 3u)))) {
+            std::copy(buf_.begin() + 1, buf_.begin() + n_, buf_.begin());
+            --n_;
+        }
+        // The store in R enters the buffer, each word once (store_coalesce_lo_r/hi_r).
+        if (r && r->store) {
+            enter(r->lo);
+            if (r->dual) enter(r->hi);
+        }
+    }
+    if (full) ++full_;
 }
 
 // run_to()'s cycles [t, stop) where only the D-bus buffer's count moves (its conditions there): the count is the
@@ -185,7 +211,7 @@ void LsuBuffers::run_to(uint64_t end) {
 // same rule cycle by cycle without the tests that cannot hold (stop comes no later than their timers). Past the
 // ring's last change (bus_until_) the count only steps up at those starts: those cycles are counted at once. Returns
 // the first cycle not taken (stop, or the first at which all is quiet).
-inline uint64_t LsuBuffers::run_bus(uint64_t t, uint64_t stop) {
+[[gnu::always_inline]] inline uint64_t LsuBuffers::run_bus(uint64_t t, uint64_t stop) {
     const int depth = static_cast<int>(cfg_.bus_depth);
     const uint64_t ring_end = std::min(stop, bus_until_ + 1);
     int live = live_;

@@ -202,6 +202,11 @@ private:
         if (n_ < buf_.size()) buf_[n_++] = word;
     }
     bool stbuf_quiet() const { return n_ == 0 && last_store_ + 1 <= cursor_; }
+    // Only the D-bus buffer's count moves from cycle t (at or after the cursor) on: nothing in the store buffer or
+    // coming to it, no dual access at decode ahead (run_bus_to; the rule as written with cycle_by_cycle).
+    bool bus_only(uint64_t t) const {
+        return cfg_.bus_depth && n_ == 0 && last_store_ + 1 <= t && dual_until_ < t && !cfg_.cycle_by_cycle;
+    }
     bool quiet() const { return stbuf_quiet() && !ibuf_ && !lone_ && bus_until_ < cursor_ && dual_until_ < cursor_; }
     // The obuf's side of the write entries (el2_lsu_bus_buffer.sv): the first cycle it may be loaded (its last write
     // sent), its last load (the timer's reset) and its last write's response.
@@ -229,6 +234,8 @@ private:
     void bus_access(const LsuAccess& a, bool dual);
     void commit_slow(const LsuAccess& a);
     void run_to(uint64_t end);
+    void run_bus_to(uint64_t t, uint64_t end);  // run_to()'s cycles from t where bus_only(t)
+    void cycle(uint64_t t);                      // the cycle t by the rules as written
     uint64_t run_bus(uint64_t t, uint64_t stop);
     uint64_t bus_wait_walk(uint64_t d, bool dual) const;  // bus_wait(), cycle by cycle from the cursor
     // The ring's entry for cycle t cleared as the cycles pass it, keeping up_.

@@ -432,3 +432,50 @@ TEST(BusBuffer, LongQuietSpansGiveWhatTheRuleGivesCycleByCycle) { expect_spans_a
 // Data returning up to 240 cycles after the commit, gaps up to 200: the ring's changes lie across all four words of
 // its marks (next_mark) and past its wrap at 256.
 TEST(BusBuffer, ChangesAcrossTheWholeRingGiveWhatTheRuleGivesCycleByCycle) { expect_spans_as_cycle_by_cycle(200, 240); }
+
+// run_to()'s switch to the D-bus buffer alone (run_bus_to: once the store buffer is empty with no store coming and no
+// dual access at decode ahead, for the rest of the call) against the rule cycle by cycle: bursts of DCCM stores
+// (entries that drain in the call), bus stores (the ibuf, whose timer runs out in the call: the cycle run_bus_to
+// leaves to cycle()) and bus loads, words and words crossed, then gaps of 8-48 cycles, settled at each commit or
+// far ahead of it; the full cycles and the state after every burst, all equal.
+TEST(BusBuffer, StoreBufferDrainingThenTheBusTimersInOneCallGiveWhatTheRuleGivesCycleByCycle) {
+    uint64_t seed = 777;
+    auto rnd = [&](uint64_t n) {
+        seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+        return (seed >> 33) % n;
+    };
+    uint64_t full = 0, stored = 0;
+    for (int run = 0; run < 100; ++run) {
+        LsuBuffers::Config ref_cfg = both_buffers();
+        ref_cfg.cycle_by_cycle = true;
+        LsuBuffers fast(both_buffers()), ref(ref_cfg);
+        uint64_t c = 10;
+        for (int burst = 0; burst < 60; ++burst) {
+            const uint64_t n = 1 + rnd(4);
+            for (uint64_t i = 0; i < n; ++i) {
+                const uint64_t prev = c++;
+                const unsigned kind = static_cast<unsigned>(rnd(3));  // a DCCM store, a bus store, a bus load
+                const bool dccm = kind == 0, store = kind != 2;
+                const uint64_t addr = (dccm ? 0xF0040000u : 0x80100000u) + 4 * rnd(4) + (rnd(5) == 0 ? 2 : 0);
+                LsuAccess a = access(c, store, dccm, addr, 4, store ? 0 : c + 1 + rnd(8));
+                a.prev_commit = prev;
+                fast.commit(a);
+                ref.commit(a);
+                stored += dccm;
+            }
+            const uint64_t gap = 8 + rnd(40);
+            if (rnd(2) == 0) {  // one call into the gap ahead
+                const uint64_t s = c + 1 + rnd(gap);
+                fast.settle(s);
+                ref.settle(s);
+            }
+            c += gap;
+            ASSERT_TRUE(fast == ref) << "run " << run << " burst " << burst;
+            const uint64_t taken = ref.take();
+            ASSERT_EQ(fast.take(), taken) << "run " << run << " burst " << burst;
+            full += taken;
+        }
+    }
+    EXPECT_GT(full, 0u);
+    EXPECT_GT(stored, 0u);
+}
