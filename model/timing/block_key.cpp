@@ -181,13 +181,14 @@ template <bool kLean>
 // their bytes). Both follow from the key's words (the runs from `rel` itself): two entries with one key agree on them.
 [[gnu::always_inline]] inline void TimingModel::dbus_runs(const MemRef* const* bus, size_t nb, const DbusState& d,
                                                           uint8_t* rel, bool* bytes) const {
-    static_assert(BlockMemo::max_bus < 32, "a bit per run in `marked`");
+    static_assert(BlockMemo::max_bus < 32, "a bit per run in `marked`, a bit per access in `stores`");
     // The words of the last store of the last run and of the run before (none: ~0, no word's: words are addresses
     // >> 2); the last run is number `runs`, the one before `runs` - 1.
     constexpr uint64_t none = ~uint64_t{0};
     uint64_t last = none, prev = none;
     uint8_t run[BlockMemo::max_bus];  // per store, its run's number
     unsigned runs = 0, marked = 0;    // the runs so far; those whose stores' bytes matter (a bit each)
+    uint32_t stores = 0;              // a bit per store (few on the natural traces: the loop below visits only those)
     const uint64_t ibuf_word = d.ibuf ? d.ibuf_word : none;
     for (size_t j = 0; j < nb; ++j) {
         const uint64_t w = bus[j]->addr >> 2;
@@ -200,6 +201,7 @@ template <bool kLean>
             }
             last = w;
             run[j] = static_cast<uint8_t>(runs);
+            stores |= uint32_t{1} << j;
             continue;
         }
         bytes[j] = (w == ibuf_word) | (w == d.sent_word) | e1 | e2;
@@ -207,8 +209,10 @@ template <bool kLean>
     }
     if (last != none) marked |= 1u << runs;
     if (prev != none) marked |= 1u << (runs - 1);
-    for (size_t j = 0; j < nb; ++j)
-        if (bus[j]->write) bytes[j] = (marked >> run[j]) & 1u;
+    for (; stores; stores &= stores - 1) {
+        const unsigned j = static_cast<unsigned>(__builtin_ctz(stores));
+        bytes[j] = (marked >> run[j]) & 1u;
+    }
 }
 
 // The D-bus buffer (dbus_queue): its state as it acts from now on, then per bus access of the body what step()
