@@ -358,6 +358,16 @@ TEST(StoreBuffer, SavedStateBehavesTheSameShifted) {
     EXPECT_TRUE(std::equal(wa, wa + na, wb));
 }
 
+// A 64-bit linear congruential generator (Knuth's MMIX constants): rnd(n) is a number below n, the same sequence
+// on every host, so that a differential test's streams are reproducible.
+struct Lcg {
+    uint64_t seed;
+    uint64_t operator()(uint64_t n) {
+        seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+        return (seed >> 33) % n;
+    }
+};
+
 // run_to()'s D-bus spans (run_bus: the count alone, the cycles past the ring's last change counted at once) and
 // bus_wait()'s bound (no walk where the count cannot reach the limit) against the rule cycle by cycle
 // (Config::cycle_by_cycle): streams of bus and DCCM loads and stores, aligned and crossing a word (halfwords too),
@@ -367,11 +377,7 @@ TEST(StoreBuffer, SavedStateBehavesTheSameShifted) {
 // `gap`, `latency`: the most cycles between two commits and from a bus load's commit to its data (the second pair:
 // long stretches with no change on the D-bus buffer's ring, which run_bus counts at once).
 static void expect_spans_as_cycle_by_cycle(uint64_t gap, uint64_t latency) {
-    uint64_t seed = 12345;
-    auto rnd = [&](uint64_t n) {
-        seed = seed * 6364136223846793005ull + 1442695040888963407ull;
-        return (seed >> 33) % n;
-    };
+    Lcg rnd{12345};
     uint64_t waits = 0, full = 0;
     for (int run = 0; run < 200; ++run) {
         LsuBuffers::Config ref_cfg = both_buffers();
@@ -439,11 +445,7 @@ TEST(BusBuffer, ChangesAcrossTheWholeRingGiveWhatTheRuleGivesCycleByCycle) { exp
 // leaves to cycle()) and bus loads, words and words crossed, then gaps of 8-48 cycles, settled at each commit or
 // far ahead of it; the full cycles and the state after every burst, all equal.
 TEST(BusBuffer, StoreBufferDrainingThenTheBusTimersInOneCallGiveWhatTheRuleGivesCycleByCycle) {
-    uint64_t seed = 777;
-    auto rnd = [&](uint64_t n) {
-        seed = seed * 6364136223846793005ull + 1442695040888963407ull;
-        return (seed >> 33) % n;
-    };
+    Lcg rnd{777};
     uint64_t full = 0, stored = 0;
     for (int run = 0; run < 100; ++run) {
         LsuBuffers::Config ref_cfg = both_buffers();
