@@ -5,11 +5,14 @@
 // T32 instruction shows its halfwords swapped. The instruction set comes from the platform (ReaderOptions::isa).
 // On ARM the log does not say A32 or Thumb: the reader follows interworking (docs/trace-formats.md, "QEMU execlog
 // details"). It starts in A32; a halfword-aligned PC is Thumb; an A32 BLX (immediate) enters Thumb and a T32 BLX
-// (immediate) leaves it; after an instruction that may change the state through the PC it writes (BX, BLX to a
-// register, a load of the PC, an A32 data-processing write of the PC), the next PC decides: halfword-aligned is
-// Thumb; word-aligned is the caller's state if it is the return address of one of the last calls (BL/BLX), else
-// A32; the instruction's own fall-through (its condition failed) keeps the state. A word-aligned Thumb target that
-// is no recent call's return address is therefore taken for A32.
+// (immediate) leaves it. Where the PC is not the previous instruction's fall-through and that instruction is not
+// one that keeps the state (a direct branch, TBB/TBH, a T16 ADD/MOV of the PC), the next PC decides: the
+// instruction interworked (BX, BLX to a register, a load of the PC, an A32 data-processing write of the PC), returned
+// from an exception (SUBS PC, LR, RFE: the state comes from the SPSR or memory) or an exception was taken (SVC, UDF,
+// an interrupt: the state is SCTLR.TE's, Arm ARM DDI 0406C B1.8.3). Halfword-aligned is Thumb; word-aligned is the
+// caller's state if it is the return address of one of the last calls (BL/BLX), else A32. A word-aligned Thumb
+// target that is no recent call's return address is therefore taken for A32, and so is an exception vector of a
+// Thumb kernel (SCTLR.TE set); an interrupt taken just after a direct branch is not seen.
 #include <cstring>
 
 #include <fmt/format.h>
@@ -148,9 +151,8 @@ private:
                 r.size = 2;
             }
         } else if (r.isa == IsaState::a32) {
-            if (interworking_ && pc != fall_through_) thumb_ = returned_to_thumb(pc) || (pc & 2u);
+            if (pc != fall_through_ && !keeps_state(last_)) thumb_ = returned_to_thumb(pc) || (pc & 2u);
             else if (pc & 2u) thumb_ = true;
-            interworking_ = false;
             if (thumb_) r.isa = IsaState::t32;
         }
         if (r.isa == IsaState::t32) {
@@ -160,51 +162,45 @@ private:
                 r.encoding = hw1;
                 r.size = 2;
             }
-            // BLX (immediate) to A32; BX/BLX (register), loads of the PC: the next PC decides.
             const uint32_t e = r.encoding;
+            last_ = thumb_bit | e;
             if (r.size == 4) {
                 if ((e & 0xF800D001u) == 0xF000C000u) thumb_ = false;                               // BLX (immediate)
                 if ((e & 0xF800D000u) == 0xF000D000u || (e & 0xF800D001u) == 0xF000C000u) call(pc + 4, true);  // BL, BLX
-                interworking_ = t32_loads_pc(e);
-            } else {
-                if ((e & 0xFF80u) == 0x4780u) call(pc + 2, true);                                    // BLX (register)
-                interworking_ = (e & 0xFF00u) == 0x4700u || (e & 0xFF00u) == 0xBD00u;               // BX, BLX; POP {.., pc}
+            } else if ((e & 0xFF80u) == 0x4780u) call(pc + 2, true);                                 // BLX (register)
+        } else if (r.isa == IsaState::a32) {
+            last_ = raw;
+            if ((raw >> 28) != 0xFu) {
+                if ((raw & 0x0F000000u) == 0x0B000000u || (raw & 0x0FFFFFF0u) == 0x012FFF30u)  // BL, BLX (register)
+                    call(pc + 4, false);
+            } else if ((raw & 0xFE000000u) == 0xFA000000u) {                                        // BLX (immediate)
+                call(pc + 4, false);
+                thumb_ = true;
             }
-        } else if (r.isa == IsaState::a32 && (raw >> 28) != 0xFu) {
-            if ((raw & 0x0F000000u) == 0x0B000000u) call(pc + 4, false);  // BL
-            else if (raw & 0x8000u) {  // Rd or Rt the PC, or LDM's list with the PC: bit 15 set
-                if ((raw & 0x0FFFFFF0u) == 0x012FFF30u) call(pc + 4, false);                          // BLX (register)
-                interworking_ = (raw & 0x0FFFFFD0u) == 0x012FFF10u || a32_writes_pc(raw);           // BX, BLX (register)
-            }
-        } else if (r.isa == IsaState::a32 && (raw & 0xFE000000u) == 0xFA000000u) {                     // BLX (immediate)
-            call(pc + 4, false);
-            thumb_ = true;
         }
         fall_through_ = pc + r.size;
         r.privilege = r.isa == IsaState::rv32 || r.isa == IsaState::rv64 ? 3 : 1;
     }
 
-    // A32 instructions other than BX/BLX that write the PC and may change the state by it (Arm ARM DDI 0406C A2.3.2):
-    // loads (LoadWritePC interworks from ARMv5T) and data-processing instructions (ALUWritePC interworks in ARM
-    // state from ARMv7; with S set, SUBS PC, LR and its kind, the state comes from the SPSR). On ARMv6 ALUWritePC is
-    // BranchWritePC, which in ARM state clears the target's bits 1:0: a word-aligned PC, which the next-PC rule
-    // reads as A32, so the rule holds on ARMv6 too and the reader needs no architecture version.
-    static bool a32_writes_pc(uint32_t i) {
-        // LDR (immediate, literal, register) with Rt = PC (A5.3: op1 xx0x1, not the media space of bit 25 and 4).
-        if ((i & 0x0C50F000u) == 0x0410F000u && (i & 0x02000010u) != 0x02000010u) return true;
-        // LDM, LDMDA, LDMDB, LDMIB, POP with the PC in the list (A5.5: op 10xxxx1), with ^ an exception return.
-        if ((i & 0x0E108000u) == 0x08108000u) return true;
-        // Data processing with Rd = PC (A5.2.1-A5.2.3: op1 not 10xx0, no multiply or extra load/store).
-        return (i & 0x0C00F000u) == 0x0000F000u && (i & 0x01900000u) != 0x01000000u && (i & 0x02000090u) != 0x00000090u;
-    }
-
-    // T32 loads of the PC (LoadWritePC; Thumb data-processing writes are BranchWritePC, which does not interwork):
-    // LDR.W (immediate, literal, register) with Rt = PC (A6.3.7: 1111 1000 x101), LDM.W/LDMDB/POP.W with the PC in the
-    // list (A6.3.5: 1110 100x x0x1, op 01 or 10).
-    static bool t32_loads_pc(uint32_t e) {
-        if ((e & 0xFF70F000u) == 0xF850F000u) return true;
-        const uint32_t op = (e >> 23) & 3u;
-        return (e & 0xFE508000u) == 0xE8108000u && (op == 1u || op == 2u);
+    // Whether the previous instruction (`last_`: its encoding, with `thumb_bit` for Thumb) keeps the instruction-set
+    // state when it goes elsewhere than its fall-through: the direct branches, A32 B/BL/BLX (immediate) (A5.7: 101x
+    // in bits 27:25, any condition), T16 B<c>/B (A6.2.6: 1101 cccc, c not 111x; 11100), CBZ/CBNZ (1011 x0x1), T32
+    // B/B<c>/BL/BLX (immediate) (A6.3.4: 11110 / 1x0x, not B<c>'s space of op 111x, the misc. controls with SUBS PC,
+    // LR), whose state a BLX has already switched; TBB/TBH (A6.3.5: E8D0 F00x/F01x) and the T16 ADD/MOV of the PC
+    // (A6.2.3: 0100 01x0 1xxx x111), BranchWritePC in Thumb state. Any other has written the PC by interworking
+    // (BX, BLX to a register, LoadWritePC from ARMv5T, ALUWritePC in ARM state from ARMv7), returned from an exception
+    // (SUBS PC, LR, RFE, LDM with ^: the SPSR's or memory's state) or was followed by an exception entry (SVC, UDF,
+    // BKPT, an abort or an interrupt: SCTLR.TE's state, B1.8.3). Only looked at when the PC is not the fall-through.
+    // (On ARMv6 an A32 data-processing write of the PC does not interwork, but BranchWritePC clears bits 1:0: a
+    // word-aligned PC, which the next-PC rule reads as A32 too, so the reader needs no architecture version.)
+    static bool keeps_state(uint64_t last) {
+        const auto e = static_cast<uint32_t>(last);
+        if (!(last & thumb_bit)) return (e & 0x0E000000u) == 0x0A000000u;
+        if (e > 0xFFFFu)
+            return ((e & 0xF8008000u) == 0xF0008000u && ((e & 0x5000u) != 0 || (e & 0x03800000u) != 0x03800000u)) ||
+                   (e & 0xFFF0FFE0u) == 0xE8D0F000u;
+        return ((e & 0xF000u) == 0xD000u && (e & 0x0E00u) != 0x0E00u) || (e & 0xF800u) == 0xE000u ||
+               (e & 0xF500u) == 0xB100u || (e & 0xFD87u) == 0x4487u;
     }
 
     // A call's return address and state (bit 0: Thumb, as the call writes LR), kept for the last `calls` calls.
@@ -213,7 +209,7 @@ private:
         returns_[depth_] = ret | (thumb ? 1u : 0u);
     }
 
-    // Whether a PC that an interworking instruction went to is the return address of one of the last calls, made
+    // Whether a PC the next-PC rule decides (see keeps_state) is the return address of one of the last calls, made
     // in Thumb state; that call and those after it are then returned from. (A return to a halfword-aligned PC is
     // Thumb whatever this says; it is looked up so that the calls it returns from leave the table.)
     bool returned_to_thumb(uint64_t pc) {
@@ -229,8 +225,10 @@ private:
 
     std::unique_ptr<ByteSource> src_;
     LineReader lines_;
-    bool thumb_ = false, interworking_ = false;
+    bool thumb_ = false;
     uint64_t fall_through_ = 0;  // the PC after the previous record's, were it not a branch
+    static constexpr uint64_t thumb_bit = uint64_t{1} << 32;
+    uint64_t last_ = 0;          // the previous record's encoding, with thumb_bit if it was Thumb (keeps_state)
     static constexpr unsigned calls = 16;
     static constexpr uint64_t none = ~uint64_t{0};  // an empty entry: no 32-bit PC
     uint64_t returns_[calls] = {none, none, none, none, none, none, none, none, none, none, none, none, none, none, none, none};

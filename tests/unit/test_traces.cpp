@@ -287,7 +287,8 @@ TEST(QemuReader, A32MovPcLrInterworks) {
 
 // A Thumb `bxeq lr` whose condition failed (its IT block's) goes on to its own next instruction, in Thumb, also where
 // that is word-aligned. Instructions that store the PC or write no PC change nothing: after `push {r4, pc}` and
-// `str pc, [sp, #-4]!` (not loads) the reader stays in A32 even at a Thumb call's return address.
+// `str pc, [sp, #-4]!` (not loads) the reader stays in A32, and an A32 `b` (0xeaffbfff: 0x50008 + 8 - 4 x 0x4001,
+// a direct branch) to a Thumb call's return address stays in A32 too.
 TEST(QemuReader, FallThroughAndNonInterworkingKeepTheState) {
     EXPECT_EQ(qemu_a32_states("qi_it.execlog", "0, 0x40002, 0x2001, \"movs r0, #1\"\n"
                                                "0, 0x40004, 0xbf08, \"it eq\"\n"
@@ -297,8 +298,51 @@ TEST(QemuReader, FallThroughAndNonInterworkingKeepTheState) {
     EXPECT_EQ(qemu_a32_states("qi_neg.execlog", "0, 0x4000a, 0x4798, \"blx r3\"\n"
                                                 "0, 0x50000, 0xe92d8010, \"push {r4, pc}\", store, 0x40800000, store, 0x40800004\n"
                                                 "0, 0x50004, 0xe52df004, \"str pc, [sp, #-4]!\", store, 0x40800008\n"
+                                                "0, 0x50008, 0xeaffbfff, \"b #0x4000c\"\n"
                                                 "0, 0x4000c, 0xe1a00000, \"mov r0, r0\"\n"),
-              "TAAA");
+              "TAAAA");
+}
+
+// A direct branch keeps the state wherever it goes: a Thumb `b` (0xe005: 0x40002 + 4 + 2 x 5), `cbz r0` (0xb110:
+// 0x40010 + 4 + 2 x 2) and `b.w` (F000 B802: 0x40018 + 4 + 2 x 2, S 0, J1 J2 1) each to a word-aligned PC that is
+// no call's return address stay in Thumb.
+TEST(QemuReader, DirectBranchesKeepTheState) {
+    EXPECT_EQ(qemu_a32_states("qi_b.execlog", "0, 0x40002, 0xe005, \"b #0x40010\"\n"
+                                              "0, 0x40010, 0xb110, \"cbz r0, #0x40018\"\n"
+                                              "0, 0x40018, 0xb802f000, \"b.w #0x40020\"\n"
+                                              "0, 0x40020, 0x2002, \"movs r0, #2\"\n"),
+              "TTTT");
+}
+
+// An exception is taken in the state SCTLR.TE says (Arm ARM DDI 0406C B1.8.3: CPSR.T = SCTLR.TE), not the
+// interrupted code's: after a Thumb `svc #0` (0xdf00) the word-aligned vector 0xffff0008 of a kernel with TE clear
+// is A32 (`ldr pc, [pc, #0x410]`, then the handler's `sub sp, sp, #72`); after an interrupt between two Thumb
+// instructions (`adds r0, r0, #1`, 0x1c40, then the IRQ vector 0xffff0018) the handler's `sub lr, lr, #4` is A32.
+TEST(QemuReader, ExceptionEntryTakesTheVectorsState) {
+    EXPECT_EQ(qemu_a32_states("qi_svc.execlog", "0, 0x40002, 0x2001, \"movs r0, #1\"\n"
+                                                "0, 0x40004, 0xdf00, \"svc #0\"\n"
+                                                "0, 0xffff0008, 0xe59ff410, \"ldr pc, [pc, #0x410]\", load, 0xffff0420\n"
+                                                "0, 0xc0008000, 0xe24dd048, \"sub sp, sp, #72\"\n"),
+              "TTAA");
+    EXPECT_EQ(qemu_a32_states("qi_irq.execlog", "0, 0x40002, 0x2001, \"movs r0, #1\"\n"
+                                                "0, 0x40004, 0x1c40, \"adds r0, r0, #1\"\n"
+                                                "0, 0xffff0018, 0xe24ee004, \"sub lr, lr, #4\"\n"
+                                                "0, 0xffff001c, 0xe1a00000, \"mov r0, r0\"\n"),
+              "TTAA");
+}
+
+// An exception return takes its state from the SPSR (SUBS PC, LR) or memory (RFE): the next PC decides. A T32
+// `subs pc, lr, #0` (F3DE 8F00) to a word-aligned PC that is no call's return address is A32; an A32 one
+// (0xe25ef000, a data-processing write of the PC) to a halfword-aligned PC is Thumb; a T32 `rfeia sp!` (E9BD C000)
+// to a word-aligned PC is A32.
+TEST(QemuReader, ExceptionReturnsTakeTheNextPcsState) {
+    EXPECT_EQ(qemu_a32_states("qi_eret.execlog", "0, 0x80002, 0x2001, \"movs r0, #1\"\n"
+                                                 "0, 0x80004, 0x8f00f3de, \"subs pc, lr, #0\"\n"
+                                                 "0, 0x20000, 0xe1a00000, \"mov r0, r0\"\n"
+                                                 "0, 0x20004, 0xe25ef000, \"subs pc, lr, #0\"\n"
+                                                 "0, 0x80006, 0xc000e9bd, \"rfeia sp!\", load, 0x40800000, load, 0x40800004\n"
+                                                 "0, 0x20008, 0xe1a00000, \"mov r0, r0\"\n"),
+              "TTAATA");
 }
 
 // QEMU's -d in_asm listing prints a Thumb instruction's encoding as halfwords and an A32 one as a word (lines as
