@@ -184,18 +184,15 @@ void RunPlanner::plan_arch(RunPlan* p) {
     const size_t nsegs = p->segs.size();
     for (size_t g = 0; g < nsegs; ++g) {
         RunPlan::Segment& seg = p->segs[g];
-        const isa::RetiredInsn& insn = seg.block->insns.back();
-        const TraceRecord& last = recs[seg.first + seg.block->size() - 1];
         a.records += seg.block->size();
         if (g + 1 < nsegs) {
-            const bool taken = insn.branch && branch_taken(insn, last.isa, last.pc, last.size, recs[p->segs[g + 1].first].pc);
-            a.execs.inner.emplace_back(&seg.execs, static_cast<uint8_t>(taken));
+            a.execs.inner.emplace_back(&seg.execs, static_cast<uint8_t>(seg.last_taken(recs[p->segs[g + 1].first].pc)));
             continue;
         }
         a.execs.last = &seg.execs;
-        a.last_end = last.pc + last.size;
-        a.last_branch = insn.branch != 0;
-        a.last_always = always_taken(insn, last.isa);
+        a.last_end = seg.last_end;
+        a.last_branch = seg.last_branch;
+        a.last_always = seg.last_always;
     }
 }
 

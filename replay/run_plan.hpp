@@ -44,6 +44,8 @@ struct RunPlan {
         isa::RetiredInsn last_insn[2];
         uint64_t last_end = 0;
         bool last_branch = false, last_always = false;
+        // Whether its last instruction was taken where the next record is at `next_pc` (records.hpp branch_taken).
+        bool last_taken(uint64_t next_pc) const { return last_branch && taken_to(last_end, last_always, next_pc); }
         BlockExecs execs;      // executions since the last flush (retired per kind there)
         bool through = false;  // its block goes on through a branch that falls through (make_block)
     };
@@ -81,6 +83,7 @@ struct RunPlan {
         uint64_t last_end = 0;      // the last segment's last record: its PC plus its size
         bool last_branch = false;   // it is a branch
         bool last_always = false;   // it is always taken (RISC-V: a jump; records.hpp branch_taken)
+        // (The three: the last segment's own, copied by plan_arch.)
         uint32_t records = 0;       // the run's (the plan's) records
     } arch;
     // Whether the run with values `v` has no unaligned access (as unaligned()).

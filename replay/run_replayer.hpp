@@ -426,7 +426,7 @@ void RunReplayer::replay_fast(RunPlan& p, const unsigned char* v, uint64_t next_
         const TraceRecord* recs = p.protos.data() + seg.first;
         const TraceRecord& last = recs[n - 1];
         const uint64_t after = g + 1 < nsegs ? seg.after : next_pc;
-        const bool taken = seg.last_branch && taken_to(seg.last_end, seg.last_always, after);
+        const bool taken = seg.last_taken(after);
         const isa::RetiredInsn& last_insn = seg.last_insn[taken];
         uint64_t cycles = 0;
         if constexpr (kTm) {
