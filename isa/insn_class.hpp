@@ -47,8 +47,10 @@ enum OperandShape : uint8_t {
 // the decoders class as `alu` (SMULxy, SMLAxy, SMULWy, SMLAWy, SMUAD, SMUSD, SMLAD, SMLSD); T32 and A64 do not mark it.
 // `mul_hi` is the subset of `dst` that holds the high half of a multiply's 64-bit result (A32 RdHi of UMULL, SMULL,
 // UMLAL, SMLAL, UMAAL, and of SMLALxy, SMLALD, SMLSLD, whose multiplicands are marked in mul_ops too); 0 otherwise.
+// `rotated` is, in an A32/T32 extend (SXTB, SXTH, UXTB, UXTH, SXTB16, UXTB16 and their accumulating forms SXTAB,
+// ..., UXTAH), the register it rotates and extends (Rm; not the accumulating Rn); 0 otherwise.
 struct RegUse {
-    uint32_t dst = 0, src = 0, addr = 0, shifted = 0, amount = 0, mul_ops = 0, mul_hi = 0;
+    uint32_t dst = 0, src = 0, addr = 0, shifted = 0, amount = 0, mul_ops = 0, mul_hi = 0, rotated = 0;
     uint8_t shape = 0;  // OperandShape bits
 };
 constexpr uint32_t reg_bit(uint8_t r) { return r < 32 ? uint32_t{1} << r : 0u; }

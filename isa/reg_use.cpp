@@ -64,6 +64,13 @@ RegUse with_shape(RegUse u, uint32_t shifted, uint8_t shape = 0, uint32_t amount
     return u;
 }
 
+// An extend (RegUse::rotated): Rd from Rm, rotated and extended, plus Rn in its accumulating forms (no Rn: 0).
+RegUse extend(uint32_t rd, uint32_t rn, uint32_t rm) {
+    RegUse u = masks(rd, rn | rm);
+    u.rotated = rm;
+    return u;
+}
+
 RegUse with_mul_ops(RegUse u, uint32_t ops, uint32_t hi = 0) {
     u.mul_ops = ops;
     u.mul_hi = hi;
@@ -269,7 +276,9 @@ static RegUse a32_gprs(uint32_t i) {
             if ((i & 0x0FF000F0u) == 0x07800010u) return masks(rn, rm | rs | rd);  // USAD8, USADA8
             if ((i & 0x0FA00070u) == 0x07A00050u) return masks(rd, rm);            // SBFX, UBFX
             if ((i & 0x0FE00070u) == 0x07C00010u) return masks(rd, rd | rm);       // BFI, BFC
-            return masks(rd, rn | rm);  // parallel add/subtract, pack, extend, saturate, reverse
+            // Extends (A5.4.5: op2 011, op1 000, 010, 011, 100, 110, 111; Rn 1111 the forms without an accumulator).
+            if ((i & 0x0F8000F0u) == 0x06800070u && ((i >> 20) & 3u) != 1u) return extend(rd, rn, rm);
+            return masks(rd, rn | rm);  // parallel add/subtract, pack, saturate, reverse
         case 4: {  // LDM/STM: the list (the PC is not a dependency), the base forms the address
             const uint32_t list = i & 0x7FFFu;
             return (i >> 20) & 1u ? mem(list, 0, rn) : mem(0, list, rn);
@@ -323,7 +332,8 @@ RegUse t32_reg_use(uint32_t i, bool is32) {
             case 0x16: case 0x17:  // miscellaneous (A6.2.5)
                 if ((h & 0xFF00u) == 0xB000u) return masks(sp_bit, sp_bit);                  // ADD/SUB SP
                 if ((h & 0xF500u) == 0xB100u) return masks(0, lo(0));                        // CBZ, CBNZ
-                if ((h & 0xFF00u) == 0xB200u || (h & 0xFF00u) == 0xBA00u) return masks(lo(0), lo(3));  // extend, REV
+                if ((h & 0xFF00u) == 0xB200u) return extend(lo(0), 0, lo(3));                 // SXTH, SXTB, UXTH, UXTB
+                if ((h & 0xFF00u) == 0xBA00u) return masks(lo(0), lo(3));                     // REV, REV16, REVSH
                 if ((h & 0xFE00u) == 0xB400u) return mem(0, (h & 0xFFu) | ((h >> 8) & 1u ? lr_bit : 0u), sp_bit);  // PUSH
                 if ((h & 0xFE00u) == 0xBC00u) return mem(h & 0xFFu, 0, sp_bit);             // POP (not the PC)
                 return {};
@@ -377,6 +387,8 @@ RegUse t32_reg_use(uint32_t i, bool is32) {
     }
     if ((hw1 & 0xFF80u) == 0xFA00u && (hw2 & 0xF0F0u) == 0xF000u)       // LSL, LSR, ASR, ROR (register, A6.3.12)
         return with_shape(masks(rd, rn | rm), rn | rm, shape_shift_register, rm);
+    // Extends (A6.3.12, op1 000-101, hw2 1111 .... 1... rotate: SXTAH ... UXTB; Rn 1111 the forms without one).
+    if ((hw1 & 0xFF80u) == 0xFA00u && ((hw1 >> 4) & 7u) <= 5u && (hw2 & 0xF080u) == 0xF080u) return extend(rd, rn, rm);
     if ((hw1 & 0xFF00u) == 0xFA00u) return masks(rd, rn | rm);          // data processing (register, A6.3.12)
     if ((hw1 & 0xFF80u) == 0xFB00u) return masks(rd, rn | rm | rt);     // multiply, multiply accumulate (A6.3.16)
     if ((hw1 & 0xFF80u) == 0xFB80u) {                                   // long multiply, divide (A6.3.17)

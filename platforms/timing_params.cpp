@@ -633,6 +633,13 @@ TimingParams arm11(bool mmu) {
     // use, 3 to a shifted one) but takes Rm of a shift by a register as early too; the TRM's table is followed.
     p.shifted_operand_early = 1;
     p.shift_register_extra = 1;
+    // An extend (SXTB, UXTH, UXTAB, ...) rotates Rm in the shifter: an Early Reg as a shifted operand is. The TRM's
+    // table of these media instructions was not read; both pipeline descriptions made from the TRMs have it: GCC's
+    // arm1136jfs.md (from the ARM1136 TRM) times type "extend" as its shift-by-constant operations, whose shifted
+    // operand waits a cycle more behind an ALU result (11_alu_shift_op, arm_no_early_alu_shift_value_dep), and
+    // LLVM's ARMScheduleV6.td (from the ARM1176 TRM) reads IIC_iEXTr's operand and IIC_iEXTAr's Rm in cycle 1, as
+    // IIC_iALUsi's shifted one, a cycle before the others (cycle 2).
+    p.extend_in_shifter = true;
     // Multiplies (ARM1176 TRM 16.7, Table 16-10): the multiplicand and multiplier (Rm, Rs) are Early Regs, needed a
     // cycle before the other sources; SMULxy, SMLAxy, SMULWy, SMLAWy, SMUAD, SMLAD, SMUSD, SMLSD take one cycle with
     // a result latency of 3 (MUL and MLA: two cycles and 4, above). A 64-bit result takes a cycle more than its

@@ -160,15 +160,14 @@ template <int kFull, bool kArm>
     // needed no sooner than they are ready (never the older one's own result).
     const uint32_t src = insn.regs.src;
     st.data = (insn.cls == C::load || insn.cls == C::store) && !insn.cond_failed;
-    // A source is needed when it is ready, `early_address` cycles before that to form an address (or, where a
-    // class has an address_latency, when its address ready cycle says), and `shifted_operand_early` before it as a
-    // shifted or extended operand.
+    // A source is needed when it is ready, `early_address` cycles before that to form an address (or, where a class
+    // has an address_latency, when its address ready cycle says), `shifted_operand_early` before as a shifted operand.
+    const uint32_t shifted = insn.regs.shifted | (kArm && p_.extend_in_shifter ? insn.regs.rotated : 0u);
     auto need = [&](unsigned r) -> uint64_t {
         if (!kArm) return s_.ready[r];  // no early operand (needs_arm_rules)
         const bool addr = (insn.regs.addr >> r) & 1u;
         return (addr && addr_by_producer_ ? s_.addr_ready[r] : s_.ready[r] + (addr ? p_.early_address : 0u)) +
-               ((insn.regs.shifted >> r) & 1u ? p_.shifted_operand_early
-                                              : (insn.regs.mul_ops >> r) & 1u ? p_.mul_operand_early : 0u);
+               ((shifted >> r) & 1u ? p_.shifted_operand_early : (insn.regs.mul_ops >> r) & 1u ? p_.mul_operand_early : 0u);
     };
     // A load or store multiple issues over several cycles (load_multiple_bytes) and pairs with nothing. Two shifts
     // by a register never pair (single_shift_register), nor does an EXTR take a younger partner

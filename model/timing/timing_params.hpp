@@ -50,6 +50,9 @@ struct ArmRuleParams {
     // register issues a cycle (two never pair); EXTR issues alone or as the younger of a pair, never beside a younger
     // one.
     unsigned shifted_operand_early = 0;
+    // An extend's rotated register (isa::RegUse::rotated) goes through the shifter too: a shifted operand, needed
+    // shifted_operand_early cycles before the other sources (ARM11: see platforms/timing_params.cpp).
+    bool extend_in_shifter = false;
     bool single_shift_register = false;
     // A shift by a register (isa::shape_shift_register) issues over this many cycles beyond the first and pairs with
     // nothing: its shift amount (RegUse::amount) is read in the first cycle, its other sources in the last (the
@@ -117,6 +120,7 @@ struct ArmRuleParams {
         v("late_store_data", s.late_store_data);
         v("dual_issue", s.dual_issue);
         v("shifted_operand_early", s.shifted_operand_early, 8);
+        v("extend_in_shifter", s.extend_in_shifter);
         v("single_shift_register", s.single_shift_register);
         v("shift_register_extra", s.shift_register_extra, 8);
         v("extract_second_slot", s.extract_second_slot);

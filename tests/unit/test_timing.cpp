@@ -1650,6 +1650,22 @@ TEST(RegUse, OperandShapes) {
     EXPECT_EQ(a32_reg_use(0xE0821003u).mul_ops, 0u) << "add r1, r2, r3";
 }
 
+// The register an extend rotates (RegUse::rotated): Rm, not the Rn an accumulating form adds; none for REV.
+TEST(RegUse, ExtendsMarkTheRotatedRegister) {
+    using isa::a32_reg_use;
+    using isa::t32_reg_use;
+    EXPECT_EQ(a32_reg_use(0xE6FF4071u).rotated, regs({1})) << "uxth r4, r1";
+    EXPECT_EQ(a32_reg_use(0xE6FF4071u).src, regs({1})) << "uxth r4, r1";
+    EXPECT_EQ(a32_reg_use(0xE6F54071u).rotated, regs({1})) << "uxtah r4, r5, r1";
+    EXPECT_EQ(a32_reg_use(0xE6F54071u).src, regs({1, 5})) << "uxtah r4, r5, r1";
+    EXPECT_EQ(a32_reg_use(0xE68F4471u).rotated, regs({1})) << "sxtb16 r4, r1, ror #8";
+    EXPECT_EQ(a32_reg_use(0xE6BF4F31u).rotated, 0u) << "rev r4, r1";
+    EXPECT_EQ(a32_reg_use(0xE0854081u).rotated, 0u) << "add r4, r5, r1, lsl #1 (shifted, not rotated)";
+    EXPECT_EQ(t32_reg_use(0xB28Cu, false).rotated, regs({1})) << "uxth r4, r1 (T16)";
+    EXPECT_EQ(t32_reg_use(0xFA15F481u, true).rotated, regs({1})) << "uxtah r4, r5, r1 (T32)";
+    EXPECT_EQ(t32_reg_use(0xFA1FF481u, true).rotated, regs({1})) << "uxth.w r4, r1";
+}
+
 TEST(RegUse, T32) {
     using isa::t32_reg_use;
     auto t16 = [](uint32_t h) { return t32_reg_use(h, false); };
@@ -1979,6 +1995,41 @@ TEST(TimingModel, Arm11ShifterOperandsAreEarlyRegs) {
     EXPECT_EQ(a32_cycles(p, {0xE0821003u, 0xE0854081u}), 3u) << "add r1, r2, r3; add r4, r5, r1, lsl #1";
     EXPECT_EQ(a32_cycles(p, {0xE0821003u, 0xE0814089u}), 2u) << "add r1, r2, r3; add r4, r1, r9, lsl #1";
     EXPECT_EQ(a32_cycles(p, {0xE0821003u, 0xE0824114u}), 4u) << "add r1, r2, r3; add r4, r2, r4, lsl r1";
+}
+
+// An extend rotates its Rm in the shifter: an Early Reg, as a shifted operand is (extend_in_shifter; GCC's
+// arm1136jfs.md and LLVM's ARMScheduleV6.td, made from the ARM1136 and ARM1176 TRMs: platforms/timing_params.cpp).
+// ADD r1 in cycle 0 has r1 ready in cycle 1 (result latency 1), for an Early Reg in cycle 2:
+// - uxth r4, r1 (Rm r1) issues in cycle 2: 3 cycles in all, as ADD r1; ADD r4, r5, r1, LSL #1 (TRM 16.3);
+// - uxtah r4, r5, r1 (Rm r1) the same: 3;
+// - uxtah r4, r1, r5 (r1 the Rn it adds, read with the other sources) issues in cycle 1: 2;
+// - rev r4, r1 (no extend) issues in cycle 1: 2;
+// - Thumb: adds r1, r2, r3; uxth r4, r1: 3, as in A32.
+// Without the rule every one of them takes 2 cycles.
+TEST(TimingModel, Arm11ExtendOperandIsAnEarlyReg) {
+    TimingParams p = *platform_timing("arm1176");
+    auto t16_cycles = [](TimingParams q, std::initializer_list<uint16_t> halfwords) {
+        q.l1i.reset();
+        q.l1d.reset();
+        q.itlb_entries = q.dtlb_entries = 0;
+        TimingModel m(q);
+        EventBatch b;
+        uint64_t cycles = 0, pc = 0x8000;
+        for (uint16_t h : halfwords) {
+            cycles += m.step(isa::decode_arm(h, isa::DecodeMode::t32, 2).insn, pc, 2, pc + 2, nullptr, 0, b);
+            pc += 2;
+        }
+        return cycles;
+    };
+    for (const bool rule : {true, false}) {  // the platform's rule, then the rule off
+        if (!rule) p.extend_in_shifter = false;
+        const uint64_t early = rule ? 3u : 2u;
+        EXPECT_EQ(a32_cycles(p, {0xE0821003u, 0xE6FF4071u}), early) << "add r1, r2, r3; uxth r4, r1";
+        EXPECT_EQ(a32_cycles(p, {0xE0821003u, 0xE6F54071u}), early) << "add r1, r2, r3; uxtah r4, r5, r1";
+        EXPECT_EQ(a32_cycles(p, {0xE0821003u, 0xE6F14075u}), 2u) << "add r1, r2, r3; uxtah r4, r1, r5";
+        EXPECT_EQ(a32_cycles(p, {0xE0821003u, 0xE6BF4F31u}), 2u) << "add r1, r2, r3; rev r4, r1";
+        EXPECT_EQ(t16_cycles(p, {0x18D1u, 0xB28Cu}), early) << "adds r1, r2, r3; uxth r4, r1";
+    }
 }
 
 // ARM1176 TRM 16.7, Table 16-10: a multiply's multiplicand and multiplier (Rm, Rs) are Early Regs; MUL takes two
@@ -3242,7 +3293,7 @@ TEST(PipelineState, VisitNamesEveryField) {
     EXPECT_EQ(member_count<StepInputs>(), 10u);  // resume, killed_kind, killed_size, killed_next: an interrupt entry
 }
 
-// The ARM rules' parameters (ArmRuleParams): visit() names each member once (22, counted from the declaration),
+// The ARM rules' parameters (ArmRuleParams): visit() names each member once (23, counted from the declaration),
 // each under a key of its own, and a model picks the kernel with the ARM rules (needs_arm_rules) as soon as any one of
 // them leaves its default, one array element alone included: VeeR EL2's parameters, which set none of them (its
 // platform's timing, timing_params.cpp), take the kernel without them, and each one set on top of them takes the one
@@ -3315,15 +3366,15 @@ void expect_each_value_turns_on(const TimingParams& base, Needs needs, size_t va
 }
 }  // namespace
 
-TEST(ArmRuleParams, VisitNamesEveryField) { expect_visit_names_each_member_once<ArmRuleParams>(22); }
+TEST(ArmRuleParams, VisitNamesEveryField) { expect_visit_names_each_member_once<ArmRuleParams>(23); }
 
 TEST(ArmRuleParams, EachTurnsTheArmKernelOn) {
     const TimingParams veer = *platform_timing("veer-el2");
     EXPECT_FALSE(TimingModel::needs_arm_rules(veer));
     EXPECT_FALSE(TimingModel::needs_arm_rules(TimingParams{}));
     EXPECT_TRUE(TimingModel::needs_arm_rules(*platform_timing("arm1176")));  // early_address 1 (ARM1176 Early Regs)
-    // 21 scalars and address_latency's element per class.
-    expect_each_value_turns_on<ArmRuleParams>(veer, TimingModel::needs_arm_rules, 21u + class_count);
+    // 22 scalars and address_latency's element per class.
+    expect_each_value_turns_on<ArmRuleParams>(veer, TimingModel::needs_arm_rules, 22u + class_count);
 }
 
 // VeeR EL2's mechanisms' parameters (FullStepParams): visit() names each member once (17, counted from the
