@@ -168,6 +168,7 @@ void visit_ooo(V& v, timing::OooConfig& c) {
     v("shifter_latency", c.shifter_latency, 63);
     v("load_address_latency", c.load_address_latency, 63);
     v("taken_bubble", c.taken_bubble, 63);
+    v("fetch_queue", c.fetch_queue, timing::OooConfig::max_fetch_queue);
 }
 
 template <class V>

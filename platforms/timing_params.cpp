@@ -190,7 +190,9 @@ timing::OooConfig cortex_a15() {
 
 // Cortex-A9 (its TRM, ARM DDI 0388I, figure 2-1 and section 2.1: a dual instruction decode stage, register
 // renaming, out-of-order multi-issue with speculation to an ALU/MUL pipeline, an ALU pipeline, the FPU/NEON and
-// one load/store address generation unit). Window: assumed 32 instructions.
+// one load/store address generation unit). Window: 32 instructions, the lower end of "around 32 - 40 decoded
+// instructions in its reorder buffer" (AnandTech, "NVIDIA Tegra 4 Architecture Deep Dive", 2013, on the Cortex-A9;
+// second-hand, no Arm figure found).
 //  - A misprediction costs 8 cycles (LLVM's ARMScheduleA9.td, CortexA9Model: MispredictPenalty 8, "based on
 //    estimate of pipeline depth"; the TRM gives no figure): the right path's first instruction dispatches 8 cycles
 //    after it would have behind the branch predicted right. A branch dispatched at d executes at d+1 and completes
@@ -247,6 +249,15 @@ timing::OooConfig cortex_a15() {
 //    Organization, 6th ed., 4.6.2, on the Cortex-A9 of the OMAP4430; second-hand: the TRM draws the prefetch unit's
 //    BTAC, GHB and return stack beside the cache, figure 7-1, without stages). The target's address comes from a
 //    prediction that ends in Fe2, so it enters Fe1 two cycles after the branch's block did, not one: taken_bubble 1.
+//  - The instruction queue between fetch and decode holds 8 fetch blocks: its small loop mode (TRM 2.1.1: "In the
+//    instruction queue small loop mode provides low power operation while executing small instruction loops")
+//    serves "instruction loops that are smaller than 64 bytes" without instruction cache accesses (TRM 2.4.1,
+//    "Energy efficiency features"; 7-cpu.com, "Cortex-A9": "Instruction buffer (<64 bytes) for short loops"): 64
+//    bytes, 8 of the 64-bit fetches. A block takes its place from its fetch until its last instruction dispatched,
+//    so fetch runs at most 8 blocks ahead of dispatch: fetch_queue 8. The decode and rename stages between the
+//    queue and dispatch (Id1, Id2, Re: Tanenbaum and Austin, above) are not places of their own: a block behind a
+//    stalled dispatch that leaves the queue reaches dispatch through them 3 cycles later, when the 3 blocks ahead of
+//    it in them have dispatched, a cycle a block, which times as the queue alone.
 timing::OooConfig cortex_a9() {
     timing::OooConfig o = ooo_shape(2, 32, 8, 8);
     o.fetch_bytes = 8;
@@ -262,6 +273,7 @@ timing::OooConfig cortex_a9() {
     o.shifter_latency = 1;
     o.load_address_latency = 1;
     o.taken_bubble = 1;
+    o.fetch_queue = 8;  // the instruction queue's 64 bytes (above)
     o.writeback_alu = true;
     // A call issues alone: GCC's cortex-a9.md (Arm's integer pipeline), cortex_a9_call reserves the branch issue, both
     // ALU pipelines, the MAC and the load/store pipeline in its cycle, "make sure dual issue doesn't happen i.e the

@@ -57,6 +57,8 @@ std::string OooCore::invalid(const OooConfig& c) {
     if (c.fetch_bytes < 2 || (c.fetch_bytes & (c.fetch_bytes - 1))) return "fetch_bytes is a power of two, at least 2";
     if (c.rename_regs > OooConfig::max_rename || c.rename_flags > OooConfig::max_rename)
         return "rename_regs and rename_flags are 0 (no limit) to 64";
+    if (c.fetch_queue == 1 || c.fetch_queue > OooConfig::max_fetch_queue)
+        return "fetch_queue is 0 (no limit) or 2 to 32 blocks";
     unsigned n = 0;
     for (unsigned p : c.pipes) n += p;
     if (n + c.issue_width > OooConfig::max_pipes) return "at most 8 pipelines and issue_width in all";
@@ -145,8 +147,15 @@ OooTiming OooCore::step(const OooInsn& in, std::array<uint64_t, 32>& ready) {
     // Where fetch_spans, an instruction across two blocks takes the second too: a cycle more.
     const uint64_t block = in.pc / c_.fetch_bytes;
     const uint64_t last = c_.fetch_spans ? (in.pc + in.size - 1) / c_.fetch_bytes : block;
-    uint64_t front = s_.fetch_at + (s_.fetch_break ? 1 + c_.taken_bubble : block != s_.fetch_block ? 1 : 0) +
-                     (last - block);
+    const bool fresh = s_.fetch_break || block != s_.fetch_block;
+    uint64_t front = s_.fetch_at + (s_.fetch_break ? 1 + c_.taken_bubble : fresh ? 1 : 0) + (last - block);
+    // Where fetch_queue: each new block waits for a place in the queue, the cycle after the last instruction of the
+    // block fetch_queue older dispatched (the last new block waits longest: the ring's cycles never decrease).
+    const unsigned fresh_blocks = (fresh ? 1u : 0u) + static_cast<unsigned>(last - block);
+    if (c_.fetch_queue && fresh_blocks) {
+        s_.blocks += fresh_blocks;
+        if (s_.blocks > c_.fetch_queue) front = std::max(front, s_.block_out[(s_.blocks - 1) % c_.fetch_queue] + 1);
+    }
     front = std::max(front, s_.redirect) + in.fetch_delay;
     s_.fetch_at = front;
     s_.fetch_block = last;
@@ -184,6 +193,10 @@ OooTiming OooCore::step(const OooInsn& in, std::array<uint64_t, 32>& ready) {
     const unsigned tail = used + uops - 1;  // its last micro-operation's slot, counted from its cycle's first
     s_.dispatched = alone ? c_.dispatch_width : tail % c_.dispatch_width + 1;
     s_.last_dispatch = t.dispatch + tail / c_.dispatch_width;
+    // The blocks it came in (fetch_queue): it is their last instruction so far.
+    if (c_.fetch_queue)
+        for (uint64_t k = 0; k <= last - block && k < s_.blocks; ++k)
+            s_.block_out[(s_.blocks - 1 - k) % c_.fetch_queue] = s_.last_dispatch;
     // Execution: sources ready, a pipeline free; serialising instructions after every older one has retired.
     uint64_t at = t.dispatch + 1;
     const uint32_t early = in.forward_use ? s_.forwarded : 0u;  // sources a load forwards to it early

@@ -6,7 +6,9 @@
 //    the block of the one before it comes with it, unless that one was a taken branch (which ends its block: the
 //    target's block comes the next cycle, or `taken_bubble` cycles later); an I-cache or ITLB miss adds its cycles;
 //    after a mispredicted branch
-//    the right path's first block comes `refill` cycles after the branch completes;
+//    the right path's first block comes `refill` cycles after the branch completes; where `fetch_queue` is set, a
+//    block comes no sooner than the cycle after the last instruction of the block that many older dispatched (the
+//    queue between fetch and dispatch holds that many blocks);
 //  - dispatch: in order, up to `dispatch_width` a cycle (micro-operations where `multiple_uops` is set: a load or
 //    store of several registers takes a slot per cycle it holds its pipeline, over as many cycles as they need), once
 //    fetched, and no sooner than a cycle after the instruction `window` places older has retired; where the core has a pool of renaming registers
@@ -92,7 +94,11 @@ struct OooConfig {
     unsigned shifter_latency = 0;
     // Cycles later a load's result reaches a load or store that forms its address with it (OooInsn::addr).
     unsigned load_address_latency = 0;
-    static constexpr size_t max_window = 128, max_pipes = 8, max_rename = 64;
+    // Fetch blocks the front end holds before dispatch (its instruction queue): a block comes no sooner than the
+    // cycle after the last instruction of the block `fetch_queue` blocks older dispatched (0: no limit; else 2 to
+    // max_fetch_queue).
+    unsigned fetch_queue = 0;
+    static constexpr size_t max_window = 128, max_pipes = 8, max_rename = 64, max_fetch_queue = 32;
 };
 
 // A pool of renaming registers: the retirements of the last `size` writes that took one (a ring; `count` writes
@@ -130,6 +136,9 @@ struct OooState {
     RenamePool regs, flags;      // the renaming registers in use (OooConfig::rename_regs, rename_flags)
     uint32_t forwarded = 0;      // registers a load wrote last whose value forwards early (OooConfig::load_forward)
     uint32_t loaded = 0;         // registers a load wrote last (OooConfig::load_address_latency; 0 without it)
+    // The fetch blocks so far (where OooConfig::fetch_queue) and the last `fetch_queue` ones' last dispatch (a ring).
+    uint64_t blocks = 0;
+    std::array<uint64_t, OooConfig::max_fetch_queue> block_out{};
     // Every field once: `v(field, kind, live)`, array elements one by one (PipelineState::visit's kinds).
     template <class S, class V>
     static void visit(S& s, V&& v) {
@@ -154,6 +163,8 @@ struct OooState {
         }
         v(s.forwarded, FieldKind::value, true);
         v(s.loaded, FieldKind::value, true);
+        v(s.blocks, FieldKind::value, true);
+        for (auto& o : s.block_out) v(o, FieldKind::cycle, true);
     }
 };
 

@@ -3,6 +3,8 @@
 // are ready, complete after the class's latency, retire in order.
 #include <gtest/gtest.h>
 
+#include <vector>
+
 #include "isa/arm_classify.hpp"
 #include "isa/reg_use.hpp"
 #include "model/timing/ooo.hpp"
@@ -372,8 +374,9 @@ TEST(OutOfOrder, StateVisitNamesEveryField) {
     size_t fields = 0;
     OooState::visit(s, [&](const auto&, timing::FieldKind, bool) { ++fields; });
     const size_t pool = 1 + s.regs.retire_at.size();  // a pool's fields
-    EXPECT_EQ(fields - (s.retire_at.size() - 1) - (2 * s.pipes.size() - 1) - 2 * (pool - 1), member_count<OooState>());
-    EXPECT_EQ(member_count<OooState>(), 16u);
+    EXPECT_EQ(fields - (s.retire_at.size() - 1) - (2 * s.pipes.size() - 1) - 2 * (pool - 1) - (s.block_out.size() - 1),
+              member_count<OooState>());
+    EXPECT_EQ(member_count<OooState>(), 18u);
     EXPECT_EQ(member_count<PipeSlots>(), 2u);
     EXPECT_EQ(member_count<RenamePool>(), 2u);
 }
@@ -762,4 +765,46 @@ TEST(OutOfOrder, InstructionAcrossFetchBlocksComesWithTheSecond) {
     EXPECT_EQ(OooInsn(a32(0xE0814005), 0x2000).size, 4u);
     EXPECT_TRUE(platform_timing("cortex-a9")->ooo->fetch_spans);
     EXPECT_FALSE(platform_timing("cortex-a15")->ooo->fetch_spans);
+}
+
+// The front end holds fetch_queue blocks between fetch and dispatch (the Cortex-A9's instruction queue: 8 of its
+// 64-bit fetches): a block comes no sooner than the cycle after the last instruction of the block fetch_queue older
+// dispatched. 8-byte blocks, a pool of one renaming register. The load of r1 at 0x1000 (block 1) misses: dispatched
+// at 100, it completes and retires at 101 + 4 + 20 = 125; the ALU instruction beside it writes r2 and waits for the
+// register r1 took, dispatching at 126. The taken branches at 0x1008 (block 2), 0x2000 (block 3) and 0x3000 (block
+// 4) and the instruction at 0x4000 (block 5) are a block each, fetched at 101, 102, 103, 104 without a queue: at
+// 126 the first branch takes the second slot, the others dispatch two a cycle, 127, 127, 128. With a queue of 2:
+// block 3 waits for block 1 (126): 127; block 4 for block 2 (126) and for its fetch a cycle after block 3: 128;
+// block 5 for block 3 (127) and its fetch: 129. After the stall the front end gives a block a cycle, one
+// instruction here, where without the queue it had fetched them all during the stall.
+TEST(OutOfOrder, FetchQueueHoldsTheFrontEndBehindDispatch) {
+    for (unsigned queue : {0u, 2u}) {
+        OooConfig cfg = small();
+        cfg.fetch_bytes = 8;
+        cfg.rename_regs = 1;
+        cfg.fetch_queue = queue;
+        Core c(cfg);
+        OooInsn load = op(C::load, 0x1000, r(1), r(5));
+        load.mem_delay = 20;
+        load.mem_bytes = 4;
+        const OooTiming l = c.step(load);
+        EXPECT_EQ(l.dispatch, 100u);
+        EXPECT_EQ(l.retire, 125u);
+        EXPECT_EQ(c.step(op(C::alu, 0x1004, r(2))).dispatch, 126u);
+        std::vector<uint64_t> at;
+        for (uint64_t pc : {0x1008, 0x2000, 0x3000}) {
+            OooInsn b = op(C::branch, pc);
+            b.taken = true;
+            at.push_back(c.step(b).dispatch);
+        }
+        at.push_back(c.step(op(C::alu, 0x4000)).dispatch);
+        EXPECT_EQ(at, (queue ? std::vector<uint64_t>{126, 127, 128, 129} : std::vector<uint64_t>{126, 127, 127, 128}))
+            << queue;
+    }
+    OooConfig one = small();
+    one.fetch_queue = 1;
+    EXPECT_FALSE(OooCore::invalid(one).empty());
+    EXPECT_EQ(platform_timing("cortex-a9")->ooo->fetch_queue, 8u);
+    EXPECT_EQ(platform_timing("cortex-a15")->ooo->fetch_queue, 0u);
+    EXPECT_EQ(platform_timing("cortex-a72")->ooo->fetch_queue, 0u);
 }
