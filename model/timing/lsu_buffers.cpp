@@ -14,14 +14,8 @@ void LsuBuffers::commit_slow(const LsuAccess& a) {
         for (uint64_t t = from; t <= c - 3; ++t) dual_at_[t & 255u] = t;
         dual_until_ = std::max(dual_until_, c - 3);
     }
-    // The cycles before this one's items (any earlier cycle is final without it): settle(c - 1), with run_bus_to()
-    // called here where only the D-bus buffer's count moves (the common case: run_to() would call it at once).
-    if (c >= 4 && cursor_ < c - 3 && bus_only(cursor_)) {
-        run_bus_to(cursor_, c - 3);
-        cursor_ = c - 3;
-    } else {
-        settle(c - 1);
-    }
+    // The cycles before this one's items (any earlier cycle is final without it), the D-bus buffer's alone inline.
+    settle_to<true>(c - 1);
     if (cfg_.bus_depth && a.bus) bus_access(a, dual);
     // The store buffer. With nothing buffered or coming, the cycle at c - 3, where its decode and read-port items
     // act, has no entry to drain and nothing counted in full: they cannot matter (the common case, kept cheap).

@@ -87,14 +87,7 @@ public:
     }
     // Every cycle up to `c` - 3 is final once the instruction committing at `c` is given (the next commits after
     // it, and its earliest item lies at its commit - 3): counted.
-    void settle(uint64_t c) {
-        if (c < 3 || cursor_ >= c - 2) return;
-        if (quiet()) {
-            cursor_ = c - 2;  // nothing buffered or coming: nothing can be full
-            return;
-        }
-        run_to(c - 2);
-    }
+    void settle(uint64_t c) { settle_to<false>(c); }
     // The state as words relative to cycle `base` (at most max_snapshot): what every later cycle depends on (the
     // cursor, whether a store is still coming, the buffered words, the D-bus buffer (save_bus), the slots ahead of
     // the cursor). Returns how many words, 0 when the D-bus buffer holds more than save_bus puts in words (not
@@ -233,6 +226,25 @@ private:
     void drain_ibuf(uint64_t d, bool nomerge);
     void bus_access(const LsuAccess& a, bool dual);
     void commit_slow(const LsuAccess& a);
+    // settle(), the one definition. kBus (commit_slow, on VeeR EL2's hot path): run_to()'s first step where only the
+    // D-bus buffer's count moves from the cursor on (bus_only: run_to() would call run_bus_to() at once) taken here,
+    // inline (run_bus_to() is defined in lsu_buffers.cpp, the one place that asks for it).
+    template <bool kBus>
+    [[gnu::always_inline]] void settle_to(uint64_t c) {
+        if (c < 3 || cursor_ >= c - 2) return;
+        if constexpr (kBus) {
+            if (bus_only(cursor_)) {
+                run_bus_to(cursor_, c - 2);
+                cursor_ = c - 2;
+                return;
+            }
+        }
+        if (quiet()) {
+            cursor_ = c - 2;  // nothing buffered or coming: nothing can be full
+            return;
+        }
+        run_to(c - 2);
+    }
     void run_to(uint64_t end);
     void run_bus_to(uint64_t t, uint64_t end);  // run_to()'s cycles from t where bus_only(t)
     void cycle(uint64_t t);                      // the cycle t by the rules as written
