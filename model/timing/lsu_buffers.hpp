@@ -207,7 +207,7 @@ private:
     };
     // save()'s words, in order, each field once: save() writes them, load() reads them back (S: const LsuBuffers or
     // LsuBuffers, as Io saves or loads). Returns how many (save(): 0, not saved, where bus_words() gives 0).
-    // (Io by value: its index a local the compiler keeps in a register, the words' stores cannot move it.)
+    // (Io by value: its index is then a local that no store of a word can alias, kept in a register.)
     template <class S, class Io>
     static size_t words(S& s, uint64_t base, Io io);
     template <class S, class Io>
