@@ -332,7 +332,7 @@ namespace {
     const uint64_t behind = s_.now - lsu_->cursor();
     if (behind >= (uint64_t{1} << 16) || s_.lsu_pending >= (uint64_t{1} << 16)) return false;
     key[n++] = behind | s_.lsu_pending << 16;
-    const size_t words = lsu_->save_bus(key + n, false);
+    const size_t words = lsu_->save_bus(key + n, [](uint64_t, bool) { return uint64_t{0}; });
     if (words == 0) return false;
     n += words;
     if (words > 1) {

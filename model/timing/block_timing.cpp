@@ -580,10 +580,9 @@ void TimingModel::lsu_replay(const BlockMemo::Recording& r, const MemRef* mem, u
     // A recording whose memo missed its last 4 replays is keyed again only at every 64th (keying and saving cost
     // more than the feed they save where the D-bus buffer's cycles seldom repeat: docs/performance.md, speed21b).
     const bool keyed = memo.misses < 4 || memo.misses % 64 == 0;
-    if (const size_t n = keyed ? lsu_->save(now0, lsu_key_.data() + 2) : 0) {
+    if (const size_t n = keyed ? lsu_->save(now0, lsu_key_.data() + 2, [&place](uint64_t w, bool) { return place(w); }) : 0) {
         lsu_key_[0] = s_.lsu_pending;
         lsu_key_[1] = s_.lsu_prev_eff - now0;  // the first access's predecessor (a dual one marks from it)
-        LsuBuffers::visit_words(lsu_key_.data() + 2, n, [&place](uint64_t& w, bool) { w = place(w); });
         k = 2 + n;
         for (const auto& c : r.ls_commit) {  // per access: bits 1:0 of its first and last byte, DCCM or bus, its words
             LsuAccess a;
@@ -593,10 +592,7 @@ void TimingModel::lsu_replay(const BlockMemo::Recording& r, const MemRef* mem, u
         }
     }
     if (k && memo.key.size() == k && std::memcmp(memo.key.data(), lsu_key_.data(), k * sizeof(uint64_t)) == 0) {
-        const size_t n = memo.exit.size();
-        std::copy(memo.exit.begin(), memo.exit.end(), lsu_exit_.begin());
-        LsuBuffers::visit_words(lsu_exit_.data(), n, [this](uint64_t& w, bool) { w = lsu_words_[w >> 2]; });
-        lsu_->load(now0, lsu_exit_.data(), n);
+        lsu_->load(now0, memo.exit.data(), memo.exit.size(), [this](uint64_t w) { return lsu_words_[w >> 2]; });
         lsu_->add_full(memo.full);
         s_.lsu_pending = memo.pending;
         s_.lsu_prev_eff = now0 + r.cycles - s_.lsu_pending;
@@ -616,14 +612,13 @@ void TimingModel::lsu_replay(const BlockMemo::Recording& r, const MemRef* mem, u
     s_.lsu_prev_eff = now0 + r.cycles - s_.lsu_pending;
     lsu_->settle(s_.lsu_prev_eff);
     if (!k) return;
-    if (const size_t n = lsu_->save(now0, lsu_exit_.data())) {
-        // Every word the buffers hold at the exit is one of the entry's or the accesses' (kept as its place).
-        bool found = true;
-        LsuBuffers::visit_words(lsu_exit_.data(), n, [nw, &find, &found](uint64_t& w, bool) {
+    // Every word the buffers hold at the exit is one of the entry's or the accesses' (kept as its place).
+    bool found = true;
+    if (const size_t n = lsu_->save(now0, lsu_exit_.data(), [nw, &find, &found](uint64_t w, bool) {
             const size_t i = find(w);
             found &= i < nw;
-            w = uint64_t{i} << 2 | (w & 3u);
-        });
+            return uint64_t{i} << 2 | (w & 3u);
+        })) {
         if (!found) return;
         memo.key.assign(lsu_key_.begin(), lsu_key_.begin() + static_cast<std::ptrdiff_t>(k));
         memo.exit.assign(lsu_exit_.begin(), lsu_exit_.begin() + static_cast<std::ptrdiff_t>(n));

@@ -100,10 +100,9 @@ bool TimingModel::loop_walk(std::vector<uint64_t>* out, uint64_t d, std::vector<
     PipelineState::visit(s_, walk, live);
     if (lsu_) {
         uint64_t w[LsuBuffers::max_snapshot];
-        const size_t k = lsu_->save(n, w);
+        const size_t k = out && addrs ? lsu_->save_split(n, w, *addrs) : lsu_->save(n, w);
         if (k == 0) return false;  // the bus buffer holds something: not put in words
         walk.word(k);
-        if (out && addrs) LsuBuffers::split_addresses(w, k, *addrs);
         for (size_t i = 0; i < k; ++i) walk.word(w[i]);
         walk.word(lsu_->full());
         if (!out) lsu_->load(n + d, w, k);

@@ -14,14 +14,8 @@ void LsuBuffers::commit_slow(const LsuAccess& a) {
         for (uint64_t t = from; t <= c - 3; ++t) dual_at_[t & 255u] = t;
         dual_until_ = std::max(dual_until_, c - 3);
     }
-    // The cycles before this one's items (any earlier cycle is final without it): settle(c - 1), with run_bus_to()
-    // called here where only the D-bus buffer's count moves (the common case: run_to() would call it at once).
-    if (c >= 4 && cursor_ < c - 3 && bus_only(cursor_)) {
-        run_bus_to(cursor_, c - 3);
-        cursor_ = c - 3;
-    } else {
-        settle(c - 1);
-    }
+    // The cycles before this one's items (any earlier cycle is final without it), the D-bus buffer's alone inline.
+    settle_to<true>(c - 1);
     if (cfg_.bus_depth && a.bus) bus_access(a, dual);
     // The store buffer. With nothing buffered or coming, the cycle at c - 3, where its decode and read-port items
     // act, has no entry to drain and nothing counted in full: they cannot matter (the common case, kept cheap).
@@ -266,140 +260,6 @@ void LsuBuffers::run_to(uint64_t end) {
     }
     full_ += full;
     return t;
-}
-
-size_t LsuBuffers::save(uint64_t base, uint64_t* out) const {
-    size_t k = 0;
-    out[k++] = cursor_ - base;
-    const bool ahead = last_store_ + 1 > cursor_;  // a store still coming (its commit), or none
-    out[k++] = ahead;
-    out[k++] = ahead ? last_store_ - base : 0;
-    out[k++] = n_;
-    for (unsigned i = 0; i < n_; ++i) out[k++] = buf_[i];
-    const size_t nb = save_bus(out + k + 1);
-    if (nb == 0) return 0;
-    out[k] = nb;
-    k += 1 + nb;
-    for (uint64_t c = cursor_ + 1; c < cursor_ + 9; ++c)  // the slots operator== compares
-        if (const Slot* s = at(c)) {
-            out[k++] = (c - cursor_) | uint64_t{s->dual} << 8 | uint64_t{s->store} << 9 | uint64_t{s->reads} << 10;
-            out[k++] = s->lo;
-            out[k++] = s->hi;
-        }
-    return k;
-}
-
-size_t LsuBuffers::save_bus(uint64_t* out, bool ibuf_word) const {
-    if (bus_idle()) {
-        out[0] = 0;
-        return 1;
-    }
-    // Cycles relative to the cursor (modulo 2^64: the ibuf's and the lone entry's may lie before it). The obuf's
-    // cycles only matter from the cursor on (a write entry starts at the cursor or later): those before it are
-    // saved as the cycle before it.
-    size_t k = 7;
-    if (ibuf_) {
-        out[k++] = ibuf_word ? ibuf_word_ : 0;
-        out[k++] = ibuf_start_ - cursor_;
-        out[k++] = ibuf_last_ - cursor_;
-    }
-    if (lone_) {
-        out[k++] = ibuf_word ? lone_word_ : 0;
-        out[k++] = lone_start_ - cursor_;
-        out[k++] = lone_due_ - cursor_;
-    }
-    // The ring's changes still to come: those in [cursor_, bus_until_] (run_to clears each as it passes it).
-    size_t ring = 0, marks = 0;
-    for (uint64_t t = cursor_; t <= bus_until_ && t <= cursor_ + 254; ++t)
-        if (const int16_t v = diff_[t & 255u]) {
-            if (++ring > max_bus_ring) return 0;
-            out[k++] = (t - cursor_) << 16 | static_cast<uint16_t>(v);
-        }
-    for (uint64_t t = cursor_; t <= dual_until_ && t <= cursor_ + 254; ++t)
-        if (dual_at_[t & 255u] == t) {
-            if (++marks > max_bus_marks) return 0;
-            out[k++] = t - cursor_;
-        }
-    out[0] = 1 | uint64_t{ibuf_} << 1 | uint64_t{lone_} << 2 | uint64_t{ring} << 8 | uint64_t{marks} << 16;
-    out[1] = static_cast<uint64_t>(static_cast<int64_t>(live_));
-    out[2] = bus_until_ >= cursor_ ? bus_until_ - cursor_ + 1 : 0;
-    out[3] = dual_until_ >= cursor_ ? dual_until_ - cursor_ + 1 : 0;
-    out[4] = std::max(port_.free, cursor_) - cursor_;
-    out[5] = std::max(port_.load + 1, cursor_) - cursor_;
-    out[6] = std::max(port_.b + 1, cursor_) - cursor_;
-    return k;
-}
-
-void LsuBuffers::load(uint64_t base, const uint64_t* in, size_t n) {
-    cursor_ = base + in[0];
-    last_store_ = in[1] ? base + in[2] : 0;  // none: any cycle before the cursor
-    n_ = static_cast<unsigned>(in[3]);
-    size_t k = 4;
-    for (unsigned i = 0; i < n_; ++i) buf_[i] = in[k++];
-    // The D-bus buffer (save_bus's words).
-    const size_t nb = static_cast<size_t>(in[k++]);
-    const uint64_t* w = in + k;
-    k += nb;
-    diff_.fill(0);
-    up_ = 0;
-    dual_at_.fill(~uint64_t{0});
-    ibuf_ = lone_ = false;
-    live_ = 0;
-    bus_until_ = dual_until_ = 0;
-    port_ = Port{};
-    port_.free = port_.load = port_.b = cursor_ - 1;
-    if (w[0] & 1u) {
-        ibuf_ = (w[0] >> 1) & 1u;
-        lone_ = (w[0] >> 2) & 1u;
-        const size_t ring = (w[0] >> 8) & 0xFFu, marks = (w[0] >> 16) & 0xFFu;
-        live_ = static_cast<int>(static_cast<int64_t>(w[1]));
-        if (w[2]) bus_until_ = cursor_ + w[2] - 1;
-        if (w[3]) dual_until_ = cursor_ + w[3] - 1;
-        port_.free = cursor_ + w[4];
-        port_.load = cursor_ + w[5] - 1;
-        port_.b = cursor_ + w[6] - 1;
-        size_t j = 7;
-        if (ibuf_) {
-            ibuf_word_ = w[j++];
-            ibuf_start_ = cursor_ + w[j++];
-            ibuf_last_ = cursor_ + w[j++];
-        }
-        if (lone_) {
-            lone_word_ = w[j++];
-            lone_start_ = cursor_ + w[j++];
-            lone_due_ = cursor_ + w[j++];
-        }
-        for (size_t i = 0; i < ring; ++i, ++j) {
-            const uint64_t t = cursor_ + (w[j] >> 16);
-            diff_[t & 255u] = static_cast<int16_t>(static_cast<uint16_t>(w[j] & 0xFFFFu));
-            up_ += diff_[t & 255u] > 0 ? diff_[t & 255u] : 0;
-        }
-        for (size_t i = 0; i < marks; ++i, ++j) {
-            const uint64_t t = cursor_ + w[j];
-            dual_at_[t & 255u] = t;
-        }
-    }
-    for (Slot& s : slots_) s.c = ~uint64_t{0};
-    // The slots follow, three words each: save() wrote each as its offset from the cursor (1-8) and flags.
-    while (k + 3 <= n) {
-        const uint64_t x = in[k];
-        const uint64_t c = cursor_ + (x & 0xFFu);
-        Slot& s = slots_[c & 7u];
-        s.c = c;
-        s.dual = (x >> 8) & 1u;
-        s.store = (x >> 9) & 1u;
-        s.reads = (x >> 10) & 1u;
-        s.lo = in[k + 1];
-        s.hi = in[k + 2];
-        k += 3;
-    }
-}
-
-void LsuBuffers::split_addresses(uint64_t* w, size_t n, std::vector<uint64_t>& addrs) {
-    visit_words(w, n, [&addrs](uint64_t& x, bool read) {
-        if (read) addrs.push_back(x << 2);
-        x = 0;
-    });
 }
 
 void LsuBuffers::shift_addresses(uint64_t words) {

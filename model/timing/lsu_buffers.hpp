@@ -87,14 +87,7 @@ public:
     }
     // Every cycle up to `c` - 3 is final once the instruction committing at `c` is given (the next commits after
     // it, and its earliest item lies at its commit - 3): counted.
-    void settle(uint64_t c) {
-        if (c < 3 || cursor_ >= c - 2) return;
-        if (quiet()) {
-            cursor_ = c - 2;  // nothing buffered or coming: nothing can be full
-            return;
-        }
-        run_to(c - 2);
-    }
+    void settle(uint64_t c) { settle_to<false>(c); }
     // The state as words relative to cycle `base` (at most max_snapshot): what every later cycle depends on (the
     // cursor, whether a store is still coming, the buffered words, the D-bus buffer (save_bus), the slots ahead of
     // the cursor). Returns how many words, 0 when the D-bus buffer holds more than save_bus puts in words (not
@@ -104,17 +97,45 @@ public:
     static constexpr size_t max_bus_ring = 16, max_bus_marks = 8;
     static constexpr size_t max_bus_words = 1 + 6 + 3 + 3 + max_bus_ring + max_bus_marks;
     static constexpr size_t max_snapshot = 4 + 8 + 1 + max_bus_words + 8 * 3;
-    size_t save(uint64_t base, uint64_t* out) const;
+    size_t save(uint64_t base, uint64_t* out) const { return save(base, out, Kept{}); }
+    // save() with each data word among the words (the buffered words, the ibuf's and the lone write entry's words
+    // where the D-bus buffer holds them, the slots' words) put as data(word, read) (read: a rule reads it, the
+    // slot's a DCCM store or an access at the read port): the block timing keys them by their places.
+    template <class F>
+    size_t save(uint64_t base, uint64_t* out, F&& data) const {
+        return words(*this, base, Save<F>{out, 0, data});
+    }
+    // save() with the data addresses (the buffered words, the ibuf's word, the words of the slots of DCCM loads and
+    // stores) moved to `addrs` as byte addresses and left 0 in the words, and the words of the other slots, which no
+    // rule reads, set to 0 (TimingModel::loop_state): the rules compare these words only with each other and with
+    // the words of later accesses, for equality and by bits 1:0 (the DCCM bank), so states that agree in the rest
+    // and whose addresses differ by one shift d (a multiple of 16) behave the same with every later address moved
+    // by d.
+    size_t save_split(uint64_t base, uint64_t* out, std::vector<uint64_t>& addrs) const {
+        return save(base, out, [&addrs](uint64_t w, bool read) {
+            if (read) addrs.push_back(w << 2);
+            return uint64_t{0};
+        });
+    }
     // The D-bus buffer's part of save(), its cycles relative to the cursor (save()'s first word puts the cursor
     // relative to the base): one word 0 when it is empty and owed nothing (bus_idle), else a word of flags and
     // counts, the count at the cursor, the last cycle anything counts and the last dual access at decode, the obuf
     // (when it is free, its last load, its last write's response), the ibuf (its word, start, last join), the write
-    // entry waiting alone (its word, start, the end of its wait), the count's changes ahead and the cycles a dual access is at decode.
-    // Returns how many words (at most max_bus_words), 0 when there are more changes or marks than that. With
-    // `ibuf_word` false the words are left out (0): the caller keys their relation to the accesses to come (holds()).
-    size_t save_bus(uint64_t* out, bool ibuf_word = true) const;
-    // The state save() gave (`n` words), at another base.
-    void load(uint64_t base, const uint64_t* in, size_t n);
+    // entry waiting alone (its word, start, the end of its wait), the count's changes ahead and the cycles a dual
+    // access is at decode. Returns how many words (at most max_bus_words), 0 when there are more changes or marks
+    // than that. The data words are put as data(word, read) (the block timing's key leaves them 0: it keys their
+    // relation to the accesses to come, holds()).
+    template <class F>
+    size_t save_bus(uint64_t* out, F&& data) const {
+        return bus_words(*this, Save<F>{out, 0, data});
+    }
+    // The state save() gave (`n` words), at another base; each data word as data(saved word) (the block timing's
+    // places back to words).
+    void load(uint64_t base, const uint64_t* in, size_t n) { load(base, in, n, [](uint64_t w) { return w; }); }
+    template <class F>
+    void load(uint64_t base, const uint64_t* in, size_t n, F&& data) {
+        words(*this, base, Load<F>{in, 0, n, data});
+    }
     // Whether the ibuf holds the word `w` (a bus store to it joins it within the merge window).
     bool ibuf_holds(uint64_t w) const { return ibuf_ && ibuf_word_ == w; }
     // Whether a store whose first byte is in word `lo`, committing at `c`, joins the ibuf (ibuf_merge_en: its word,
@@ -129,32 +150,6 @@ public:
     // write entry waiting alone (2) (the block timing keys them).
     unsigned holds(uint64_t w) const { return (ibuf_holds(w) ? 1u : 0u) | (lone_ && lone_word_ == w ? 2u : 0u); }
     uint64_t cursor() const { return cursor_; }  // the first cycle not yet counted
-    // The data addresses among save()'s words (the buffered words, the ibuf's word, the words of the slots of DCCM
-    // loads and stores) moved to `addrs` as byte addresses and left 0 in `w`, and the words of the other slots,
-    // which no rule reads, set to 0 (TimingModel::loop_state): the rules compare these words only with each other
-    // and with the words of later accesses, for equality and by bits 1:0 (the DCCM bank), so states that agree in
-    // the rest and whose addresses differ by one shift d (a multiple of 16) behave the same with every later
-    // address moved by d.
-    static void split_addresses(uint64_t* w, size_t n, std::vector<uint64_t>& addrs);
-    // Calls f(word, read) on each data word among save()'s `n` words `w`: the buffered words, the ibuf's and the lone
-    // write entry's words where the D-bus buffer holds them, and the slots' words (read: a rule reads them, the
-    // slot's a DCCM store or an access at the read port).
-    template <class F>
-    static void visit_words(uint64_t* w, size_t n, F&& f) {
-        size_t k = 4;  // cursor, ahead, last store, n_, the n_ buffered words
-        for (const size_t end = 4 + static_cast<size_t>(w[3]); k < end; ++k) f(w[k], true);
-        const size_t nb = static_cast<size_t>(w[k]);  // save_bus's count and words
-        if (w[k + 1] & 1u) {
-            uint64_t* b = w + k + 1;
-            if (b[0] & 2u) f(b[7], true);
-            if (b[0] & 4u) f(b[b[0] & 2u ? 10 : 7], true);
-        }
-        for (k += 1 + nb; k + 3 <= n; k += 3) {  // three words per slot
-            const bool read = (w[k] >> 9) & 3u;
-            f(w[k + 1], read);
-            f(w[k + 2], read);
-        }
-    }
     // Every data address the buffers hold moved on by `words` words (TimingModel::skip_loop).
     void shift_addresses(uint64_t words);
     // How many cycles a load or store at decode from cycle `d` waits there while the D-bus buffer is full (the rule
@@ -185,6 +180,39 @@ public:
     bool operator==(const LsuBuffers& o) const;
 
 private:
+    // save()'s and load()'s directions of words(): `io(x, put, get)` moves the field x (saved as put(x), loaded as
+    // get(word)), io.word(x, read) a data word (through the caller's function).
+    struct Kept {
+        uint64_t operator()(uint64_t w, bool) const { return w; }
+    };
+    template <class F>
+    struct Save {
+        static constexpr bool saving = true;
+        uint64_t* w;
+        size_t k;
+        F& data;
+        template <class T, class P, class G>
+        void operator()(const T& x, P&& put, G&&) { w[k++] = put(x); }
+        void word(uint64_t x, bool read) { w[k++] = data(x, read); }
+    };
+    template <class F>
+    struct Load {
+        static constexpr bool saving = false;
+        const uint64_t* w;
+        size_t k, n;
+        F& data;
+        template <class T, class P, class G>
+        void operator()(T& x, P&&, G&& get) { x = get(w[k++]); }
+        void word(uint64_t& x, bool) { x = data(w[k++]); }
+    };
+    // save()'s words, in order, each field once: save() writes them, load() reads them back (S: const LsuBuffers or
+    // LsuBuffers, as Io saves or loads). Returns how many (save(): 0, not saved, where bus_words() gives 0).
+    // (Io by value: its index is then a local that no store of a word can alias, kept in a register.)
+    template <class S, class Io>
+    static size_t words(S& s, uint64_t base, Io io);
+    template <class S, class Io>
+    static size_t bus_words(S& s, Io io);  // the D-bus buffer's (save_bus())
+
     // The load or store that commits at cycle c (one a cycle: the slot c & 7 until the cycles pass it).
     struct Slot {
         uint64_t c = ~uint64_t{0};
@@ -233,6 +261,25 @@ private:
     void drain_ibuf(uint64_t d, bool nomerge);
     void bus_access(const LsuAccess& a, bool dual);
     void commit_slow(const LsuAccess& a);
+    // settle(), the one definition. kBus (commit_slow, on VeeR EL2's hot path): run_to()'s first step where only the
+    // D-bus buffer's count moves from the cursor on (bus_only: run_to() would call run_bus_to() at once) taken here,
+    // inline (run_bus_to() is defined in lsu_buffers.cpp, the one place that asks for it).
+    template <bool kBus>
+    [[gnu::always_inline]] void settle_to(uint64_t c) {
+        if (c < 3 || cursor_ >= c - 2) return;
+        if constexpr (kBus) {
+            if (bus_only(cursor_)) {
+                run_bus_to(cursor_, c - 2);
+                cursor_ = c - 2;
+                return;
+            }
+        }
+        if (quiet()) {
+            cursor_ = c - 2;  // nothing buffered or coming: nothing can be full
+            return;
+        }
+        run_to(c - 2);
+    }
     void run_to(uint64_t end);
     void run_bus_to(uint64_t t, uint64_t end);  // run_to()'s cycles from t where bus_only(t)
     void cycle(uint64_t t);                      // the cycle t by the rules as written
@@ -271,5 +318,132 @@ private:
     uint64_t cursor_ = 0;  // the first cycle not yet counted
     uint64_t full_ = 0;
 };
+
+// The cursor relative to the base, whether a store is still coming and its commit (none: any cycle before the cursor,
+// 0), the buffered words after their count, the D-bus buffer's words after theirs (bus_words), and the slots ahead of
+// the cursor (those operator== compares), three words each: the slot's offset from the cursor (1-8) and flags, its
+// first and last byte's words.
+template <class S, class Io>
+size_t LsuBuffers::words(S& s, uint64_t base, Io io) {
+    const auto same = [](uint64_t x) { return x; };
+    io(s.cursor_, [base](uint64_t x) { return x - base; }, [base](uint64_t w) { return base + w; });
+    const uint64_t c = s.cursor_;
+    uint64_t ahead = s.last_store_ + 1 > c;  // loaded: the word
+    io(ahead, same, same);
+    io(s.last_store_, [&ahead, base](uint64_t x) { return ahead ? x - base : 0; },
+       [&ahead, base](uint64_t w) { return ahead ? base + w : 0; });
+    io(s.n_, same, [](uint64_t w) { return static_cast<unsigned>(w); });
+    for (unsigned i = 0; i < s.n_; ++i) io.word(s.buf_[i], true);
+    const size_t at = io.k++;  // the D-bus buffer's count (load() reads its words without it)
+    const size_t nb = bus_words(s, io);
+    if (nb == 0) return 0;
+    io.k += nb;
+    const auto slot_words = [&io](auto& x) {
+        io.word(x.lo, x.store || x.reads);
+        io.word(x.hi, x.store || x.reads);
+    };
+    if constexpr (Io::saving) {
+        io.w[at] = nb;
+        for (uint64_t t = c + 1; t < c + 9; ++t)
+            if (const Slot* x = s.at(t)) {
+                io.w[io.k++] = (t - c) | uint64_t{x->dual} << 8 | uint64_t{x->store} << 9 | uint64_t{x->reads} << 10;
+                slot_words(*x);
+            }
+    } else {
+        for (Slot& x : s.slots_) x.c = ~uint64_t{0};
+        while (io.k + 3 <= io.n) {
+            const uint64_t flags = io.w[io.k++], t = c + (flags & 0xFFu);
+            Slot& x = s.slots_[t & 7u];
+            x.c = t;
+            x.dual = (flags >> 8) & 1u;
+            x.store = (flags >> 9) & 1u;
+            x.reads = (flags >> 10) & 1u;
+            slot_words(x);
+        }
+    }
+    return io.k;
+}
+
+// The head word (0: idle, else 1 and the flags of the ibuf (2) and the lone write entry (4), the ring's changes
+// ahead << 8 and the marks ahead << 16), the count at the cursor, the last cycle anything counts and the last dual
+// access at decode (0: before the cursor), the obuf's cycles (those before the cursor as the cycle before it: they
+// only matter from the cursor on, where a write entry starts), the ibuf and the lone write entry (a word and two
+// cycles each, where they hold one; modulo 2^64: they may lie before the cursor), the ring's changes and the marks.
+template <class S, class Io>
+size_t LsuBuffers::bus_words(S& s, Io io) {
+    const size_t k0 = io.k;
+    const uint64_t c = s.cursor_;
+    const auto same = [](uint64_t x) { return x; };
+    const auto rel = [c](uint64_t x) { return x - c; };
+    const auto from = [c](uint64_t w) { return c + w; };
+    uint64_t head = 0;
+    if constexpr (Io::saving) {
+        head = s.bus_idle() ? 0 : 1;  // the flags and counts filled in below
+    } else {
+        s.diff_.fill(0);
+        s.up_ = 0;
+        s.dual_at_.fill(~uint64_t{0});
+        s.ibuf_ = s.lone_ = false;
+        s.live_ = 0;
+        s.bus_until_ = s.dual_until_ = 0;
+        s.port_ = Port{};
+        s.port_.free = s.port_.load = s.port_.b = c - 1;
+    }
+    io(head, same, same);
+    if (!(head & 1u)) return 1;
+    if constexpr (!Io::saving) {
+        s.ibuf_ = (head >> 1) & 1u;
+        s.lone_ = (head >> 2) & 1u;
+    }
+    io(s.live_, [](int x) { return static_cast<uint64_t>(static_cast<int64_t>(x)); },
+       [](uint64_t w) { return static_cast<int>(static_cast<int64_t>(w)); });
+    const auto until = [c](uint64_t x) { return x >= c ? x - c + 1 : 0; };
+    const auto until_back = [c](uint64_t w) { return w ? c + w - 1 : 0; };
+    io(s.bus_until_, until, until_back);
+    io(s.dual_until_, until, until_back);
+    io(s.port_.free, [c](uint64_t x) { return std::max(x, c) - c; }, from);
+    const auto after = [c](uint64_t x) { return std::max(x + 1, c) - c; };
+    const auto after_back = [c](uint64_t w) { return c + w - 1; };
+    io(s.port_.load, after, after_back);
+    io(s.port_.b, after, after_back);
+    if (s.ibuf_) {
+        io.word(s.ibuf_word_, true);
+        io(s.ibuf_start_, rel, from);
+        io(s.ibuf_last_, rel, from);
+    }
+    if (s.lone_) {
+        io.word(s.lone_word_, true);
+        io(s.lone_start_, rel, from);
+        io(s.lone_due_, rel, from);
+    }
+    // The ring's changes still to come (those in [cursor_, bus_until_]: run_to clears each as it passes it), each
+    // its cycle << 16 and its change, and the cycles a dual access is at decode.
+    if constexpr (Io::saving) {
+        size_t ring = 0, marks = 0;
+        for (uint64_t t = c; t <= s.bus_until_ && t <= c + 254; ++t)
+            if (const int16_t v = s.diff_[t & 255u]) {
+                if (++ring > max_bus_ring) return 0;
+                io.w[io.k++] = (t - c) << 16 | static_cast<uint16_t>(v);
+            }
+        for (uint64_t t = c; t <= s.dual_until_ && t <= c + 254; ++t)
+            if (s.dual_at_[t & 255u] == t) {
+                if (++marks > max_bus_marks) return 0;
+                io.w[io.k++] = t - c;
+            }
+        io.w[k0] = 1 | uint64_t{s.ibuf_} << 1 | uint64_t{s.lone_} << 2 | uint64_t{ring} << 8 | uint64_t{marks} << 16;
+    } else {
+        for (size_t i = 0, ring = (head >> 8) & 0xFFu; i < ring; ++i) {
+            const uint64_t w = io.w[io.k++], t = c + (w >> 16);
+            const int16_t v = static_cast<int16_t>(static_cast<uint16_t>(w & 0xFFFFu));
+            s.diff_[t & 255u] = v;
+            s.up_ += v > 0 ? v : 0;
+        }
+        for (size_t i = 0, marks = (head >> 16) & 0xFFu; i < marks; ++i) {
+            const uint64_t t = c + io.w[io.k++];
+            s.dual_at_[t & 255u] = t;
+        }
+    }
+    return io.k - k0;
+}
 
 }  // namespace pmusim::timing

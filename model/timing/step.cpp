@@ -11,8 +11,11 @@
 #include <type_traits>
 
 #include "model/timing/timing_model.hpp"
+#include "model/timing/veer_shape.hpp"
 
 namespace pmusim::timing {
+
+using P = TimingParams;  // veer_on<kFull, &P::x>: a VeeR EL2 mechanism's test (veer_shape.hpp)
 
 // What timed()'s stages hand each other: a local of the kernel (timed_k), whose address never leaves it, so that
 // the compiler keeps its fields in registers and sets up only those the kernel reads. Not an aggregate: the fields
@@ -153,7 +156,6 @@ inline void TimingModel::refill_events(EventBatch& b) {
 template <int kFull, bool kArm>
 [[gnu::always_inline]] inline void TimingModel::issue_stage(StepScratch& st, EventBatch& b) {
     using C = isa::InsnClass;
-    constexpr bool kOn = kFull == 2;  // VeeR EL2's shape: its mechanisms on (veer_shape)
     const isa::RetiredInsn& insn = st.insn;
     const size_t cls = static_cast<size_t>(insn.cls);
     // Dual issue: alongside the previous instruction, in its cycle, when the pair is allowed and the sources are
@@ -239,16 +241,16 @@ template <int kFull, bool kArm>
     s_.next.resume = 0;
     s_.next.killed_kind = 0;
     const uint64_t before_sync = stall;
-    if (kFull && (kOn || p_.sync_stall)) stall = sync_stage(st, csr, stall, b);
+    if (kFull && veer_on<kFull, &P::sync_stall>(p_)) stall = sync_stage(st, csr, stall, b);
     // An interrupt handler's first instruction (take_interrupt, interrupt_after_enable): the postsync wait was the
     // interrupted instruction's, at decode until the flush (events 30 and 31 count it), not the handler's, whose
     // time runs from the flush (pending_extra).
-    const uint64_t sync_wait = (kOn || p_.interrupt_after_enable) && s_.pending_entry_stall ? stall - before_sync : 0;
+    const uint64_t sync_wait = veer_on<kFull, &P::interrupt_after_enable>(p_) && s_.pending_entry_stall ? stall - before_sync : 0;
     // A load or store waits at decode while the D-bus buffer is full (VeeR EL2, el2_lsu.sv: lsu_load_stall_any,
     // lsu_store_stall_any = lsu_bus_buffer_full_any; el2_dec_decode_ctl.sv, i0_load_stall_d: a decode stall, event
     // 30). Issuing at now + stall it commits a cycle later (the buffers' cycles: less lsu_pending), at decode 3
     // cycles before its commit.
-    if (kFull && (kOn || (lsu_ && p_.local_data)) && st.n_mem && !st.paired && (insn.cls == C::load || insn.cls == C::store) &&
+    if (kFull && veer_on<kFull, &P::store_buffer>(p_) && veer_on<kFull, &P::local_data>(p_) && st.n_mem && !st.paired && (insn.cls == C::load || insn.cls == C::store) &&
         !insn.cond_failed) {
         const MemRef& m0 = st.mem[0];
         const bool dual = crosses_word(m0);
@@ -312,9 +314,9 @@ template <int kFull, bool kArm>
 // takes the command channel.
 template <int kFull>
 [[gnu::always_inline]] inline void TimingModel::bus_issue_stage(StepScratch& st) {
-    if (st.data && (kFull == 2 || p_.local_data))
+    if (st.data && veer_on<kFull, &P::local_data>(p_))
         for (unsigned k = 0; k < st.n_mem; ++k) st.bus |= !p_.local_data->contains(st.mem[k].addr);
-    if (!st.bus || (kFull != 2 && !p_.dbus_queue)) return;
+    if (!st.bus || !veer_on<kFull, &P::dbus_queue>(p_)) return;
     const MemRef& m0 = st.mem[0];
     st.queued = st.n_mem == 1 && !split_access(m0) && m0.size && m0.size <= 4 && region_cacheable(m0.addr);
     unsigned busy = 0, transactions = 0;
@@ -430,18 +432,17 @@ template <int kFull, bool kArm>
 // Instruction fetch: one access per line entered, sequentially or by a taken branch.
 template <int kFull>
 [[gnu::always_inline]] inline void TimingModel::fetch_stage(StepScratch& st, EventBatch& b) {
-    constexpr bool kOn = kFull == 2;  // VeeR EL2's shape: its mechanisms on (veer_shape)
     const isa::RetiredInsn& insn = st.insn;
-    st.local_code = kFull && (kOn || p_.local_code) && p_.local_code->contains(st.pc);
-    if ((!kOn && !l1i_) || st.local_code) return;
+    st.local_code = kFull && veer_on<kFull, &P::local_code>(p_) && p_.local_code->contains(st.pc);
+    if (!veer_on<kFull, &P::l1i>(p_) || st.local_code) return;
     if (s_.next_fetch_new) {
         s_.last_ifetch_line = s_.last_fetch = ~uint64_t{0};
-        s_.phase_line = kFull && (kOn || p_.fetch_keeps_halfword) && (st.pc & 2u) ? l1i_->line_of(st.pc) : ~uint64_t{0};
+        s_.phase_line = kFull && veer_on<kFull, &P::fetch_keeps_halfword>(p_) && (st.pc & 2u) ? l1i_->line_of(st.pc) : ~uint64_t{0};
     }
     // After a taken branch, a trap or mret the next instruction is fetched anew (a redirect).
     const bool redirect = (insn.branch & isa::br_taken) && !insn.cond_failed;
     s_.next_fetch_new = redirect || isa::is_trap(insn.cls);
-    if (kFull && (kOn || p_.follows_mrac) && !region_cacheable(st.pc)) {
+    if (kFull && veer_on<kFull, &P::follows_mrac>(p_) && !region_cacheable(st.pc)) {
         // Not cacheable (VeeR mrac): every fetch goes over the I-bus.
         unsigned span = 0;
         const uint64_t fetches = fetches_started<kFull>(st.pc, st.size, false, span);
@@ -461,13 +462,13 @@ template <int kFull>
     // HIT_U_MISS; there the line before hits (ic_act_hit_f), but a fetch back into imb_ff's line, whose tag is
     // written only with the last beat, misses (ic_ignore_2nd_miss_f) and STALL_SCND_MISS holds it, ic_hit_f low
     // (el2_ifu_ifc_ctl.sv: sel_last_addr_bf fetches the same address again), until bus_ifu_wr_en_ff & last_beat.
-    if (kFull && (kOn || p_.fill_redirect_commit) && line != s_.last_ifetch_line && line == s_.refill_line) {
+    if (kFull && veer_on<kFull, &P::fill_redirect_commit>(p_) && line != s_.last_ifetch_line && line == s_.refill_line) {
         const uint64_t due = s_.fill_start + p_.fill_redirect_commit, at = s_.now + st.cycles;
         if (due > at) st.cycles += due - at;
     }
     // An instruction whose last halfword lies in the next line needs that line too (VeeR EL2: the aligner takes it
     // from the next fetch, el2_ifu_aln_ctl.sv): its miss is this instruction's (where fetch_bytes is followed).
-    const uint64_t last_line = kFull && (kOn || p_.fetch_bytes) ? l1i_->line_of(st.pc + st.size - 1) : line;
+    const uint64_t last_line = kFull && veer_on<kFull, &P::fetch_bytes>(p_) ? l1i_->line_of(st.pc + st.size - 1) : line;
     if (line != s_.last_ifetch_line || last_line != line)  // else no line entered (most instructions): no access
     for (uint64_t l = line; l <= last_line; ++l) {
     if (l != s_.last_ifetch_line) {
@@ -489,7 +490,7 @@ template <int kFull>
             // A miss while the last refill's beats are still coming waits for them (el2_ifu_mem_ctl.sv: miss_state
             // HIT_U_MISS to SCND_MISS on ic_miss_under_miss_f; the I-bus takes its read commands after the last
             // refill's): its instruction commits no sooner than fill_next_miss cycles after the last refilling one.
-            if (kFull && (kOn || p_.fill_next_miss)) {
+            if (kFull && veer_on<kFull, &P::fill_next_miss>(p_)) {
                 const uint64_t due = s_.fill_data + p_.fill_next_miss, at = s_.now + st.cycles;
                 if (due > at) st.cycles += due - at;
                 s_.fill_data = s_.now + st.cycles;
@@ -499,13 +500,13 @@ template <int kFull>
         }
     }
     }
-    if (kFull && (kOn || p_.fetch_bytes)) {  // hits: the fetches this instruction starts, but a refill's first
+    if (kFull && veer_on<kFull, &P::fetch_bytes>(p_)) {  // hits: the fetches this instruction starts, but a refill's first
         const uint64_t fetches = fetches_started<kFull>(st.pc, st.size, true, st.span);
         st.started = fetches;
-        if ((kOn || p_.fill_buffer_fetches) && line == s_.fill_line) {
+        if (veer_on<kFull, &P::fill_buffer_fetches>(p_) && line == s_.fill_line) {
             if (refill) emit(b, p_.ev_l1i_hit);  // the rest of the line comes from the fill buffer
             // Until fill_buffer_cycles after the refill: the fetches' cycles decide (the fetch queue).
-            if (kOn || (p_.fill_buffer_cycles && p_.fetch_queue)) st.fill_fetches = fetches - (refill ? 1 : 0);
+            if (veer_on<kFull, &P::fill_buffer_cycles>(p_) && veer_on<kFull, &P::fetch_queue>(p_)) st.fill_fetches = fetches - (refill ? 1 : 0);
         } else if (fetches > (refill ? 1u : 0u)) {
             emit(b, p_.ev_l1i_hit, fetches - (refill ? 1 : 0));
         }
@@ -686,9 +687,8 @@ template <int kFull>
 template <int kFull, bool kArm>
 [[gnu::noinline]] uint64_t TimingModel::timed_k(const isa::RetiredInsn& insn, uint64_t pc, unsigned size, const MemRef* mem,
                               unsigned n_mem, EventBatch& b, unsigned flush) {
-    constexpr bool kOn = kFull == 2;  // VeeR EL2's shape: its mechanisms on (veer_shape)
     StepScratch st(insn, pc, size, mem, n_mem, flush);
-    if (kFull && (kOn || p_.dbus_queue)) {
+    if (kFull && veer_on<kFull, &P::dbus_queue>(p_)) {
         if (!s_.dbus.quiet())
             s_.dbus = dbus_canonical(s_.now);
         else if (s_.dbus.free < s_.now)
@@ -696,10 +696,10 @@ template <int kFull, bool kArm>
     }
     issue_stage<kFull, kArm>(st, b);
     if (kFull) bus_issue_stage<kFull>(st);
-    if (kFull && st.bus && (kOn || p_.dbus_queue)) emit(b, p_.ev_dbus_busy, st.bus_busy);
+    if (kFull && st.bus && veer_on<kFull, &P::dbus_queue>(p_)) emit(b, p_.ev_dbus_busy, st.bus_busy);
     result_stage<kFull, kArm>(st, b);
     fetch_stage<kFull>(st, b);
-    if (kFull && (kOn || (p_.fetch_queue && l1i_)) && !st.local_code) {
+    if (kFull && veer_on<kFull, &P::fetch_queue>(p_) && veer_on<kFull, &P::l1i>(p_) && !st.local_code) {
         st.room_wait = fetch_room_wait<kFull>(st);
         st.cycles += st.room_wait;  // not event 28: the buffer is full, but an entry is consumed in that cycle
     }
@@ -708,14 +708,14 @@ template <int kFull, bool kArm>
     // being refilled, a miss behind the last refill) goes to decode when its data come: its results are that much
     // later (the shared hello_world exec.log: the loop's `lb` at 0x8000002c, back into the line the program's first
     // cacheable fetch refilled, commits 5 cycles after the `bne`, and the `sb` of its byte 5 after it, at decode 4).
-    if (kFull && (kOn || p_.fetch_queue) && st.fetch_cycles) {
+    if (kFull && veer_on<kFull, &P::fetch_queue>(p_) && st.fetch_cycles) {
         for (uint32_t m = st.dst; m; m &= m - 1) {
             s_.ready[ctz(m)] += st.fetch_cycles;
             if (addr_by_producer_) s_.addr_ready[ctz(m)] += st.fetch_cycles;
         }
         if (insn.cls == isa::InsnClass::div) s_.divider_free += st.fetch_cycles;
     }
-    if (kFull && (kOn || (p_.fetch_queue && l1i_)) && !st.local_code) {
+    if (kFull && veer_on<kFull, &P::fetch_queue>(p_) && veer_on<kFull, &P::l1i>(p_) && !st.local_code) {
         fetch_queue_stage<kFull>(st, b);
     } else {
         if (st.flush) emit(b, p_.ev_l1i_hit, p_.flush_fetch_hits);
@@ -742,7 +742,7 @@ template <int kFull, bool kArm>
     s_.prev_cls = insn.cls;
     s_.now += st.cycles;
     if (st.mie_set) s_.mie_on = s_.now;
-    if (kFull && (kOn || lsu_)) lsu_stage(st);
+    if (kFull && veer_on<kFull, &P::store_buffer>(p_)) lsu_stage(st);
     return st.cycles;
 }
 

@@ -5,6 +5,8 @@
 #include <stdexcept>
 #include <vector>
 
+#include "model/timing/veer_shape.hpp"
+
 namespace pmusim::timing {
 
 // What VeeR EL2's decoder makes of a control transfer (el2_dec_decode_ctl.sv: pcall, pja, pret): a JAL whose
@@ -171,15 +173,12 @@ bool TimingModel::needs_full_step(const TimingParams& p) { return leaves_default
 // ArmRuleParams::visit(), so that a parameter added there is never left out here.
 bool TimingModel::needs_arm_rules(const TimingParams& p) { return leaves_defaults<ArmRuleParams>(p); }
 
-// The tests the kernel in VeeR EL2's shape (kFull 2, step.cpp) takes as true: each mechanism's parameter on (the
-// LSU buffers: store_buffer; the I-cache: l1i), the fetch buffer's depth and granule as VeeR EL2's (veer() in
-// platforms/timing_params.cpp), no ARM rule and no out-of-order core.
+// The tests the kernel in VeeR EL2's shape (kFull 2, step.cpp) takes as true: each mechanism's parameter it takes
+// as on set (VeerMechanisms, the one list: veer_shape.hpp), the fetch buffer's depth and granule as VeeR EL2's
+// (veer() in platforms/timing_params.cpp), no ARM rule and no out-of-order core.
 bool TimingModel::veer_shape(const TimingParams& p) {
-    return needs_full_step(p) && !needs_arm_rules(p) && !p.ooo && p.l1i && p.fetch_queue == veer_fetch_queue &&
-           p.fetch_bytes == 1u << veer_fetch_shift &&
-           p.local_data && p.local_code && p.dbus_queue && p.store_buffer && p.sync_stall && p.follows_mrac &&
-           p.fill_buffer_fetches && p.fill_buffer_cycles && p.fill_redirect_commit && p.fill_next_miss &&
-           p.fetch_keeps_halfword && p.interrupt_after_enable;
+    return needs_full_step(p) && !needs_arm_rules(p) && !p.ooo && p.fetch_queue == veer_fetch_queue &&
+           p.fetch_bytes == 1u << veer_fetch_shift && VeerMechanisms::all_set(p);
 }
 
 bool TimingModel::branch_cycles_fit(const TimingParams& p) {

@@ -129,7 +129,7 @@ public:
     // buffers) and whether two accesses share a word or a beat (the LSU and D-bus buffers). Moving every data
     // address of a stretch and of the state it starts from by one d, a multiple of loop_shift_unit, with each
     // address's kind kept (same_data_kind), keeps all of them: the stretch times the same. loop_state() then puts
-    // the state's addresses in `addrs` instead of its words (LsuBuffers::split_addresses, the D-bus buffer's), and
+    // the state's addresses in `addrs` instead of its words (LsuBuffers::save_split, the D-bus buffer's), and
     // skip_loop() moves them on by `shift`.
     static constexpr uint64_t loop_shift_unit = 16;
     bool shift_invariant() const { return !l1d_ && !dtlb_; }

@@ -1,10 +1,13 @@
-// Helpers shared by the block timing's tests (test_block_partial.cpp, test_block_dbus_key.cpp).
+// What the block timing's tests (tests/unit/test_block_*.cpp) share: their includes, the names they use
+// unqualified, and helpers.
 #pragma once
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <vector>
 
 #include "model/timing/timing_model.hpp"
+#include "platforms/timing_params.hpp"
 
 namespace pmusim::testutil {
 
@@ -24,3 +27,9 @@ inline void expect_same_events(const EventBatch& got, const EventBatch& want, un
 }
 
 }  // namespace pmusim::testutil
+
+using namespace pmusim;
+using namespace pmusim::timing;
+using pmusim::testutil::expect_same_events;
+using pmusim::testutil::op;
+using C = pmusim::isa::InsnClass;

@@ -5,23 +5,11 @@
 // bytes. Each execution is run by the block timing with every replay checked against step() on a copy
 // (set_check_blocks: a recording applied to an entry state it does not fit throws) and compared with step() per
 // instruction on a second model, the definition.
-#include <gtest/gtest.h>
-
 #include <functional>
-#include <vector>
 
-#include "model/timing/timing_model.hpp"
-#include "platforms/timing_params.hpp"
 #include "tests/unit/block_test_util.hpp"
 
-using namespace pmusim;
-using namespace pmusim::timing;
-
 namespace {
-
-using testutil::expect_same_events;
-using testutil::op;
-using C = isa::InsnClass;
 
 // sb x1, 0(x2)
 isa::RetiredInsn store_byte() {

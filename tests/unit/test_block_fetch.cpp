@@ -3,24 +3,7 @@
 // is run by the block timing with every replay checked against step() on a copy (set_check_blocks: a recording
 // applied to an entry state it does not fit throws) and compared with step() per instruction on a second model, the
 // definition.
-#include <gtest/gtest.h>
-
-#include <vector>
-
-#include "model/timing/timing_model.hpp"
-#include "platforms/timing_params.hpp"
 #include "tests/unit/block_test_util.hpp"
-
-using namespace pmusim;
-using namespace pmusim::timing;
-
-namespace {
-
-using testutil::expect_same_events;
-using testutil::op;
-using C = isa::InsnClass;
-
-}  // namespace
 
 // VeeR EL2 (I-cache lines of 64 bytes: platforms/timing_params.cpp) and a body of ALU instructions, compressed ones
 // (2 bytes) and last one of 4 bytes at 0x103E, whose last halfword lies in the next line (0x1040): step() looks that

@@ -3,24 +3,7 @@
 // is run by the block timing with every replay checked against step() on a copy (set_check_blocks: a recording
 // applied to an entry state it does not fit throws) and compared with step() per instruction on a second model, the
 // definition.
-#include <gtest/gtest.h>
-
-#include <vector>
-
-#include "model/timing/timing_model.hpp"
-#include "platforms/timing_params.hpp"
 #include "tests/unit/block_test_util.hpp"
-
-using namespace pmusim;
-using namespace pmusim::timing;
-
-namespace {
-
-using testutil::expect_same_events;
-using testutil::op;
-using C = isa::InsnClass;
-
-}  // namespace
 
 // Cortex-A53 with a misprediction of 9000 cycles (the flush's cycles then 2^13 or more), and two bodies run in
 // turn, each an ALU instruction, a conditional branch to the next instruction and another ALU instruction: A's

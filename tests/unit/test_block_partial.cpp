@@ -3,23 +3,12 @@
 // there. Each execution is compared with step() per instruction on a second model (the definition), the fast path
 // as it runs and, on a third model, with every replay also checked against step() on a copy (set_check_blocks).
 // Also the body key's live-ins (KeyTellsWhichLiveInIsLate).
-#include <gtest/gtest.h>
-
 #include <set>
-#include <vector>
 
 #include "model/timing/body_exit_fields.hpp"
-#include "model/timing/timing_model.hpp"
-#include "platforms/timing_params.hpp"
 #include "tests/unit/block_test_util.hpp"
 
-using namespace pmusim;
-using namespace pmusim::timing;
-
 namespace {
-
-using testutil::expect_same_events;
-using testutil::op;
 
 // The body's instructions and their places, run by the block timing on `fast` and `checked` and by step() on `steps`.
 struct Body {
@@ -53,7 +42,6 @@ struct Body {
 TEST(BlockTiming, PartialReplayAfterADataMissGivesWhatStepGives) {
     const auto params = platform_timing("cortex-a53");
     ASSERT_TRUE(params.has_value());
-    using C = isa::InsnClass;
     Body body{{op(C::alu, 3, 4), op(C::load, 1, 2), op(C::alu, 6, 7), op(C::load, 5, 1), op(C::alu, 8, 5),
                op(C::alu, 9, 8), op(C::load, 10, 2), op(C::alu, 11, 10)},
               {0x1000, 0x1004, 0x1008, 0x100C, 0x1010, 0x1014, 0x1018, 0x101C},
@@ -93,7 +81,6 @@ TEST(BlockTiming, PartialReplayAfterADataMissGivesWhatStepGives) {
 TEST(BlockTiming, KeyTellsWhichLiveInIsLate) {
     const auto params = platform_timing("cortex-a53");
     ASSERT_TRUE(params.has_value());
-    using C = isa::InsnClass;
     const Body body{{op(C::alu, 3, 1), op(C::alu, 4, 3), op(C::alu, 5, 4), op(C::alu, 6, 2)},
                     {0x1000, 0x1004, 0x1008, 0x100C},
                     {0, 0, 0, 0},
@@ -184,7 +171,6 @@ void run_fetch_case(const TimingParams& params, const Body& body, const isa::Ret
 TEST(BlockTiming, PartialReplayAfterAFetchMissGivesWhatStepGives) {
     const auto params = platform_timing("cortex-a53");
     ASSERT_TRUE(params.has_value());
-    using C = isa::InsnClass;
     const Body body{{op(C::alu, 3, 4), op(C::alu, 5, 3), op(C::mul, 6, 5), op(C::alu, 7, 6)},
                     {0x1038, 0x103C, 0x1040, 0x1044},
                     {0, 0, 0, 0},
@@ -202,7 +188,6 @@ TEST(BlockTiming, PartialReplayAfterAFetchMissGivesWhatStepGives) {
 TEST(BlockTiming, PartialReplayAfterATailFetchMissGivesWhatStepGives) {
     const auto params = platform_timing("cortex-a53");
     ASSERT_TRUE(params.has_value());
-    using C = isa::InsnClass;
     const Body body{{op(C::alu, 3, 4), op(C::alu, 5, 3), op(C::alu, 6, 5)}, {0x1034, 0x1038, 0x103C}, {0, 0, 0}, 0x1040};
     isa::RetiredInsn branch;
     branch.cls = C::branch;
@@ -225,7 +210,6 @@ TEST(BlockTiming, TakenBranchBubbleIsKeyed) {
     auto params = platform_timing("cortex-a53");
     ASSERT_TRUE(params.has_value());
     ASSERT_GT(params->taken_extra, 0u);
-    using C = isa::InsnClass;
     isa::RetiredInsn branch;
     branch.cls = C::branch;
     branch.branch = isa::br_immediate | isa::br_taken;

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <array>
+#include <vector>
 
 #include "model/timing/lsu_buffers.hpp"
 
@@ -356,6 +357,52 @@ TEST(StoreBuffer, SavedStateBehavesTheSameShifted) {
     const size_t na = a.save(40, wa), nb = b.save(140, wb);
     ASSERT_EQ(na, nb);
     EXPECT_TRUE(std::equal(wa, wa + na, wb));
+}
+
+// save()'s data words pass through the caller's function as they are saved (save_split: the addresses a rule reads
+// kept aside, every data word 0) and back as they are loaded. A DCCM store at 9, then the two bus stores of
+// BusBuffer.SavedWithEntriesItActsTheSameShifted: at cursor 8 nothing is buffered yet (9's store enters at 8); the
+// ibuf's word (0x80100010), the lone write entry's (0x8010000C) and the slot of 9 (a DCCM store: its first and last
+// byte's word) are read; the slots of 10 and 11 (kept while a DCCM store is coming; over the bus, no rule reads their
+// words) are not, their four words 0 all the same. The four DCCM stores of StoreBuffer.SavedStateBehavesTheSameShifted
+// at cursor 11: the buffered word (11's, 0x1010) and the slots of the stores of 12 and 13.
+TEST(LsuBuffersSave, DataWordsPassThroughTheCallersFunction) {
+    auto split = [](const LsuBuffers& s, std::vector<uint64_t>& addrs) {
+        uint64_t plain[LsuBuffers::max_snapshot], w[LsuBuffers::max_snapshot];
+        const size_t n = s.save(14, plain);
+        EXPECT_EQ(s.save_split(14, w, addrs), n);
+        size_t zeroed = 0;
+        for (size_t i = 0; i < n; ++i)
+            if (w[i] != plain[i]) {
+                EXPECT_EQ(w[i], 0u);
+                ++zeroed;
+            }
+        return zeroed;
+    };
+    LsuBuffers bus(both_buffers());
+    bus.commit(access(9, true, true, 0xF0040000));
+    bus.commit(access(10, true, false, 0x8010000A));
+    bus.commit(access(11, true, false, 0x8010000E));
+    ASSERT_EQ(bus.cursor(), 8u);
+    std::vector<uint64_t> addrs;
+    EXPECT_EQ(split(bus, addrs), 8u);
+    EXPECT_EQ(addrs, (std::vector<uint64_t>{0x80100010, 0x8010000C, 0xF0040000, 0xF0040000}));
+    LsuBuffers dccm(store_buffer_alone());
+    for (uint64_t c = 10; c <= 13; ++c) dccm.commit(access(c, true, true, 0x1000 + 16 * (c - 10)));
+    dccm.settle(13);
+    addrs.clear();
+    EXPECT_EQ(split(dccm, addrs), 5u);
+    EXPECT_EQ(addrs, (std::vector<uint64_t>{0x1010, 0x1020, 0x1020, 0x1030, 0x1030}));
+    // Each data word saved as another and loaded back through the inverse: the same state; loaded as saved, not.
+    for (const LsuBuffers* s : {&bus, &dccm}) {
+        uint64_t w[LsuBuffers::max_snapshot];
+        const size_t n = s->save(14, w, [](uint64_t x, bool) { return x ^ 0x5A5Au; });
+        LsuBuffers back(s == &bus ? both_buffers() : store_buffer_alone()), as_saved = back;
+        back.load(14, w, n, [](uint64_t x) { return x ^ 0x5A5Au; });
+        as_saved.load(14, w, n);
+        EXPECT_TRUE(back == *s);
+        EXPECT_FALSE(as_saved == *s);
+    }
 }
 
 // A 64-bit linear congruential generator (Knuth's MMIX constants): rnd(n) is a number below n, the same sequence
