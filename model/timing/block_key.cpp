@@ -1,6 +1,6 @@
 // The block timing's key (TimingModel::body_key, timing_model.hpp step_block): the entry state a recording of a
-// body applies to, as words. block_timing.cpp records and replays; what each field of the pipeline state is to the
-// key: body_key_fields.hpp.
+// body applies to, as words, and block(), which keys a body and finds its recording. block_timing.cpp records and
+// replays; what each field of the pipeline state is to the key: body_key_fields.hpp.
 #include <algorithm>
 #include <cstring>
 

@@ -1,7 +1,7 @@
 // Block timing (TimingModel::step_block, timing_model.hpp): the body of a basic block timed by replaying what
 // step() did the first time it ran from the same entry state. step() stays the definition; this file only
-// decides which bodies can be keyed (the key itself: block_key.cpp), which cache lines a recording touches (probed,
-// then touched), and restores the state step() left.
+// decides which bodies can be keyed (the key itself and the search of the recordings: block_key.cpp), which cache
+// lines a recording touches (probed, then touched), and restores the state step() left (block_exit.hpp).
 #include <algorithm>
 #include <cstring>
 #include <stdexcept>
