@@ -23,11 +23,13 @@ void TimingModel::prepare(BlockMemo& m, const uint8_t* n_mem) const {
     m.n_mem_.assign(n_mem, n_mem + m.size());
     m.total_mem_ = 0;
     m.data_at_.clear();
+    m.before_.assign(1, BlockMemo::Before{0, 0});
     for (size_t i = 0; i < m.size(); ++i) {
         if (is_data(m.insns_[i]))
             for (unsigned k = 0; k < n_mem[i]; ++k)
                 m.data_at_.push_back({static_cast<uint16_t>(m.total_mem_ + k), static_cast<uint8_t>(i), k != 0});
         m.total_mem_ += n_mem[i];
+        m.before_.push_back({static_cast<uint32_t>(m.total_mem_), m.before_.back().branches + (m.insns_[i].branch != 0)});
     }
     m.usable_ = false;
     const size_t n = m.size();  // the body
@@ -178,11 +180,9 @@ uint64_t TimingModel::step_body(BlockMemo& m, const MemRef* mem, const uint8_t* 
 // flushes predict_inner() found.
 uint64_t TimingModel::step_range(const BlockMemo& m, const MemRef* mem, const uint8_t* n_mem, EventBatch& b, size_t from,
                                  size_t to) {
-    size_t at = 0, k = 0;  // the first's accesses among the body's, its branch's flush among inner_flush_
-    for (size_t i = 0; i < from && i < m.size(); ++i) {
-        at += n_mem[i];
-        k += m.insns_[i].branch != 0;
-    }
+    // The first's accesses among the body's, its branch's flush among inner_flush_ (from 0: any body, prepared or not).
+    const BlockMemo::Before first = from ? m.before_[std::min(from, m.size())] : BlockMemo::Before{0, 0};
+    size_t at = first.at, k = first.branches;
     uint64_t cycles = 0;
     const size_t n = m.size(), end = std::min(to, n);
     const isa::RetiredInsn* insns = m.insns_.data();
@@ -240,11 +240,7 @@ uint64_t TimingModel::time_suffix(BlockMemo& m, const MemRef* mem, const uint8_t
     }
     BlockMemo& s = *slot;
     if (with_tail && !s.tail_usable_) return step_range(m, mem, n_mem, b, from, n + 1);
-    size_t at = 0, k = 0;  // the suffix's first access, its first branch's flush
-    for (size_t i = 0; i < from; ++i) {
-        at += n_mem[i];
-        k += m.insns_[i].branch != 0;
-    }
+    const size_t at = m.before_[from].at, k = m.before_[from].branches;  // the suffix's first access, first flush
     // The suffix's flushes first in inner_flush_ (the body's before it are used).
     std::copy(inner_flush_.begin() + static_cast<std::ptrdiff_t>(k), inner_flush_.begin() + static_cast<std::ptrdiff_t>(m.inner_.size()), inner_flush_.begin());
     return block(s, mem + at, n_mem + from, b, with_tail);
