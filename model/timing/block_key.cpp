@@ -1,9 +1,10 @@
 // The block timing's key (TimingModel::body_key, timing_model.hpp step_block): the entry state a recording of a
-// body applies to, as words. block_timing.cpp records and replays; what each field of the pipeline state is to the
-// key: body_key_fields.hpp.
+// body applies to, as words, and block(), which keys a body and finds its recording. block_timing.cpp records and
+// replays; what each field of the pipeline state is to the key: body_key_fields.hpp.
 #include <algorithm>
 #include <cstring>
 
+#include "model/timing/block_exit.hpp"
 #include "model/timing/body_key_fields.hpp"
 #include "model/timing/timing_model.hpp"
 
@@ -358,8 +359,8 @@ namespace {
 // buffers, a store multiple's locks, the tail. kLean (lean_key_): none of VeeR EL2's fetch, D-bus and LSU mechanisms
 // on, nor mrac, data addresses or a store multiple's locks keyed: the same words, those tests folded away.
 template <bool kLean>
-[[gnu::always_inline]] inline size_t TimingModel::body_key_k(const BlockMemo& m, const MemRef* mem, const uint8_t* n_mem,
-                                                             uint64_t* __restrict key, bool with_tail) const {
+[[gnu::always_inline]] inline size_t TimingModel::body_key(const BlockMemo& m, const MemRef* mem, const uint8_t* n_mem,
+                                                           uint64_t* __restrict key, bool with_tail) const {
     size_t n = 0;
     const MemRef* bus[BlockMemo::max_bus];  // dbus_queue: the body's bus accesses
     size_t nb = 0;
@@ -375,9 +376,44 @@ template <bool kLean>
     return n;
 }
 
-size_t TimingModel::body_key(const BlockMemo& m, const MemRef* mem, const uint8_t* n_mem, uint64_t* __restrict key,
-                             bool with_tail) const {
-    return lean_key_ ? body_key_k<true>(m, mem, n_mem, key, with_tail) : body_key_k<false>(m, mem, n_mem, key, with_tail);
+// The body (and the tail with_tail) from a recording of the same entry state, or stepped and recorded. The key
+// (body_key) is inlined here with the search of the body's recordings: a call of its own cost about 40 host
+// instructions a key (docs/performance.md, speed22h1 and s24h1).
+template <bool kLean>
+uint64_t TimingModel::block_k(BlockMemo& m, const MemRef* mem, const uint8_t* n_mem, EventBatch& b, bool with_tail) {
+    if (!m.usable_ || !m.policy_.try_key()) return step_body(m, mem, n_mem, b, with_tail);
+    const size_t len = body_key<kLean>(m, mem, n_mem, key_.data(), with_tail);
+    if (len == 0) {
+        m.policy_.miss();
+        return step_body(m, mem, n_mem, b, with_tail);
+    }
+    auto same_key = [&](const BlockMemo::Recording& r) {
+        return r.key.size() == len && std::memcmp(r.key.data(), key_.data(), len * sizeof(uint64_t)) == 0;
+    };
+    const BlockMemo::Recording* r = nullptr;
+    if (m.last_hit_ < m.recs_.size() && same_key(m.recs_[m.last_hit_])) {
+        r = &m.recs_[m.last_hit_];
+    } else {
+        for (size_t k = 0; k < m.recs_.size() && !r; ++k)
+            if (same_key(m.recs_[k])) {
+                r = &m.recs_[k];
+                m.last_hit_ = static_cast<unsigned>(k);
+            }
+    }
+    if (!r) {
+        m.policy_.miss();
+        return record_body(m, mem, n_mem, b, key_.data(), len, with_tail);
+    }
+    m.recs_[m.last_hit_].used = ++m.use_clock_;  // r
+    if (check_blocks_) return replay_checked(m, *r, mem, n_mem, b, with_tail);
+    if (!claim_body(m, *r, mem)) return replay_partial(m, *r, mem, n_mem, b, with_tail);
+    m.policy_.hit();
+    replay_body(m, *r, mem, b);
+    return r->cycles;
+}
+
+uint64_t TimingModel::block(BlockMemo& m, const MemRef* mem, const uint8_t* n_mem, EventBatch& b, bool with_tail) {
+    return lean_key_ ? block_k<true>(m, mem, n_mem, b, with_tail) : block_k<false>(m, mem, n_mem, b, with_tail);
 }
 
 bool TimingModel::lean_key(const TimingParams& p, bool lsu, bool l1d) {

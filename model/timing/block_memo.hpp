@@ -262,6 +262,14 @@ private:
         bool later;
     };
     std::vector<DataAccess> data_at_;
+    // before_[i] (i up to the body's size): the accesses and the branches of the body's first i instructions, where
+    // a range stepped from instruction i takes its first access and its first branch's flush (step_range,
+    // time_suffix; only after a key, which holds the access counts n_mem_).
+    struct Before {
+        uint32_t at;
+        uint32_t branches;
+    };
+    std::vector<Before> before_;
     // suffixes_[i]: the body from instruction i on, timed as a body of its own (keyed, recorded, replayed) after
     // a partial replay whose lookup missed at instruction i - 1 (TimingModel::replay_partial); made at first use.
     // Shared by copies (the check hook's).

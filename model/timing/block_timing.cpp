@@ -1,12 +1,13 @@
 // Block timing (TimingModel::step_block, timing_model.hpp): the body of a basic block timed by replaying what
 // step() did the first time it ran from the same entry state. step() stays the definition; this file only
-// decides which bodies can be keyed (the key itself: block_key.cpp), which cache lines a recording touches (probed,
-// then touched), and restores the state step() left.
+// decides which bodies can be keyed (the key itself and the search of the recordings: block_key.cpp), which cache
+// lines a recording touches (probed, then touched), and restores the state step() left (block_exit.hpp).
 #include <algorithm>
 #include <cstring>
 #include <stdexcept>
 #include <type_traits>
 
+#include "model/timing/block_exit.hpp"
 #include "model/timing/timing_model.hpp"
 
 namespace pmusim::timing {
@@ -22,11 +23,13 @@ void TimingModel::prepare(BlockMemo& m, const uint8_t* n_mem) const {
     m.n_mem_.assign(n_mem, n_mem + m.size());
     m.total_mem_ = 0;
     m.data_at_.clear();
+    m.before_.assign(1, BlockMemo::Before{0, 0});
     for (size_t i = 0; i < m.size(); ++i) {
         if (is_data(m.insns_[i]))
             for (unsigned k = 0; k < n_mem[i]; ++k)
                 m.data_at_.push_back({static_cast<uint16_t>(m.total_mem_ + k), static_cast<uint8_t>(i), k != 0});
         m.total_mem_ += n_mem[i];
+        m.before_.push_back({static_cast<uint32_t>(m.total_mem_), m.before_.back().branches + (m.insns_[i].branch != 0)});
     }
     m.usable_ = false;
     const size_t n = m.size();  // the body
@@ -177,11 +180,9 @@ uint64_t TimingModel::step_body(BlockMemo& m, const MemRef* mem, const uint8_t* 
 // flushes predict_inner() found.
 uint64_t TimingModel::step_range(const BlockMemo& m, const MemRef* mem, const uint8_t* n_mem, EventBatch& b, size_t from,
                                  size_t to) {
-    size_t at = 0, k = 0;  // the first's accesses among the body's, its branch's flush among inner_flush_
-    for (size_t i = 0; i < from && i < m.size(); ++i) {
-        at += n_mem[i];
-        k += m.insns_[i].branch != 0;
-    }
+    // The first's accesses among the body's, its branch's flush among inner_flush_ (from 0: any body, prepared or not).
+    const BlockMemo::Before first = from ? m.before_[std::min(from, m.size())] : BlockMemo::Before{0, 0};
+    size_t at = first.at, k = first.branches;
     uint64_t cycles = 0;
     const size_t n = m.size(), end = std::min(to, n);
     const isa::RetiredInsn* insns = m.insns_.data();
@@ -239,11 +240,7 @@ uint64_t TimingModel::time_suffix(BlockMemo& m, const MemRef* mem, const uint8_t
     }
     BlockMemo& s = *slot;
     if (with_tail && !s.tail_usable_) return step_range(m, mem, n_mem, b, from, n + 1);
-    size_t at = 0, k = 0;  // the suffix's first access, its first branch's flush
-    for (size_t i = 0; i < from; ++i) {
-        at += n_mem[i];
-        k += m.insns_[i].branch != 0;
-    }
+    const size_t at = m.before_[from].at, k = m.before_[from].branches;  // the suffix's first access, first flush
     // The suffix's flushes first in inner_flush_ (the body's before it are used).
     std::copy(inner_flush_.begin() + static_cast<std::ptrdiff_t>(k), inner_flush_.begin() + static_cast<std::ptrdiff_t>(m.inner_.size()), inner_flush_.begin());
     return block(s, mem + at, n_mem + from, b, with_tail);
@@ -440,47 +437,11 @@ uint64_t TimingModel::step_block(BlockMemo& m, const MemRef* mem, const uint8_t*
     return cycles;
 }
 
-// The body (and the tail with_tail) from a recording of the same entry state, or stepped and recorded.
-uint64_t TimingModel::block(BlockMemo& m, const MemRef* mem, const uint8_t* n_mem, EventBatch& b, bool with_tail) {
-    if (!m.usable_ || !m.policy_.try_key()) return step_body(m, mem, n_mem, b, with_tail);
-    const size_t len = body_key(m, mem, n_mem, key_.data(), with_tail);
-    if (len == 0) {
-        m.policy_.miss();
-        return step_body(m, mem, n_mem, b, with_tail);
-    }
-    auto same_key = [&](const BlockMemo::Recording& r) {
-        return r.key.size() == len && std::memcmp(r.key.data(), key_.data(), len * sizeof(uint64_t)) == 0;
-    };
-    const BlockMemo::Recording* r = nullptr;
-    if (m.last_hit_ < m.recs_.size() && same_key(m.recs_[m.last_hit_])) {
-        r = &m.recs_[m.last_hit_];
-    } else {
-        for (size_t k = 0; k < m.recs_.size() && !r; ++k)
-            if (same_key(m.recs_[k])) {
-                r = &m.recs_[k];
-                m.last_hit_ = static_cast<unsigned>(k);
-            }
-    }
-    if (!r) {
-        m.policy_.miss();
-        return record_body(m, mem, n_mem, b, key_.data(), len, with_tail);
-    }
-    m.recs_[m.last_hit_].used = ++m.use_clock_;  // r
-    if (check_blocks_) return replay_checked(m, *r, mem, n_mem, b, with_tail);
-    if (!claim_body(m, *r, mem)) return replay_partial(m, *r, mem, n_mem, b, with_tail);
-    m.policy_.hit();
-    replay_body(m, *r, mem, b);
-    return r->cycles;
-}
-
-void TimingModel::replay_body(BlockMemo& m, const BlockMemo::Recording& r, const MemRef* mem, EventBatch& b) {
-    ++m.replayed;  // its lookups made by claim_body()
-    const uint64_t now0 = s_.now;
-    if (lsu_) lsu_replay(r, mem, now0);
-    restore_exit(r, now0, b);
-    if (p_.dbus_queue && !r.dbus.ibuf && !r.dbus.sent_word && !r.dbus.read_beat && s_.dbus.quiet()) {
+// replay_body's part for the D-bus buffer (dbus_queue): its state at the exit, each address from where it comes.
+void TimingModel::replay_dbus(const BlockMemo& m, const BlockMemo::Recording& r, const MemRef* mem, uint64_t now0) {
+    if (!r.dbus.ibuf && !r.dbus.sent_word && !r.dbus.read_beat && s_.dbus.quiet()) {
         s_.dbus.free = now0 + static_cast<uint64_t>(r.dbus.free);  // nothing buffered before or after: the rest is 0
-    } else if (p_.dbus_queue) {
+    } else {
         const auto& rd = r.dbus;
         const MemRef* bus[BlockMemo::max_bus];
         DbusState entry;
@@ -508,7 +469,6 @@ void TimingModel::replay_body(BlockMemo& m, const BlockMemo::Recording& r, const
         s_.dbus.sent_until = rd.sent_word ? now0 + static_cast<uint64_t>(rd.sent_until) : 0;
         s_.dbus.read_resp = rd.read_beat ? now0 + static_cast<uint64_t>(rd.read_resp) : 0;
     }
-    s_.now = now0 + r.cycles;
 }
 
 void TimingModel::save_exit(BlockMemo::Exit& e, const BlockMemo& m, size_t n, uint64_t cycles, uint64_t now0,
@@ -534,25 +494,6 @@ void TimingModel::save_exit(BlockMemo::Exit& e, const BlockMemo& m, size_t n, ui
     // An entry that holds nothing back is kept as s_.fetch_at (no later than s_.fetch_at + 1: the same to timed()).
     for (size_t k = 0; k < e.fetched.size(); ++k)
         e.fetched[k] = (k < p_.fetch_queue && fetched_held(k) ? fetched_held(k) : s_.fetch_at) - now0;
-}
-
-// Inlined into its two callers in this file (replay_body, replay_partial): a call each body cost about 20 host
-// instructions (docs/performance.md, speed20b).
-[[gnu::always_inline]] inline void TimingModel::restore_exit(const BlockMemo::Exit& e, uint64_t now0, EventBatch& b) {
-    for (const auto& x : e.events) b.add(x.event, x.count);
-    for (const BlockMemo::Exit::Written& w : e.written) {
-        s_.ready[w.reg] = now0 + static_cast<uint64_t>(w.ready);
-        if (w.addr) s_.addr_ready[w.reg] = now0 + static_cast<uint64_t>(w.addr_ready);
-    }
-    BlockMemo::Exit::visit(s_, e, [now0](auto& to, const auto& from, auto relative, bool set) {
-        using T = std::remove_reference_t<decltype(to)>;
-        if (!set) return;
-        if constexpr (decltype(relative)::value) to = now0 + static_cast<T>(from);
-        else to = from;
-    });
-    s_.pending_extra = 0;   // taken by the body's first instruction
-    s_.postsync_until = 0;  // the body has no postsync instruction (prepare)
-    for (size_t k = 0; k < p_.fetch_queue; ++k) s_.fetched[k] = now0 + e.fetched[k];  // timed() reads no other
 }
 
 // The recording's loads and stores to the LSU buffers, then the buffers settled to the body's end (as

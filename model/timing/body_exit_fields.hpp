@@ -1,4 +1,4 @@
-// How a replayed body's exit (BlockMemo::Exit: TimingModel::save_exit and restore_exit, block_timing.cpp) handles
+// How a replayed body's exit (BlockMemo::Exit: save_exit, block_timing.cpp; restore_exit, block_exit.hpp) handles
 // each field of the pipeline state (pipeline_state.hpp): one entry per member, in declaration order, either kept
 // by BlockMemo::Exit::visit() (in_visit) or saying how else the exit sets it or why a replay need not. A member
 // added to PipelineState and not here stops the build (the static_assert below), and tests/unit/test_timing.cpp

@@ -323,13 +323,12 @@ private:
     unsigned fetch_shift_ = 0;  // log2 of the fetch granule (fetch_bytes, 4 if 0)
     // The block timing (model/timing/block_timing.cpp; its key: block_key.cpp).
     void prepare(BlockMemo& m, const uint8_t* n_mem) const;
-    size_t body_key(const BlockMemo& m, const MemRef* mem, const uint8_t* n_mem, uint64_t* __restrict key, bool with_tail) const;
-    // body_key()'s parts, in the key's order: each appends its words to `key` at `n` and returns false where the
-    // entry state cannot be keyed (a distance too far to fit). The pipeline state they read, field by field:
-    // body_key_fields.hpp.
+    // The entry state as the key's words (inlined into block_k, its one user); its parts, in the key's order: each
+    // appends its words to `key` at `n` and returns false where the entry state cannot be keyed (a distance too far
+    // to fit). The pipeline state they read, field by field: body_key_fields.hpp.
     template <bool kLean>
-    size_t body_key_k(const BlockMemo& m, const MemRef* mem, const uint8_t* n_mem, uint64_t* __restrict key,
-                      bool with_tail) const;
+    size_t body_key(const BlockMemo& m, const MemRef* mem, const uint8_t* n_mem, uint64_t* __restrict key,
+                    bool with_tail) const;
     // Whether body_key() may take its lean form (lean_key_): none of the mechanisms its tests fold away is on.
     static bool lean_key(const TimingParams& p, bool lsu, bool l1d);
     bool lean_key_ = false;
@@ -360,7 +359,8 @@ private:
     bool probe_body(const BlockMemo& m, const BlockMemo::Recording& r, const MemRef* mem) const;
     bool claim_body(const BlockMemo& m, const BlockMemo::Recording& r, const MemRef* mem);
     void release_claims();
-    void replay_body(BlockMemo& m, const BlockMemo::Recording& r, const MemRef* mem, EventBatch& b);
+    void replay_body(BlockMemo& m, const BlockMemo::Recording& r, const MemRef* mem, EventBatch& b);  // block_exit.hpp
+    void replay_dbus(const BlockMemo& m, const BlockMemo::Recording& r, const MemRef* mem, uint64_t now0);
     uint64_t replay_checked(BlockMemo& m, const BlockMemo::Recording& r, const MemRef* mem, const uint8_t* n_mem,
                             EventBatch& b, bool with_tail);
     uint64_t record_body(BlockMemo& m, const MemRef* mem, const uint8_t* n_mem, EventBatch& b, const uint64_t* key,
@@ -385,6 +385,8 @@ private:
                    uint64_t stm_issue0) const;
     void restore_exit(const BlockMemo::Exit& e, uint64_t now0, EventBatch& b);
     uint64_t block(BlockMemo& m, const MemRef* mem, const uint8_t* n_mem, EventBatch& b, bool with_tail);
+    template <bool kLean>  // block() with the key's form chosen (lean_key_; block_key.cpp)
+    uint64_t block_k(BlockMemo& m, const MemRef* mem, const uint8_t* n_mem, EventBatch& b, bool with_tail);
     static void keep_recording(BlockMemo& m, BlockMemo::Recording&& r);
     bool same_state(const TimingModel& o) const;
     // loop_state() (`out`, d = 0) and skip_loop() (no `out`: the state moved on by `d`) in one walk
