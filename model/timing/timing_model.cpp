@@ -258,8 +258,14 @@ void TimingModel::predict_grouped(BlockMemo& m, const BlockTail* t, EventBatch& 
                      uint64_t{(in.branch & isa::br_exc_return) != 0} << 26;
     }
     if (inner_flush_.size() < m.inner_.size()) inner_flush_.resize(m.inner_.size());
+    // Word by word, not memcmp: most entries differ in the first words (the histories, the signature).
+    auto same = [&key](const BlockMemo::Predicted& e) {
+        for (size_t k = 0; k < key.size(); ++k)
+            if (e.key[k] != key[k]) return false;
+        return true;
+    };
     for (auto& e : m.predicted_)
-        if (e.valid && e.key == key) {
+        if (e.valid && same(e)) {
             bp_.apply(e.changes);
             std::copy(e.inner_flush.begin(), e.inner_flush.begin() + static_cast<std::ptrdiff_t>(m.inner_.size()), inner_flush_.begin());
             if (t) tail_flush_ = e.tail_flush;
