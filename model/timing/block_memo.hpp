@@ -220,7 +220,8 @@ private:
         uint32_t i;
         uint8_t size;
         bool counted;
-        bool taken;  // br_taken (a counted branch's prediction reads no more of the instruction)
+        bool taken;  // br_taken (a counted branch's prediction reads no more of the instruction, nor a VeeR one's)
+        uint8_t veer;  // VeeR EL2: its veer_kind + 1 where predict_inner calls veer() itself (not an mret), else 0
     };
     std::vector<InnerBranch> inner_at_;
     // Where the branch at i goes: the next instruction, or taken the one after it in the body, or after_.

@@ -331,14 +331,10 @@ unsigned TimingModel::predict_other(const isa::RetiredInsn& insn, uint64_t pc, u
         // internal timer 0's entry writes 0x8f (W0, t=3505) and the handler's `bne` reads with its bit (ghr 0x7f).
         // Where the resume address is not known: taken to go where predicted.
         const uint64_t resume = s_.next.resume;
-        const auto o = !s_.next.interrupted ? bp_.veer(pc, size, kind, taken, next_pc)
-                       : resume ? bp_.veer(pc, size, kind, veer_taken(kind, pc, size, resume), resume)
-                                : bp_.veer_as_predicted(pc, size, kind);
-        if (o.mispredicted) {
-            emit(b, p_.ev_mispredict);
-            ++mispredicts_;
-        }
-        return o.flush ? p_.mispredict_penalty : 0;
+        return veer_flush(!s_.next.interrupted ? bp_.veer(pc, size, kind, taken, next_pc)
+                          : resume  ? bp_.veer(pc, size, kind, veer_taken(kind, pc, size, resume), resume)
+                                    : bp_.veer_as_predicted(pc, size, kind),
+                          b);
     }
     // BR_PRED, "predictable branch speculatively executed" (Arm ARM, PMUv3 common events, 0x12; ARMv7 ARM C12.8):
     // every branch of a kind the core's prediction resources handle, whether they predicted it well, badly or (off)
