@@ -243,7 +243,7 @@ private:
         uint32_t mispredicts = 0;
         BranchPredictor::Changes changes;
     };
-    static constexpr size_t max_predicted = 4;
+    static constexpr size_t max_predicted = 8;
     std::array<Predicted, max_predicted> predicted_{};
     unsigned next_predicted_ = 0;  // the entry a new key replaces
     // At most max_recordings; a new one replaces the one least recently used (TimingModel::keep_recording).
