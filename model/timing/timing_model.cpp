@@ -249,11 +249,13 @@ void TimingModel::predict_grouped(BlockMemo& m, const BlockTail* t, EventBatch& 
     bp_.state_key(key.data());
     constexpr size_t s = BranchPredictor::state_words;
     key[s] = m.after_;
+    auto tail_kind = BranchPredictor::VeerKind::other;
     if (t) {
         const isa::RetiredInsn& in = *t->insn;
+        tail_kind = veer_kind(in);
         key[s + 1] = t->pc;
         key[s + 2] = t->next_pc;
-        key[s + 3] = 1u | uint64_t{t->size} << 8 | static_cast<uint64_t>(veer_kind(in)) << 16 |
+        key[s + 3] = 1u | uint64_t{t->size} << 8 | static_cast<uint64_t>(tail_kind) << 16 |
                      uint64_t{(in.branch & isa::br_taken) != 0} << 24 | uint64_t{in.cond_failed} << 25 |
                      uint64_t{(in.branch & isa::br_exc_return) != 0} << 26;
     }
@@ -275,7 +277,12 @@ void TimingModel::predict_grouped(BlockMemo& m, const BlockTail* t, EventBatch& 
     const uint64_t mis0 = mispredicts_;
     bp_.group_begin();
     predict_inner(m, b);
-    if (t) tail_flush_ = predict(*t->insn, t->pc, t->size, t->next_pc, b);
+    if (t) {  // (the memo is VeeR EL2's, and no interrupt is taken: predict_other's first case, as predict_inner's)
+        const isa::RetiredInsn& in = *t->insn;
+        tail_flush_ = (in.branch & isa::br_exc_return) || in.cond_failed
+                          ? predict(in, t->pc, t->size, t->next_pc, b)
+                          : veer_flush(bp_.veer(t->pc, t->size, tail_kind, (in.branch & isa::br_taken) != 0, t->next_pc), b);
+    }
     BlockMemo::Predicted& e = m.predicted_[m.next_predicted_];
     if (!bp_.group_end(e.changes)) return;
     m.next_predicted_ = (m.next_predicted_ + 1) % BlockMemo::max_predicted;
