@@ -220,7 +220,8 @@ private:
         uint32_t i;
         uint8_t size;
         bool counted;
-        bool taken;  // br_taken (a counted branch's prediction reads no more of the instruction)
+        bool taken;  // br_taken (a counted branch's prediction reads no more of the instruction, nor a VeeR one's)
+        uint8_t veer;  // VeeR EL2: its veer_kind + 1 where predict_inner calls veer() itself (not an mret), else 0
     };
     std::vector<InnerBranch> inner_at_;
     // Where the branch at i goes: the next instruction, or taken the one after it in the body, or after_.
@@ -242,7 +243,7 @@ private:
         uint32_t mispredicts = 0;
         BranchPredictor::Changes changes;
     };
-    static constexpr size_t max_predicted = 4;
+    static constexpr size_t max_predicted = 8;
     std::array<Predicted, max_predicted> predicted_{};
     unsigned next_predicted_ = 0;  // the entry a new key replaces
     // At most max_recordings; a new one replaces the one least recently used (TimingModel::keep_recording).

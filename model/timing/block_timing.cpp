@@ -38,9 +38,13 @@ void TimingModel::prepare(BlockMemo& m, const uint8_t* n_mem) const {
     for (size_t i = 0; i < n; ++i)
         if (m.insns_[i].branch) m.inner_.push_back(static_cast<uint32_t>(i));
     m.inner_at_.clear();
-    for (const uint32_t i : m.inner_)
-        m.inner_at_.push_back({m.pcs_[i], m.inner_next(i), i, m.sizes_[i], counted_branch(m.insns_[i]),
-                               (m.insns_[i].branch & isa::br_taken) != 0});
+    const bool veer = p_.predictor.direction == PredictorConfig::Direction::veer_el2;
+    for (const uint32_t i : m.inner_) {
+        const isa::RetiredInsn& in = m.insns_[i];
+        const bool direct_veer = veer && !(in.branch & isa::br_exc_return) && !in.cond_failed;
+        m.inner_at_.push_back({m.pcs_[i], m.inner_next(i), i, m.sizes_[i], counted_branch(in), (in.branch & isa::br_taken) != 0,
+                               static_cast<uint8_t>(direct_veer ? static_cast<unsigned>(veer_kind(in)) + 1 : 0)});
+    }
     if (m.inner_.size() > BlockMemo::max_inner) return;
     // An out-of-order core's state (OooCore) is not in the key: its bodies are stepped.
     if (ooo_) return;
@@ -406,6 +410,8 @@ void TimingModel::predict_inner(const BlockMemo& m, EventBatch& b) {
         if (x.counted) {
             *flush++ = table ? predict_table(x.taken, x.pc, x.next, b) : predict_counted(x.taken, x.pc, x.size, x.next, b);
             ++counted;
+        } else if (x.veer && !s_.next.interrupted) {  // predict_other's first case, without its tests of the instruction
+            *flush++ = veer_flush(bp_.veer(x.pc, x.size, static_cast<BranchPredictor::VeerKind>(x.veer - 1), x.taken, x.next), b);
         } else {
             *flush++ = predict_other(m.insns_[x.i], x.pc, x.size, x.next, b);
         }

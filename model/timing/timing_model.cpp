@@ -248,17 +248,25 @@ void TimingModel::predict_grouped(BlockMemo& m, const BlockTail* t, EventBatch& 
     bp_.state_key(key.data());
     constexpr size_t s = BranchPredictor::state_words;
     key[s] = m.after_;
+    auto tail_kind = BranchPredictor::VeerKind::other;
     if (t) {
         const isa::RetiredInsn& in = *t->insn;
+        tail_kind = veer_kind(in);
         key[s + 1] = t->pc;
         key[s + 2] = t->next_pc;
-        key[s + 3] = 1u | uint64_t{t->size} << 8 | static_cast<uint64_t>(veer_kind(in)) << 16 |
+        key[s + 3] = 1u | uint64_t{t->size} << 8 | static_cast<uint64_t>(tail_kind) << 16 |
                      uint64_t{(in.branch & isa::br_taken) != 0} << 24 | uint64_t{in.cond_failed} << 25 |
                      uint64_t{(in.branch & isa::br_exc_return) != 0} << 26;
     }
     if (inner_flush_.size() < m.inner_.size()) inner_flush_.resize(m.inner_.size());
+    // Word by word, not memcmp: most entries differ in the first words (the histories, the signature).
+    auto same = [&key](const BlockMemo::Predicted& e) {
+        for (size_t k = 0; k < key.size(); ++k)
+            if (e.key[k] != key[k]) return false;
+        return true;
+    };
     for (auto& e : m.predicted_)
-        if (e.valid && e.key == key) {
+        if (e.valid && same(e)) {
             bp_.apply(e.changes);
             std::copy(e.inner_flush.begin(), e.inner_flush.begin() + static_cast<std::ptrdiff_t>(m.inner_.size()), inner_flush_.begin());
             if (t) tail_flush_ = e.tail_flush;
@@ -268,7 +276,12 @@ void TimingModel::predict_grouped(BlockMemo& m, const BlockTail* t, EventBatch& 
     const uint64_t mis0 = mispredicts_;
     bp_.group_begin();
     predict_inner(m, b);
-    if (t) tail_flush_ = predict(*t->insn, t->pc, t->size, t->next_pc, b);
+    if (t) {  // (the memo is VeeR EL2's, and no interrupt is taken: predict_other's first case, as predict_inner's)
+        const isa::RetiredInsn& in = *t->insn;
+        tail_flush_ = (in.branch & isa::br_exc_return) || in.cond_failed
+                          ? predict(in, t->pc, t->size, t->next_pc, b)
+                          : veer_flush(bp_.veer(t->pc, t->size, tail_kind, (in.branch & isa::br_taken) != 0, t->next_pc), b);
+    }
     BlockMemo::Predicted& e = m.predicted_[m.next_predicted_];
     if (!bp_.group_end(e.changes)) return;
     m.next_predicted_ = (m.next_predicted_ + 1) % BlockMemo::max_predicted;
@@ -324,14 +337,10 @@ unsigned TimingModel::predict_other(const isa::RetiredInsn& insn, uint64_t pc, u
         // internal timer 0's entry writes 0x8f (W0, t=3505) and the handler's `bne` reads with its bit (ghr 0x7f).
         // Where the resume address is not known: taken to go where predicted.
         const uint64_t resume = s_.next.resume;
-        const auto o = !s_.next.interrupted ? bp_.veer(pc, size, kind, taken, next_pc)
-                       : resume ? bp_.veer(pc, size, kind, veer_taken(kind, pc, size, resume), resume)
-                                : bp_.veer_as_predicted(pc, size, kind);
-        if (o.mispredicted) {
-            emit(b, p_.ev_mispredict);
-            ++mispredicts_;
-        }
-        return o.flush ? p_.mispredict_penalty : 0;
+        return veer_flush(!s_.next.interrupted ? bp_.veer(pc, size, kind, taken, next_pc)
+                          : resume  ? bp_.veer(pc, size, kind, veer_taken(kind, pc, size, resume), resume)
+                                    : bp_.veer_as_predicted(pc, size, kind),
+                          b);
     }
     // BR_PRED, "predictable branch speculatively executed" (Arm ARM, PMUv3 common events, 0x12; ARMv7 ARM C12.8):
     // every branch of a kind the core's prediction resources handle, whether they predicted it well, badly or (off)

@@ -211,6 +211,14 @@ private:
         if (p_.ev_predictable != no_event) b.add(p_.ev_predictable);
         return flush;
     }
+    // A VeeR EL2 prediction's event 25 and flush (predict_other; predict_inner calls veer() itself).
+    __attribute__((always_inline)) unsigned veer_flush(BranchPredictor::VeerOutcome o, EventBatch& b) {
+        if (o.mispredicted) {
+            emit(b, p_.ev_mispredict);
+            ++mispredicts_;
+        }
+        return o.flush ? p_.mispredict_penalty : 0;
+    }
     bool counted_branch(const isa::RetiredInsn& insn) const {
         constexpr uint8_t other = isa::br_register | isa::br_call | isa::br_exc_return;
         return plain_predictor_ && (insn.branch & isa::br_conditional) && !(insn.branch & other) && !insn.cond_failed;
