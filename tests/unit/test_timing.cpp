@@ -1885,7 +1885,8 @@ namespace {
 // A32 words replayed on a built-in platform with its caches and TLBs left out, so that only the issue rules count:
 // the cycles of the whole sequence. A load or store multiple gets one 4-byte access per register it moves.
 // The cycles of `words` in `mode` (A32 or A64), decoded as the replay decodes them, without caches or TLBs.
-uint64_t arm_cycles(TimingParams p, isa::DecodeMode mode, const std::vector<uint32_t>& words) {
+// `size` is each word's size: 2 for a sequence of T16 halfwords (decoded in mode t32; one access a load or store).
+uint64_t arm_cycles(TimingParams p, isa::DecodeMode mode, const std::vector<uint32_t>& words, uint8_t size = 4) {
     p.l1i.reset();
     p.l1d.reset();
     p.l2.reset();
@@ -1894,14 +1895,14 @@ uint64_t arm_cycles(TimingParams p, isa::DecodeMode mode, const std::vector<uint
     EventBatch b;
     uint64_t cycles = 0, pc = 0x8000;
     for (uint32_t w : words) {
-        const isa::RetiredInsn i = isa::decode_arm(w, mode, 4).insn;
+        const isa::RetiredInsn i = isa::decode_arm(w, mode, size).insn;
         std::vector<MemRef> mem;
         if (i.cls == isa::InsnClass::load || i.cls == isa::InsnClass::store) {
-            const unsigned n = i.multiple ? static_cast<unsigned>(__builtin_popcount(w & 0xFFFFu)) : 1u;
+            const unsigned n = i.multiple && size == 4 ? static_cast<unsigned>(__builtin_popcount(w & 0xFFFFu)) : 1u;
             for (unsigned k = 0; k < n; ++k) mem.push_back(MemRef{0x20000 + 4 * k, i.cls == isa::InsnClass::store, 4});
         }
-        cycles += m.step(i, pc, 4, pc + 4, mem.data(), static_cast<unsigned>(mem.size()), b);
-        pc += 4;
+        cycles += m.step(i, pc, size, pc + size, mem.data(), static_cast<unsigned>(mem.size()), b);
+        pc += size;
     }
     return cycles;
 }
@@ -1910,6 +1911,9 @@ uint64_t a32_cycles(TimingParams p, const std::vector<uint32_t>& words) {
 }
 uint64_t a64_cycles(TimingParams p, const std::vector<uint32_t>& words) {
     return arm_cycles(std::move(p), isa::DecodeMode::a64, words);
+}
+uint64_t t16_cycles(TimingParams p, const std::vector<uint32_t>& halfwords) {
+    return arm_cycles(std::move(p), isa::DecodeMode::t32, halfwords, 2);
 }
 
 // A32 sequences on the ARM1176 and the cycles each takes (a32_cycles), worked out from its TRM.
@@ -2008,19 +2012,6 @@ TEST(TimingModel, Arm11ShifterOperandsAreEarlyRegs) {
 // Without the rule every one of them takes 2 cycles.
 TEST(TimingModel, Arm11ExtendOperandIsAnEarlyReg) {
     TimingParams p = *platform_timing("arm1176");
-    auto t16_cycles = [](TimingParams q, std::initializer_list<uint16_t> halfwords) {
-        q.l1i.reset();
-        q.l1d.reset();
-        q.itlb_entries = q.dtlb_entries = 0;
-        TimingModel m(q);
-        EventBatch b;
-        uint64_t cycles = 0, pc = 0x8000;
-        for (uint16_t h : halfwords) {
-            cycles += m.step(isa::decode_arm(h, isa::DecodeMode::t32, 2).insn, pc, 2, pc + 2, nullptr, 0, b);
-            pc += 2;
-        }
-        return cycles;
-    };
     for (const bool rule : {true, false}) {  // the platform's rule, then the rule off
         if (!rule) p.extend_in_shifter = false;
         const uint64_t early = rule ? 3u : 2u;
