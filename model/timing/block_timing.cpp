@@ -41,7 +41,7 @@ void TimingModel::prepare(BlockMemo& m, const uint8_t* n_mem) const {
     const bool veer = p_.predictor.direction == PredictorConfig::Direction::veer_el2;
     for (const uint32_t i : m.inner_) {
         const isa::RetiredInsn& in = m.insns_[i];
-        const bool direct_veer = veer && !(in.branch & isa::br_exc_return) && !in.cond_failed;
+        const bool direct_veer = veer && veer_predicted_directly(in);
         m.inner_at_.push_back({m.pcs_[i], m.inner_next(i), i, m.sizes_[i], counted_branch(in), (in.branch & isa::br_taken) != 0,
                                static_cast<uint8_t>(direct_veer ? static_cast<unsigned>(veer_kind(in)) + 1 : 0)});
     }

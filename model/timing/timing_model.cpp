@@ -278,9 +278,9 @@ void TimingModel::predict_grouped(BlockMemo& m, const BlockTail* t, EventBatch& 
     predict_inner(m, b);
     if (t) {  // (the memo is VeeR EL2's, and no interrupt is taken: predict_other's first case, as predict_inner's)
         const isa::RetiredInsn& in = *t->insn;
-        tail_flush_ = (in.branch & isa::br_exc_return) || in.cond_failed
-                          ? predict(in, t->pc, t->size, t->next_pc, b)
-                          : veer_flush(bp_.veer(t->pc, t->size, tail_kind, (in.branch & isa::br_taken) != 0, t->next_pc), b);
+        tail_flush_ = veer_predicted_directly(in)
+                          ? veer_flush(bp_.veer(t->pc, t->size, tail_kind, (in.branch & isa::br_taken) != 0, t->next_pc), b)
+                          : predict(in, t->pc, t->size, t->next_pc, b);
     }
     BlockMemo::Predicted& e = m.predicted_[m.next_predicted_];
     if (!bp_.group_end(e.changes)) return;

@@ -35,6 +35,12 @@ namespace pmusim::timing {
 
 // What VeeR EL2's decoder makes of a control transfer (el2_dec_decode_ctl.sv: pcall, pja, pret; timing_model.cpp).
 BranchPredictor::VeerKind veer_kind(const isa::RetiredInsn& insn);
+// A VeeR EL2 branch that predict_inner and predict_grouped's tail hand to veer() themselves with its own taken bit
+// (where no interrupt is taken before it), as predict_other would: not an mret (a flush, not a prediction) and its
+// condition passed (a failed one goes through predict_other, which predicts it as not taken).
+inline bool veer_predicted_directly(const isa::RetiredInsn& insn) {
+    return !(insn.branch & isa::br_exc_return) && !insn.cond_failed;
+}
 
 // Adds `n` of a model event the platform may not have.
 inline void emit(EventBatch& b, uint32_t ev, uint64_t n = 1) {
