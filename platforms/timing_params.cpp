@@ -314,11 +314,25 @@ void ghb4096_predictor(TimingParams& p) {
 // neither the GHB's index nor the length of its history: taken as the model's Cortex-A8's, whose GHB is the same
 // 4096 counters (gshare, 10 bits of history; assumed). Returns (BX r14, MOV pc, r14, LDM r13 {..., pc}, LDR pc,
 // [r13]) pop the stack; BL, BLX immediate and BLX register push it (7.3.2).
+// Its memory system below the pipeline:
+//  - Micro TLBs (TRM, DDI 0388I, 6.2.1, as quoted in pytorch/cpuinfo's src/arm/tlb.c: "a micro TLB of 32 entries
+//    on the data side, and configurable 32 or 64 entries on the instruction side"): 32 each (the instruction
+//    side's smaller size, as 7-cpu.com's Samsung Exynos 4210 has; the 10 of arm_core are other cores' figure).
+//  - Main TLB: 128 entries in 2 ways (TRM 6.2.2: 2 x 32 to 2 x 256 entries, configurable; 7-cpu.com's Exynos
+//    4210: 128, 2-way); its lockable 4 are not modelled.
+//  - Costs (7-cpu.com, "Cortex-A9", Samsung Exynos 4210, a pointer chase: 4 cycles a load in 32 KB, 23 in 64 KB,
+//    "+19 (L2)"; 30 in 256 KB, "+7 (L1 TLB miss)"; 37 in 1 MB, "+7 (L2 TLB miss)"): an L1 refill from the L2 19
+//    cycles, a micro TLB refill from the main TLB 7, a walk 7 more (its descriptors hit in a cache). The L2
+//    (an L2C-310, outside the core, its latency the SoC's) is not modelled otherwise: every L1 miss costs an L2
+//    hit's 19 (the instruction side's taken as the data side's, assumed).
 TimingParams cortex_a9_core(std::string_view source) {
-    TimingParams p = armv7(out_of_order(with_main_tlb(arm_core(8, cache(32, 4, 32), cache(32, 4, 32), 12,
+    TimingParams p = armv7(out_of_order(with_main_tlb(arm_core(8, cache(32, 4, 32), cache(32, 4, 32), 19,
                                                                std::string(source)),
                                                       128, 2),
                                         cortex_a9()));
+    p.itlb_entries = p.dtlb_entries = 32;
+    p.tlb_refill_penalty = 7;
+    p.walk_penalty = 7;
     ghb4096_predictor(p);
     return p;
 }
@@ -850,7 +864,7 @@ std::optional<timing::TimingParams> platform_timing(std::string_view name) {
     // instruction and data TLBs and no main TLB, so a TLB miss walks the page tables.
     if (name == "cortex-a8") return cortex_a8();
     // Cortex-A9: out of order with an 8-cycle mispredict, L1 32 KiB 4-way 32-byte lines; its L2 (an L2C-310) is
-    // outside the core and not modelled.
+    // outside the core: an L1 miss costs an L2 hit's cycles (cortex_a9_core).
     if (name == "cortex-a9") return cortex_a9_core(assumed);
     // Cortex-A15: out of order, 15-cycle mispredict, L1 32 KiB 2-way 64-byte lines.
     if (name == "cortex-a15") return armv7(out_of_order(with_main_tlb(with_l2(arm_core(15, cache(32, 2, 64), cache(32, 2, 64), 15, std::string(assumed)), 1024, 16, 100), 512, 4), cortex_a15()));

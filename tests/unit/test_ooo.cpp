@@ -808,3 +808,40 @@ TEST(OutOfOrder, FetchQueueHoldsTheFrontEndBehindDispatch) {
     EXPECT_EQ(platform_timing("cortex-a15")->ooo->fetch_queue, 0u);
     EXPECT_EQ(platform_timing("cortex-a72")->ooo->fetch_queue, 0u);
 }
+
+// The Cortex-A9's memory system below the pipeline (platforms/timing_params.cpp, cortex_a9_core): 32-entry micro
+// TLBs (its TRM, 6.2.1), and 7-cpu.com's pointer chase on a Samsung Exynos 4210 for the costs: 4 cycles a load
+// hitting L1 and the micro TLB, 19 more from the L2, 7 more for a micro TLB miss the main TLB holds, 7 more for a
+// main TLB miss. Replayed here as that chase: `ldr r1, [r1]` (0xE5911000) again and again, its instruction side
+// left out; each load's address is the last one's result, ready 3 cycles after that load starts (Table B-2) and a
+// cycle later for an address (load_address_latency): a load takes 4 cycles plus its misses, as its step's cycles.
+// Pages of 4 KiB from 0x100000 (main TLB sets page % 64: the pages below never share one):
+//  - pages 0 to 32 at their first line: each misses the micro TLB, the main TLB and L1: 4 + 7 + 7 + 19 = 37;
+//  - page 0 at its second line (0x20): the 33rd page evicted it from the micro TLB (LRU), the main TLB holds it:
+//    4 + 7 + 19 = 30; the same line again: 4;
+//  - page 2 at its second line: the micro TLB holds pages 2 to 32 and 0 (32 entries): 4 + 19 = 23;
+//  - page 100: 37 again.
+// L1D_TLB_REFILL (0x05): 33 + 1 + 1 = 35. With the 10 entries, refill 2, walk 20 and L1 refill 12 that came before:
+// 38 each for the first pages, 18, 4, 18 for page 2 (a micro TLB miss), 38; 36 refills.
+TEST(OutOfOrder, CortexA9MemorySystemAsItsPointerChaseMeasures) {
+    TimingParams p = *platform_timing("cortex-a9");
+    p.l1i.reset();
+    p.itlb_entries = 0;
+    TimingModel m(p);
+    EventBatch b;
+    uint64_t pc = 0x8000;
+    auto chase = [&](uint64_t addr) {
+        const MemRef ref{addr, false};
+        const uint64_t cycles = m.step(a32(0xE5911000), pc, 4, pc + 4, &ref, 1, b);
+        pc += 4;
+        return cycles;
+    };
+    constexpr uint64_t page0 = 0x100000, page = 4096;
+    for (uint64_t k = 0; k <= 32; ++k) EXPECT_EQ(chase(page0 + k * page), 37u) << k;
+    EXPECT_EQ(chase(page0 + 0x20), 30u);
+    EXPECT_EQ(chase(page0 + 0x20), 4u);
+    EXPECT_EQ(chase(page0 + 2 * page + 0x20), 23u);
+    EXPECT_EQ(chase(page0 + 100 * page), 37u);
+    EXPECT_EQ(b.count(0x05), 35u);
+    EXPECT_EQ(platform_timing("cortex-a9")->itlb_entries, 32u);  // the instruction side's too (TRM 6.2.1)
+}
