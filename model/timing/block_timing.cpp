@@ -204,18 +204,48 @@ uint64_t TimingModel::step_range(const BlockMemo& m, const MemRef* mem, const ui
 uint64_t TimingModel::replay_partial(BlockMemo& m, const BlockMemo::Recording& r, const MemRef* mem, const uint8_t* n_mem,
                                      EventBatch& b, bool with_tail) {
     if (!partial_ok() || r.prefixes.empty()) return step_body(m, mem, n_mem, b, with_tail);
-    auto probe = [](const Cache& c, const Cache::Ref& ref, uint8_t, ClaimSlot) { return c.probe(ref); };
     const size_t first_data = claim_data_miss_;  // the claim just made (block(), replay_checked()): data probed
-    const size_t first = std::min(first_data, fetch_lookups(*this, r, probe, first_data));
+    // The fetches before the first data miss, each made as it is found (Cache::touch_present, as claim_body()): one
+    // search of a set per lookup, not a probe and then a touch. Those of the instruction whose fetch misses (its
+    // first line's, where its second misses) are undone, and all of them where no prefix is kept (the body stepped).
+    struct Made {  // per cache (the ITLB, the I-cache): its next undo (in claim_undo_) and its touches so far
+        std::array<Cache::Undo*, 2> next;
+        std::array<uint64_t, 2> touches;
+    };
+    Cache* const fetch[2] = {itlb_ ? &*itlb_ : nullptr, l1i_ ? &*l1i_ : nullptr};
+    const Made none{{claim_undo_[claim_itlb].data(), claim_undo_[claim_l1i].data()}, {0, 0}};
+    Made made = none, before = none;  // before: as it was before the current instruction's fetches
+    auto undo_to = [&](const Made& to) {
+        for (size_t k = 0; k < 2; ++k)
+            if (fetch[k]) fetch[k]->untouch(to.next[k], made.next[k], made.touches[k] - to.touches[k]);
+        made = to;
+    };
+    auto claim = [&](size_t k, uint64_t at) {
+        if (!fetch[k]->touch_present(fetch[k]->ref(at), 0, made.next[k])) return false;
+        ++made.touches[k];
+        return true;
+    };
+    size_t first = first_data;
+    for (size_t i = 0; i < r.ifetch.size() && r.ifetch[i].insn < first_data; ++i) {
+        const BlockMemo::Fetch& x = r.ifetch[i];
+        if (i == 0 || r.ifetch[i - 1].insn != x.insn) before = made;
+        if ((fetch[0] && !claim(0, x.at)) || !claim(1, x.at)) {
+            undo_to(before);
+            first = x.insn;
+            break;
+        }
+    }
     auto p = std::lower_bound(r.prefixes.begin(), r.prefixes.end(), first,
                               [](const BlockMemo::Prefix& x, size_t at) { return x.at < at; });
-    if (p == r.prefixes.end() || p->at != first) return step_body(m, mem, n_mem, b, with_tail);
+    if (p == r.prefixes.end() || p->at != first) {
+        undo_to(none);
+        return step_body(m, mem, n_mem, b, with_tail);
+    }
     auto touch = [](Cache& c, const Cache::Ref& ref, uint8_t part, ClaimSlot) {
         c.touch(ref, part);  // present (probed)
         return true;
     };
     data_lookups(*this, m, mem, touch, first);  // in step()'s order per cache, as claim_body()
-    fetch_lookups(*this, r, touch, first);
     ++m.stepped;
     ++m.partial;
     const uint64_t now0 = s_.now;
