@@ -414,7 +414,7 @@ void BranchPredictor::set_entry(Table t, size_t i, uint64_t a, uint64_t b) {
     }
 }
 
-void BranchPredictor::put(Table t, size_t i, uint64_t a, uint64_t b) {
+inline void BranchPredictor::put(Table t, size_t i, uint64_t a, uint64_t b) {
     uint64_t oa = 0, ob = 0;
     switch (t) {
         case Table::counter: oa = counters_[i]; break;
@@ -423,7 +423,7 @@ void BranchPredictor::put(Table t, size_t i, uint64_t a, uint64_t b) {
         case Table::btb: std::tie(oa, ob) = btb_words(btb_[i]); break;
     }
     if (oa == a && ob == b) return;
-    sig_ ^= entry_sig(t, i, oa, ob) ^ entry_sig(t, i, a, b);
+    sig_ ^= sig_of(t, i, oa, ob) ^ sig_of(t, i, a, b);
     set_entry(t, i, a, b);
     if (grouping_) group_log_.push_back({t, static_cast<uint32_t>(i), a, b});
 }
@@ -439,7 +439,10 @@ void BranchPredictor::put_btb(size_t i, const BtbEntry& e) {
 
 void BranchPredictor::set_memo(bool on) {
     memo_ = on && cfg_.direction == PredictorConfig::Direction::veer_el2 && cfg_.history_bits <= 16 && veer_ras_.size() <= 255;
-    if (memo_) sig_ = veer_table_sig();
+    if (!memo_) return;
+    sig_ = veer_table_sig();
+    counter_sigs_.resize(4 * counters_.size());  // (a VeeR EL2 counter is 2 bits: 0 to 3)
+    for (size_t i = 0; i < counter_sigs_.size(); ++i) counter_sigs_[i] = entry_sig(Table::counter, i / 4, i % 4, 0);
 }
 
 // The signature put() keeps, worked out from the tables whole.
