@@ -278,7 +278,9 @@ void BranchPredictor::veer_wrong_path(uint64_t addr, unsigned halfwords) {
     }
 }
 
-BranchPredictor::VeerOutcome BranchPredictor::veer(uint64_t pc, unsigned size, VeerKind kind, bool taken, uint64_t target) {
+// veer() with its kind known (the tests of the kind then fold away): the one definition, veer() picks it.
+template <BranchPredictor::VeerKind kind>
+[[gnu::always_inline]] inline BranchPredictor::VeerOutcome BranchPredictor::veer_k(uint64_t pc, unsigned size, bool taken, uint64_t target) {
     VeerOutcome out;
     if (kind == VeerKind::other) out.flush = true;
     if (!cfg_.enabled || btb_.empty()) {
@@ -355,6 +357,17 @@ BranchPredictor::VeerOutcome BranchPredictor::veer(uint64_t pc, unsigned size, V
     // stack, which the flush does not restore.
     if (out.mispredicted) veer_wrong_path(predicted_next, cfg_.wrong_path_fetch);
     return out;
+}
+
+BranchPredictor::VeerOutcome BranchPredictor::veer(uint64_t pc, unsigned size, VeerKind kind, bool taken, uint64_t target) {
+    switch (kind) {
+        case VeerKind::cond: return veer_k<VeerKind::cond>(pc, size, taken, target);
+        case VeerKind::call: return veer_k<VeerKind::call>(pc, size, taken, target);
+        case VeerKind::jump: return veer_k<VeerKind::jump>(pc, size, taken, target);
+        case VeerKind::ret: return veer_k<VeerKind::ret>(pc, size, taken, target);
+        case VeerKind::other: break;
+    }
+    return veer_k<VeerKind::other>(pc, size, taken, target);
 }
 
 // A control transfer whose successor the trace does not show: the RTL's trace port prints the instruction at mepc

@@ -299,6 +299,8 @@ private:
     RasEntry ras_pop();
     // Fetch along a wrong path from `addr` for `halfwords`: predicted-taken calls and returns move the stack.
     void veer_wrong_path(uint64_t addr, unsigned halfwords);
+    template <VeerKind kind>
+    VeerOutcome veer_k(uint64_t pc, unsigned size, bool taken, uint64_t target);  // veer(), its kind known
 
     // The signature (set_memo). Every veer_el2 table write goes through put(): it keeps sig_ (the XOR of each entry's
     // signature, entry_sig) and, within a group (group_begin), logs the write.
