@@ -414,7 +414,7 @@ uint64_t BranchPredictor::entry_sig(Table t, size_t i, uint64_t a, uint64_t b) {
     return mix64(a ^ mix64(b ^ mix64(uint64_t{i} << 2 | static_cast<uint64_t>(t))));
 }
 
-void BranchPredictor::set_entry(Table t, size_t i, uint64_t a, uint64_t b) {
+inline void BranchPredictor::set_entry(Table t, size_t i, uint64_t a, uint64_t b) {  // (this file's alone)
     switch (t) {
         case Table::counter: counters_[i] = static_cast<uint8_t>(a); break;
         case Table::lru: lru_[i] = static_cast<uint8_t>(a); break;
