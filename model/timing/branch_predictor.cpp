@@ -278,7 +278,9 @@ void BranchPredictor::veer_wrong_path(uint64_t addr, unsigned halfwords) {
     }
 }
 
-BranchPredictor::VeerOutcome BranchPredictor::veer(uint64_t pc, unsigned size, VeerKind kind, bool taken, uint64_t target) {
+// veer() with its kind known (the tests of the kind then fold away): the one definition, veer() picks it.
+template <BranchPredictor::VeerKind kind>
+[[gnu::always_inline]] inline BranchPredictor::VeerOutcome BranchPredictor::veer_k(uint64_t pc, unsigned size, bool taken, uint64_t target) {
     VeerOutcome out;
     if (kind == VeerKind::other) out.flush = true;
     if (!cfg_.enabled || btb_.empty()) {
@@ -357,6 +359,17 @@ BranchPredictor::VeerOutcome BranchPredictor::veer(uint64_t pc, unsigned size, V
     return out;
 }
 
+BranchPredictor::VeerOutcome BranchPredictor::veer(uint64_t pc, unsigned size, VeerKind kind, bool taken, uint64_t target) {
+    switch (kind) {
+        case VeerKind::cond: return veer_k<VeerKind::cond>(pc, size, taken, target);
+        case VeerKind::call: return veer_k<VeerKind::call>(pc, size, taken, target);
+        case VeerKind::jump: return veer_k<VeerKind::jump>(pc, size, taken, target);
+        case VeerKind::ret: return veer_k<VeerKind::ret>(pc, size, taken, target);
+        case VeerKind::other: break;
+    }
+    return veer_k<VeerKind::other>(pc, size, taken, target);
+}
+
 // A control transfer whose successor the trace does not show: the RTL's trace port prints the instruction at mepc
 // before an interrupt's handler although the interrupt flushed it, and the reader drops it (tests/veer-rtl/irq), so
 // the record after the branch is the handler's first. The branch committed, and the predictor was updated with
@@ -401,7 +414,7 @@ uint64_t BranchPredictor::entry_sig(Table t, size_t i, uint64_t a, uint64_t b) {
     return mix64(a ^ mix64(b ^ mix64(uint64_t{i} << 2 | static_cast<uint64_t>(t))));
 }
 
-void BranchPredictor::set_entry(Table t, size_t i, uint64_t a, uint64_t b) {
+inline void BranchPredictor::set_entry(Table t, size_t i, uint64_t a, uint64_t b) {  // (this file's alone)
     switch (t) {
         case Table::counter: counters_[i] = static_cast<uint8_t>(a); break;
         case Table::lru: lru_[i] = static_cast<uint8_t>(a); break;
@@ -414,7 +427,7 @@ void BranchPredictor::set_entry(Table t, size_t i, uint64_t a, uint64_t b) {
     }
 }
 
-void BranchPredictor::put(Table t, size_t i, uint64_t a, uint64_t b) {
+inline void BranchPredictor::put(Table t, size_t i, uint64_t a, uint64_t b) {
     uint64_t oa = 0, ob = 0;
     switch (t) {
         case Table::counter: oa = counters_[i]; break;
@@ -423,7 +436,7 @@ void BranchPredictor::put(Table t, size_t i, uint64_t a, uint64_t b) {
         case Table::btb: std::tie(oa, ob) = btb_words(btb_[i]); break;
     }
     if (oa == a && ob == b) return;
-    sig_ ^= entry_sig(t, i, oa, ob) ^ entry_sig(t, i, a, b);
+    sig_ ^= sig_of(t, i, oa, ob) ^ sig_of(t, i, a, b);
     set_entry(t, i, a, b);
     if (grouping_) group_log_.push_back({t, static_cast<uint32_t>(i), a, b});
 }
@@ -439,7 +452,10 @@ void BranchPredictor::put_btb(size_t i, const BtbEntry& e) {
 
 void BranchPredictor::set_memo(bool on) {
     memo_ = on && cfg_.direction == PredictorConfig::Direction::veer_el2 && cfg_.history_bits <= 16 && veer_ras_.size() <= 255;
-    if (memo_) sig_ = veer_table_sig();
+    if (!memo_) return;
+    sig_ = veer_table_sig();
+    counter_sigs_.resize(4 * counters_.size());  // (a VeeR EL2 counter is 2 bits: 0 to 3)
+    for (size_t i = 0; i < counter_sigs_.size(); ++i) counter_sigs_[i] = entry_sig(Table::counter, i / 4, i % 4, 0);
 }
 
 // The signature put() keeps, worked out from the tables whole.

@@ -299,6 +299,8 @@ private:
     RasEntry ras_pop();
     // Fetch along a wrong path from `addr` for `halfwords`: predicted-taken calls and returns move the stack.
     void veer_wrong_path(uint64_t addr, unsigned halfwords);
+    template <VeerKind kind>
+    VeerOutcome veer_k(uint64_t pc, unsigned size, bool taken, uint64_t target);  // veer(), its kind known
 
     // The signature (set_memo). Every veer_el2 table write goes through put(): it keeps sig_ (the XOR of each entry's
     // signature, entry_sig) and, within a group (group_begin), logs the write.
@@ -310,8 +312,15 @@ private:
                         // a return-stack entry's address and valid bit
     };
     static uint64_t entry_sig(Table t, size_t i, uint64_t a, uint64_t b);
+    // entry_sig of each counter at each of its 4 values, counter i's at 4 * i (set_memo: a flat table, the counters'
+    // writes being most of put()'s), and entry_sig read through it.
+    std::vector<uint64_t> counter_sigs_;
+    uint64_t sig_of(Table t, size_t i, uint64_t a, uint64_t b) const {
+        return t == Table::counter ? counter_sigs_[4 * i + a] : entry_sig(t, i, a, b);
+    }
     uint64_t veer_table_sig() const;  // the XOR of entry_sig over every table entry
-    void put(Table t, size_t i, uint64_t a, uint64_t b);  // sets the entry, from its words
+    // Sets the entry, from its words (inline in branch_predictor.cpp, its one file: the table is then known).
+    [[gnu::always_inline]] void put(Table t, size_t i, uint64_t a, uint64_t b);
     void set_entry(Table t, size_t i, uint64_t a, uint64_t b);  // the same without the signature or the log
     void put_counter(size_t i, uint8_t v) {
         if (!memo_) counters_[i] = v;

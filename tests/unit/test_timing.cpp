@@ -613,6 +613,34 @@ TEST(BranchPredictor, VeerBranchBeforeAnInterruptGoesWherePredicted) {
     EXPECT_TRUE(bp.veer(0x2000, 2, VK::cond, true, 0x1F00).mispredicted);
 }
 
+// The table signature the memo keeps as the tables are written (put(); a counter's through counter_sigs_, the flat
+// table set_memo makes) is the one worked out from the tables whole: after every call of a random run over one
+// fetch line's branch sites of every kind (counters moved both ways, BTB entries allocated and invalidated, the
+// return stack pushed and popped), the signature word of state_key (a predictor with the memo) equals the last word
+// of loop_state (one without: veer_table_sig, every entry's signature from entry_sig).
+TEST(BranchPredictor, VeerKeptSignatureIsTheTablesWhole) {
+    const auto params = platform_timing("veer-el2");
+    ASSERT_TRUE(params.has_value());
+    BranchPredictor plain(params->predictor), memo(params->predictor);
+    memo.set_memo(true);
+    ASSERT_TRUE(memo.memo());
+    std::mt19937 rng(7);
+    const VK kinds[] = {VK::cond, VK::cond, VK::cond, VK::call, VK::ret, VK::jump, VK::other};
+    for (unsigned n = 0; n < 3000; ++n) {
+        const uint64_t pc = 0x2000 + 2 * (rng() % 32);
+        const VK kind = kinds[rng() % 7];
+        const bool taken = kind != VK::cond || (rng() & 1);
+        const uint64_t next = taken ? 0x2000 + 2 * (rng() % 32) : pc + 2;
+        plain.veer(pc, 2, kind, taken, next);
+        memo.veer(pc, 2, kind, taken, next);
+        uint64_t key[BranchPredictor::state_words];
+        memo.state_key(key);
+        std::vector<uint64_t> whole;
+        plain.loop_state(whole);
+        ASSERT_EQ(key[BranchPredictor::state_words - 1], whole.back()) << "call " << n;
+    }
+}
+
 // The table signature the block engine keys (BranchPredictor::set_memo: every table write through put()) must be
 // invisible: a predictor keeping it and one without, given the same calls, agree on every outcome and on both
 // global histories after each. The calls go over 24 branch sites of every kind and three jumps whose entries share
