@@ -17,10 +17,7 @@ Cache::Cache(const CacheConfig& c) : cfg_(c) {
     tags_.assign(static_cast<size_t>(sets_) * c.ways, ~uint64_t{0});
     dirty_.assign(static_cast<size_t>(sets_) * c.ways, 0);
     sets_pow2_ = (sets_ & (sets_ - 1)) == 0;
-    if (sets_pow2_) {
-        set_mask_ = sets_ - 1;
-        while ((1u << tag_shift_) < sets_) ++tag_shift_;
-    }
+    if (sets_pow2_) set_mask_ = sets_ - 1;
     jset_.assign(tags_.size(), 0);  // the journal off: note() saves nothing (jmark_ 0)
 }
 
@@ -29,11 +26,11 @@ Cache::Result Cache::miss(size_t base, uint64_t tag, uint8_t part, bool write) {
     if (write && !cfg_.write_allocate) return r;  // a write-around miss
     // The victim: the least recent line, or an empty way (the last way holds one while any is empty).
     const unsigned ways = cfg_.ways;
-    const size_t last = base + ways - 1, set = base / ways;
+    const size_t last = base + ways - 1;
     if (tags_[last] != ~uint64_t{0} && dirty_[last]) {
         r.writeback = true;
         r.dirty_parts = popcount(dirty_[last]);
-        r.victim = (tags_[last] * sets_ + set) << line_shift_;
+        r.victim = tags_[last] << line_shift_;  // its line's number
         ++writebacks_;
     }
     tags_[last] = tag;

@@ -33,7 +33,7 @@ public:
         const uint64_t line = addr >> line_shift_;
         const size_t base = static_cast<size_t>(set_of(line)) * cfg_.ways;
         note(base);
-        const uint64_t tag = tag_of(line);
+        const uint64_t tag = line;
         const uint8_t part = dirty_part(addr, write);
         const uint64_t* t = &tags_[base];
         for (unsigned w = 0; w < cfg_.ways; ++w)
@@ -52,7 +52,7 @@ public:
     };
     Ref ref(uint64_t addr) const {
         const uint64_t line = addr >> line_shift_;
-        return {static_cast<size_t>(set_of(line)) * cfg_.ways, tag_of(line)};
+        return {static_cast<size_t>(set_of(line)) * cfg_.ways, line};
     }
     // Whether the line is in the cache, changing nothing (the block timing probes before it commits).
     bool probe(const Ref& r) const {
@@ -148,11 +148,11 @@ public:
     uint64_t line_of(uint64_t addr) const { return addr >> line_shift_; }
 
 private:
-    // The set and tag of a line (a mask and a shift when the sets are a power of two, as they usually are).
+    // The set of a line (a mask when the sets are a power of two, as they usually are). A way's tag is its line's
+    // number, set bits included: one word compared, none worked out.
     unsigned set_of(uint64_t line) const {
         return static_cast<unsigned>(sets_pow2_ ? line & set_mask_ : line % sets_);
     }
-    uint64_t tag_of(uint64_t line) const { return sets_pow2_ ? line >> tag_shift_ : line / sets_; }
     // The set at `base` (its first way's index) saved before its first access after the mark. One test whether the
     // journal is on or off: off (and on before the first mark), jmark_ is 0 and so is every jset_ entry.
     void note(size_t base) {
@@ -183,8 +183,8 @@ private:
     }
     CacheConfig cfg_;
     unsigned sets_ = 0, line_shift_ = 0, part_shift_ = 0;
-    bool sets_pow2_ = false;                // sets_ is a power of two: set_mask_ and tag_shift_ are its
-    unsigned set_mask_ = 0, tag_shift_ = 0;  // sets_ - 1, log2(sets_)
+    bool sets_pow2_ = false;  // sets_ is a power of two: set_mask_ is sets_ - 1
+    unsigned set_mask_ = 0;
     // Per set, its ways' tags and dirty parts in LRU order, the most recent first (valgrind's cg_sim.c keeps its
     // sets so): a hit moves its line to the front, a refill takes the last way (the least recent, or an empty
     // one: empty ways, tag ~0, stay behind the lines). No stamps: a set's order is its ways' order.
