@@ -262,40 +262,19 @@ void LsuBuffers::run_to(uint64_t end) {
     return t;
 }
 
+// The state's words with every data word a rule reads moved on (words(): the buffered words, the ibuf's and the lone
+// write entry's, the words of the slots of DCCM stores and of accesses at the read port), loaded back.
 void LsuBuffers::shift_addresses(uint64_t words) {
-    for (unsigned i = 0; i < n_; ++i) buf_[i] += words;
-    if (ibuf_) ibuf_word_ += words;
-    if (lone_) lone_word_ += words;
-    for (uint64_t c = cursor_ + 1; c < cursor_ + 9; ++c)
-        if (Slot* s = at(c); s && (s->store || s->reads)) {
-            s->lo += words;
-            s->hi += words;
-        }
+    std::array<uint64_t, max_whole> w;
+    const size_t n = save_whole(cursor_, w.data(), [words](uint64_t x, bool read) { return read ? x + words : x; });
+    load(cursor_, w.data(), n);
 }
 
+// The same words (at base 0: the cursors too) and the same count since the last take() (not in the words).
 bool LsuBuffers::operator==(const LsuBuffers& o) const {
-    // The slots still ahead of the cursor (those at or after cursor_ + 1) are the state; older ones are spent.
-    for (uint64_t c = cursor_ + 1; c < cursor_ + 9; ++c) {
-        const Slot *a = at(c), *b = o.at(c);
-        if (!a != !b) return false;
-        if (a && (a->dual != b->dual || a->store != b->store || a->reads != b->reads || a->lo != b->lo || a->hi != b->hi))
-            return false;
-    }
-    for (uint64_t t = cursor_; t <= dual_until_ || t <= o.dual_until_; ++t)
-        if ((dual_at_[t & 255u] == t) != (o.dual_at_[t & 255u] == t)) return false;
-    if (ibuf_ != o.ibuf_ || (ibuf_ && (ibuf_word_ != o.ibuf_word_ || ibuf_start_ != o.ibuf_start_ || ibuf_last_ != o.ibuf_last_)))
-        return false;
-    if (lone_ != o.lone_ || (lone_ && (lone_word_ != o.lone_word_ || lone_start_ != o.lone_start_ || lone_due_ != o.lone_due_)))
-        return false;
-    // The obuf as save_bus() puts it (what acts from the cursor on).
-    if (std::max(port_.free, cursor_) != std::max(o.port_.free, o.cursor_) ||
-        std::max(port_.load + 1, cursor_) != std::max(o.port_.load + 1, o.cursor_) ||
-        std::max(port_.b + 1, cursor_) != std::max(o.port_.b + 1, o.cursor_))
-        return false;
-    const bool stores_ahead = last_store_ + 1 > cursor_, o_stores_ahead = o.last_store_ + 1 > o.cursor_;
-    return n_ == o.n_ && std::equal(buf_.begin(), buf_.begin() + n_, o.buf_.begin()) && cursor_ == o.cursor_ &&
-           full_ == o.full_ && stores_ahead == o_stores_ahead && live_ == o.live_ && diff_ == o.diff_ &&
-           std::max(bus_until_, cursor_) == std::max(o.bus_until_, o.cursor_);
+    std::array<uint64_t, max_whole> a, b;
+    const size_t n = save_whole(0, a.data(), Kept{}), m = o.save_whole(0, b.data(), Kept{});
+    return full_ == o.full_ && n == m && std::equal(a.begin(), a.begin() + static_cast<std::ptrdiff_t>(n), b.begin());
 }
 
 }  // namespace pmusim::timing

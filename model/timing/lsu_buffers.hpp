@@ -185,9 +185,11 @@ private:
     struct Kept {
         uint64_t operator()(uint64_t w, bool) const { return w; }
     };
-    template <class F>
+    // kRing, kMarks: the most ring changes and marks put in words (more: not saved, 0).
+    template <class F, size_t kRing = max_bus_ring, size_t kMarks = max_bus_marks>
     struct Save {
         static constexpr bool saving = true;
+        static constexpr size_t max_ring = kRing, max_marks = kMarks;
         uint64_t* w;
         size_t k;
         F& data;
@@ -212,6 +214,15 @@ private:
     static size_t words(S& s, uint64_t base, Io io);
     template <class S, class Io>
     static size_t bus_words(S& s, Io io);  // the D-bus buffer's (save_bus())
+    // The whole state as save()'s words, every ring change and mark ahead of the cursor among them (never 0), each
+    // data word as data(word, read): operator== compares them, shift_addresses() moves those a rule reads, so that
+    // both follow words(), the one list of the state's fields.
+    static constexpr size_t whole_ring = 255, whole_marks = 255;  // the cycles [cursor_, cursor_ + 254]
+    static constexpr size_t max_whole = max_snapshot - max_bus_ring - max_bus_marks + whole_ring + whole_marks;
+    template <class F>
+    size_t save_whole(uint64_t base, uint64_t* out, F&& data) const {
+        return words(*this, base, Save<F, whole_ring, whole_marks>{out, 0, data});
+    }
 
     // The load or store that commits at cycle c (one a cycle: the slot c & 7 until the cycles pass it).
     struct Slot {
@@ -422,12 +433,12 @@ size_t LsuBuffers::bus_words(S& s, Io io) {
         size_t ring = 0, marks = 0;
         for (uint64_t t = c; t <= s.bus_until_ && t <= c + 254; ++t)
             if (const int16_t v = s.diff_[t & 255u]) {
-                if (++ring > max_bus_ring) return 0;
+                if (++ring > Io::max_ring) return 0;
                 io.w[io.k++] = (t - c) << 16 | static_cast<uint16_t>(v);
             }
         for (uint64_t t = c; t <= s.dual_until_ && t <= c + 254; ++t)
             if (s.dual_at_[t & 255u] == t) {
-                if (++marks > max_bus_marks) return 0;
+                if (++marks > Io::max_marks) return 0;
                 io.w[io.k++] = t - c;
             }
         io.w[k0] = 1 | uint64_t{s.ibuf_} << 1 | uint64_t{s.lone_} << 2 | uint64_t{ring} << 8 | uint64_t{marks} << 16;

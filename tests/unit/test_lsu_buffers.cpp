@@ -405,6 +405,56 @@ TEST(LsuBuffersSave, DataWordsPassThroughTheCallersFunction) {
     }
 }
 
+// shift_addresses() moves every data word a rule reads (the buffered words, the ibuf's and the lone write entry's, the
+// words of the slots of DCCM stores and of accesses at the read port), as save() lists them: each state is built
+// again 0x40 bytes further (16 words; the DCCM banks, address bits 3:2, the same), and the first shifted by 16 words
+// is that state (operator==: the same words), unshifted it is not; the same later accesses (0x40 bytes further on
+// the second) then count the same full cycles and leave the two equal. The bus stores of
+// LsuBuffersSave.DataWordsPassThroughTheCallersFunction settled to cursor 12 (the ibuf holds 0x80100010, the write
+// entry waiting alone 0x8010000C; no slot ahead, as no rule reads a bus access's slot words), then a bus load of
+// another word (it drains the ibuf, sends the lone entry); the DCCM stores of StoreBuffer.SavedStateBehavesTheSameShifted
+// (the buffered 0x1010, the slots of 12 and 13), then its three loads.
+TEST(LsuBuffersSave, AShiftedStateIsTheOneBuiltAtTheShiftedAddresses) {
+    auto build = [](bool bus, uint64_t d) {
+        LsuBuffers s(bus ? both_buffers() : store_buffer_alone());
+        if (bus) {
+            s.commit(access(9, true, true, 0xF0040000 + d));
+            s.commit(access(10, true, false, 0x8010000A + d));
+            s.commit(access(11, true, false, 0x8010000E + d));
+            s.settle(14);
+        } else {
+            for (uint64_t c = 10; c <= 13; ++c) s.commit(access(c, true, true, 0x1000 + 16 * (c - 10) + d));
+            s.settle(13);
+        }
+        return s;
+    };
+    for (const bool bus : {true, false}) {
+        SCOPED_TRACE(bus ? "bus stores" : "DCCM stores");
+        LsuBuffers a = build(bus, 0), b = build(bus, 0x40);
+        EXPECT_EQ(a.holds(0x80100010 >> 2), bus ? 1u : 0u);
+        EXPECT_EQ(a.holds(0x8010000C >> 2), bus ? 2u : 0u);
+        EXPECT_FALSE(a == b);
+        a.shift_addresses(16);
+        EXPECT_TRUE(a == b);
+        EXPECT_EQ(a.holds(0x80100050 >> 2), bus ? 1u : 0u);
+        for (const uint64_t d : {uint64_t{0}, uint64_t{0x40}}) {
+            LsuBuffers& s = d ? b : a;
+            if (bus) {
+                s.commit(access(15, false, false, 0x80100100 + d, 4, 18));
+            } else {
+                for (uint64_t c = 14; c <= 16; ++c) s.commit(access(c, false, true, 0x1040 + 16 * (c - 14) + d));
+            }
+            s.settle(60);
+        }
+        const uint64_t full = a.take();
+        EXPECT_EQ(b.take(), full);
+        if (!bus) {
+            EXPECT_EQ(full, 1u);  // as worked in StoreBuffer.SavedStateBehavesTheSameShifted
+        }
+        EXPECT_TRUE(a == b);
+    }
+}
+
 // A 64-bit linear congruential generator (Knuth's MMIX constants): rnd(n) is a number below n, the same sequence
 // on every host, so that a differential test's streams are reproducible.
 struct Lcg {
