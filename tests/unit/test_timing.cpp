@@ -20,6 +20,13 @@ using namespace pmusim::timing;
 
 namespace {
 
+// VeeR EL2's predictor, keeping the table signature the block engine keys (set_memo) or not.
+BranchPredictor veer_predictor(bool memo) {
+    BranchPredictor p(platform_timing("veer-el2").value().predictor);
+    p.set_memo(memo);
+    return p;
+}
+
 // 4 KiB, 2 ways, 64-byte lines: 32 sets; addresses 2 KiB apart share a set.
 CacheConfig small_cache() {
     CacheConfig c;
@@ -619,10 +626,7 @@ TEST(BranchPredictor, VeerBranchBeforeAnInterruptGoesWherePredicted) {
 // return stack pushed and popped), the signature word of state_key (a predictor with the memo) equals the last word
 // of loop_state (one without: veer_table_sig, every entry's signature from entry_sig).
 TEST(BranchPredictor, VeerKeptSignatureIsTheTablesWhole) {
-    const auto params = platform_timing("veer-el2");
-    ASSERT_TRUE(params.has_value());
-    BranchPredictor plain(params->predictor), memo(params->predictor);
-    memo.set_memo(true);
+    BranchPredictor plain = veer_predictor(false), memo = veer_predictor(true);
     ASSERT_TRUE(memo.memo());
     std::mt19937 rng(7);
     const VK kinds[] = {VK::cond, VK::cond, VK::cond, VK::call, VK::ret, VK::jump, VK::other};
@@ -652,10 +656,7 @@ TEST(BranchPredictor, VeerKeptSignatureIsTheTablesWhole) {
 //  - 60 iterations alike (each conditional site always taken or always not), the same calls meeting the same
 //    states again.
 TEST(BranchPredictor, VeerMemoGivesWhatSteppingGives) {
-    const auto params = platform_timing("veer-el2");
-    ASSERT_TRUE(params.has_value());
-    BranchPredictor plain(params->predictor), memo(params->predictor);
-    memo.set_memo(true);
+    BranchPredictor plain = veer_predictor(false), memo = veer_predictor(true);
     ASSERT_TRUE(memo.memo());
     struct Site {
         uint64_t pc;
