@@ -169,6 +169,10 @@ void visit_ooo(V& v, timing::OooConfig& c) {
     v("load_address_latency", c.load_address_latency, 63);
     v("taken_bubble", c.taken_bubble, 63);
     v("fetch_queue", c.fetch_queue, timing::OooConfig::max_fetch_queue);
+    v("short_mul_latency", c.short_mul_latency, 63);
+    v("long_mul_extra", c.long_mul_extra, 63);
+    v("mul_hi_latency", c.mul_hi_latency, 63);
+    v("mac_alus", c.mac_alus);
 }
 
 template <class V>
@@ -287,7 +291,7 @@ void visit_timing(V& v, TimingParams& t) {
 // size. The size is a 64-bit host's: the native build checks it; a 32-bit target (the web page's WebAssembly) lays
 // the struct out smaller.
 #if UINTPTR_MAX == UINT64_MAX
-static_assert(sizeof(TimingParams) == 1064,
+static_assert(sizeof(TimingParams) == 1080,
               "TimingParams changed: add the new field to visit_timing in platforms/platform_json.cpp");
 #endif
 

@@ -291,6 +291,33 @@ timing::OooConfig cortex_a9() {
     // figure, from Arm's own descriptions (cortex-a9.md's integer pipeline is Arm's), is taken.
     o.issue_width = 2;
     ooo_latency(o, C::mul, 4, 2);
+    // The multiplier's other instructions (A32: the decoders mark what a multiply multiplies and its high half;
+    // T32's multiplies time as MUL). No source found gives them first-hand (the A9 TRM's appendix B times loads and
+    // stores, not multiplies); the two compilers' descriptions, Arm's own in GCC's cortex-a9.md, agree:
+    //  - A multiply with a 64-bit result (UMULL, SMULL, UMLAL, SMLAL, UMAAL) holds the multiplier a cycle more than
+    //    MUL, 3 cycles (cortex-a9.md: cortex_a9_mult_long reserves M1 3 cycles where cortex_a9_mult reserves it 2;
+    //    ARMScheduleA9.td: IIC_iMUL64 and IIC_iMAC64 hold A9_ALU0 3 cycles where IIC_iMUL32 holds it 2): RdLo comes
+    //    after 4 cycles as MUL's result, RdHi a cycle later, after 5 (ARMScheduleA9.td: IIC_iMUL64's operand cycles
+    //    4 and 5, its machine model's A9WriteM latency 4 and A9WriteMHi 5; cortex-a9.md gives the instruction 5, its
+    //    later result). Its flags (UMULLS and kin, from all 64 bits) with the high half: assumed.
+    o.long_mul_extra = 1;
+    o.mul_hi_latency = 1;
+    //  - A multiply-accumulate with a 32-bit result (MLA, MLS, SMMLA, SMLAxy, SMLAD, ...) holds both ALU pipelines
+    //    with the multiplier (cortex-a9.md: cortex_a9_mac and cortex_a9_mac16 reserve cortex_a9_multcycle1, both
+    //    ALU pipelines' E1 and E2 with M1 and M2, since "there are only 4 integer register read ports"); the long
+    //    accumulates do not (cortex_a9_mult_long, M1 alone).
+    o.mac_alus = true;
+    //  - The halfword and dual multiplies (SMULxy, SMLAxy, SMULWy, SMLAWy, SMUAD, SMLAD, SMUSD, SMLSD), which the
+    //    decoders class as ALU instructions, hold the multiplier a cycle and give their result after 3 (cortex-a9.md:
+    //    cortex_a9_mult16 and cortex_a9_mac16, latency 3, M1 one cycle; ARMScheduleA9.td: A9WriteM16, latency 3, one
+    //    A9UnitMul). SMLALxy, SMLALD, SMLSLD (a 64-bit result) hold it a cycle more, their high half after 4: assumed
+    //    from the rules above.
+    o.short_mul_latency = 3;
+    //  - No accumulator forwarding: neither description gives a multiply's result to the next one's accumulator
+    //    sooner (cortex-a9.md has no bypass into cortex_a9_mac's accumulator; ARMScheduleA9.td: ReadAdvance<ReadMAC,
+    //    0>), where the ARM11 and Cortex-R TRMs give it a cycle early: an accumulate chain runs at 4 cycles a link.
+    //  - No extra cycles for a flag-setting multiply (ARMScheduleA9.td times MULS as MUL; cortex-a9.md's long group
+    //    lists SMULLS, UMULLS, SMLALS, UMLALS with the plain forms), where the ARM11 takes 3 more.
     ooo_latency(o, C::div, 12, 12);  // no divide instruction on the A9: never met
     ooo_latency(o, C::load, 3);
     ooo_latency(o, C::sysreg, 3);

@@ -30,6 +30,11 @@ OooInsn::OooInsn(const isa::RetiredInsn& insn, uint64_t at) : cls(insn.cls), pc(
     writeback = insn.writeback;
     call = insn.branch & isa::br_call;
     multiple = insn.multiple && (insn.cls == C::load || insn.cls == C::store);
+    // Multiplies: what the decoders mark (isa::RegUse::mul_ops, mul_hi; A32 alone). An accumulator: a register read
+    // and not multiplied (the flags of a condition aside).
+    short_mul = insn.cls == C::alu && insn.regs.mul_ops;
+    mul_hi = insn.cond_failed ? 0u : insn.regs.mul_hi;
+    accumulate = insn.regs.mul_ops && (insn.regs.src & ~insn.regs.mul_ops & ~isa::flags_bit);
     // An arithmetic or logical instruction without a shift (the Cortex-A9 TRM, B.3): the alu class without a
     // shifted operand, and not an extend (isa::RetiredInsn::shifter; neither arithmetic nor logical); moves and
     // bit-field instructions are alu too: not told apart.
@@ -101,7 +106,8 @@ static void reserve(PipeSlots& p, uint64_t t, unsigned busy) {
     if (t + busy <= p.base + 64) p.booked |= ((uint64_t{1} << busy) - 1) << (t - p.base);
 }
 
-uint64_t OooCore::book(size_t k, uint64_t at, unsigned busy, uint64_t dispatch, PipeSlots* also) {
+uint64_t OooCore::book(size_t k, uint64_t at, unsigned busy, uint64_t dispatch, unsigned alus) {
+    PipeSlots* const alu = &s_.pipes[first_[static_cast<size_t>(PipeKind::alu)]];
     busy = std::clamp(busy, 1u, 63u);
     for (;;) {
         PipeSlots* best = nullptr;
@@ -113,8 +119,10 @@ uint64_t OooCore::book(size_t k, uint64_t at, unsigned busy, uint64_t dispatch, 
                 best = &s_.pipes[i];
             }
         }
-        // A second pipeline held the same cycles (OooConfig::mul_alu): both free from the same cycle on.
-        const uint64_t t_also = also ? free_from(*also, best_t, busy, dispatch) : best_t;
+        // ALU pipelines held the same cycles (OooConfig::mul_alu, mac_alus): all free from the same cycle on (a
+        // later cycle than best_t is tried again from the start).
+        uint64_t t_also = best_t;
+        for (unsigned a = 0; a < alus; ++a) t_also = free_from(alu[a], t_also, busy, dispatch);
         // An issue slot in the first cycle (OooConfig::issue_width): the pipelines after the real ones.
         PipeSlots* slot = nullptr;
         uint64_t t_issue = t_also;
@@ -130,7 +138,7 @@ uint64_t OooCore::book(size_t k, uint64_t at, unsigned busy, uint64_t dispatch, 
         }
         if (t_issue == best_t) {
             reserve(*best, best_t, busy);
-            if (also) reserve(*also, best_t, busy);
+            for (unsigned a = 0; a < alus; ++a) reserve(alu[a], best_t, busy);
             if (slot) reserve(*slot, best_t, 1);
             return best_t;
         }
@@ -162,7 +170,11 @@ OooTiming OooCore::step(const OooInsn& in, std::array<uint64_t, 32>& ready) {
     s_.fetch_break = in.taken;
     // The cycles a load or store holds its pipeline: a cycle per mem_bytes it moves (from its address's offset in
     // mem_bytes where mem_align), a byte or halfword load subword_load_busy at least.
-    unsigned busy = std::max<unsigned>(c_.busy[cls], 1);
+    // A short multiply where short_mul_latency: in the multiplier a cycle. A multiply with a 64-bit result:
+    // long_mul_extra cycles more.
+    const bool short_mul = in.short_mul && c_.short_mul_latency;
+    const size_t kind = short_mul ? static_cast<size_t>(PipeKind::multi) : c_.pipe[cls];
+    unsigned busy = (short_mul ? 1u : std::max<unsigned>(c_.busy[cls], 1)) + (in.mul_hi ? c_.long_mul_extra : 0u);
     const bool data = in.cls == C::load || in.cls == C::store;
     if (data) {
         const unsigned offset = c_.mem_align ? static_cast<unsigned>(in.mem_addr % c_.mem_bytes) : 0u;
@@ -208,16 +220,23 @@ OooTiming OooCore::step(const OooInsn& in, std::array<uint64_t, 32>& ready) {
     }
     if (in.flags_from_previous) at = std::max(at, s_.last_complete);
     if (in.cls == C::barrier || in.cls == C::sysreg) at = std::max(at, s_.last_retire);
-    // A multiply where mul_alu: the first ALU pipeline is held the same cycles as the multiplier.
-    const bool on_alu = c_.mul_alu && c_.pipe[cls] == static_cast<uint8_t>(PipeKind::multi) &&
-                        c_.pipes[static_cast<size_t>(PipeKind::alu)] > 0;
-    t.exec = book(c_.pipe[cls], at, busy, t.dispatch,
-                  on_alu ? &s_.pipes[first_[static_cast<size_t>(PipeKind::alu)]] : nullptr);
+    // A multiply where mul_alu: the first ALU pipeline is held the same cycles as the multiplier; a
+    // multiply-accumulate with a 32-bit result where mac_alus: every ALU pipeline.
+    const bool multi = kind == static_cast<size_t>(PipeKind::multi);
+    const unsigned alu_pipes = c_.pipes[static_cast<size_t>(PipeKind::alu)];
+    const unsigned alus = multi && c_.mac_alus && in.accumulate && !in.mul_hi ? alu_pipes
+                          : multi && c_.mul_alu                              ? std::min(alu_pipes, 1u)
+                                                                             : 0u;
+    t.exec = book(kind, at, busy, t.dispatch, alus);
     if (data && in.writeback && c_.writeback_alu) book(static_cast<size_t>(PipeKind::alu), t.exec, 1, t.dispatch);
     const unsigned later = (in.cls == C::load && in.offset_shift ? c_.offset_shift_latency : 0u) +
                            (in.shifter ? c_.shifter_latency : 0u);
-    t.complete = t.exec + (data ? busy - 1 : 0) + std::max<unsigned>(c_.latency[cls], 1) + later + in.mem_delay;
+    const unsigned latency = short_mul ? c_.short_mul_latency : std::max<unsigned>(c_.latency[cls], 1);
+    // A 64-bit result: the low half after the latency, the high half and the flags mul_hi_latency later.
+    const unsigned hi = in.mul_hi ? c_.mul_hi_latency : 0u;
+    t.complete = t.exec + (data ? busy - 1 : 0) + latency + later + in.mem_delay + hi;
     for (uint32_t m = in.dst; m; m &= m - 1) ready[ctz(m)] = t.complete;
+    for (uint32_t m = in.dst & ~in.mul_hi & ~isa::flags_bit; hi && m; m &= m - 1) ready[ctz(m)] -= hi;
     const bool forwards = in.cls == C::load && !in.sign_extend && !in.conditional && c_.load_forward;
     s_.forwarded = forwards ? s_.forwarded | in.dst : s_.forwarded & ~in.dst;
     if (c_.load_address_latency) s_.loaded = in.cls == C::load ? s_.loaded | in.dst : s_.loaded & ~in.dst;

@@ -27,12 +27,19 @@
 //    `writeback_alu` is set, a load or store that writes its base back (OooInsn::writeback) also takes an ALU
 //    pipeline for a cycle, the first free from its execution on (it does not wait for it); where `mul_alu` is set,
 //    an instruction of the multi kind (a multiply) holds the first ALU pipeline too, the same cycles as its own
-//    (it waits until both are free); where `issue_width` is set, at most that many instructions start execution a
-//    cycle (an instruction waits for a cycle with an issue slot and its pipeline free);
+//    (it waits until both are free), and where `mac_alus` is set a multiply-accumulate with a 32-bit result
+//    (OooInsn::accumulate, no mul_hi) holds every ALU pipeline those cycles; a multiply with a 64-bit result
+//    (OooInsn::mul_hi) holds its pipeline `long_mul_extra` cycles more than its class's `busy`; where
+//    `short_mul_latency` is set, a multiply the decoders class as ALU (OooInsn::short_mul) executes as a multiply
+//    (the multi kind's pipeline, as mul_alu and mac_alus say) for a cycle; where `issue_width` is set, at most
+//    that many instructions start execution a cycle (an instruction waits for a cycle with an issue slot and its
+//    pipeline free);
 //  - completion: `latency` cycles after execution starts (its last register's, for a load or store of several),
 //    `offset_shift_latency` more for a load whose register offset is shifted (OooInsn::offset_shift),
 //    `shifter_latency` more for an instruction through the shifter (OooInsn::shifter), plus the misses of its data
-//    accesses (the caches' refill penalties, TimingModel::data_stage);
+//    accesses (the caches' refill penalties, TimingModel::data_stage); a short multiply `short_mul_latency` after
+//    it starts (where set); a multiply with a 64-bit result gives its low half after its latency and its high half
+//    (OooInsn::mul_hi) and flags `mul_hi_latency` later (its completion is its last result's);
 //  - retirement: in order, at completion at the earliest, up to `retire_width` a cycle.
 // The instruction's cycles are its retirement less the previous one's. Left out: issue-queue sizes, load/store ordering and forwarding, store buffers, micro-op
 // cracking beyond a load or store of several registers, wrong-path cache effects.
@@ -94,6 +101,12 @@ struct OooConfig {
     unsigned shifter_latency = 0;
     // Cycles later a load's result reaches a load or store that forms its address with it (OooInsn::addr).
     unsigned load_address_latency = 0;
+    // Multiplies (OooInsn::short_mul, mul_hi, accumulate): a short multiply's result latency, executing as a
+    // multiply a cycle (0: timed as its class); cycles more a multiply with a 64-bit result holds its pipeline;
+    // cycles after its low half its high half and flags come; a multiply-accumulate with a 32-bit result holds
+    // every ALU pipeline its cycles.
+    unsigned short_mul_latency = 0, long_mul_extra = 0, mul_hi_latency = 0;
+    bool mac_alus = false;
     // Fetch blocks the front end holds before dispatch (its instruction queue): a block comes no sooner than the
     // cycle after the last instruction of the block `fetch_queue` blocks older dispatched (0: no limit; else 2 to
     // max_fetch_queue).
@@ -195,6 +208,12 @@ struct OooInsn {
     bool forward_use = false;          // an arithmetic or logical instruction without a shift (load_forward)
     bool call = false;                 // a branch with link (call_alone)
     bool multiple = false;             // a load or store of several registers, LDM, STM, PUSH, POP, LDRD (multiple_uops)
+    // Multiplies (A32: the registers isa::RegUse::mul_ops marks; T32 and A64 mark none): one the decoders class as
+    // ALU (SMULxy, SMLAxy, SMUAD, ...: short_mul_latency); the registers of dst that hold a 64-bit result's high half
+    // (mul_hi_latency); a multiply that reads a register it does not multiply, an accumulator (mac_alus).
+    bool short_mul = false;
+    uint32_t mul_hi = 0;
+    bool accumulate = false;
 };
 
 // When it did what, and what the events of TimingParams count of it (TimingModel::ooo_timed).
@@ -219,8 +238,8 @@ public:
 
 private:
     // The earliest cycle from `at` on that a pipeline of kind `k` (PipeKind) is free for `busy` cycles; books it.
-    // With `also`, that pipeline too is held the same cycles (both free from the cycle returned on).
-    uint64_t book(size_t k, uint64_t at, unsigned busy, uint64_t dispatch, PipeSlots* also = nullptr);
+    // The first `alus` ALU pipelines are held the same cycles too (all free from the cycle returned on).
+    uint64_t book(size_t k, uint64_t at, unsigned busy, uint64_t dispatch, unsigned alus = 0);
     OooConfig c_;
     std::array<uint8_t, pipe_kinds> first_{};  // each kind's first pipeline in s_.pipes
     size_t issue_first_ = 0;                   // the issue slots (OooConfig::issue_width) follow the pipelines

@@ -845,3 +845,61 @@ TEST(OutOfOrder, CortexA9MemorySystemAsItsPointerChaseMeasures) {
     EXPECT_EQ(b.count(0x05), 35u);
     EXPECT_EQ(platform_timing("cortex-a9")->itlb_entries, 32u);  // the instruction side's too (TRM 6.2.1)
 }
+
+// The Cortex-A9's multiplier (platforms/timing_params.cpp, cortex_a9: GCC's cortex-a9.md and LLVM's
+// ARMScheduleA9.td), on its own OooConfig, instructions in 8-byte fetch blocks from 0x8000 (a block a cycle from
+// 100, two dispatched a cycle). Long multiplies back to back: `umull r0, r1, r2, r3` dispatches at 100, executes at
+// 101 and holds the multiplier (and the first ALU pipeline) 101-103, 3 cycles; RdLo r0 comes at 105 (latency 4),
+// RdHi r1 a cycle later, 106, its completion. `umull r4, r5, r6, r7` (dispatched at 100) finds the multiplier free
+// at 104: r4 at 108, r5 at 109. `add r8, r0, r9` (dispatched at 101) executes at 105 on the second ALU pipeline
+// (the first is held by the second UMULL 104-106); `add r10, r1, r9` at 106, when r1 comes. Before the rules: the
+// multiplier held 2 cycles and both halves after 4: the second UMULL at 103, both ADDs at 105.
+TEST(OutOfOrder, CortexA9LongMultipliesHoldTheMultiplierThreeCyclesTheirHighHalfLater) {
+    Core c(*platform_timing("cortex-a9")->ooo);
+    const OooTiming m0 = c.step(OooInsn(a32(0xE0810392), 0x8000));  // umull r0, r1, r2, r3
+    EXPECT_EQ(m0.dispatch, 100u);
+    EXPECT_EQ(m0.exec, 101u);
+    EXPECT_EQ(c.ready[0], 105u);
+    EXPECT_EQ(c.ready[1], 106u);
+    EXPECT_EQ(m0.complete, 106u);
+    const OooTiming m1 = c.step(OooInsn(a32(0xE0854796), 0x8004));  // umull r4, r5, r6, r7
+    EXPECT_EQ(m1.dispatch, 100u);
+    EXPECT_EQ(m1.exec, 104u);
+    EXPECT_EQ(c.ready[4], 108u);
+    EXPECT_EQ(c.ready[5], 109u);
+    EXPECT_EQ(c.step(OooInsn(a32(0xE0808009), 0x8008)).exec, 105u);  // add r8, r0, r9
+    EXPECT_EQ(c.step(OooInsn(a32(0xE081A009), 0x800C)).exec, 106u);  // add r10, r1, r9
+}
+
+// A multiply-accumulate chain: `mla r0, r2, r3, r0` dispatches at 100, executes at 101 and holds the multiplier and
+// both ALU pipelines 101-102 (cortex-a9.md's cortex_a9_mac: the register read ports); r0 at 105. `mla r0, r4, r5, r0`
+// reads it as its accumulator, no sooner (no accumulator forwarding on the A9): it executes at 105, r0 at 109, a
+// link every 4 cycles. `add r6, r7, r8` and `add r9, r7, r8` (dispatched at 101) find both ALU pipelines held at
+// 102: both execute at 103 (before the rule: the first at 102 on the second ALU pipeline, the other at 103).
+TEST(OutOfOrder, CortexA9MultiplyAccumulateHoldsBothAluPipelines) {
+    Core c(*platform_timing("cortex-a9")->ooo);
+    const OooTiming a0 = c.step(OooInsn(a32(0xE0200392), 0x8000));  // mla r0, r2, r3, r0
+    EXPECT_EQ(a0.exec, 101u);
+    EXPECT_EQ(c.ready[0], 105u);
+    const OooTiming a1 = c.step(OooInsn(a32(0xE0200594), 0x8004));  // mla r0, r4, r5, r0
+    EXPECT_EQ(a1.exec, 105u);
+    EXPECT_EQ(c.ready[0], 109u);
+    EXPECT_EQ(c.step(OooInsn(a32(0xE0876008), 0x8008)).exec, 103u);  // add r6, r7, r8
+    EXPECT_EQ(c.step(OooInsn(a32(0xE0879008), 0x800C)).exec, 103u);  // add r9, r7, r8
+}
+
+// A halfword multiply, which the decoders class as an ALU instruction, goes through the multiplier a cycle with a
+// result latency of 3 (cortex-a9.md's cortex_a9_mult16): `smulbb r1, r2, r3` dispatches at 100, executes at 101,
+// r1 at 104; `add r4, r1, r5` executes at 104. Before the rule: an ALU instruction's 1, r1 at 102.
+TEST(OutOfOrder, CortexA9HalfwordMultiplyTakesThreeCycles) {
+    Core c(*platform_timing("cortex-a9")->ooo);
+    EXPECT_EQ(c.step(OooInsn(a32(0xE1610382), 0x8000)).exec, 101u);  // smulbb r1, r2, r3
+    EXPECT_EQ(c.ready[1], 104u);
+    EXPECT_EQ(c.step(OooInsn(a32(0xE0814005), 0x8004)).exec, 104u);  // add r4, r1, r5
+    // The other out-of-order cores keep no such rules.
+    for (const char* core : {"cortex-a15", "cortex-a57", "cortex-a72"}) {
+        const OooConfig o = *platform_timing(core)->ooo;
+        EXPECT_EQ(o.short_mul_latency + o.long_mul_extra + o.mul_hi_latency, 0u) << core;
+        EXPECT_FALSE(o.mac_alus) << core;
+    }
+}
