@@ -27,15 +27,25 @@ std::optional<CoreState> parse_core_state(std::string_view s) {
     return std::nullopt;
 }
 
+// `event` is not at its slot's index: appended, or (once two events shared a slot, or one was past the index's
+// reach) searched for first.
 void EventBatch::add_searched(uint32_t event, uint64_t n) {
-    for (size_t i = 0; i < events.size(); ++i) {
-        if (events[i].event == event) {
-            events[i].count += n;
-            if (i <= 0xFFFF) slot_[event & (slots - 1)] = static_cast<uint16_t>(i);
-            return;
+    const uint32_t h = event & (slots - 1);
+    uint16_t& slot = slot_[h];
+    if (shared_) {
+        for (size_t i = 0; i < events.size(); ++i) {
+            if (events[i].event == event) {
+                events[i].count += n;
+                if (i <= 0xFFFF) slot = static_cast<uint16_t>(i);
+                return;
+            }
         }
     }
-    if (events.size() <= 0xFFFF) slot_[event & (slots - 1)] = static_cast<uint16_t>(events.size());
+    // Another event of this slot at its index (an index of another slot's event is one left from before clear():
+    // no event of this slot is there): the slot moves to the new one, and the other is found by the search.
+    if (slot < events.size() && (events[slot].event & (slots - 1)) == h) shared_ = true;
+    if (events.size() <= 0xFFFF) slot = static_cast<uint16_t>(events.size());
+    else shared_ = true;
     events.push_back(EventCount{event, n});
 }
 

@@ -30,7 +30,9 @@ struct EventBatch {
     std::vector<EventCount> events;
 
     // Adds `n` of `event`: found through a small direct-mapped index into `events` (checked on every use, so an
-    // entry left stale by clear() or by a change to `events` is never trusted), else searched and appended.
+    // entry left stale by clear() or by a change to `events` is never trusted), else appended, searched for first
+    // only where the index may have lost it (add_searched). `events` is read freely but changed only through add()
+    // and clear().
     void add(uint32_t event, uint64_t n = 1) {
         const uint16_t at = slot_[event & (slots - 1)];
         if (at < events.size() && events[at].event == event) {
@@ -43,12 +45,16 @@ struct EventBatch {
     void clear() {
         cycles = 0;
         events.clear();
+        shared_ = false;
     }
 
 private:
     void add_searched(uint32_t event, uint64_t n);
     static constexpr unsigned slots = 256;
     std::array<uint16_t, slots> slot_{};  // event (modulo slots) -> its index in `events`, when it is there
+    // Whether two events of `events` ever shared a slot since the last clear(): until then every event there is
+    // at its slot's index (each append points its slot at it), so an event its slot does not find is not there.
+    bool shared_ = false;
 };
 
 // Where inside a batch the interrupt request rose, so a SystemC wrapper can place the edge exactly.
