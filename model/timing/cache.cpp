@@ -74,7 +74,7 @@ bool Cache::same_since(uint32_t m) {
     const auto first = std::lower_bound(jsaved_.begin(), jsaved_.end(), m, [](const Saved& x, uint32_t v) { return x.mark < v; });
     const unsigned n = cfg_.ways;
     for (auto it = first; it != jsaved_.end(); ++it) {
-        // The first save of a set at or after m holds it as it was at m (not accessed in between).
+        // The first save of a set at or after m holds it as it was at m (not changed in between).
         if (jseen_[it->set] == jseen_gen_) continue;
         jseen_[it->set] = jseen_gen_;
         // The same lines with the same dirty parts in the same LRU order: the same ways (a set is kept in LRU

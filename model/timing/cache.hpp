@@ -32,17 +32,20 @@ public:
         ++accesses_;
         const uint64_t line = addr >> line_shift_;
         const size_t base = static_cast<size_t>(set_of(line)) * cfg_.ways;
-        note(base);
         const uint64_t tag = line;
         const uint8_t part = dirty_part(addr, write);
         const uint64_t* t = &tags_[base];
         for (unsigned w = 0; w < cfg_.ways; ++w)
             if (t[w] == tag) {
-                promote(base, w, part);
+                if (w != 0 || (dirty_[base] | part) != dirty_[base]) {  // not in front with its part marked: a change
+                    note(base);
+                    promote(base, w, part);
+                }
                 Result r;
                 r.hit = true;
                 return r;
             }
+        note(base);
         return miss(base, tag, part, write);
     }
     // A line's set (the index of its first way) and tag, worked out once for a probe() and a touch().
@@ -80,11 +83,11 @@ public:
         while (t[w] != r.tag)
             if (++w == cfg_.ways) return false;
         ++accesses_;
-        // The journal saves the set as it is before its first access after a mark (even one that changes nothing, as
-        // access() does): an undone touch leaves the set as saved.
-        note(r.base);
         const unsigned dirty = dirty_[r.base + w];
         if (w == 0 && (dirty | part) == dirty) return true;  // in front, its part marked: only the count moves
+        // The journal saves the set as it is before its first change after a mark: an undone touch leaves the set
+        // as saved.
+        note(r.base);
         *undo++ = {r.base, w, dirty};
         promote(r.base, w, part);
         return true;
@@ -131,13 +134,15 @@ public:
     }
 
     // The sets' journal (TimingModel::loop_mark, loop_same_caches). While it is on, each set's ways are saved as
-    // they are before its first access after each mark, so that the cache can later be compared with itself as
-    // it was at a mark. Off, it costs a test per access.
+    // they are before its first change after each mark (a line moved, marked dirty or brought in; an access that
+    // changes nothing, a hit on the line in front with its part marked, saves nothing: its set is as it was at the
+    // mark, and is saved so where it changes later), so that the cache can later be compared with itself as it was
+    // at a mark. Off, it costs a test per change.
     void set_journal(bool on);
     // A new mark: its number (1, 2, ...; 0 while the journal is off).
     uint32_t mark();
-    // Whether every set accessed since mark `m` (not 0) now holds what it held at `m`: the same line in each way,
-    // the same dirty parts, its ways in the same LRU order. (A set not accessed since holds it unchanged.) False
+    // Whether every set changed since mark `m` (not 0) now holds what it held at `m`: the same line in each way,
+    // the same dirty parts, its ways in the same LRU order. (A set not changed since holds it unchanged.) False
     // for a mark forgotten.
     bool same_since(uint32_t m);
     // The saved sets that only marks before `m` need, dropped: those marks are forgotten.
@@ -153,7 +158,7 @@ private:
     unsigned set_of(uint64_t line) const {
         return static_cast<unsigned>(sets_pow2_ ? line & set_mask_ : line % sets_);
     }
-    // The set at `base` (its first way's index) saved before its first access after the mark. One test whether the
+    // The set at `base` (its first way's index) saved before its first change after the mark. One test whether the
     // journal is on or off: off (and on before the first mark), jmark_ is 0 and so is every jset_ entry.
     void note(size_t base) {
         if (jset_[base] != jmark_) save_set(base);
@@ -172,6 +177,15 @@ private:
             return;
         }
         uint64_t* const t = tags_.data() + base;
+        if (w == 1) {  // the line behind the front (a page or line taken in turn with another): a swap, no loop
+            const uint64_t t0 = t[0], t1 = t[1];
+            const uint8_t d0 = d[0], d1 = d[1];
+            t[0] = t1;
+            t[1] = t0;
+            d[0] = static_cast<uint8_t>(d1 | part);
+            d[1] = d0;
+            return;
+        }
         const uint64_t tag = t[w];
         const uint8_t dirty = static_cast<uint8_t>(d[w] | part);
         for (; w > 0; --w) {

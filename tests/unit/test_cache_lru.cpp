@@ -192,3 +192,96 @@ TEST(CacheLru, RandomStreamsMatchTheReferenceBitForBit) {
         EXPECT_GT(refills, 1000u);  // outcomes
     }
 }
+
+// A line found just behind the front (way 1: a page or line taken in turn with another) swaps places with the front
+// one; the others keep their order. One set of 4 ways, every access a write (each eviction names its victim).
+// Order most recent first; lines A..J 0x40 apart. Filled A B C D: D C B A. Then C (way 1): C D B A; B (way 2):
+// B C D A; C (way 1): C B D A; E evicts A: E C B D; C (way 1): C E B D; F evicts D: F C E B; C (way 1): C F E B;
+// E (way 2): E C F B; G evicts B: G E C F; E (way 1): E G C F; H evicts F: H E G C; I evicts C: I H E G; J evicts
+// G: J I H E. (Were a hit at way 1 to leave the order, the last victim would be E.) The same again with the hits
+// made by touch_present (the block timing's claims): the same victims.
+TEST(CacheLru, AHitBehindTheFrontSwapsWithTheFront) {
+    CacheConfig c;
+    c.size = 4 * 64;
+    c.ways = 4;
+    c.line = 64;
+    const uint64_t A = 0x000, B = 0x040, C = 0x080, D = 0x0c0, E = 0x100, F = 0x140, G = 0x180, H = 0x1c0, I = 0x200,
+                   J = 0x240;
+    struct Step {
+        uint64_t line;
+        int64_t victim;  // -1: a hit
+    };
+    const Step steps[] = {{C, -1}, {B, -1}, {C, -1}, {E, A}, {C, -1}, {F, D}, {C, -1},
+                          {E, -1}, {G, B}, {E, -1}, {H, F}, {I, C}, {J, G}};
+    for (const bool claimed : {false, true}) {
+        Cache k(c);
+        for (uint64_t a : {A, B, C, D}) EXPECT_TRUE(k.access(a, true).refill);
+        for (size_t i = 0; i < std::size(steps); ++i) {
+            const Step& s = steps[i];
+            if (s.victim < 0 && claimed) {
+                Cache::Undo u[1];
+                Cache::Undo* next = u;
+                EXPECT_TRUE(k.touch_present(k.ref(s.line), k.dirty_part(s.line, true), next)) << i;
+                continue;
+            }
+            const auto r = k.access(s.line, true);
+            EXPECT_EQ(r.hit, s.victim < 0) << "step " << i << (claimed ? " claimed" : "");
+            if (s.victim >= 0) {
+                EXPECT_TRUE(r.writeback) << i;
+                EXPECT_EQ(r.victim, static_cast<uint64_t>(s.victim)) << "step " << i << (claimed ? " claimed" : "");
+                EXPECT_EQ(r.dirty_parts, 1u) << i;
+            }
+        }
+        EXPECT_EQ(k.accesses(), 17u);
+        EXPECT_EQ(k.refills(), 10u);    // A B C D, E F G H I J
+        EXPECT_EQ(k.writebacks(), 6u);  // one a refill after the fill
+    }
+}
+
+// The journal saves a set before its first change after a mark: a hit on the line in front with its part marked
+// (no change) saves nothing, and the set still compares as it was at an earlier mark where it changes after a
+// later one. One set of 4 ways, lines A B (B in front).
+TEST(CacheLru, JournalSavesASetBeforeItsFirstChange) {
+    CacheConfig c;
+    c.size = 4 * 64;
+    c.ways = 4;
+    c.line = 64;
+    Cache k(c);
+    k.set_journal(true);
+    const uint64_t A = 0x000, B = 0x040;
+    k.access(A, false);
+    k.access(B, false);
+    const uint32_t m1 = k.mark();
+    EXPECT_TRUE(k.access(B, false).hit);  // in front already: no change
+    EXPECT_TRUE(k.same_since(m1));
+    EXPECT_TRUE(k.access(A, false).hit);  // A before B: changed
+    EXPECT_FALSE(k.same_since(m1));
+    EXPECT_TRUE(k.access(B, false).hit);  // B before A again: as at m1
+    EXPECT_TRUE(k.same_since(m1));
+    // A claim that changes the set and is undone: as it was.
+    const uint32_t m2 = k.mark();
+    Cache::Undo u[2];
+    Cache::Undo* next = u;
+    EXPECT_TRUE(k.touch_present(k.ref(A), 0, next));
+    EXPECT_EQ(next - u, 1);  // A was behind B: a change, kept for the undo
+    EXPECT_FALSE(k.same_since(m2));
+    k.untouch(u, next, 1);
+    EXPECT_TRUE(k.same_since(m2));
+    // A claim of the front line changes nothing (no undo, no save); the set changed only after the next mark is
+    // saved then, as it was at both marks: compared with m3 it differs.
+    const uint32_t m3 = k.mark();
+    next = u;
+    EXPECT_TRUE(k.touch_present(k.ref(B), 0, next));
+    EXPECT_EQ(next - u, 0);
+    const uint32_t m4 = k.mark();
+    EXPECT_TRUE(k.access(A, false).hit);
+    EXPECT_FALSE(k.same_since(m3));
+    EXPECT_FALSE(k.same_since(m4));
+    // B in front again, clean; then marked dirty in front: a change of its dirty part alone.
+    EXPECT_TRUE(k.access(B, false).hit);
+    const uint32_t m5 = k.mark();
+    EXPECT_TRUE(k.access(B, true).hit);
+    EXPECT_FALSE(k.same_since(m5));
+    EXPECT_TRUE(k.access(B, true).hit);  // dirty already: no change, still differs from m5 by the dirty part
+    EXPECT_FALSE(k.same_since(m5));
+}
