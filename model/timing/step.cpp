@@ -5,8 +5,10 @@
 // buffer), and without them, chosen once when the model is built (TimingModel::full_) from whether the
 // parameters turn any of them on; and (kFull 2) with them in VeeR EL2's shape (TimingModel::veer_shape: each on,
 // a fetch buffer of 3 entries of 4 bytes), where their tests are constants. All give the same results where
-// they apply: each leaves out tests whose answer is fixed there. The full one comes twice too (kArm): with the
-// ARM cores' issue and result rules, and without them where no parameter turns one on (needs_arm_rules: VeeR EL2).
+// they apply: each leaves out tests whose answer is fixed there. Each comes with a set of the ARM cores' issue and
+// result rules (kArm, arm_rules.hpp) and leaves out the rest: the full one with all or none (VeeR EL2), the lean
+// one with all (ARM11, Cortex-A8) or the Cortex-A53's and A7's (arm_rules_cortex), chosen when the model is built
+// (TimingModel::arm_kernel) from the rules the parameters turn on.
 #include <algorithm>
 #include <type_traits>
 
@@ -386,7 +388,7 @@ template <int kFull>
     s_.lsu_prev_eff = eff;
 }
 
-template <int kFull, bool kArm>
+template <int kFull, ArmRules kArm>
 [[gnu::noinline]] uint64_t TimingModel::timed_k(const isa::RetiredInsn& insn, uint64_t pc, unsigned size, const MemRef* mem,
                               unsigned n_mem, EventBatch& b, unsigned flush) {
     StepScratch st(insn, pc, size, mem, n_mem, flush);
@@ -435,7 +437,7 @@ template <int kFull, bool kArm>
     if (!st.mie_before) emit(b, p_.ev_irq_disabled, st.cycles - st.freeze);
     // The next instruction may pair with this one if it issued alone, took one cycle and did not branch away; or,
     // where multiple_last_slot, beside the last issue cycle of a load or store multiple (in the other slot).
-    const unsigned last = kArm && p_.multiple_last_slot ? st.multiple_extra : 0u;
+    const unsigned last = has_rule(kArm, rule_multiple_cycles) && p_.multiple_last_slot ? st.multiple_extra : 0u;
     s_.pair_open = !st.paired && st.cycles == st.base && st.base == 1 + st.stall + last &&
                    !((insn.branch & isa::br_taken) && !insn.cond_failed);
     s_.prev_issue = st.issue + last;
@@ -489,11 +491,13 @@ uint64_t TimingModel::timed(const isa::RetiredInsn& insn, uint64_t pc, unsigned 
     // Each kernel out of line, reached by a tail call: timed() sets up no frame of its own (inlined here, the lean
     // kernel's frame was set up on the full kernel's path too). An out-of-order core never takes the full one
     // (TimingModel's constructor).
-    if (veer_shape_) return timed_k<2, false>(insn, pc, size, mem, n_mem, b, flush);
-    if (full_) return arm_rules_ ? timed_k<1, true>(insn, pc, size, mem, n_mem, b, flush)
-                                 : timed_k<1, false>(insn, pc, size, mem, n_mem, b, flush);
+    // The ARM rules' kernel was chosen when the model was built (arm_kernel).
+    if (veer_shape_) return timed_k<2, arm_rules_none>(insn, pc, size, mem, n_mem, b, flush);
+    if (full_) return arm_rules_ ? timed_k<1, arm_rules_all>(insn, pc, size, mem, n_mem, b, flush)
+                                 : timed_k<1, arm_rules_none>(insn, pc, size, mem, n_mem, b, flush);
     if (ooo_) return ooo_timed(insn, pc, size, mem, n_mem, b, flush);
-    return timed_k<0, true>(insn, pc, size, mem, n_mem, b, flush);
+    return arm_rules_ == arm_rules_cortex ? timed_k<0, arm_rules_cortex>(insn, pc, size, mem, n_mem, b, flush)
+                                          : timed_k<0, arm_rules_all>(insn, pc, size, mem, n_mem, b, flush);
 }
 
 }  // namespace pmusim::timing

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <type_traits>
 
+#include "model/timing/arm_rules.hpp"
 #include "model/timing/timing_model.hpp"
 #include "model/timing/veer_shape.hpp"
 
@@ -70,7 +71,7 @@ struct TimingModel::StepScratch {
 
 // Issue: alongside the previous instruction (dual issue), or when its sources are ready, the divider free and
 // the pre- and post-sync waits over.
-template <int kFull, bool kArm>
+template <int kFull, ArmRules kArm>
 [[gnu::always_inline]] inline void TimingModel::issue_stage(StepScratch& st, EventBatch& b) {
     using C = isa::InsnClass;
     const isa::RetiredInsn& insn = st.insn;
@@ -81,26 +82,33 @@ template <int kFull, bool kArm>
     st.data = (insn.cls == C::load || insn.cls == C::store) && !insn.cond_failed;
     // A source is needed when it is ready, `early_address` cycles before that to form an address (or, where a class
     // has an address_latency, when its address ready cycle says), `shifted_operand_early` before as a shifted operand.
-    const uint32_t shifted = insn.regs.shifted | (kArm && p_.extend_in_shifter ? insn.regs.rotated : 0u);
+    const uint32_t shifted = insn.regs.shifted | (has_rule(kArm, rule_shifted_early) && p_.extend_in_shifter ? insn.regs.rotated : 0u);
+    // A rule the kernel leaves out has its parameter at 0 (arm_kernel): its term is 0.
+    const unsigned shifted_early = has_rule(kArm, rule_shifted_early) ? p_.shifted_operand_early : 0u;
+    const unsigned mul_early = has_rule(kArm, rule_mul_early) ? p_.mul_operand_early : 0u;
     auto need = [&](unsigned r) -> uint64_t {
-        if (!kArm) return s_.ready[r];  // no early operand (needs_arm_rules)
-        const bool addr = (insn.regs.addr >> r) & 1u;
-        return (addr && addr_by_producer_ ? s_.addr_ready[r] : s_.ready[r] + (addr ? p_.early_address : 0u)) +
-               ((shifted >> r) & 1u ? p_.shifted_operand_early : (insn.regs.mul_ops >> r) & 1u ? p_.mul_operand_early : 0u);
+        uint64_t at = s_.ready[r];
+        if (has_rule(kArm, rule_early_address)) {
+            const bool addr = (insn.regs.addr >> r) & 1u;
+            at = addr && addr_by_producer_ ? s_.addr_ready[r] : at + (addr ? p_.early_address : 0u);
+        }
+        if (has_rule(kArm, rule_shifted_early) || has_rule(kArm, rule_mul_early))
+            at += (shifted >> r) & 1u ? shifted_early : (insn.regs.mul_ops >> r) & 1u ? mul_early : 0u;
+        return at;
     };
     // A load or store multiple issues over several cycles (load_multiple_bytes) and pairs with nothing. Two shifts
     // by a register never pair (single_shift_register), nor does an EXTR take a younger partner
     // (extract_second_slot).
-    if (kArm && p_.multiple_holds_issue) st.multiple_extra = multiple_cycles(st) - 1;
-    if (kArm && p_.shift_register_extra && (insn.regs.shape & isa::shape_shift_register)) st.shift_extra = p_.shift_register_extra;
+    if (has_rule(kArm, rule_multiple_cycles) && p_.multiple_holds_issue) st.multiple_extra = multiple_cycles(st) - 1;
+    if (has_rule(kArm, rule_shift_register) && p_.shift_register_extra && (insn.regs.shape & isa::shape_shift_register)) st.shift_extra = p_.shift_register_extra;
     // A multiply with a 64-bit result, or one that sets the flags (ARM1176 TRM Table 16-10), issues over more cycles.
-    if (kArm && insn.regs.mul_hi) st.mul_extra = p_.long_mul_extra;
-    if (kArm && insn.cls == C::mul && (insn.regs.dst & isa::flags_bit)) st.mul_extra += p_.mul_flags_extra;
+    if (has_rule(kArm, rule_mul_cycles) && insn.regs.mul_hi) st.mul_extra = p_.long_mul_extra;
+    if (has_rule(kArm, rule_mul_cycles) && insn.cls == C::mul && (insn.regs.dst & isa::flags_bit)) st.mul_extra += p_.mul_flags_extra;
     // A load with a shifted register offset but LSL #2 issues over more cycles (Cortex-A8 TRM 16.8, Example 16-6).
-    if (kArm && insn.offset_shift && insn.cls == C::load) st.offset_extra = p_.offset_shift_extra;
+    if (has_rule(kArm, rule_offset_shift) && insn.offset_shift && insn.cls == C::load) st.offset_extra = p_.offset_shift_extra;
     const unsigned shape_conflict = (p_.single_shift_register ? insn.regs.shape & unsigned{isa::shape_shift_register} : 0u) |
                                     (p_.extract_second_slot ? unsigned{isa::shape_extract} : 0u);
-    if (kArm && p_.dual_issue && s_.pair_open && p_.class_extra[cls] == 0 && !st.multiple_extra && !st.shift_extra && !st.mul_extra && !st.offset_extra &&
+    if (has_rule(kArm, rule_dual_issue) && p_.dual_issue && s_.pair_open && p_.class_extra[cls] == 0 && !st.multiple_extra && !st.shift_extra && !st.mul_extra && !st.offset_extra &&
         pairs_[static_cast<size_t>(s_.prev_cls)][cls] && popcount(src) <= p_.pair_max_src[cls] &&
         !(src & s_.prev_dst & (p_.flag_latency ? ~0u : ~isa::flags_bit)) && !(s_.prev_shape & shape_conflict)) {
         st.paired = true;
@@ -113,9 +121,9 @@ template <int kFull, bool kArm>
     uint64_t stall = 0;
     if (!st.paired) {
         // The registers with slack (none where late_store_data and shift_register_extra are 0), and its cycles.
-        uint32_t late = kArm && insn.cls == C::store && p_.late_store_data ? src & ~insn.regs.addr : 0u;
+        uint32_t late = has_rule(kArm, rule_late_store) && insn.cls == C::store && p_.late_store_data ? src & ~insn.regs.addr : 0u;
         unsigned late_by = p_.late_store_data;
-        if (kArm && st.shift_extra) {
+        if (has_rule(kArm, rule_shift_register) && st.shift_extra) {
             late = src & ~insn.regs.amount;
             late_by = st.shift_extra;
         }
@@ -143,7 +151,7 @@ template <int kFull, bool kArm>
     }
     // A register a store multiple has not stored yet is locked: an instruction that writes it issues no sooner than
     // the register's lock latency after the store multiple (multiple_write_lock; ARM1176 TRM 16.12, Table 16-18).
-    if (kArm && p_.multiple_write_lock && (insn.regs.dst & s_.stm_regs))
+    if (has_rule(kArm, rule_write_lock) && p_.multiple_write_lock && (insn.regs.dst & s_.stm_regs))
         for (uint32_t m = insn.regs.dst & s_.stm_regs; m; m &= m - 1) {
             const unsigned r = ctz(m);
             const uint64_t at = s_.stm_issue + stm_lock_latency(p_, popcount(s_.stm_regs & ((1u << r) - 1u)));
@@ -151,7 +159,7 @@ template <int kFull, bool kArm>
         }
     // A division waits for the divider; a load or store for the load/store unit (multiple_holds_lsu).
     if (insn.cls == C::div && p_.divider_busy && s_.divider_free > s_.now + stall) stall = s_.divider_free - s_.now;
-    if (kArm && st.data && p_.multiple_holds_lsu && s_.lsu_free > s_.now + stall) stall = s_.lsu_free - s_.now;
+    if (has_rule(kArm, rule_holds_lsu) && st.data && p_.multiple_holds_lsu && s_.lsu_free > s_.now + stall) stall = s_.lsu_free - s_.now;
     const uint16_t csr = s_.next.csr;
     s_.next.csr = 0;
     s_.next.interrupted = false;  // read by predict()
@@ -184,9 +192,9 @@ template <int kFull, bool kArm>
         st.div_time = s_.next.div_known ? veer_div_time(p_.result_latency[cls], s_.next.div_a, s_.next.div_b, s_.next.div_rem)
                                         : p_.result_latency[cls];
     if (insn.cls == C::div) s_.divider_free = st.issue + st.div_time;
-    if (kArm && insn.multiple && st.data && p_.multiple_holds_lsu) s_.lsu_free = st.issue + multiple_cycles(st);
+    if (has_rule(kArm, rule_holds_lsu) && insn.multiple && st.data && p_.multiple_holds_lsu) s_.lsu_free = st.issue + multiple_cycles(st);
     // A store multiple's registers (not its base) stay locked (multiple_write_lock).
-    if (kArm && p_.multiple_write_lock && insn.multiple && st.data && insn.cls == C::store) {
+    if (has_rule(kArm, rule_write_lock) && p_.multiple_write_lock && insn.multiple && st.data && insn.cls == C::store) {
         s_.stm_issue = st.issue;
         s_.stm_regs = insn.regs.src & ~insn.regs.addr & 0xFFFFu;
     }
@@ -228,7 +236,7 @@ template <int kFull, bool kArm>
 
 // The result's latency and the instruction's own cycles: issue, its class's extra cycles, what the previous
 // instruction left to it, a trap's redirect, mstatus, the branch's flush.
-template <int kFull, bool kArm>
+template <int kFull, ArmRules kArm>
 [[gnu::always_inline]] inline void TimingModel::result_stage(StepScratch& st, EventBatch& b) {
     using C = isa::InsnClass;
     const isa::RetiredInsn& insn = st.insn;
@@ -237,13 +245,13 @@ template <int kFull, bool kArm>
     st.dst = insn.cond_failed ? 0u : insn.regs.dst;
     st.latency = kFull && insn.cls == C::div && p_.divider_from_operands
                      ? st.div_time
-                     : (kArm && p_.short_mul_latency && insn.cls == C::alu && insn.regs.mul_ops ? p_.short_mul_latency
+                     : (has_rule(kArm, rule_mul_cycles) && p_.short_mul_latency && insn.cls == C::alu && insn.regs.mul_ops ? p_.short_mul_latency
                                                                                          : p_.result_latency[cls]) +
                            (kFull && st.bus && insn.cls == C::load && !st.forwarded ? p_.bus_load_latency + st.bus_extra : 0u) +
                            st.shift_extra + st.offset_extra +
                            // A load multiple of the PC loads it first, the rest a cycle later (load_pc_latency_extra).
-                           (kArm && insn.multiple && insn.branch && insn.cls == C::load ? p_.load_pc_latency_extra : 0u);
-    if (kArm && insn.multiple && p_.load_multiple_bytes && st.data && insn.cls == C::load && st.n_mem) {
+                           (has_rule(kArm, rule_load_pc) && insn.multiple && insn.branch && insn.cls == C::load ? p_.load_pc_latency_extra : 0u);
+    if (has_rule(kArm, rule_multiple_cycles) && insn.multiple && p_.load_multiple_bytes && st.data && insn.cls == C::load && st.n_mem) {
         // A load multiple's registers, in order, as its memory cycles bring them (load_multiple_bytes).
         const uint64_t each = access_bytes(st) / st.n_mem;
         unsigned k = 0;
@@ -251,12 +259,12 @@ template <int kFull, bool kArm>
     } else {
         for (uint32_t m = st.dst; m; m &= m - 1) s_.ready[ctz(m)] = st.issue + st.latency;
         // The high half of a multiply's 64-bit result comes later (mul_hi_latency).
-        if (kArm)
+        if (has_rule(kArm, rule_mul_cycles))
             for (uint32_t m = st.dst & insn.regs.mul_hi; m; m &= m - 1) s_.ready[ctz(m)] += p_.mul_hi_latency;
     }
     // A register's address ready cycle (address_latency): its class's cycles after the issue, never before it is
     // ready; a class without one, early_address after it is ready (as need() has it).
-    if (kArm && addr_by_producer_)
+    if (has_rule(kArm, rule_early_address) && addr_by_producer_)
         for (uint32_t m = st.dst & ~isa::flags_bit; m; m &= m - 1) {
             const unsigned r = ctz(m);
             const uint64_t a = p_.address_latency[cls];
@@ -290,14 +298,14 @@ template <int kFull, bool kArm>
     // A branch's flush (predict()): the refetch costs the penalty, and a mispredicted branch (branch_flag_distance)
     // that reads the flags up to mispredict_flag_window more, one fewer per cycle between the flag-setting instruction's issue and its own
     // beyond the first.
-    if (kArm && st.flag_distance && p_.mispredict_flag_window && (insn.regs.src & isa::flags_bit) && s_.ready[31] >= p_.flag_latency) {
+    if (has_rule(kArm, rule_flag_window) && st.flag_distance && p_.mispredict_flag_window && (insn.regs.src & isa::flags_bit) && s_.ready[31] >= p_.flag_latency) {
         const uint64_t set = s_.ready[31] - p_.flag_latency, gap = st.issue > set ? st.issue - set - 1 : 0;
         if (gap < p_.mispredict_flag_window) st.flush += static_cast<unsigned>(p_.mispredict_flag_window - gap);
     }
     // A taken branch's fetch bubble (taken_extra): the redirect comes at decode, so the cycles the branch waited to
     // issue overlap it (Chips and Cheese, "ARM's Cortex A53: Tiny But Important", 2023: the target is known once the
     // branch is fetched and decoded). A branch that issued beside an older instruction that waited is not credited.
-    if (kArm && st.bubble && st.stall) st.flush -= static_cast<unsigned>(std::min<uint64_t>({st.stall, st.flush, p_.taken_extra}));
+    if (has_rule(kArm, rule_taken_bubble) && st.bubble && st.stall) st.flush -= static_cast<unsigned>(std::min<uint64_t>({st.stall, st.flush, p_.taken_extra}));
     st.cycles += st.flush;
     st.before_fetch = st.cycles;
     // After a branch's flush, a 32-bit instruction at an odd halfword that the fetch brings in two pieces takes
