@@ -60,7 +60,7 @@ bool leaves_defaults(const TimingParams& p) {
 
 TimingModel::TimingModel(const TimingParams& p) : p_(p), bp_(p.predictor), seen_target_(1024, 0) {
     full_ = needs_full_step(p);
-    arm_rules_ = needs_arm_rules(p);
+    arm_rules_ = arm_kernel(p);
     veer_shape_ = veer_shape(p);
     if (p.ooo) {
         if (full_) throw std::invalid_argument("timing: an out-of-order core has none of VeeR EL2's mechanisms");
@@ -168,10 +168,16 @@ unsigned TimingModel::veer_div_time(unsigned full, uint32_t a, uint32_t b, bool 
 // parameter added there is never left out here.
 bool TimingModel::needs_full_step(const TimingParams& p) { return leaves_defaults<FullStepParams>(p); }
 
-// The rules the full step's kernel without them (kArm false, step.cpp) leaves out: each reads a parameter of
-// ArmRuleParams, and with all of them at their defaults none changes a result. Compared field by field by
-// ArmRuleParams::visit(), so that a parameter added there is never left out here.
-bool TimingModel::needs_arm_rules(const TimingParams& p) { return leaves_defaults<ArmRuleParams>(p); }
+// The rules the full step's kernel without them (arm_rules_none, step.cpp) leaves out: each reads a parameter of
+// ArmRuleParams, and with all of them at their defaults none changes a result (arm_rules.hpp: visit_arm_rules names
+// each with its rule; tests/unit/test_timing.cpp sets each alone).
+bool TimingModel::needs_arm_rules(const TimingParams& p) { return arm_rules_used(p) != 0; }
+
+ArmRules TimingModel::arm_kernel(const TimingParams& p) {
+    const ArmRules used = arm_rules_used(p);
+    if (needs_full_step(p)) return used ? arm_rules_all : arm_rules_none;
+    return (used & ~arm_rules_cortex) ? arm_rules_all : arm_rules_cortex;
+}
 
 // The tests the kernel in VeeR EL2's shape (kFull 2, step.cpp) takes as true: each mechanism's parameter it takes
 // as on set (VeerMechanisms, the one list: veer_shape.hpp), the fetch buffer's depth and granule as VeeR EL2's

@@ -21,6 +21,7 @@
 
 #include "isa/insn_class.hpp"
 #include "model/core/pmu.hpp"
+#include "model/timing/arm_rules.hpp"
 #include "model/timing/bits.hpp"
 #include "model/timing/block_memo.hpp"
 #include "model/timing/branch_predictor.hpp"
@@ -295,23 +296,27 @@ public:
     static bool needs_full_step(const TimingParams& p);
     // Whether any parameter turns on an ARM core's issue or result rule (ArmRuleParams: dual issue, early and late
     // operands, multiples, shifts and multiplies over several cycles, the flags' mispredict window, the taken
-    // bubble): where none is on, the full step takes the kernel without them (kArm false, step.cpp), which gives the
-    // same results.
+    // bubble): where none is on, the full step takes the kernel without them (arm_rules_none, step.cpp), which gives
+    // the same results.
     static bool needs_arm_rules(const TimingParams& p);
+    // The ARM rules of the kernel the model takes (arm_rules.hpp): of the sets its kernels come in (the lean step:
+    // arm_rules_cortex, arm_rules_all; the full one: arm_rules_none, arm_rules_all), the first that holds every rule
+    // p turns on (arm_rules_used).
+    static ArmRules arm_kernel(const TimingParams& p);
 private:
     unsigned multiple_cycles(const StepScratch& st) const;
     static unsigned access_bytes(const StepScratch& st);
     // kFull: 0 the lean step, 1 the full one, 2 the full one in VeeR EL2's configuration (veer_shape_), its
     // mechanisms' tests constants.
-    template <int kFull, bool kArm>
+    template <int kFull, ArmRules kArm>
     uint64_t timed_k(const isa::RetiredInsn& insn, uint64_t pc, unsigned size, const MemRef* mem, unsigned n_mem,
                      EventBatch& b, unsigned flush);
-    template <int kFull, bool kArm>
+    template <int kFull, ArmRules kArm>
     void issue_stage(StepScratch& st, EventBatch& b);
     uint64_t sync_stage(StepScratch& st, uint16_t csr, uint64_t stall, EventBatch& b);
     template <int kFull>
     void bus_issue_stage(StepScratch& st);
-    template <int kFull, bool kArm>
+    template <int kFull, ArmRules kArm>
     void result_stage(StepScratch& st, EventBatch& b);
     template <int kFull>
     void fetch_stage(StepScratch& st, EventBatch& b);
@@ -323,8 +328,9 @@ private:
     uint64_t ooo_timed(const isa::RetiredInsn& insn, uint64_t pc, unsigned size, const MemRef* mem, unsigned n_mem,
                        EventBatch& b, unsigned flush);
     // Whether a VeeR EL2 mechanism is on (needs_full_step): timed() takes the full step, else the lean one; and
-    // whether an ARM core's issue rule is (needs_arm_rules): the full step with them, else without.
-    bool full_ = true, arm_rules_ = true;
+    // the ARM rules of its kernel (arm_kernel).
+    bool full_ = true;
+    ArmRules arm_rules_ = arm_rules_all;
 public:
     // Whether the parameters are VeeR EL2's shape (veer_shape): the full step without the ARM rules, every mechanism
     // the step tests on, a fetch buffer of 3 entries of 4 bytes. timed() then takes the kernel that has these tests

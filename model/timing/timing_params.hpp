@@ -24,10 +24,10 @@ constexpr std::array<T, class_count> all_of(T v) {
     return a;
 }
 
-// The parameters the ARM cores' issue and result rules read, each of which turns one of those rules on (step.cpp:
-// the rules under `kArm`): with every one of them at its default none of those rules changes a result, and the step
-// takes the kernel without them (TimingModel::needs_arm_rules, which compares them with their defaults by visit()).
-// A parameter of a new such rule goes here and in visit(), else a VeeR-like model would skip the rule silently;
+// The parameters the ARM cores' issue and result rules read, each of which turns one of those rules on (step.cpp,
+// step_issue.hpp: the rules under `kArm`, arm_rules.hpp): with every one of them at its default none of those rules
+// changes a result, and the step takes a kernel without them (TimingModel::arm_kernel). A parameter of a new such
+// rule goes here, in visit() and in visit_arm_rules (arm_rules.hpp) with its rule, else a kernel would skip the rule;
 // one that only refines such a rule (flag_latency, pair_table, late_store_data_div, multiple_max_cycles,
 // multiple_holds_issue) stays in TimingParams. Every member once in visit(): tests/unit/test_timing.cpp
 // (ArmRuleParams.VisitNamesEveryField).

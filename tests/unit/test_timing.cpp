@@ -11,6 +11,7 @@
 #include "platforms/timing_params.hpp"
 
 #include <functional>
+#include <map>
 #include <random>
 #include <set>
 #include <vector>
@@ -3397,6 +3398,62 @@ TEST(ArmRuleParams, EachTurnsTheArmKernelOn) {
     expect_each_value_turns_on<ArmRuleParams>(veer, TimingModel::needs_arm_rules, 22u + class_count);
 }
 
+// The ARM rules' kernels (model/timing/arm_rules.hpp, TimingModel::arm_kernel): each ArmRuleParams value, set alone
+// off its default (on no core, on the Cortex-A53's and on VeeR EL2's parameters), turns on the rule that reads it
+// (the table below, from the rules in step_issue.hpp and step.cpp), and the model takes a kernel that holds every
+// rule its parameters turn on. The Cortex-A53 and A7 take the Cortex kernel, without the ARM11's and Cortex-A8's
+// rules; ARM11 and the Cortex-A8 the kernel with all; VeeR EL2 none.
+TEST(ArmRules, EachParameterTurnsItsRuleOn) {
+    const std::map<std::string, ArmRule> rule_of = {
+        {"address_latency", rule_early_address},     {"early_address", rule_early_address},
+        {"late_store_data", rule_late_store},        {"dual_issue", rule_dual_issue},
+        {"shifted_operand_early", rule_shifted_early}, {"extend_in_shifter", rule_shifted_early},
+        {"single_shift_register", rule_dual_issue},  {"shift_register_extra", rule_shift_register},
+        {"extract_second_slot", rule_dual_issue},    {"mul_operand_early", rule_mul_early},
+        {"short_mul_latency", rule_mul_cycles},      {"long_mul_extra", rule_mul_cycles},
+        {"mul_hi_latency", rule_mul_cycles},         {"mul_flags_extra", rule_mul_cycles},
+        {"offset_shift_extra", rule_offset_shift},   {"load_multiple_bytes", rule_multiple_cycles},
+        {"store_multiple_bytes", rule_multiple_cycles}, {"multiple_last_slot", rule_multiple_cycles},
+        {"multiple_holds_lsu", rule_holds_lsu},      {"multiple_write_lock", rule_write_lock},
+        {"load_pc_latency_extra", rule_load_pc},     {"mispredict_flag_window", rule_flag_window},
+        {"taken_extra", rule_taken_bubble},
+    };
+    const TimingParams a53 = *platform_timing("cortex-a53"), veer = *platform_timing("veer-el2");
+    for (const TimingParams* base : {&a53, &veer}) {
+        SetOneValue count(~size_t{0});
+        TimingParams t = *base;
+        ArmRuleParams::visit(t, count);
+        ASSERT_EQ(count.seen, 22u + class_count);
+        for (size_t k = 0; k < count.seen; ++k) {
+            TimingParams p = TimingParams{}, q = *base;
+            SetOneValue one(k), same(k);
+            ArmRuleParams::visit(p, one);
+            ArmRuleParams::visit(q, same);
+            ASSERT_EQ(rule_of.count(one.key), 1u) << one.key;
+            const ArmRule r = rule_of.at(one.key);
+            EXPECT_EQ(arm_rules_used(p), static_cast<ArmRules>(r)) << one.key;
+            EXPECT_TRUE(has_rule(TimingModel::arm_kernel(p), r)) << one.key;
+            // On a core's parameters: the kernel holds every rule they turn on, this one's included.
+            const ArmRules used = arm_rules_used(q), kernel = TimingModel::arm_kernel(q);
+            EXPECT_EQ(used & kernel, used) << one.key;
+        }
+    }
+    auto kernel_of = [](const char* core) { return TimingModel::arm_kernel(*platform_timing(core)); };
+    EXPECT_EQ(kernel_of("cortex-a53"), arm_rules_cortex);
+    EXPECT_EQ(kernel_of("cortex-a7"), arm_rules_cortex);
+    EXPECT_EQ(kernel_of("arm1176"), arm_rules_all);
+    EXPECT_EQ(kernel_of("arm1156"), arm_rules_all);
+    EXPECT_EQ(kernel_of("cortex-a8"), arm_rules_all);  // offset_shift_extra
+    EXPECT_EQ(kernel_of("veer-el2"), arm_rules_none);
+    // The Cortex kernel lacks the ARM11's and Cortex-A8's rules: an A53 with any of them takes the kernel with all.
+    for (const ArmRule r : {rule_late_store, rule_shift_register, rule_mul_cycles, rule_mul_early, rule_offset_shift,
+                            rule_write_lock, rule_holds_lsu, rule_load_pc, rule_flag_window})
+        EXPECT_FALSE(has_rule(arm_rules_cortex, r)) << r;
+    TimingParams with_lock = a53;
+    with_lock.multiple_write_lock = true;
+    EXPECT_EQ(TimingModel::arm_kernel(with_lock), arm_rules_all);
+}
+
 // VeeR EL2's mechanisms' parameters (FullStepParams): visit() names each member once (17, counted from the
 // declaration), each under a key of its own, and a model takes the full step (needs_full_step) as soon as any one of
 // them leaves its default: Cortex-A53's parameters, which set none of them (its platform's timing,
@@ -3784,6 +3841,83 @@ TEST(TimingModel, VeerKernelWithoutArmRulesGivesWhatTheFullKernelGives) {
     ASSERT_EQ(lb.cycles, fb.cycles);
     ASSERT_EQ(lb.events.size(), fb.events.size());
     for (const auto& e : lb.events) EXPECT_EQ(fb.count(e.event), e.count) << "event " << e.event;
+}
+
+// The lean step's kernel with the Cortex rules only (arm_rules_cortex) gives what the kernel with every ARM rule gives
+// on the Cortex-A53's and the Cortex-A7's parameters: turning on a rule that the stream never meets
+// (load_pc_latency_extra: no load multiple here loads the PC) makes the same core take the kernel with all. The
+// stream has every operand shape the rules read, those of the rules the Cortex kernel leaves out too (shifts by a
+// register, 64-bit and flag-setting multiplies, shifted load offsets, load and store multiples, stores' data): the
+// same cycles and state (loop_state's words) after every instruction, and the same events.
+TEST(TimingModel, CortexKernelGivesWhatTheKernelWithEveryRuleGives) {
+    using C = isa::InsnClass;
+    for (const char* core : {"cortex-a53", "cortex-a7"}) {
+        const TimingParams cortex = *platform_timing(core);
+        TimingParams every = cortex;
+        every.load_pc_latency_extra = 1;
+        ASSERT_EQ(TimingModel::arm_kernel(cortex), arm_rules_cortex) << core;
+        ASSERT_EQ(TimingModel::arm_kernel(every), arm_rules_all) << core;
+        TimingModel a(cortex), b(every);
+        EventBatch ba, bb;
+        const C classes[] = {C::alu, C::alu, C::alu, C::alu, C::mul, C::div, C::load, C::load, C::store, C::store, C::branch, C::jump};
+        std::mt19937_64 rng(39);
+        auto reg = [&] { return isa::reg_bit(static_cast<uint8_t>(rng() % 16)); };
+        uint64_t pc = 0x10000;
+        for (unsigned k = 0; k < 20000; ++k) {
+            isa::RetiredInsn in = insn(classes[rng() % (sizeof classes / sizeof classes[0])]);
+            in.regs.src = reg() | (rng() % 2 ? reg() : 0u) | (rng() % 8 == 0 ? isa::flags_bit : 0u);
+            in.regs.dst = in.cls == C::store || in.cls == C::branch ? 0u : reg() | (rng() % 6 == 0 ? isa::flags_bit : 0u);
+            in.regs.shifted = rng() % 4 == 0 ? in.regs.src & ~isa::flags_bit : 0u;
+            in.regs.rotated = rng() % 8 == 0 ? in.regs.src & ~isa::flags_bit : 0u;
+            if (rng() % 8 == 0) {
+                in.regs.shape = isa::shape_shift_register;
+                in.regs.amount = in.regs.src & (0u - in.regs.src);
+            } else if (rng() % 16 == 0) {
+                in.regs.shape = isa::shape_extract;
+            }
+            if (in.cls == C::mul) {
+                in.regs.mul_ops = in.regs.src & ~isa::flags_bit;
+                in.regs.mul_hi = rng() % 3 == 0 ? reg() : 0u;
+                in.regs.dst |= in.regs.mul_hi;
+            }
+            if (in.cls == C::alu && rng() % 10 == 0) in.regs.mul_ops = in.regs.src & ~isa::flags_bit;
+            in.cond_failed = rng() % 16 == 0;
+            MemRef m[4]{};
+            unsigned n_mem = 0;
+            if (in.cls == C::load || in.cls == C::store) {
+                in.regs.addr = in.regs.src & (0u - in.regs.src);  // the lowest source forms the address
+                in.offset_shift = in.cls == C::load && rng() % 6 == 0;
+                in.multiple = rng() % 4 == 0;
+                n_mem = in.multiple ? 1 + static_cast<unsigned>(rng() % 4) : 1;
+                const uint64_t at = 0x80000 + (rng() % 4096) * 8;
+                for (unsigned j = 0; j < n_mem; ++j) m[j] = MemRef{at + 8 * j, in.cls == C::store, 8};
+                if (in.multiple && in.cls == C::load) in.regs.dst |= reg();
+                if (rng() % 5 == 0) in.bytes = static_cast<uint8_t>(8u * n_mem);
+            }
+            uint64_t next = pc + 4;
+            if (in.cls == C::branch) {
+                in.branch = isa::br_conditional;
+                in.regs.src |= isa::flags_bit;
+                if (rng() % 2) {
+                    in.branch |= isa::br_taken;
+                    next = pc - 4 * (rng() % 24);
+                }
+            } else if (in.cls == C::jump) {
+                in.branch = static_cast<uint8_t>(isa::br_taken | (rng() % 3 == 0 ? isa::br_register : 0));
+                next = 0x10000 + (rng() % 1024) * 4;
+            }
+            const uint64_t ca = a.step(in, pc, 4, next, n_mem ? m : nullptr, n_mem, ba);
+            const uint64_t cb = b.step(in, pc, 4, next, n_mem ? m : nullptr, n_mem, bb);
+            ASSERT_EQ(ca, cb) << core << " instruction " << k;
+            std::vector<uint64_t> sa, sb;
+            ASSERT_EQ(a.loop_state(sa), b.loop_state(sb));
+            ASSERT_EQ(sa, sb) << core << " instruction " << k;
+            pc = next;
+        }
+        ASSERT_EQ(ba.cycles, bb.cycles) << core;
+        ASSERT_EQ(ba.events.size(), bb.events.size()) << core;
+        for (const auto& e : ba.events) EXPECT_EQ(bb.count(e.event), e.count) << core << " event " << e.event;
+    }
 }
 
 // VeeR EL2's shape (TimingModel::veer_shape): the platform's parameters take the kernel whose VeeR EL2 tests are
