@@ -86,10 +86,12 @@ public:
     // those replayed in part (a recording's prefix up to the first lookup that missed, then stepped: replay_partial).
     uint64_t replayed = 0, recorded = 0, stepped = 0, partial = 0;
 
-    // An instruction fetch of the body that looks up the ITLB and the I-cache: the address, the instruction's index.
+    // An instruction fetch of the body that looks up the ITLB and the I-cache: the address, the instruction's index,
+    // and whether it is not that instruction's first (its second line): where an instruction's lookups begin.
     struct Fetch {
         uint64_t at;
         uint8_t insn;
+        bool later;
     };
 
     // The pipeline and fetch state step() left after some of the body's instructions (TimingModel::save_exit),
@@ -185,7 +187,7 @@ private:
         };
         mutable LsuMemo lsu;
         // The instructions that look up the ITLB and the I-cache, in order, with the address each looks up (an
-        // instruction across two lines: twice, its address and the next line's start).
+        // instruction across two lines: twice, its address and the next line's start; walked by fetch_lookups).
         std::vector<Fetch> ifetch;
         // The ITLB's and I-cache's refills when claim_body() last found every one of those lines: while neither
         // has changed, they are all still there (a line leaves a cache only when another enters).
@@ -255,8 +257,8 @@ private:
     std::vector<uint8_t> n_mem_;  // accesses per body instruction at the first execution (the key's)
     size_t total_mem_ = 0;
     // The accesses of the body's loads and stores (as n_mem_ has them), one by one in order (the data lookups of
-    // probe_body and claim_body, in one loop): where each lies among the body's, its instruction's index in the
-    // body and whether it is not that instruction's first access.
+    // probe_body and claim_body, in one loop: data_lookups): where each lies among the body's, its instruction's
+    // index in the body and whether it is not that instruction's first access (where an instruction's lookups begin).
     struct DataAccess {
         uint16_t at;
         uint8_t insn;

@@ -93,25 +93,27 @@ void TimingModel::prepare(BlockMemo& m, const uint8_t* n_mem) const {
     m.tail_usable_ = true;
 }
 
-template <class Self, class F>
-size_t TimingModel::fetch_lookups(Self& self, const BlockMemo::Recording& r, F&& f, size_t upto) {
+template <class Self, class F, class G>
+size_t TimingModel::fetch_lookups(Self& self, const BlockMemo::Recording& r, F&& f, size_t upto, G&& at_insn) {
     auto& itlb = self.itlb_;
     auto& l1i = self.l1i_;
     for (const BlockMemo::Fetch& x : r.ifetch) {
         if (x.insn >= upto) break;
+        if (!x.later) at_insn();
         if ((itlb && !f(*itlb, itlb->ref(x.at), 0, claim_itlb)) || !f(*l1i, l1i->ref(x.at), 0, claim_l1i)) return x.insn;
     }
     return all_hit;
 }
 
-template <class Self, class F>
-size_t TimingModel::data_lookups(Self& self, const BlockMemo& m, const MemRef* mem, F&& f, size_t upto) {
+template <class Self, class F, class G>
+size_t TimingModel::data_lookups(Self& self, const BlockMemo& m, const MemRef* mem, F&& f, size_t upto, G&& at_insn) {
     auto& dtlb = self.dtlb_;
     auto& l1d = self.l1d_;
     if (!l1d && !dtlb) return all_hit;
     const bool line_once = self.p_.count_line_once && l1d;
     for (const BlockMemo::DataAccess& d : m.data_at_) {  // the counts keyed (body_key): m.n_mem_'s
         if (d.insn >= upto) break;
+        if (!d.later) at_insn();
         const MemRef& a = mem[d.at];
         const bool seq = line_once && d.later && l1d->line_of(a.addr) == l1d->line_of(mem[d.at - 1].addr);
         if (!seq && dtlb && !f(*dtlb, dtlb->ref(a.addr), 0, claim_dtlb)) return d.insn;
@@ -128,9 +130,11 @@ bool TimingModel::probe_body(const BlockMemo& m, const BlockMemo::Recording& r, 
 }
 
 // The lookups of the recording's body as step() makes them where every one hits (lines moved to the front of their
-// sets, marked dirty, counted), each made as it is found: true. Where one misses, those made are undone, latest
-// first (Cache::untouch): false, nothing changed. One search of a set per lookup; a lookup that changes no set
-// (its line in front with its part marked: most of them) leaves no undo.
+// sets, marked dirty, counted), each made as it is found: true. Where one misses: false, and those made undone,
+// latest first (Cache::untouch), but where a data lookup misses, the data lookups of the instructions before its
+// instruction: those are kept (claim_changes_, claim_touches_) for the replay_partial() that follows, which goes on
+// from them or releases them (release_claims). One search of a set per lookup; a lookup that changes no set (its
+// line in front with its part marked: most of them) leaves no undo.
 bool TimingModel::claim_body(const BlockMemo& m, const BlockMemo::Recording& r, const MemRef* mem) {
     // Each cache's next undo and its touches in locals (claim_changes_ and claim_touches_ for release_claims).
     std::array<Cache::Undo*, claim_slots> next;
@@ -141,6 +145,15 @@ bool TimingModel::claim_body(const BlockMemo& m, const BlockMemo::Recording& r, 
         ++touches[k];
         return true;
     };
+    // The data claims (the DTLB's, the D-cache's) before the current data instruction's lookups.
+    Cache::Undo* mark_next[2] = {next[claim_dtlb], next[claim_l1d]};
+    uint64_t mark_touches[2] = {0, 0};
+    auto mark = [&] {
+        for (size_t k = 0; k < 2; ++k) {
+            mark_next[k] = next[claim_dtlb + k];
+            mark_touches[k] = touches[claim_dtlb + k];
+        }
+    };
     auto release = [&] {
         for (size_t k = 0; k < claim_slots; ++k) {
             claim_changes_[k] = static_cast<size_t>(next[k] - claim_undo_[k].data());
@@ -149,8 +162,18 @@ bool TimingModel::claim_body(const BlockMemo& m, const BlockMemo::Recording& r, 
         release_claims();
         return false;
     };
-    claim_data_miss_ = data_lookups(*this, m, mem, claim);
-    if (claim_data_miss_ != all_hit) return release();
+    claim_data_miss_ = data_lookups(*this, m, mem, claim, all_hit, mark);
+    if (claim_data_miss_ != all_hit) {  // the missing instruction's data claims undone, those before it kept
+        Cache* const data[2] = {dtlb_ ? &*dtlb_ : nullptr, l1d_ ? &*l1d_ : nullptr};
+        for (size_t k = 0; k < 2; ++k) {
+            if (data[k]) data[k]->untouch(mark_next[k], next[claim_dtlb + k], touches[claim_dtlb + k] - mark_touches[k]);
+            claim_changes_[claim_dtlb + k] = static_cast<size_t>(mark_next[k] - claim_undo_[claim_dtlb + k].data());
+            claim_touches_[claim_dtlb + k] = mark_touches[k];
+        }
+        claim_changes_[claim_itlb] = claim_changes_[claim_l1i] = 0;  // (no fetch claimed yet)
+        claim_touches_[claim_itlb] = claim_touches_[claim_l1i] = 0;
+        return false;
+    }
     if (r.ifetch.empty()) return true;
     const uint64_t it_refills = itlb_ ? itlb_->refills() : 0, i_refills = l1i_->refills();
     if (r.l1i_refills == i_refills && r.itlb_refills == it_refills) {  // no line entered either since: still there
@@ -167,11 +190,14 @@ bool TimingModel::claim_body(const BlockMemo& m, const BlockMemo::Recording& r, 
     return true;
 }
 
+// The claims kept (claim_changes_, claim_touches_) undone, latest first; none kept after.
 void TimingModel::release_claims() {
     Cache* const caches[claim_slots] = {dtlb_ ? &*dtlb_ : nullptr, l1d_ ? &*l1d_ : nullptr, itlb_ ? &*itlb_ : nullptr,
                                         l1i_ ? &*l1i_ : nullptr};
     for (size_t k = 0; k < claim_slots; ++k)
         if (caches[k]) caches[k]->untouch(claim_undo_[k].data(), claim_undo_[k].data() + claim_changes_[k], claim_touches_[k]);
+    claim_changes_ = {};
+    claim_touches_ = {};
 }
 
 // The body step() by step(), and the tail's timing after it (its prediction already made).
@@ -198,13 +224,18 @@ uint64_t TimingModel::step_range(const BlockMemo& m, const MemRef* mem, const ui
     return cycles;
 }
 
-// A recording whose lookups first miss at instruction `first` (claim_body made none): its prefix (the state before
-// `first`, all lookups before it hits) set, those lookups made, then step() from `first` on. The instructions before
-// `first` time as they did when recorded: the same entry state (the key), the same hits.
+// A recording whose lookups first miss at instruction `first`, right after claim_body() failed: its prefix (the
+// state before `first`, all lookups before it hits) set, those lookups made, then step() from `first` on. The
+// instructions before `first` time as they did when recorded: the same entry state (the key), the same hits.
 uint64_t TimingModel::replay_partial(BlockMemo& m, const BlockMemo::Recording& r, const MemRef* mem, const uint8_t* n_mem,
                                      EventBatch& b, bool with_tail) {
-    if (!partial_ok() || r.prefixes.empty()) return step_body(m, mem, n_mem, b, with_tail);
-    const size_t first_data = claim_data_miss_;  // the claim just made (block(), replay_checked()): data probed
+    if (!partial_ok() || r.prefixes.empty()) {
+        release_claims();
+        return step_body(m, mem, n_mem, b, with_tail);
+    }
+    // The claim just made (block(), replay_checked()): where a data lookup missed, at first_data, the data lookups
+    // of the instructions before it are made (kept); else none.
+    const size_t first_data = claim_data_miss_;
     // The fetches before the first data miss, each made as it is found (Cache::touch_present, as claim_body()): one
     // search of a set per lookup, not a probe and then a touch. Those of the instruction whose fetch misses (its
     // first line's, where its second misses) are undone, and all of them where no prefix is kept (the body stepped).
@@ -220,32 +251,33 @@ uint64_t TimingModel::replay_partial(BlockMemo& m, const BlockMemo::Recording& r
             if (fetch[k]) fetch[k]->untouch(to.next[k], made.next[k], made.touches[k] - to.touches[k]);
         made = to;
     };
-    auto claim = [&](size_t k, uint64_t at) {
-        if (!fetch[k]->touch_present(fetch[k]->ref(at), 0, made.next[k])) return false;
-        ++made.touches[k];
+    auto claim = [&](Cache& c, const Cache::Ref& ref, uint8_t, ClaimSlot k) {
+        const size_t s = k - claim_itlb;
+        if (!c.touch_present(ref, 0, made.next[s])) return false;
+        ++made.touches[s];
         return true;
     };
     size_t first = first_data;
-    for (size_t i = 0; i < r.ifetch.size() && r.ifetch[i].insn < first_data; ++i) {
-        const BlockMemo::Fetch& x = r.ifetch[i];
-        if (i == 0 || r.ifetch[i - 1].insn != x.insn) before = made;
-        if ((fetch[0] && !claim(0, x.at)) || !claim(1, x.at)) {
-            undo_to(before);
-            first = x.insn;
-            break;
-        }
+    const size_t fetch_miss = fetch_lookups(*this, r, claim, first_data, [&] { before = made; });
+    if (fetch_miss != all_hit) {
+        undo_to(before);
+        first = fetch_miss;
     }
     auto p = std::lower_bound(r.prefixes.begin(), r.prefixes.end(), first,
                               [](const BlockMemo::Prefix& x, size_t at) { return x.at < at; });
     if (p == r.prefixes.end() || p->at != first) {
         undo_to(none);
+        release_claims();
         return step_body(m, mem, n_mem, b, with_tail);
     }
-    auto touch = [](Cache& c, const Cache::Ref& ref, uint8_t part, ClaimSlot) {
-        c.touch(ref, part);  // present (probed)
-        return true;
-    };
-    data_lookups(*this, m, mem, touch, first);  // in step()'s order per cache, as claim_body()
+    if (first != first_data) {  // a fetch missed first: the data lookups before it instead of those kept
+        release_claims();
+        auto touch = [](Cache& c, const Cache::Ref& ref, uint8_t part, ClaimSlot) {
+            c.touch(ref, part);  // present (the claim found them)
+            return true;
+        };
+        data_lookups(*this, m, mem, touch, first);  // in step()'s order per cache, as claim_body()
+    }
     ++m.stepped;
     ++m.partial;
     const uint64_t now0 = s_.now;
@@ -323,7 +355,8 @@ uint64_t TimingModel::record_body(BlockMemo& m, const MemRef* mem, const uint8_t
             for (uint64_t l = line; l <= last_line; ++l) {
                 if (l == last) continue;
                 const uint64_t at = l == line ? pc : l * p_.l1i->line;
-                r.ifetch.push_back({at, static_cast<uint8_t>(i)});
+                const bool later = !r.ifetch.empty() && r.ifetch.back().insn == i;  // (its first line may be the last's)
+                r.ifetch.push_back({at, static_cast<uint8_t>(i), later});
                 r.l1i_lines.push_back(l1i_->ref(at));
                 if (itlb_) {
                     const Cache::Ref page = itlb_->ref(at);

@@ -365,17 +365,22 @@ private:
     bool key_dbus(const MemRef* const* bus, size_t nb, uint64_t* __restrict key, size_t& n) const;
     bool key_inner_flushes(const BlockMemo& m, uint64_t* __restrict key, size_t& n) const;
     bool key_lsu_bus(const BlockMemo& m, const MemRef* mem, uint64_t* __restrict key, size_t& n) const;
-    // f(cache, line, dirty part) per lookup of the recording's body, in step()'s order per cache, until one returns
-    // false: whether none did; `self` a const model (the caches const) or not. The instruction fetches' (ITLB,
-    // I-cache) and the data's (DTLB, D-cache): caches apart, so either may go first. Defined in block_timing.cpp,
+    // f(cache, line, dirty part, slot) per lookup of the recording's body, in step()'s order per cache, until one
+    // returns false; `self` a const model (the caches const) or not. The instruction fetches' (ITLB, I-cache) and
+    // the data's (DTLB, D-cache): caches apart, so either may go first. Each walks its list instruction by
+    // instruction (BlockMemo::Span): at_insn() before an instruction's first lookup. Defined in block_timing.cpp,
     // their only user.
     // Each returns the body index of the instruction whose lookup f refused (all_hit: none), and makes only those
     // of the instructions before `upto`.
     static constexpr size_t all_hit = ~size_t{0};
-    template <class Self, class F>
-    static size_t fetch_lookups(Self& self, const BlockMemo::Recording& r, F&& f, size_t upto = all_hit);
-    template <class Self, class F>
-    static size_t data_lookups(Self& self, const BlockMemo& m, const MemRef* mem, F&& f, size_t upto = all_hit);
+    struct NoMark {
+        void operator()() const {}
+    };
+    template <class Self, class F, class G = NoMark>
+    static size_t fetch_lookups(Self& self, const BlockMemo::Recording& r, F&& f, size_t upto = all_hit, G&& at_insn = {});
+    template <class Self, class F, class G = NoMark>
+    static size_t data_lookups(Self& self, const BlockMemo& m, const MemRef* mem, F&& f, size_t upto = all_hit,
+                               G&& at_insn = {});
     bool probe_body(const BlockMemo& m, const BlockMemo::Recording& r, const MemRef* mem) const;
     bool claim_body(const BlockMemo& m, const BlockMemo::Recording& r, const MemRef* mem);
     void release_claims();
@@ -487,15 +492,17 @@ private:
     }
     bool check_blocks_ = false;
     std::array<uint64_t, BlockMemo::max_key_words> key_{};  // step_block's scratch
-    // The lookups claim_body() made, to undo (release_claims) where a later one misses: per cache (ClaimSlot: the
-    // DTLB, the L1 D-cache, the ITLB, the I-cache) the changes its touches made, latest last, and how many it made.
+    // The lookups claim_body() made, to undo (release_claims) where a later one misses, and those a failed claim
+    // keeps for replay_partial() (claim_changes_, claim_touches_): per cache (ClaimSlot: the DTLB, the L1 D-cache,
+    // the ITLB, the I-cache) the changes its touches made, latest last, and how many it made.
     enum ClaimSlot : size_t { claim_dtlb, claim_l1d, claim_itlb, claim_l1i, claim_slots };
     static constexpr size_t claim_max = 4 * BlockMemo::max_insns + 2;  // a cache's lookups in a body, at most
     std::array<std::array<Cache::Undo, claim_max>, claim_slots> claim_undo_{};
     std::array<size_t, claim_slots> claim_changes_{};
     std::array<uint64_t, claim_slots> claim_touches_{};
     // The body index of the instruction whose data lookup claim_body() last found missing (all_hit: the data all
-    // hit, an instruction fetch missed): replay_partial() starts from it instead of probing the data again.
+    // hit, an instruction fetch missed): replay_partial() starts from it, the data lookups before it kept, instead of
+    // probing and making the data again.
     size_t claim_data_miss_ = all_hit;
     EventBatch body_events_;
     // The tail of the block being timed (step_block with a tail): its instruction as executed and its flush.
