@@ -368,8 +368,8 @@ private:
     // f(cache, line, dirty part, slot) per lookup of the recording's body, in step()'s order per cache, until one
     // returns false; `self` a const model (the caches const) or not. The instruction fetches' (ITLB, I-cache) and
     // the data's (DTLB, D-cache): caches apart, so either may go first. Each walks its list instruction by
-    // instruction (BlockMemo::Span): at_insn() before an instruction's first lookup. Defined in block_timing.cpp,
-    // their only user.
+    // instruction (the lookups' `later` flags): at_insn() before an instruction's first lookup. Defined in
+    // block_timing.cpp, their only user.
     // Each returns the body index of the instruction whose lookup f refused (all_hit: none), and makes only those
     // of the instructions before `upto`.
     static constexpr size_t all_hit = ~size_t{0};
