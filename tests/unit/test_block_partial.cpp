@@ -3,6 +3,7 @@
 // there. Each execution is compared with step() per instruction on a second model (the definition), the fast path
 // as it runs and, on a third model, with every replay also checked against step() on a copy (set_check_blocks).
 // Also the body key's live-ins (KeyTellsWhichLiveInIsLate).
+#include <array>
 #include <set>
 
 #include "model/timing/body_exit_fields.hpp"
@@ -29,6 +30,23 @@ struct Body {
     }
 };
 
+// The body's 1000 executions, the i-th with mem_of(i)'s three accesses, by the block timing on `fast_m` and (every
+// replay checked against step() on a copy) `checked_m`, each execution's cycles and events step()'s.
+template <class MemOf>
+void run_against_step(const Body& body, const TimingParams& params, BlockMemo& fast_m, BlockMemo& checked_m, MemOf mem_of) {
+    TimingModel fast(params), checked(params), steps(params);
+    checked.set_check_blocks(true);
+    for (unsigned i = 0; i < 1000; ++i) {
+        const std::array<MemRef, 3> mem = mem_of(i);
+        EventBatch fb, cb, sb;
+        const uint64_t s = body.step(steps, mem.data(), sb);
+        ASSERT_EQ(fast.step_block(fast_m, mem.data(), body.n_mem.data(), fb), s) << "execution " << i;
+        expect_same_events(fb, sb, i);
+        ASSERT_EQ(checked.step_block(checked_m, mem.data(), body.n_mem.data(), cb), s) << "execution " << i;
+        expect_same_events(cb, sb, i);
+    }
+}
+
 }  // namespace
 
 // Cortex-A53 (32 KiB 4-way D-cache, 64-byte lines, 128 sets; 10-entry DTLB). The body: add x3, x4; ldr x1, [x2]
@@ -48,18 +66,11 @@ TEST(BlockTiming, PartialReplayAfterADataMissGivesWhatStepGives) {
               {0, 1, 0, 1, 0, 0, 1, 0},
               0x1020};
     BlockMemo fast_m = body.memo(), checked_m = body.memo();
-    TimingModel fast(*params), checked(*params), steps(*params);
-    checked.set_check_blocks(true);
-    for (unsigned i = 0; i < 1000; ++i) {
+    run_against_step(body, *params, fast_m, checked_m, [](unsigned i) {
         const bool same = i < 20 || i % 2 == 0;
-        const MemRef mem[3] = {{0x80000, false, 8}, {same ? 0x90000 : 0x100140 + 8192 * uint64_t{i}, false, 8}, {0x80000, false, 8}};
-        EventBatch fb, cb, sb;
-        const uint64_t s = body.step(steps, mem, sb);
-        ASSERT_EQ(fast.step_block(fast_m, mem, body.n_mem.data(), fb), s) << "execution " << i;
-        expect_same_events(fb, sb, i);
-        ASSERT_EQ(checked.step_block(checked_m, mem, body.n_mem.data(), cb), s) << "execution " << i;
-        expect_same_events(cb, sb, i);
-    }
+        return std::array<MemRef, 3>{{{0x80000, false, 8}, {same ? 0x90000 : 0x100140 + 8192 * uint64_t{i}, false, 8}, {0x80000, false, 8}}};
+    });
+    if (HasFatalFailure()) return;
     EXPECT_GT(fast_m.partial, 450u);   // the new pages: replayed in part
     EXPECT_GT(fast_m.replayed, 450u);  // 0x90000: replayed whole
     EXPECT_EQ(checked_m.partial, fast_m.partial);
@@ -85,18 +96,11 @@ TEST(BlockTiming, PartialReplayAfterADataMissOnTheLastInstructionGivesWhatStepGi
     ASSERT_TRUE(params.has_value());
     const Body body{{op(C::alu, 3, 4), op(C::load, 1, 2), op(C::load, 5, 6)}, {0x1000, 0x1004, 0x1008}, {0, 1, 2}, 0x100C};
     BlockMemo fast_m = body.memo(), checked_m = body.memo();
-    TimingModel fast(*params), checked(*params), steps(*params);
-    checked.set_check_blocks(true);
-    for (unsigned i = 0; i < 1000; ++i) {
+    run_against_step(body, *params, fast_m, checked_m, [](unsigned i) {
         const bool same = i < 20 || i % 2 == 0;
-        const MemRef mem[3] = {{0x80000, false, 8}, {0x80040, false, 8}, {same ? 0x90040 : 0x100040 + 8192 * uint64_t{i}, false, 8}};
-        EventBatch fb, cb, sb;
-        const uint64_t s = body.step(steps, mem, sb);
-        ASSERT_EQ(fast.step_block(fast_m, mem, body.n_mem.data(), fb), s) << "execution " << i;
-        expect_same_events(fb, sb, i);
-        ASSERT_EQ(checked.step_block(checked_m, mem, body.n_mem.data(), cb), s) << "execution " << i;
-        expect_same_events(cb, sb, i);
-    }
+        return std::array<MemRef, 3>{{{0x80000, false, 8}, {0x80040, false, 8}, {same ? 0x90040 : 0x100040 + 8192 * uint64_t{i}, false, 8}}};
+    });
+    if (HasFatalFailure()) return;
     EXPECT_EQ(fast_m.partial, 490u);
     EXPECT_GT(fast_m.replayed, 450u);
     EXPECT_EQ(checked_m.partial, 490u);

@@ -23,6 +23,15 @@ CacheConfig micro_tlb(unsigned entries) {
     return c;
 }
 
+// One set of `ways` ways of 64-byte lines (write-back, the default).
+CacheConfig one_set(unsigned ways) {
+    CacheConfig c;
+    c.size = ways * 64;
+    c.ways = ways;
+    c.line = 64;
+    return c;
+}
+
 // The reference: per set, each way's line, dirty parts and the stamp of its last use; a hit restamps, a refill
 // takes an empty way or else the way of the oldest stamp. Nothing is ordered or moved.
 class RefLru {
@@ -113,10 +122,7 @@ TEST(CacheLru, MicroTlbPageSequenceWorkedByHand) {
 // is a write-back naming its line. Lines 0x40 apart in a 1-set cache: A B C A D B E, victims B (by D: order A C B),
 // C (by B: D A C), A (by E: B D A).
 TEST(CacheLru, WriteBackVictimsFollowTheLruOrder) {
-    CacheConfig c;
-    c.size = 3 * 64;
-    c.ways = 3;
-    c.line = 64;
+    const CacheConfig c = one_set(3);
     Cache k(c);
     const uint64_t A = 0x000, B = 0x040, C = 0x080, D = 0x0c0, E = 0x100;
     for (uint64_t a : {A, B, C}) EXPECT_TRUE(k.access(a, true).refill);
@@ -201,10 +207,7 @@ TEST(CacheLru, RandomStreamsMatchTheReferenceBitForBit) {
 // G: J I H E. (Were a hit at way 1 to leave the order, the last victim would be E.) The same again with the hits
 // made by touch_present (the block timing's claims): the same victims.
 TEST(CacheLru, AHitBehindTheFrontSwapsWithTheFront) {
-    CacheConfig c;
-    c.size = 4 * 64;
-    c.ways = 4;
-    c.line = 64;
+    const CacheConfig c = one_set(4);
     const uint64_t A = 0x000, B = 0x040, C = 0x080, D = 0x0c0, E = 0x100, F = 0x140, G = 0x180, H = 0x1c0, I = 0x200,
                    J = 0x240;
     struct Step {
@@ -242,10 +245,7 @@ TEST(CacheLru, AHitBehindTheFrontSwapsWithTheFront) {
 // (no change) saves nothing, and the set still compares as it was at an earlier mark where it changes after a
 // later one. One set of 4 ways, lines A B (B in front).
 TEST(CacheLru, JournalSavesASetBeforeItsFirstChange) {
-    CacheConfig c;
-    c.size = 4 * 64;
-    c.ways = 4;
-    c.line = 64;
+    const CacheConfig c = one_set(4);
     Cache k(c);
     k.set_journal(true);
     const uint64_t A = 0x000, B = 0x040;
