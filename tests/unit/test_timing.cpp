@@ -447,6 +447,36 @@ TEST(BranchPredictor, CortexA9BtacHoldsTwoJumps256HalfwordsApart) {
     EXPECT_EQ(misses, 2u);
 }
 
+// The Cortex-A9's BTAC as its TRM has it (DDI 0388I, 7.3: 512 entries, 2 ways x 256; the set is the address's
+// halfword index, least recently used replaced: assumed). Jumps A 0x8000, B 0x8400, C 0x8800 (512 halfwords apart)
+// share set 0, each to a target of its own. A, B, A, C, A, B: A and B miss cold (ways 0, 1), A hits (B now least
+// recently used), C misses and evicts B, A hits (C least recently used), B misses (evicting C): 4 misses. Round robin
+// would evict A for C (5 misses); the direct-mapped table of 512 (one index for the three) misses all 6.
+TEST(BranchPredictor, CortexA9BtacKeepsTwoJumpsOfOneSetAndEvictsTheLeastRecentlyUsed) {
+    const auto p = platform_timing("cortex-a9");
+    ASSERT_TRUE(p.has_value());
+    BranchPredictor bp(p->predictor);
+    const uint64_t a = 0x8000, b = 0x8400, c = 0x8800;
+    EXPECT_TRUE(bp.indirect(a, 0x9000, false));
+    EXPECT_TRUE(bp.indirect(b, 0xA000, false));
+    EXPECT_FALSE(bp.indirect(a, 0x9000, false));
+    EXPECT_TRUE(bp.indirect(c, 0xB000, false));
+    EXPECT_FALSE(bp.indirect(a, 0x9000, false));
+    EXPECT_TRUE(bp.indirect(b, 0xA000, false));
+    // Two of them in one set stay predicted: 10 rounds of A, B, 2 cold misses (B is still held: no miss for it).
+    BranchPredictor two(p->predictor);
+    unsigned misses = 0;
+    for (int i = 0; i < 10; ++i) {
+        misses += two.indirect(a, 0x9000, false);
+        misses += two.indirect(b, 0xA000, false);
+    }
+    EXPECT_EQ(misses, 2u);
+    // A hit with a new target mispredicts and takes it in place, keeping the set's other way.
+    EXPECT_TRUE(two.indirect(a, 0x9100, false));
+    EXPECT_FALSE(two.indirect(b, 0xA000, false));
+    EXPECT_FALSE(two.indirect(a, 0x9100, false));
+}
+
 TEST(BranchPredictor, PredictionOffMispredictsEveryTakenBranch) {
     PredictorConfig c;
     c.enabled = false;
