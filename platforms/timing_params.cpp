@@ -291,8 +291,8 @@ timing::OooConfig cortex_a9() {
     // figure, from Arm's own descriptions (cortex-a9.md's integer pipeline is Arm's), is taken.
     o.issue_width = 2;
     ooo_latency(o, C::mul, 4, 2);
-    // The multiplier's other instructions (A32: the decoders mark what a multiply multiplies and its high half;
-    // T32's multiplies time as MUL). No source found gives them first-hand (the A9 TRM's appendix B times loads and
+    // The multiplier's other instructions (A32 and T32: the decoders mark what a multiply multiplies and its high
+    // half; T32 classes the halfword and dual multiplies as multiplies, so short_mul_latency is A32's alone). No source found gives them first-hand (the A9 TRM's appendix B times loads and
     // stores, not multiplies); the two compilers' descriptions, Arm's own in GCC's cortex-a9.md, agree:
     //  - A multiply with a 64-bit result (UMULL, SMULL, UMLAL, SMLAL, UMAAL) holds the multiplier a cycle more than
     //    MUL, 3 cycles (cortex-a9.md: cortex_a9_mult_long reserves M1 3 cycles where cortex_a9_mult reserves it 2;
