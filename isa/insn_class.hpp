@@ -42,11 +42,11 @@ enum OperandShape : uint8_t {
 // (a shift amount of 0 and an extension that changes nothing are no shift), with an A32 shift's amount register, and
 // an A64 load's or store's register offset scaled by its access size (LSL #1 to #3).
 // `amount` is, in a shift by a register (shape_shift_register), the register that holds the shift amount.
-// `mul_ops` is the subset of `src` that a multiply multiplies (A32: Rm and Rs, the multiplicand and multiplier; not
-// an accumulator), marked on the multiplies of class `mul` and on the one-cycle halfword and dual multiplies that
-// the decoders class as `alu` (SMULxy, SMLAxy, SMULWy, SMLAWy, SMUAD, SMUSD, SMLAD, SMLSD); T32 and A64 do not mark it.
-// `mul_hi` is the subset of `dst` that holds the high half of a multiply's 64-bit result (A32 RdHi of UMULL, SMULL,
-// UMLAL, SMLAL, UMAAL, and of SMLALxy, SMLALD, SMLSLD, whose multiplicands are marked in mul_ops too); 0 otherwise.
+// `mul_ops` is the subset of `src` that a multiply multiplies (A32 Rm and Rs, T32 Rn and Rm; not an accumulator),
+// marked on the multiplies of class `mul` and on the halfword and dual multiplies (SMULxy, SMLAxy, SMULWy, SMLAWy,
+// SMUAD, SMUSD, SMLAD, SMLSD: class `alu` in A32, `mul` in T32); A64 does not mark it, nor SMMUL and kin.
+// `mul_hi` is the subset of `dst` that holds the high half of a multiply's 64-bit result (RdHi of UMULL, SMULL,
+// UMLAL, SMLAL, UMAAL, and of SMLALxy, SMLALD, SMLSLD, A32 and T32, their multiplicands in mul_ops); 0 otherwise.
 // `rotated` is, in an A32/T32 extend (SXTB, SXTH, UXTB, UXTH, SXTB16, UXTB16 and their accumulating forms SXTAB,
 // ..., UXTAH), the register it rotates and extends (Rm; not the accumulating Rn); 0 otherwise.
 struct RegUse {

@@ -309,6 +309,7 @@ RegUse t32_reg_use(uint32_t i, bool is32) {
                     const unsigned op = (h >> 6) & 15u;
                     if (op == 8 || op == 10 || op == 11) return masks(0, lo(0) | lo(3));  // TST, CMP, CMN
                     if (op == 9 || op == 15) return masks(lo(0), lo(3));                  // RSB, MVN
+                    if (op == 13) return with_mul_ops(masks(lo(0), lo(0) | lo(3)), lo(0) | lo(3));  // MULS Rdm, Rn, Rdm
                     if (op == 2 || op == 3 || op == 4 || op == 7)                         // LSL, LSR, ASR, ROR (register)
                         return with_shape(masks(lo(0), lo(0) | lo(3)), lo(0) | lo(3), shape_shift_register, lo(3));
                     return masks(lo(0), lo(0) | lo(3));
@@ -390,12 +391,18 @@ RegUse t32_reg_use(uint32_t i, bool is32) {
     // Extends (A6.3.12, op1 000-101, hw2 1111 .... 1... rotate: SXTAH ... UXTB; Rn 1111 the forms without one).
     if ((hw1 & 0xFF80u) == 0xFA00u && ((hw1 >> 4) & 7u) <= 5u && (hw2 & 0xF080u) == 0xF080u) return extend(rd, rn, rm);
     if ((hw1 & 0xFF00u) == 0xFA00u) return masks(rd, rn | rm);          // data processing (register, A6.3.12)
-    if ((hw1 & 0xFF80u) == 0xFB00u) return masks(rd, rn | rm | rt);     // multiply, multiply accumulate (A6.3.16)
-    if ((hw1 & 0xFF80u) == 0xFB80u) {                                   // long multiply, divide (A6.3.17)
+    // Multiplies (DDI 0406C A8.8): Rn and Rm multiplied (RegUse::mul_ops), as A32's Rm and Rs; Ra (15:12, 1111 in
+    // the forms without one) the accumulator. As A32's, SMMUL, SMMLA, SMMLS (op1 101, 110) and USAD8 (111) unmarked.
+    if ((hw1 & 0xFF80u) == 0xFB00u) {  // multiply, multiply accumulate (A6.3.16): MUL, MLA, MLS, SMULxy, SMLAD, ...
+        const unsigned op1 = (hw1 >> 4) & 7u;
+        return with_mul_ops(masks(rd, rn | rm | rt), op1 <= 4 ? rn | rm : 0u);
+    }
+    if ((hw1 & 0xFF80u) == 0xFB80u) {  // long multiply, divide (A6.3.17): RdLo 15:12, RdHi 11:8
         const unsigned op1 = (hw1 >> 4) & 7u;
         if (op1 == 1 || op1 == 3) return masks(rd, rn | rm);            // SDIV, UDIV
         const uint32_t acc = op1 >= 4 ? rt | rd : 0u;                   // SMLAL and kin, UMLAL, UMAAL
-        return masks(rt | rd, rn | rm | acc);
+        // SMULL, UMULL, SMLAL, SMLALxy, SMLALD, SMLSLD, UMLAL, UMAAL: RdHi the high half (RegUse::mul_hi).
+        return with_mul_ops(masks(rt | rd, rn | rm | acc), rn | rm, rd);
     }
     return {};
 }

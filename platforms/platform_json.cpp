@@ -127,6 +127,7 @@ void visit_predictor(V& v, timing::PredictorConfig& c) {
     v("history_bits", c.history_bits, 32);
     v("btb_bits", c.btb_bits, 20);
     v("btb_tag_bits", c.btb_tag_bits, 32);  // BranchPredictor::VeerSlot::tag is 32 bits
+    v("btb_ways", c.btb_ways, 2);
     v("ras_depth", c.ras_depth, 256);
     v("wrong_path_fetch", c.wrong_path_fetch, 64);
     v("wrong_path_windows", c.wrong_path_windows, 16);
@@ -482,6 +483,8 @@ void check_timing(const TimingParams& t, const std::string& origin) {
     // veer_el2: a BHT of two banks and a BTB of two ways (BranchPredictor's constructor).
     if (t.predictor.direction == timing::PredictorConfig::Direction::veer_el2 && t.predictor.table_bits == 0)
         bad(origin, "timing.predictor.table_bits", "veer_el2 keeps its counters in two banks: 1 to 24 bits, got 0");
+    if (t.predictor.btb_ways == 0)
+        bad(origin, "timing.predictor.btb_ways", "the target table has 1 (direct-mapped) or 2 ways, got 0");
     for (const auto& [r, key] : {std::pair{&t.local_data, "timing.local_data"}, {&t.local_code, "timing.local_code"}})
         if (*r && (*r)->size > ~uint64_t{0} - (*r)->base)
             bad(origin, key + std::string(".size"),

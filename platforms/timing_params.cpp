@@ -291,8 +291,8 @@ timing::OooConfig cortex_a9() {
     // figure, from Arm's own descriptions (cortex-a9.md's integer pipeline is Arm's), is taken.
     o.issue_width = 2;
     ooo_latency(o, C::mul, 4, 2);
-    // The multiplier's other instructions (A32: the decoders mark what a multiply multiplies and its high half;
-    // T32's multiplies time as MUL). No source found gives them first-hand (the A9 TRM's appendix B times loads and
+    // The multiplier's other instructions (A32 and T32: the decoders mark what a multiply multiplies and its high
+    // half; T32 classes the halfword and dual multiplies as multiplies, so short_mul_latency is A32's alone). No source found gives them first-hand (the A9 TRM's appendix B times loads and
     // stores, not multiplies); the two compilers' descriptions, Arm's own in GCC's cortex-a9.md, agree:
     //  - A multiply with a 64-bit result (UMULL, SMULL, UMLAL, SMLAL, UMAAL) holds the multiplier a cycle more than
     //    MUL, 3 cycles (cortex-a9.md: cortex_a9_mult_long reserves M1 3 cycles where cortex_a9_mult reserves it 2;
@@ -336,8 +336,9 @@ void ghb4096_predictor(TimingParams& p) {
 }
 
 // The Cortex-A9's prefetch unit (TRM, DDI 0388I, 7.3, and 7.3.2 "Program flow prediction"): a 2-level predictor of
-// a Global History Buffer of 4096 2-bit counters (table_bits 12), a 2-way BTAC of 512 entries (btb_bits 9: the
-// model's target table is direct-mapped, its 2 ways are not modelled) and a return stack of 8 entries. The TRM gives
+// a Global History Buffer of 4096 2-bit counters (table_bits 12), a 2-way BTAC of 512 entries, "organized as 2-way x
+// 256 entries" (btb_bits 9, btb_ways 2; its replacement, least recently used, assumed: the TRM names no policy; in the
+// model it holds the indirect jumps' targets, BranchPredictor::indirect) and a return stack of 8 entries. The TRM gives
 // neither the GHB's index nor the length of its history: taken as the model's Cortex-A8's, whose GHB is the same
 // 4096 counters (gshare, 10 bits of history; assumed). Returns (BX r14, MOV pc, r14, LDM r13 {..., pc}, LDR pc,
 // [r13]) pop the stack; BL, BLX immediate and BLX register push it (7.3.2).
@@ -361,6 +362,7 @@ TimingParams cortex_a9_core(std::string_view source) {
     p.tlb_refill_penalty = 7;
     p.walk_penalty = 7;
     ghb4096_predictor(p);
+    p.predictor.btb_ways = 2;  // the BTAC's 2 ways (above)
     return p;
 }
 

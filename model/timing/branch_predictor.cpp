@@ -19,6 +19,10 @@ BranchPredictor::BranchPredictor(const PredictorConfig& c)
         half_ = counters_.size() / 2;
     }
     if (c.direction == PredictorConfig::Direction::btac) btac_tags_.assign(counters_.size(), ~uint64_t{0});
+    if (c.btb_ways == 2 && targets_.size() >= 2) {
+        target_tags_.assign(targets_.size(), ~uint64_t{0});
+        target_lru_.assign(targets_.size() / 2, 0);
+    }
     hmask_ = c.history_bits ? (uint64_t{1} << c.history_bits) - 1 : 0;
     gshare_ = c.direction == PredictorConfig::Direction::gshare;
     counts_ = gshare_ || c.direction == PredictorConfig::Direction::bimodal;
@@ -94,11 +98,40 @@ bool BranchPredictor::indirect(uint64_t pc, uint64_t target, bool is_return) {
         return !hit;
     }
     if (targets_.empty()) return true;
+    if (!target_lru_.empty()) return indirect_2way(pc, target);
     const size_t i = (pc >> 1) & (targets_.size() - 1);
     uint64_t& slot = targets_[i];
     const bool hit = slot == target;
     if (!hit) plain_sig_ ^= mix64(slot ^ mix64(i | uint64_t{1} << 40)) ^ mix64(target ^ mix64(i | uint64_t{1} << 40));
     slot = target;
+    return !hit;
+}
+
+// btb_ways 2 (the Cortex-A9's BTAC, TRM DDI 0388I 7.3: "a 2-way BTAC of 512 entries organized as 2-way x 256
+// entries"). Assumed (the TRM gives none of them): the set is the address's halfword index, as the direct-mapped
+// table's; a way's tag is the jump's whole address; a jump it misses is allocated the set's least recently used way
+// (with 2 ways, one bit a set: the way not used last); a hit or an allocation makes the other way the next victim.
+// A hit with another target than the jump's is a misprediction, its entry's target corrected in place.
+bool BranchPredictor::indirect_2way(uint64_t pc, uint64_t target) {
+    const size_t set = (pc >> 1) & (target_lru_.size() - 1);
+    const size_t base = 2 * set;
+    int way = target_tags_[base] == pc ? 0 : target_tags_[base + 1] == pc ? 1 : -1;
+    const bool hit = way >= 0 && targets_[base + static_cast<size_t>(way)] == target;
+    if (way < 0) way = target_lru_[set];
+    const size_t i = base + static_cast<size_t>(way);
+    // The tables' signature (loop_state): an entry's old words out, its new ones in; the set's replacement bit too.
+    auto entry = [](size_t at, uint64_t tag, uint64_t t) { return mix64(t ^ mix64(tag ^ mix64(at | uint64_t{1} << 41))); };
+    if (target_tags_[i] != pc || targets_[i] != target) {
+        plain_sig_ ^= entry(i, target_tags_[i], targets_[i]) ^ entry(i, pc, target);
+        target_tags_[i] = pc;
+        targets_[i] = target;
+    }
+    const uint8_t next = static_cast<uint8_t>(way ^ 1);
+    if (target_lru_[set] != next) {
+        auto bit = [set](uint8_t v) { return mix64(set << 1 | v | uint64_t{1} << 43); };
+        plain_sig_ ^= bit(target_lru_[set]) ^ bit(next);
+        target_lru_[set] = next;
+    }
     return !hit;
 }
 
@@ -498,7 +531,8 @@ void BranchPredictor::loop_state(std::vector<uint64_t>& out) const {
 bool BranchPredictor::same_state(const BranchPredictor& o) const {
     auto same_btb = [](const BtbEntry& x, const BtbEntry& y) { return btb_words(x) == btb_words(y); };
     auto same_ras = [](const RasEntry& x, const RasEntry& y) { return ras_words(x) == ras_words(y); };
-    return counters_ == o.counters_ && btac_tags_ == o.btac_tags_ && targets_ == o.targets_ && ras_ == o.ras_ && lru_ == o.lru_ &&
+    return counters_ == o.counters_ && btac_tags_ == o.btac_tags_ && targets_ == o.targets_ &&
+           target_tags_ == o.target_tags_ && target_lru_ == o.target_lru_ && ras_ == o.ras_ && lru_ == o.lru_ &&
            std::equal(btb_.begin(), btb_.end(), o.btb_.begin(), o.btb_.end(), same_btb) &&
            std::equal(veer_ras_.begin(), veer_ras_.end(), o.veer_ras_.begin(), o.veer_ras_.end(), same_ras) && s_ == o.s_;
 }

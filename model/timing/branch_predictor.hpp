@@ -34,6 +34,10 @@ struct PredictorConfig {
     unsigned btb_bits = 9;      // 2^btb_bits entries of indirect-jump targets (0: indirect jumps always miss);
                                 // veer_el2: of branches, in 2 ways
     unsigned btb_tag_bits = 0;  // veer_el2: the BTB's tag, folded from the address bits above the index
+    // The indirect-jump target table's ways (not veer_el2's BTB): 1, direct-mapped and untagged (a jump reads the
+    // target its index holds, whichever jump left it); 2, sets of two ways tagged with the jump's address, the least
+    // recently used way replaced (BranchPredictor::indirect).
+    unsigned btb_ways = 1;
     unsigned ras_depth = 0;     // return stack entries (0: returns go through the target buffer)
     unsigned wrong_path_fetch = 0;  // veer_el2: 2-byte halves fetched past a misprediction before the flush
                                     // (their calls and returns move the return stack)
@@ -177,6 +181,10 @@ private:
     uint64_t counter_mask_ = 0;
     std::vector<uint64_t> btac_tags_;  // btac: the address of the branch each entry holds (~0: none)
     std::vector<uint64_t> targets_;
+    // btb_ways 2: the address of the jump each target entry holds (~0: none), and the way each set replaces next.
+    std::vector<uint64_t> target_tags_;
+    std::vector<uint8_t> target_lru_;
+    bool indirect_2way(uint64_t pc, uint64_t target);
     std::vector<uint64_t> ras_;
     // veer_el2 state: BTB entries (2 ways per set), the way each set replaces next, the return stack.
     struct BtbEntry {

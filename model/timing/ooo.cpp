@@ -30,7 +30,7 @@ OooInsn::OooInsn(const isa::RetiredInsn& insn, uint64_t at) : cls(insn.cls), pc(
     writeback = insn.writeback;
     call = insn.branch & isa::br_call;
     multiple = insn.multiple && (insn.cls == C::load || insn.cls == C::store);
-    // Multiplies: what the decoders mark (isa::RegUse::mul_ops, mul_hi; A32 alone). An accumulator: a register read
+    // Multiplies: what the decoders mark (isa::RegUse::mul_ops, mul_hi; A32 and T32). An accumulator: a register read
     // and not multiplied (the flags of a condition aside).
     short_mul = insn.cls == C::alu && insn.regs.mul_ops;
     mul_hi = insn.cond_failed ? 0u : insn.regs.mul_hi;

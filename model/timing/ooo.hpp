@@ -208,8 +208,8 @@ struct OooInsn {
     bool forward_use = false;          // an arithmetic or logical instruction without a shift (load_forward)
     bool call = false;                 // a branch with link (call_alone)
     bool multiple = false;             // a load or store of several registers, LDM, STM, PUSH, POP, LDRD (multiple_uops)
-    // Multiplies (A32: the registers isa::RegUse::mul_ops marks; T32 and A64 mark none): one the decoders class as
-    // ALU (SMULxy, SMLAxy, SMUAD, ...: short_mul_latency); the registers of dst that hold a 64-bit result's high half
+    // Multiplies (A32, T32: the registers isa::RegUse::mul_ops marks; A64 marks none): one the decoders class as
+    // ALU (A32 SMULxy, SMLAxy, SMUAD, ...: short_mul_latency); the registers of dst that hold a 64-bit result's high half
     // (mul_hi_latency); a multiply that reads a register it does not multiply, an accumulator (mac_alus).
     bool short_mul = false;
     uint32_t mul_hi = 0;

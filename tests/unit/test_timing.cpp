@@ -447,6 +447,36 @@ TEST(BranchPredictor, CortexA9BtacHoldsTwoJumps256HalfwordsApart) {
     EXPECT_EQ(misses, 2u);
 }
 
+// The Cortex-A9's BTAC as its TRM has it (DDI 0388I, 7.3: 512 entries, 2 ways x 256; the set is the address's
+// halfword index, least recently used replaced: assumed). Jumps A 0x8000, B 0x8400, C 0x8800 (512 halfwords apart)
+// share set 0, each to a target of its own. A, B, A, C, A, B: A and B miss cold (ways 0, 1), A hits (B now least
+// recently used), C misses and evicts B, A hits (C least recently used), B misses (evicting C): 4 misses. Round robin
+// would evict A for C (5 misses); the direct-mapped table of 512 (one index for the three) misses all 6.
+TEST(BranchPredictor, CortexA9BtacKeepsTwoJumpsOfOneSetAndEvictsTheLeastRecentlyUsed) {
+    const auto p = platform_timing("cortex-a9");
+    ASSERT_TRUE(p.has_value());
+    BranchPredictor bp(p->predictor);
+    const uint64_t a = 0x8000, b = 0x8400, c = 0x8800;
+    EXPECT_TRUE(bp.indirect(a, 0x9000, false));
+    EXPECT_TRUE(bp.indirect(b, 0xA000, false));
+    EXPECT_FALSE(bp.indirect(a, 0x9000, false));
+    EXPECT_TRUE(bp.indirect(c, 0xB000, false));
+    EXPECT_FALSE(bp.indirect(a, 0x9000, false));
+    EXPECT_TRUE(bp.indirect(b, 0xA000, false));
+    // Two of them in one set stay predicted: 10 rounds of A, B, 2 cold misses (B is still held: no miss for it).
+    BranchPredictor two(p->predictor);
+    unsigned misses = 0;
+    for (int i = 0; i < 10; ++i) {
+        misses += two.indirect(a, 0x9000, false);
+        misses += two.indirect(b, 0xA000, false);
+    }
+    EXPECT_EQ(misses, 2u);
+    // A hit with a new target mispredicts and takes it in place, keeping the set's other way.
+    EXPECT_TRUE(two.indirect(a, 0x9100, false));
+    EXPECT_FALSE(two.indirect(b, 0xA000, false));
+    EXPECT_FALSE(two.indirect(a, 0x9100, false));
+}
+
 TEST(BranchPredictor, PredictionOffMispredictsEveryTakenBranch) {
     PredictorConfig c;
     c.enabled = false;
@@ -1678,6 +1708,48 @@ TEST(RegUse, OperandShapes) {
     EXPECT_EQ(a32_reg_use(0xE700F211u).mul_ops, regs({1, 2})) << "smuad r0, r1, r2";
     EXPECT_EQ(a32_reg_use(0xE750F211u).mul_ops, 0u) << "smmul r0, r1, r2";
     EXPECT_EQ(a32_reg_use(0xE0821003u).mul_ops, 0u) << "add r1, r2, r3";
+}
+
+// T32 multiplies (DDI 0406C A8.8), hand-assembled from their encodings: A6.3.16's hw1 1111 1011 0 op1 Rn, hw2 Ra Rd
+// 00 op2 Rm (Ra 1111: no accumulator); A6.3.17's hw1 1111 1011 1 op1 Rn, hw2 RdLo RdHi op2 Rm; T1 MUL (A8.8.114)
+// 0100 0011 01 Rn Rdm. What they multiply (RegUse::mul_ops) is Rn and Rm, never the accumulator; the high half
+// (RegUse::mul_hi) RdHi. SMMUL (op1 101) and the divides are not marked, as in A32.
+TEST(RegUse, T32Multiplies) {
+    using isa::t32_reg_use;
+    struct Case {
+        uint32_t insn;
+        bool is32;
+        uint32_t ops, hi, src;
+        const char* text;
+    };
+    const Case cases[] = {
+        {0xFB01F002u, true, regs({1, 2}), 0, regs({1, 2}), "mul.w r0, r1, r2 (op1 000, Ra 1111)"},
+        {0xFB013002u, true, regs({1, 2}), 0, regs({1, 2, 3}), "mla r0, r1, r2, r3 (op1 000, op2 00)"},
+        {0xFB013012u, true, regs({1, 2}), 0, regs({1, 2, 3}), "mls r0, r1, r2, r3 (op1 000, op2 01)"},
+        {0xFB11F002u, true, regs({1, 2}), 0, regs({1, 2}), "smulbb r0, r1, r2 (op1 001)"},
+        {0xFB113002u, true, regs({1, 2}), 0, regs({1, 2, 3}), "smlabb r0, r1, r2, r3"},
+        {0xFB21F002u, true, regs({1, 2}), 0, regs({1, 2}), "smuad r0, r1, r2 (op1 010)"},
+        {0xFB213002u, true, regs({1, 2}), 0, regs({1, 2, 3}), "smlad r0, r1, r2, r3"},
+        {0xFB31F002u, true, regs({1, 2}), 0, regs({1, 2}), "smulwb r0, r1, r2 (op1 011)"},
+        {0xFB41F002u, true, regs({1, 2}), 0, regs({1, 2}), "smusd r0, r1, r2 (op1 100)"},
+        {0xFB51F002u, true, 0, 0, regs({1, 2}), "smmul r0, r1, r2 (op1 101: not marked)"},
+        {0xFB09F80Au, true, regs({9, 10}), 0, regs({9, 10}), "mul.w r8, r9, r10"},
+        {0xFBA20103u, true, regs({2, 3}), regs({1}), regs({2, 3}), "umull r0, r1, r2, r3 (op1 010)"},
+        {0xFB820103u, true, regs({2, 3}), regs({1}), regs({2, 3}), "smull r0, r1, r2, r3 (op1 000)"},
+        {0xFBC20103u, true, regs({2, 3}), regs({1}), regs({0, 1, 2, 3}), "smlal r0, r1, r2, r3 (op1 100)"},
+        {0xFBE20103u, true, regs({2, 3}), regs({1}), regs({0, 1, 2, 3}), "umlal r0, r1, r2, r3 (op1 110)"},
+        {0xFBC20183u, true, regs({2, 3}), regs({1}), regs({0, 1, 2, 3}), "smlalbb r0, r1, r2, r3 (op1 100, op2 10NM)"},
+        {0xFBE20163u, true, regs({2, 3}), regs({1}), regs({0, 1, 2, 3}), "umaal r0, r1, r2, r3 (op1 110, op2 0110)"},
+        {0xFB91F0F2u, true, 0, 0, regs({1, 2}), "sdiv r0, r1, r2 (not a multiply)"},
+        {0x4348u, false, regs({0, 1}), 0, regs({0, 1}), "muls r0, r1, r0 (T1)"},
+        {0x4048u, false, 0, 0, regs({0, 1}), "eors r0, r1 (T1 data processing, op 0001: not a multiply)"},
+    };
+    for (const Case& c : cases) {
+        const isa::RegUse u = t32_reg_use(c.insn, c.is32);
+        EXPECT_EQ(u.mul_ops, c.ops) << c.text;
+        EXPECT_EQ(u.mul_hi, c.hi) << c.text;
+        EXPECT_EQ(u.src & ~isa::flags_bit, c.src) << c.text;
+    }
 }
 
 // The register an extend rotates (RegUse::rotated): Rm, not the Rn an accumulating form adds; none for REV.
