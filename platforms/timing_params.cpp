@@ -292,8 +292,9 @@ timing::OooConfig cortex_a9() {
     o.issue_width = 2;
     ooo_latency(o, C::mul, 4, 2);
     // The multiplier's other instructions (A32 and T32: the decoders mark what a multiply multiplies and its high
-    // half; T32 classes the halfword and dual multiplies as multiplies, so short_mul_latency is A32's alone). No source found gives them first-hand (the A9 TRM's appendix B times loads and
-    // stores, not multiplies); the two compilers' descriptions, Arm's own in GCC's cortex-a9.md, agree:
+    // half; T32 classes the halfword and dual multiplies as multiplies, so short_mul_latency is A32's alone). No
+    // source found gives them first-hand (the A9 TRM's appendix B times loads and stores, not multiplies); the two
+    // compilers' descriptions, Arm's own in GCC's cortex-a9.md, agree:
     //  - A multiply with a 64-bit result (UMULL, SMULL, UMLAL, SMLAL, UMAAL) holds the multiplier a cycle more than
     //    MUL, 3 cycles (cortex-a9.md: cortex_a9_mult_long reserves M1 3 cycles where cortex_a9_mult reserves it 2;
     //    ARMScheduleA9.td: IIC_iMUL64 and IIC_iMAC64 hold A9_ALU0 3 cycles where IIC_iMUL32 holds it 2): RdLo comes
@@ -308,10 +309,10 @@ timing::OooConfig cortex_a9() {
     //    accumulates do not (cortex_a9_mult_long, M1 alone).
     o.mac_alus = true;
     //  - The halfword and dual multiplies (SMULxy, SMLAxy, SMULWy, SMLAWy, SMUAD, SMLAD, SMUSD, SMLSD), which the
-    //    decoders class as ALU instructions, hold the multiplier a cycle and give their result after 3 (cortex-a9.md:
-    //    cortex_a9_mult16 and cortex_a9_mac16, latency 3, M1 one cycle; ARMScheduleA9.td: A9WriteM16, latency 3, one
-    //    A9UnitMul). SMLALxy, SMLALD, SMLSLD (a 64-bit result) hold it a cycle more, their high half after 4: assumed
-    //    from the rules above.
+    //    A32 decoder classes as ALU instructions, hold the multiplier a cycle and give their result after 3
+    //    (cortex-a9.md: cortex_a9_mult16 and cortex_a9_mac16, latency 3, M1 one cycle; ARMScheduleA9.td: A9WriteM16,
+    //    latency 3, one A9UnitMul). SMLALxy, SMLALD, SMLSLD (a 64-bit result) hold it a cycle more, their high half
+    //    after 4: assumed from the rules above.
     o.short_mul_latency = 3;
     //  - No accumulator forwarding: neither description gives a multiply's result to the next one's accumulator
     //    sooner (cortex-a9.md has no bypass into cortex_a9_mac's accumulator; ARMScheduleA9.td: ReadAdvance<ReadMAC,

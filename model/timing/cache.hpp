@@ -37,7 +37,7 @@ public:
         const uint64_t* t = &tags_[base];
         for (unsigned w = 0; w < cfg_.ways; ++w)
             if (t[w] == tag) {
-                if (w != 0 || (dirty_[base] | part) != dirty_[base]) {  // not in front with its part marked: a change
+                if (!unchanged(base, w, part)) {
                     note(base);
                     promote(base, w, part);
                 }
@@ -83,8 +83,8 @@ public:
         while (t[w] != r.tag)
             if (++w == cfg_.ways) return false;
         ++accesses_;
+        if (unchanged(r.base, w, part)) return true;  // only the count moves
         const unsigned dirty = dirty_[r.base + w];
-        if (w == 0 && (dirty | part) == dirty) return true;  // in front, its part marked: only the count moves
         // The journal saves the set as it is before its first change after a mark: an undone touch leaves the set
         // as saved.
         note(r.base);
@@ -157,6 +157,11 @@ private:
     // number, set bits included: one word compared, none worked out.
     unsigned set_of(uint64_t line) const {
         return static_cast<unsigned>(sets_pow2_ ? line & set_mask_ : line % sets_);
+    }
+    // Whether a hit in way `w` of the set at `base` changes nothing: the line in front with its part marked (access()
+    // and touch_present() then neither save the set in the journal nor move a line).
+    bool unchanged(size_t base, unsigned w, uint8_t part) const {
+        return w == 0 && (dirty_[base] | part) == dirty_[base];
     }
     // The set at `base` (its first way's index) saved before its first change after the mark. One test whether the
     // journal is on or off: off (and on before the first mark), jmark_ is 0 and so is every jset_ entry.
